@@ -1,0 +1,12 @@
+/* The deterministic demo account and zone seeded by --demo-data. */
+#ifndef EDGEMU_DEMO_H
+#define EDGEMU_DEMO_H
+
+#define DEMO_ACCOUNT	"e1d9a0c6b3f24e7a9c5d8b2f4a6e0c31"
+#define DEMO_ZONE	"7b4c2e9f1a3d4c8e9f0b6a5d3c2e1f40"
+
+struct store;
+
+int	demo_seed(struct store *, char **);
+
+#endif

@@ -1,0 +1,348 @@
+/*
+ * edgemu: a local implementation of the v4 API for Stream, API Shield and
+ * rate limits, so the console and every test run offline.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "demo.h"
+#include "log.h"
+#include "server.h"
+#include "store.h"
+#include "util.h"
+#include "xmalloc.h"
+
+static __dead void
+usage(int status)
+{
+	FILE	*f = status == 0 ? stdout : stderr;
+
+	fprintf(f,
+"usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
+"              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
+"              [--ready-file PATH] [--threads N] [-v] [--version]\n"
+"\n"
+"A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
+"(Stream, API Shield, rate limits), stored in SQLite under --data.\n"
+"\n"
+"  --listen ADDR:PORT       where to listen (default 127.0.0.1:8787; port 0\n"
+"                           picks a free port; [::1]:PORT for IPv6)\n"
+"  --data DIR               the store (default $XDG_DATA_HOME/edgemu)\n"
+"  --token TOKEN            the API token clients must send (visible to ps:\n"
+"                           prefer --token-file or EDGEMU_TOKEN)\n"
+"  --token-file FILE        read the token from the first line of FILE\n"
+"  --demo-data              seed a demo account and zone (once per store)\n"
+"  --processing-seconds N   how long video processing takes (default 5)\n"
+"  --ready-file PATH        also write the start-up lines to PATH (0600)\n"
+"  --threads N              request threads (default 2)\n"
+"  -v, --verbose            log every request to stderr\n"
+"\n"
+"Once it accepts connections it prints EDGEMU_URL=..., EDGEMU_TOKEN=...\n"
+"(and EDGEMU_ACCOUNT=..., EDGEMU_ZONE=... with --demo-data).\n");
+	exit(status);
+}
+
+static int
+parse_listen(const char *s, char **addr, int *port)
+{
+	const char	*colon, *ps;
+	char		*end;
+	long		 p;
+
+	if (s[0] == '[') {
+		if ((colon = strstr(s, "]:")) == NULL)
+			return (-1);
+		*addr = xstrndup(s + 1, (size_t)(colon - s - 1));
+		ps = colon + 2;
+	} else if ((colon = strrchr(s, ':')) != NULL) {
+		*addr = colon == s ? xstrdup("127.0.0.1") :
+		    xstrndup(s, (size_t)(colon - s));
+		ps = colon + 1;
+	} else {
+		*addr = xstrdup("127.0.0.1");
+		ps = s;
+	}
+	errno = 0;
+	p = strtol(ps, &end, 10);
+	if (*ps == '\0' || *end != '\0' || errno != 0 || p < 0 || p > 65535) {
+		free(*addr);
+		*addr = NULL;
+		return (-1);
+	}
+	*port = (int)p;
+	return (0);
+}
+
+static char *
+read_token_file(const char *path)
+{
+	FILE	*f;
+	char	 line[1024];
+	size_t	 n;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		fprintf(stderr, "edgemu: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	if (fgets(line, sizeof line, f) == NULL)
+		line[0] = '\0';
+	fclose(f);
+	n = strcspn(line, "\r\n");
+	line[n] = '\0';
+	if (n == 0) {
+		fprintf(stderr, "edgemu: %s: the file holds no token\n", path);
+		exit(2);
+	}
+	return (xstrdup(line));
+}
+
+static char *
+default_data_dir(void)
+{
+	const char	*xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char		*parent;
+
+	if (xdg != NULL && *xdg == '/')
+		return (xprintf("%s/edgemu", xdg));
+	if (home == NULL || *home == '\0')
+		return (xstrdup("edgemu-data"));
+	parent = xprintf("%s/.local/share", home);
+	if (mkdir(parent, 0700) != 0 && errno != EEXIST) {
+		/* $HOME/.local may be missing too: make both. */
+		char *local = xprintf("%s/.local", home);
+
+		mkdir(local, 0700);
+		mkdir(parent, 0700);
+		free(local);
+	}
+	free(parent);
+	return (xprintf("%s/.local/share/edgemu", home));
+}
+
+/* Written whole and renamed into place, so a reader never sees half. */
+static int
+write_ready_file(const char *path, const char *text)
+{
+	char	*tmp = xprintf("%s.tmp.%ld", path, (long)getpid());
+	int	 fd;
+	size_t	 len = strlen(text);
+	ssize_t	 w;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd == -1)
+		goto fail;
+	w = write(fd, text, len);
+	if (w < 0 || (size_t)w != len || fsync(fd) != 0) {
+		close(fd);
+		unlink(tmp);
+		goto fail;
+	}
+	close(fd);
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		goto fail;
+	}
+	free(tmp);
+	return (0);
+fail:
+	fprintf(stderr, "edgemu: %s: %s\n", path, strerror(errno));
+	free(tmp);
+	return (-1);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "token", required_argument, NULL, 't' },
+		{ "token-file", required_argument, NULL, 'T' },
+		{ "demo-data", no_argument, NULL, 'D' },
+		{ "processing-seconds", required_argument, NULL, 'P' },
+		{ "ready-file", required_argument, NULL, 'r' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct server_options	 opts;
+	struct server		*srv;
+	struct store		*store;
+	const char		*schemas[16], *ready_file = NULL;
+	const char		*env;
+	char			*addr = NULL, *data = NULL, *token = NULL;
+	char			*cause = NULL, *end;
+	struct buf		 ready = BUF_INITIALIZER;
+	sigset_t		 set;
+	size_t			 i, n = 0;
+	int			 ch, demo = 0, sig, port = 8787;
+	long			 v;
+	unsigned char		 rnd[20];
+	char			 hex[41];
+
+	memset(&opts, 0, sizeof opts);
+	opts.processing_seconds = 5;
+	opts.threads = 2;
+	log_set_sink(log_sink_stderr, (void *)"edgemu");
+	log_set_level(LOG_LEVEL_INFO);
+
+	while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			free(addr);
+			if (parse_listen(optarg, &addr, &port) != 0) {
+				fprintf(stderr, "edgemu: --listen %s: expected "
+				    "ADDR:PORT with a port from 0 to 65535\n",
+				    optarg);
+				return (2);
+			}
+			break;
+		case 'd':
+			free(data);
+			data = xstrdup(optarg);
+			break;
+		case 't':
+			free(token);
+			token = xstrdup(optarg);
+			/* Keep it out of ps where the system allows. */
+			explicit_bzero(optarg, strlen(optarg));
+			break;
+		case 'T':
+			free(token);
+			token = read_token_file(optarg);
+			break;
+		case 'D':
+			demo = 1;
+			break;
+		case 'P':
+		case 'j':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    v < (ch == 'P' ? 0 : 1) || v > (ch == 'P' ? 3600 : 64)) {
+				fprintf(stderr, "edgemu: %s %s: expected a "
+				    "number from %d to %d\n", ch == 'P' ?
+				    "--processing-seconds" : "--threads", optarg,
+				    ch == 'P' ? 0 : 1, ch == 'P' ? 3600 : 64);
+				return (2);
+			}
+			if (ch == 'P')
+				opts.processing_seconds = (int)v;
+			else
+				opts.threads = (int)v;
+			break;
+		case 'r':
+			ready_file = optarg;
+			break;
+		case 'v':
+			opts.verbose = 1;
+			break;
+		case 'V':
+			printf("edgemu %s\n", PACKAGE_VERSION);
+			return (0);
+		case 'h':
+			usage(0);
+		default:
+			usage(2);
+		}
+	}
+	if (optind != argc)
+		usage(2);
+
+	if (token == NULL && (env = getenv("EDGEMU_TOKEN")) != NULL &&
+	    *env != '\0')
+		token = xstrdup(env);
+	if (token == NULL) {
+		util_random_bytes(rnd, sizeof rnd);
+		util_hex(rnd, sizeof rnd, hex);
+		token = xstrdup(hex);
+	}
+	if (strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789-_.~+/=") != strlen(token)) {
+		fprintf(stderr, "edgemu: the token may hold only letters, "
+		    "digits and -_.~+/=\n");
+		return (2);
+	}
+	if (addr == NULL)
+		addr = xstrdup("127.0.0.1");
+	if (data == NULL)
+		data = default_data_dir();
+	opts.listen_addr = addr;
+	opts.port = port;
+	opts.token = token;
+
+	/* Signals are taken by sigwait below, never by the server threads. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	for (i = 0; server_areas[i] != NULL && n < nitems(schemas) - 1; i++) {
+		if (server_areas[i]->schema != NULL)
+			schemas[n++] = server_areas[i]->schema;
+	}
+	schemas[n] = NULL;
+	if ((store = store_open(data, schemas, &cause)) == NULL) {
+		fprintf(stderr, "edgemu: cannot open the store: %s\n", cause);
+		return (1);
+	}
+	if (demo && demo_seed(store, &cause) != 0) {
+		fprintf(stderr, "edgemu: %s\n", cause);
+		store_close(store);
+		return (1);
+	}
+	if ((srv = server_start(&opts, store, &cause)) == NULL) {
+		fprintf(stderr, "edgemu: %s\n", cause);
+		store_close(store);
+		return (1);
+	}
+
+	buf_addf(&ready, "EDGEMU_URL=%s\nEDGEMU_TOKEN=%s\n",
+	    server_base_url(srv), token);
+	if (demo)
+		buf_addf(&ready, "EDGEMU_ACCOUNT=%s\nEDGEMU_ZONE=%s\n",
+		    DEMO_ACCOUNT, DEMO_ZONE);
+	fputs(buf_str(&ready), stdout);
+	fflush(stdout);
+	if (ready_file != NULL && write_ready_file(ready_file,
+	    buf_str(&ready)) != 0) {
+		server_stop(srv);
+		store_close(store);
+		return (1);
+	}
+	log_info("serving %s from %s", server_base_url(srv), data);
+
+	for (;;) {
+		if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig == SIGINT || sig == SIGTERM)
+			break;
+	}
+	log_info("stopping (%s)", strsignal(sig));
+	server_stop(srv);
+	store_close(store);
+	explicit_bzero(token, strlen(token));
+	explicit_bzero(ready.data, ready.len);
+	buf_free(&ready);
+	free(token);
+	free(addr);
+	free(data);
+	return (0);
+}

@@ -1,0 +1,411 @@
+/* Identifiers, clocks, randomness and JSON helpers shared by edgemu's areas. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_GETRANDOM
+#include <sys/random.h>
+#endif
+
+#include "buf.h"
+#include "log.h"
+#include "util.h"
+#include "xmalloc.h"
+
+int
+util_is_hex32(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < HEX32_LEN; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return (0);
+	}
+	return (s[i] == '\0');
+}
+
+int
+util_is_uuid(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < UUID_LEN; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return (0);
+		} else if (!isxdigit((unsigned char)s[i]))
+			return (0);
+	}
+	return (s[i] == '\0');
+}
+
+void
+util_random_bytes(void *p, size_t n)
+{
+	unsigned char	*u = p;
+	ssize_t		 r;
+	int		 fd;
+
+#ifdef HAVE_GETRANDOM
+	while (n > 0) {
+		r = getrandom(u, n, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		u += r;
+		n -= (size_t)r;
+	}
+	if (n == 0)
+		return;
+#endif
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) == -1)
+		fatal("open /dev/urandom");
+	while (n > 0) {
+		r = read(fd, u, n);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			fatal("read /dev/urandom");
+		}
+		u += r;
+		n -= (size_t)r;
+	}
+	close(fd);
+}
+
+void
+util_hex(const void *p, size_t n, char *out)
+{
+	static const char	 digits[] = "0123456789abcdef";
+	const unsigned char	*u = p;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[u[i] >> 4];
+		out[2 * i + 1] = digits[u[i] & 0xf];
+	}
+	out[2 * n] = '\0';
+}
+
+static void
+util_format_uuid(unsigned char b[16], char out[UUID_LEN + 1])
+{
+	char	hex[33];
+
+	b[6] = (b[6] & 0x0f) | 0x40;	/* version 4 */
+	b[8] = (b[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
+	util_hex(b, 16, hex);
+	snprintf(out, UUID_LEN + 1, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8,
+	    hex + 12, hex + 16, hex + 20);
+}
+
+void
+util_hex32(char out[HEX32_LEN + 1])
+{
+	unsigned char	b[16];
+
+	util_random_bytes(b, sizeof b);
+	util_hex(b, sizeof b, out);
+}
+
+void
+util_uuid(char out[UUID_LEN + 1])
+{
+	unsigned char	b[16];
+
+	util_random_bytes(b, sizeof b);
+	util_format_uuid(b, out);
+}
+
+void
+util_rng_seed(struct util_rng *r, uint64_t seed)
+{
+	r->s = seed != 0 ? seed : 0x9e3779b97f4a7c15ULL;
+}
+
+/* splitmix64: tiny, good enough for demo data, same sequence everywhere. */
+uint64_t
+util_rng_next(struct util_rng *r)
+{
+	uint64_t	z;
+
+	z = (r->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+uint32_t
+util_rng_below(struct util_rng *r, uint32_t n)
+{
+	return (n == 0 ? 0 : (uint32_t)(util_rng_next(r) % n));
+}
+
+static void
+util_rng_fill(struct util_rng *r, unsigned char b[16])
+{
+	uint64_t	a = util_rng_next(r), c = util_rng_next(r);
+
+	memcpy(b, &a, 8);
+	memcpy(b + 8, &c, 8);
+}
+
+void
+util_rng_hex32(struct util_rng *r, char out[HEX32_LEN + 1])
+{
+	unsigned char	b[16];
+
+	util_rng_fill(r, b);
+	util_hex(b, sizeof b, out);
+}
+
+void
+util_rng_uuid(struct util_rng *r, char out[UUID_LEN + 1])
+{
+	unsigned char	b[16];
+
+	util_rng_fill(r, b);
+	util_format_uuid(b, out);
+}
+
+void
+util_time_iso(const struct timespec *ts, char out[ISO_TIME_LEN])
+{
+	struct tm	tm;
+	char		tmp[24];
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, ISO_TIME_LEN, "%.19s.%06uZ", tmp,
+	    (unsigned)((ts->tv_nsec / 1000) % 1000000));
+}
+
+void
+util_now_iso(char out[ISO_TIME_LEN])
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	util_time_iso(&ts, out);
+}
+
+/* Accepts YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM). */
+int
+util_parse_iso(const char *s, struct timespec *ts)
+{
+	struct tm	 tm;
+	const char	*p;
+	long		 nsec = 0, scale = 100000000;
+	int		 off = 0, sign, hh, mm;
+
+	memset(&tm, 0, sizeof tm);
+	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (p == NULL)
+		return (-1);
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return (-1);
+		for (; isdigit((unsigned char)*p); p++) {
+			nsec += (*p - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (*p == 'Z' || *p == 'z')
+		p++;
+	else if (*p == '+' || *p == '-') {
+		sign = *p == '-' ? -1 : 1;
+		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || hh > 23 ||
+		    mm > 59)
+			return (-1);
+		off = sign * (hh * 3600 + mm * 60);
+		p += 6;
+	} else
+		return (-1);
+	if (*p != '\0')
+		return (-1);
+	ts->tv_sec = timegm(&tm) - off;
+	ts->tv_nsec = nsec;
+	return (0);
+}
+
+int
+util_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i = 0, n, j;
+	uint32_t		 cp;
+
+	while (i < len) {
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((u[i] & 0xe0) == 0xc0) {
+			n = 1;
+			cp = u[i] & 0x1f;
+		} else if ((u[i] & 0xf0) == 0xe0) {
+			n = 2;
+			cp = u[i] & 0x0f;
+		} else if ((u[i] & 0xf8) == 0xf0) {
+			n = 3;
+			cp = u[i] & 0x07;
+		} else
+			return (0);
+		if (len - i <= n)
+			return (0);
+		for (j = 1; j <= n; j++) {
+			if ((u[i + j] & 0xc0) != 0x80)
+				return (0);
+			cp = (cp << 6) | (u[i + j] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return (0);
+		i += n + 1;
+	}
+	return (1);
+}
+
+/* Removes <...> tags, as the service does with rule descriptions. */
+char *
+util_strip_tags(const char *s)
+{
+	struct buf	b = BUF_INITIALIZER;
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '<' && strchr(p, '>') != NULL) {
+			p = strchr(p, '>');
+			continue;
+		}
+		buf_addc(&b, *p);
+	}
+	return (buf_detach(&b, NULL));
+}
+
+/* Compare secrets without leaking the position of the first difference. */
+int
+util_streq_ct(const char *a, const char *b)
+{
+	size_t		la = strlen(a), lb = strlen(b), i;
+	unsigned char	d = la != lb;
+
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
+	return (d == 0);
+}
+
+enum util_jtype
+util_jstring(const cJSON *o, const char *key, const char **out)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v == NULL)
+		return (UTIL_JABSENT);
+	if (!cJSON_IsString(v))
+		return (UTIL_JWRONG);
+	*out = v->valuestring;
+	return (UTIL_JOK);
+}
+
+enum util_jtype
+util_jnumber(const cJSON *o, const char *key, double *out)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v == NULL)
+		return (UTIL_JABSENT);
+	if (!cJSON_IsNumber(v))
+		return (UTIL_JWRONG);
+	*out = v->valuedouble;
+	return (UTIL_JOK);
+}
+
+enum util_jtype
+util_jbool(const cJSON *o, const char *key, int *out)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v == NULL)
+		return (UTIL_JABSENT);
+	if (!cJSON_IsBool(v))
+		return (UTIL_JWRONG);
+	*out = cJSON_IsTrue(v);
+	return (UTIL_JOK);
+}
+
+int
+util_jis_integer(const cJSON *v)
+{
+	return (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+	    floor(v->valuedouble) == v->valuedouble &&
+	    fabs(v->valuedouble) < 9007199254740992.0);
+}
+
+char *
+util_jprint(const cJSON *v)
+{
+	char	*s;
+
+	if ((s = cJSON_PrintUnformatted(v)) == NULL)
+		fatalx("cJSON_PrintUnformatted: out of memory");
+	return (s);
+}
+
+/*
+ * Parse a JSON document; on failure return NULL and say where it went wrong
+ * in *cause. Thread-safe: the error position comes from the parse end, not
+ * cJSON's global error pointer.
+ */
+cJSON *
+util_jparse(const char *s, size_t len, char **cause)
+{
+	const char	*end = NULL;
+	cJSON		*v;
+	size_t		 off;
+	char		 near[24];
+	size_t		 i, n = 0;
+
+	if (!util_utf8_valid(s, len)) {
+		*cause = xstrdup("request body is not valid UTF-8");
+		return (NULL);
+	}
+	v = cJSON_ParseWithLengthOpts(s, len, &end, 0);
+	if (v != NULL) {
+		/* Anything but white space after the value is an error. */
+		off = (size_t)(end - s);
+		while (off < len && isspace((unsigned char)s[off]))
+			off++;
+		if (off == len)
+			return (v);
+		cJSON_Delete(v);
+	} else
+		off = end != NULL && end >= s ? (size_t)(end - s) : 0;
+	if (off > len)
+		off = len;
+	for (i = off; i < len && n < sizeof near - 1; i++) {
+		if (s[i] == '\n' || s[i] == '\r')
+			break;
+		near[n++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	}
+	near[n] = '\0';
+	if (len == 0)
+		*cause = xstrdup("malformed JSON: the request body is empty");
+	else if (off >= len)
+		*cause = xprintf("malformed JSON: unexpected end of input "
+		    "at byte %zu", off);
+	else
+		*cause = xprintf("malformed JSON at byte %zu, near '%s'",
+		    off, near);
+	return (NULL);
+}
