@@ -319,14 +319,15 @@ main(int argc, char **argv)
 	if (demo)
 		buf_addf(&ready, "EDGEMU_ACCOUNT=%s\nEDGEMU_ZONE=%s\n",
 		    DEMO_ACCOUNT, DEMO_ZONE);
-	fputs(buf_str(&ready), stdout);
-	fflush(stdout);
+	/* The file first: whoever has read stdout may rely on it. */
 	if (ready_file != NULL && write_ready_file(ready_file,
 	    buf_str(&ready)) != 0) {
 		server_stop(srv);
 		store_close(store);
 		return (1);
 	}
+	fputs(buf_str(&ready), stdout);
+	fflush(stdout);
 	log_info("serving %s from %s", server_base_url(srv), data);
 
 	for (;;) {

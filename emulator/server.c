@@ -32,12 +32,17 @@ struct server {
 	struct MHD_Daemon	 *daemon;
 	struct store		 *store;
 	struct server_options	  opts;
-	const struct route	**routes;
+	const struct route	**routes;	/* below API_PREFIX */
 	size_t			  nroutes;
+	const struct route	**root_routes;	/* ROUTE_ROOT */
+	size_t			  nroot_routes;
 	char			  base_url[128];
 	int			  port;
 	size_t			  nstarted;
 };
+
+/* How much of a refused body is read and dropped before hanging up. */
+#define SERVER_DISCARD_MAX	((size_t)256 * 1024 * 1024)
 
 struct reqctx {
 	struct req		 req;
@@ -49,6 +54,7 @@ struct reqctx {
 	int			 stream_open;
 	int			 responded;
 	size_t			 cap;
+	size_t			 discarded;
 	struct timespec		 t0;
 };
 
@@ -324,7 +330,7 @@ route_match_one(const char *pattern, const char *path, int *badparam,
     int *paramsonly)
 {
 	const char	*p = pattern, *s = path, *pe, *se;
-	int		 literals = 0, literal, bad = 0;
+	int		 literals = 0, literal, bad = 0, segbad;
 
 	*paramsonly = 0;
 	while (*p == '/' && *s == '/') {
@@ -332,11 +338,13 @@ route_match_one(const char *pattern, const char *path, int *badparam,
 		s++;
 		pe = strchrnul(p, '/');
 		se = strchrnul(s, '/');
+		segbad = 0;
 		if (!route_segment(p, (size_t)(pe - p), s, (size_t)(se - s),
-		    &literal, &bad)) {
-			if (!bad)
+		    &literal, &segbad)) {
+			if (!segbad)
 				return (-1);
 			/* Keep going: only a bad id if the rest fits. */
+			bad = 1;
 		}
 		literals += literal;
 		p = pe;
@@ -459,15 +467,21 @@ server_allow_header(struct server *srv, struct reqctx *rc, const char *path)
 	size_t		 i;
 	int		 bad, only;
 
-	for (i = 0; i < srv->nroutes; i++) {
-		if (route_match_one(srv->routes[i]->pattern, path, &bad,
-		    &only) < 0)
+	const struct route	**routes = srv->routes;
+	size_t			  n = srv->nroutes;
+
+	if (strncmp(rc->uri, API_PREFIX, strlen(API_PREFIX)) != 0) {
+		routes = srv->root_routes;
+		n = srv->nroot_routes;
+	}
+	for (i = 0; i < n; i++) {
+		if (route_match_one(routes[i]->pattern, path, &bad, &only) < 0)
 			continue;
-		if (strstr(buf_str(&b),
-		    http_method_name(srv->routes[i]->method)) != NULL)
+		if (strstr(buf_str(&b), http_method_name(routes[i]->method)) !=
+		    NULL)
 			continue;
 		buf_addf(&b, "%s%s", b.len != 0 ? ", " : "",
-		    http_method_name(srv->routes[i]->method));
+		    http_method_name(routes[i]->method));
 	}
 	reply_header(&rc->reply, "Allow", buf_str(&b));
 	buf_free(&b);
@@ -522,15 +536,17 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 		free(cause);
 		return;
 	}
-	if (strncmp(url, API_PREFIX, strlen(API_PREFIX)) != 0 ||
-	    (url[strlen(API_PREFIX)] != '/' &&
-	    url[strlen(API_PREFIX)] != '\0')) {
-		server_reject(rc, 404, ERR_NO_ROUTE, "No route for the URI");
-		return;
+	if (strncmp(url, API_PREFIX, strlen(API_PREFIX)) == 0 &&
+	    (url[strlen(API_PREFIX)] == '/' ||
+	    url[strlen(API_PREFIX)] == '\0')) {
+		req->path = url + strlen(API_PREFIX);
+		m = route_lookup(srv->routes, srv->nroutes, req->method,
+		    req->path, &rc->route, req);
+	} else {
+		req->path = url;
+		m = route_lookup(srv->root_routes, srv->nroot_routes,
+		    req->method, req->path, &rc->route, req);
 	}
-	req->path = url + strlen(API_PREFIX);
-	m = route_lookup(srv->routes, srv->nroutes, req->method, req->path,
-	    &rc->route, req);
 	switch (m) {
 	case ROUTE_FOUND:
 		break;
@@ -724,10 +740,19 @@ server_access(void *cls, struct MHD_Connection *conn, const char *url,
 		return (MHD_YES);
 	}
 	if (*upload_data_size != 0) {
+		/*
+		 * Once refused, the rest of the body is read and dropped so the
+		 * client still gets its answer (libmicrohttpd cannot answer in
+		 * the middle of a body); past a bound the connection is closed.
+		 */
+		if (rc->decided) {
+			rc->discarded += *upload_data_size;
+			*upload_data_size = 0;
+			return (rc->discarded > SERVER_DISCARD_MAX ? MHD_NO :
+			    MHD_YES);
+		}
 		server_data(rc, upload_data, *upload_data_size);
 		*upload_data_size = 0;
-		if (rc->decided)
-			return (server_respond(conn, rc));
 		return (MHD_YES);
 	}
 	if (!rc->decided)
@@ -836,8 +861,15 @@ server_start(const struct server_options *opts, struct store *store,
 		a = server_areas[i];
 		srv->routes = xreallocarray(srv->routes,
 		    srv->nroutes + a->nroutes + 1, sizeof *srv->routes);
-		for (j = 0; j < a->nroutes; j++)
-			srv->routes[srv->nroutes++] = &a->routes[j];
+		srv->root_routes = xreallocarray(srv->root_routes,
+		    srv->nroot_routes + a->nroutes + 1, sizeof *srv->routes);
+		for (j = 0; j < a->nroutes; j++) {
+			if (a->routes[j].flags & ROUTE_ROOT)
+				srv->root_routes[srv->nroot_routes++] =
+				    &a->routes[j];
+			else
+				srv->routes[srv->nroutes++] = &a->routes[j];
+		}
 	}
 	for (i = 0; server_areas[i] != NULL; i++) {
 		if (server_areas[i]->start != NULL &&
@@ -881,6 +913,7 @@ fail:
 			server_areas[i - 1]->stop(srv);
 	}
 	free(srv->routes);
+	free(srv->root_routes);
 	free(srv);
 	return (NULL);
 }
@@ -898,6 +931,7 @@ server_stop(struct server *srv)
 			server_areas[i - 1]->stop(srv);
 	}
 	free(srv->routes);
+	free(srv->root_routes);
 	free(srv);
 }
 

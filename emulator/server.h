@@ -51,6 +51,7 @@ enum route_body {
 };
 
 #define ROUTE_NOAUTH	0x1	/* credentials not required (one-time URLs) */
+#define ROUTE_ROOT	0x2	/* pattern is the whole path, not below API_PREFIX */
 
 struct server;
 struct store;
@@ -62,7 +63,7 @@ struct req {
 	struct store		*store;
 	struct MHD_Connection	*conn;
 	enum http_method	 method;
-	const char		*path;		/* below API_PREFIX */
+	const char		*path;		/* below API_PREFIX (ROUTE_ROOT: whole) */
 	struct query		 query;
 	const char		*param_name[ROUTE_MAX_PARAMS];
 	size_t			 param_len[ROUTE_MAX_PARAMS];

@@ -363,6 +363,46 @@ util_jprint(const cJSON *v)
 }
 
 /*
+ * Does the text end inside a string or an open array or object, with every
+ * closer so far matching its opener? Then it was cut short, not malformed.
+ */
+static int
+util_json_truncated(const char *s, size_t len)
+{
+	char	stack[256];
+	size_t	i, depth = 0;
+	int	in_str = 0, seen = 0;
+
+	for (i = 0; i < len; i++) {
+		if (in_str) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_str = 0;
+			continue;
+		}
+		switch (s[i]) {
+		case '"':
+			in_str = seen = 1;
+			break;
+		case '{':
+		case '[':
+			if (depth == sizeof stack)
+				return (0);
+			stack[depth++] = s[i] == '{' ? '}' : ']';
+			seen = 1;
+			break;
+		case '}':
+		case ']':
+			if (depth == 0 || stack[--depth] != s[i])
+				return (0);
+			break;
+		}
+	}
+	return (seen && (in_str || depth > 0));
+}
+
+/*
  * Parse a JSON document; on failure return NULL and say where it went wrong
  * in *cause. Thread-safe: the error position comes from the parse end, not
  * cJSON's global error pointer.
@@ -401,9 +441,9 @@ util_jparse(const char *s, size_t len, char **cause)
 	near[n] = '\0';
 	if (len == 0)
 		*cause = xstrdup("malformed JSON: the request body is empty");
-	else if (off >= len)
+	else if (off >= len || util_json_truncated(s, len))
 		*cause = xprintf("malformed JSON: unexpected end of input "
-		    "at byte %zu", off);
+		    "after %zu bytes", len);
 	else
 		*cause = xprintf("malformed JSON at byte %zu, near '%s'",
 		    off, near);

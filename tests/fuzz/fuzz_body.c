@@ -1,5 +1,38 @@
+/*
+ * libFuzzer target: request bodies through JSON parsing and every body
+ * validator edgemu has.
+ */
 #include "config.h"
+
 #include <stddef.h>
 #include <stdint.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
+#include <stdlib.h>
+
+#include "ratelimit.h"
+#include "shield.h"
+#include "util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	cJSON	*body, *norm;
+	char	*cause = NULL;
+
+	body = util_jparse((const char *)data, size, &cause);
+	if (body == NULL) {
+		free(cause);
+		return (0);
+	}
+	if (shield_validate_config(body, &cause) != 0)
+		free(cause);
+	if (ratelimit_validate(body, &cause) != 0)
+		free(cause);
+	else {
+		norm = ratelimit_normalise(body, "0123456789abcdef0123456789abcdef");
+		cJSON_Delete(norm);
+	}
+	cJSON_Delete(body);
+	return (0);
+}

@@ -24,9 +24,6 @@
 
 #define ITEST_MAX_ARGS 16
 
-static char	*itest_extra[ITEST_MAX_ARGS];
-static size_t	 itest_nextra;
-
 char *
 itest_printf(const char *fmt, ...)
 {
@@ -106,8 +103,8 @@ edgemu_spawn(struct edgemu *e)
 	argv[argc++] = e->dir;
 	if (e->demo)
 		argv[argc++] = (char *)"--demo-data";
-	for (i = 0; i < itest_nextra; i++)
-		argv[argc++] = itest_extra[i];
+	for (i = 0; i < e->nextra; i++)
+		argv[argc++] = e->extra[i];
 	argv[argc] = NULL;
 	/* The token goes through the environment, never the arguments. */
 	tokenenv = "EDGEMU_TOKEN=itest-token-0123456789";
@@ -149,12 +146,10 @@ edgemu_start(struct edgemu *e, const char *dir, int demo, ...)
 		e->own_dir = 1;
 	} else
 		e->dir = strdup(dir);
-	while (itest_nextra > 0)
-		free(itest_extra[--itest_nextra]);
 	va_start(ap, demo);
 	while ((a = va_arg(ap, const char *)) != NULL &&
-	    itest_nextra < ITEST_MAX_ARGS)
-		itest_extra[itest_nextra++] = strdup(a);
+	    e->nextra < ITEST_MAX_ARGS)
+		e->extra[e->nextra++] = strdup(a);
 	va_end(ap);
 	edgemu_spawn(e);
 }
@@ -200,9 +195,9 @@ edgemu_finish(struct edgemu *e)
 	free(e->token);
 	free(e->account);
 	free(e->zone);
+	while (e->nextra > 0)
+		free(e->extra[--e->nextra]);
 	memset(e, 0, sizeof *e);
-	while (itest_nextra > 0)
-		free(itest_extra[--itest_nextra]);
 }
 
 struct growbuf {

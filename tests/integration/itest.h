@@ -24,6 +24,8 @@ struct edgemu {
 	char	*zone;
 	int	 demo;
 	int	 own_dir;
+	char	*extra[16];	/* more arguments, kept for restarts */
+	size_t	 nextra;
 };
 
 struct http_resp {
