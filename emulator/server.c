@@ -218,11 +218,16 @@ reply_envelope(const struct reply *r, size_t *lenp)
 
 	ok = r->status < 400 && cJSON_GetArraySize(r->errors) == 0;
 	env = cJSON_CreateObject();
-	cJSON_AddItemToObject(env, "result", r->result != NULL ?
-	    cJSON_Duplicate(r->result, 1) : cJSON_CreateNull());
+	/* References, not copies: a list page is printed once, never copied. */
+	if (r->result != NULL)
+		cJSON_AddItemReferenceToObject(env, "result", r->result);
+	else
+		cJSON_AddNullToObject(env, "result");
 	cJSON_AddBoolToObject(env, "success", ok);
-	cJSON_AddItemToObject(env, "errors", r->errors != NULL ?
-	    cJSON_Duplicate(r->errors, 1) : cJSON_CreateArray());
+	if (r->errors != NULL)
+		cJSON_AddItemReferenceToObject(env, "errors", r->errors);
+	else
+		cJSON_AddArrayToObject(env, "errors");
 	cJSON_AddItemToObject(env, "messages", cJSON_CreateArray());
 	if (r->paged && ok) {
 		count = cJSON_GetArraySize(r->result);
@@ -238,8 +243,8 @@ reply_envelope(const struct reply *r, size_t *lenp)
 	}
 	cJSON_ArrayForEach(item, r->top) {
 		cJSON_DeleteItemFromObjectCaseSensitive(env, item->string);
-		cJSON_AddItemToObject(env, item->string,
-		    cJSON_Duplicate(item, 1));
+		cJSON_AddItemReferenceToObject(env, item->string,
+		    (cJSON *)item);
 	}
 	s = util_jprint(env);
 	cJSON_Delete(env);
@@ -893,7 +898,6 @@ server_start(const struct server_options *opts, struct store *store,
 	    MHD_OPTION_URI_LOG_CALLBACK, server_uri_log, srv,
 	    MHD_OPTION_NOTIFY_COMPLETED, server_completed, srv,
 	    MHD_OPTION_EXTERNAL_LOGGER, server_mhd_log, srv,
-	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_END);
 	if (srv->daemon == NULL) {
 		*cause = xprintf("cannot listen on %s port %d",

@@ -14,6 +14,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+/* An operation body ({method, host, endpoint}) through its checks. */
+static void
+shield_fuzz_operation(const cJSON *v)
+{
+	struct shield_op_key	 key;
+	char			*cause = NULL;
+
+	if (shield_op_key_parse(v, &key, &cause) != 0)
+		free(cause);
+	else
+		shield_op_key_free(&key);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,6 +40,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (shield_validate_config(body, &cause) != 0)
 		free(cause);
+	shield_fuzz_operation(body);
+	if (cJSON_IsArray(body)) {
+		const cJSON	*item;
+
+		cJSON_ArrayForEach(item, body)
+			shield_fuzz_operation(item);
+	}
 	if (ratelimit_validate(body, &cause) != 0)
 		free(cause);
 	else {

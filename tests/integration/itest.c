@@ -81,10 +81,35 @@ edgemu_read_ready(struct edgemu *e, int fd)
 	}
 }
 
+/*
+ * EDGEMU_WRAPPER (e.g. "valgrind --leak-check=full --error-exitcode=99")
+ * runs edgemu under another program; its words go first in argv.
+ */
+static int
+itest_wrapper(char **argv)
+{
+	static char	*copy, *words[8];
+	static int	 nwords = -1;
+	char		*w;
+	int		 i;
+
+	if (nwords < 0) {
+		nwords = 0;
+		w = getenv("EDGEMU_WRAPPER");
+		copy = strdup(w != NULL ? w : "");
+		for (w = strtok(copy, " "); w != NULL && nwords < 8;
+		    w = strtok(NULL, " "))
+			words[nwords++] = w;
+	}
+	for (i = 0; i < nwords; i++)
+		argv[i] = words[i];
+	return (nwords);
+}
+
 static void
 edgemu_spawn(struct edgemu *e)
 {
-	char	*argv[ITEST_MAX_ARGS + 12];
+	char	*argv[ITEST_MAX_ARGS + 20];
 	char	*tokenenv = NULL;
 	int	 pfd[2], argc = 0;
 	size_t	 i;
@@ -96,6 +121,7 @@ edgemu_spawn(struct edgemu *e)
 	e->url = e->token = e->account = e->zone = NULL;
 	if (pipe(pfd) != 0)
 		fail_msg("pipe: %s", strerror(errno));
+	argc = itest_wrapper(argv);
 	argv[argc++] = (char *)edgemu_path();
 	argv[argc++] = (char *)"--listen";
 	argv[argc++] = (char *)"127.0.0.1:0";
@@ -116,7 +142,7 @@ edgemu_spawn(struct edgemu *e)
 		close(pfd[0]);
 		close(pfd[1]);
 		putenv(tokenenv);
-		execv(argv[0], argv);
+		execvp(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
