@@ -1,0 +1,881 @@
+/*
+ * What hangs off a Stream video: its MP4 download (requested, "encoded" over
+ * the processing time, then served with HTTP ranges), its captions and its
+ * extra audio tracks.
+ *
+ * Progress is computed when read from the times stored at creation (ready =
+ * created + processing seconds), so it needs no thread and survives a
+ * restart; audio tracks go from queued to ready the same way.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "downloads.h"
+#include "log.h"
+#include "server.h"
+#include "store.h"
+#include "stream.h"
+#include "util.h"
+#include "webhook.h"
+#include "xmalloc.h"
+
+#define DOWNLOADS_VIDEO	STREAM_ACCOUNT "/stream/{identifier:hex32}"
+
+/*
+ * Times are Unix seconds (fractional). Captions and audio tracks list in the
+ * order they were added (seq).
+ */
+static const char downloads_schema[] =
+	"CREATE TABLE IF NOT EXISTS stream_download ("
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" created REAL NOT NULL,"
+	" ready REAL NOT NULL,"
+	" PRIMARY KEY (account, video)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS stream_download_video"
+	" ON stream_download (video);"
+	"CREATE TABLE IF NOT EXISTS stream_caption ("
+	" seq INTEGER PRIMARY KEY,"
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" language TEXT NOT NULL,"
+	" label TEXT NOT NULL,"
+	" UNIQUE (account, video, language));"
+	"CREATE TABLE IF NOT EXISTS stream_audio ("
+	" seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" uid TEXT NOT NULL,"
+	" label TEXT NOT NULL,"
+	" is_default INTEGER NOT NULL,"
+	" url TEXT,"
+	" ready REAL NOT NULL,"
+	" UNIQUE (account, video, uid));"
+	"CREATE INDEX IF NOT EXISTS stream_audio_video"
+	" ON stream_audio (account, video, seq);";
+
+static double
+downloads_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+/* ---- Range ------------------------------------------------------------- */
+
+static const char *
+downloads_ows(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return (p);
+}
+
+/* Digits only (no sign, no space): 1 read, 0 none there, -1 overflow. */
+static int
+downloads_number(const char **pp, uint64_t *out)
+{
+	const char	*p = *pp;
+	uint64_t	 v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return (0);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return (-1);
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*pp = p;
+	*out = v;
+	return (1);
+}
+
+enum downloads_range
+downloads_range(const char *h, uint64_t size, uint64_t *first,
+    uint64_t *last)
+{
+	const char	*p;
+	uint64_t	 a = 0, b = 0;
+	int		 has_a, has_b;
+
+	if (h == NULL)
+		return (DOWNLOADS_RANGE_NONE);
+	p = downloads_ows(h);
+	if (strncasecmp(p, "bytes", 5) != 0)
+		return (DOWNLOADS_RANGE_NONE);
+	p = downloads_ows(p + 5);
+	if (*p++ != '=')
+		return (DOWNLOADS_RANGE_NONE);
+	p = downloads_ows(p);
+	if ((has_a = downloads_number(&p, &a)) < 0 || *p++ != '-' ||
+	    (has_b = downloads_number(&p, &b)) < 0)
+		return (DOWNLOADS_RANGE_NONE);
+	/* A comma here is a second range: ignored with the first. */
+	if (*downloads_ows(p) != '\0' || (!has_a && !has_b))
+		return (DOWNLOADS_RANGE_NONE);
+	if (!has_a) {
+		/* -n: the last n bytes, all of them if the file is shorter. */
+		if (b == 0 || size == 0)
+			return (DOWNLOADS_RANGE_UNSATISFIABLE);
+		*first = b >= size ? 0 : size - b;
+		*last = size - 1;
+		return (DOWNLOADS_RANGE_OK);
+	}
+	if (has_b && b < a)
+		return (DOWNLOADS_RANGE_NONE);	/* invalid, so ignored */
+	if (a >= size)
+		return (DOWNLOADS_RANGE_UNSATISFIABLE);
+	*first = a;
+	*last = !has_b || b >= size ? size - 1 : b;
+	return (DOWNLOADS_RANGE_OK);
+}
+
+/* ---- shared pieces ------------------------------------------------------ */
+
+/* The message goes first: a rollback would replace SQLite's. */
+static void
+downloads_store_error(struct req *req, struct reply *rep)
+{
+	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
+	    store_errmsg(req->store));
+	store_rollback(req->store);
+}
+
+/* The video in the path, or NULL once the reply says it was not found. */
+static cJSON *
+downloads_video(struct req *req, struct reply *rep)
+{
+	const char	*uid = req_param(req, "identifier");
+	cJSON		*video;
+
+	video = stream_video_load(req->store, req_param(req, "account"), uid);
+	if (video == NULL)
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s was not found",
+		    uid);
+	return (video);
+}
+
+static int
+downloads_video_exists(struct req *req, struct reply *rep)
+{
+	cJSON	*video = downloads_video(req, rep);
+
+	cJSON_Delete(video);
+	return (video != NULL);
+}
+
+static const char *
+downloads_video_state(const cJSON *video)
+{
+	const cJSON	*status;
+	const char	*state;
+
+	status = cJSON_GetObjectItemCaseSensitive(video, "status");
+	if (util_jstring(status, "state", &state) != UTIL_JOK)
+		return ("unknown");
+	return (state);
+}
+
+/* Percent of the way from created to ready, one decimal, 0 to 100. */
+static double
+downloads_percent(double created, double ready, double now)
+{
+	if (now >= ready || ready <= created)
+		return (100);
+	if (now <= created)
+		return (0);
+	return (floor((now - created) / (ready - created) * 1000) / 10);
+}
+
+/* ---- downloads ---------------------------------------------------------- */
+
+/* The download URL: on this server, outside API_PREFIX. */
+static char *
+downloads_url(struct req *req, const char *uid)
+{
+	const char	*base = server_base_url(req->server);
+	size_t		 n = strlen(base), p = strlen(API_PREFIX);
+
+	if (n >= p && strcmp(base + n - p, API_PREFIX) == 0)
+		n -= p;
+	return (xprintf("%.*s/media/%s/downloads/default.mp4", (int)n, base,
+	    uid));
+}
+
+static cJSON *
+downloads_json(struct req *req, const char *uid, double created, double ready)
+{
+	cJSON	*o, *d;
+	char	*url = downloads_url(req, uid);
+	double	 now = downloads_now();
+
+	o = cJSON_CreateObject();
+	d = cJSON_AddObjectToObject(o, "default");
+	cJSON_AddStringToObject(d, "status", now >= ready ? "ready" :
+	    "inprogress");
+	cJSON_AddStringToObject(d, "url", url);
+	cJSON_AddNumberToObject(d, "percentComplete",
+	    downloads_percent(created, ready, now));
+	free(url);
+	return (o);
+}
+
+/*
+ * Asking again for a download that exists returns it as it is: the no-op
+ * update makes RETURNING give the stored row instead of nothing.
+ */
+static void
+downloads_create(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "INSERT INTO stream_download (account, video, created, ready)"
+	    " VALUES (?1, ?2, ?3, ?4)"
+	    " ON CONFLICT (account, video) DO UPDATE SET created = created"
+	    " RETURNING created, ready";
+	const char		*uid = req_param(req, "identifier"), *state;
+	sqlite3_stmt		*st;
+	cJSON			*video;
+	double			 now, created = 0, ready = 0;
+	int			 rc;
+
+	if ((video = downloads_video(req, rep)) == NULL)
+		return;
+	state = downloads_video_state(video);
+	if (strcmp(state, "ready") != 0) {
+		reply_error(rep, 409, ERR_CONFLICT, "video %s is %s: it must "
+		    "be ready before a download can be made", uid, state);
+		cJSON_Delete(video);
+		return;
+	}
+	cJSON_Delete(video);
+	now = downloads_now();
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 3, now);
+	sqlite3_bind_double(st, 4, now +
+	    server_options(req->server)->processing_seconds);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		created = sqlite3_column_double(st, 0);
+		ready = sqlite3_column_double(st, 1);
+		rc = sqlite3_step(st);
+	}
+	store_done(st);
+	if (rc != SQLITE_DONE) {
+		downloads_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, downloads_json(req, uid, created, ready));
+}
+
+static void
+downloads_get(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "SELECT created, ready FROM stream_download"
+	    " WHERE account = ?1 AND video = ?2";
+	const char		*uid = req_param(req, "identifier");
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		reply_ok(rep, downloads_json(req, uid,
+		    sqlite3_column_double(st, 0),
+		    sqlite3_column_double(st, 1)));
+	else if (rc == SQLITE_DONE)
+		reply_ok(rep, cJSON_CreateObject());
+	else
+		downloads_store_error(req, rep);
+	store_done(st);
+}
+
+static void
+downloads_delete(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "DELETE FROM stream_download WHERE account = ?1 AND video = ?2";
+	const char		*uid = req_param(req, "identifier");
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	store_done(st);
+	if (rc != SQLITE_DONE)
+		downloads_store_error(req, rep);
+	else if (sqlite3_changes(store_db(req->store)) == 0)
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
+		    "downloads", uid);
+	else
+		reply_ok(rep, cJSON_CreateString("ok"));
+}
+
+/* ---- the download URL --------------------------------------------------- */
+
+/* The account of a ready download of uid, or NULL after a 404 reply. */
+static char *
+downloads_ready_account(struct req *req, struct reply *rep, const char *uid)
+{
+	static const char	 sql[] =
+	    "SELECT account, ready FROM stream_download WHERE video = ?1";
+	sqlite3_stmt		*st = store_stmt(req->store, sql);
+	char			*account = NULL;
+	int			 rc;
+
+	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_double(st, 1) <=
+	    downloads_now())
+		account = xstrdup((const char *)sqlite3_column_text(st, 0));
+	else if (rc == SQLITE_ROW)
+		reply_error(rep, 404, ERR_NOT_FOUND, "the download of video "
+		    "%s is not ready yet", uid);
+	else if (rc == SQLITE_DONE)
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
+		    "download", uid);
+	else
+		downloads_store_error(req, rep);
+	store_done(st);
+	return (account);
+}
+
+static int
+downloads_open(struct req *req, struct reply *rep, const char *uid,
+    uint64_t *size)
+{
+	struct stat	 sb;
+	char		*account, *path;
+	int		 fd;
+
+	if ((account = downloads_ready_account(req, rep, uid)) == NULL)
+		return (-1);
+	path = stream_video_file(req->store, account, uid);
+	free(account);
+	fd = path != NULL ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd == -1 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		/* The video was deleted after its download was made. */
+		if (fd == -1 && path != NULL && errno != ENOENT)
+			log_warn("%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
+		    "download", uid);
+		free(path);
+		return (-1);
+	}
+	free(path);
+	*size = (uint64_t)sb.st_size;
+	return (fd);
+}
+
+/*
+ * Served from the file descriptor, so a large video is never in memory.
+ * If-Range is answered with the whole file: edgemu sends no validators, so
+ * none can match.
+ */
+static void
+downloads_media(struct req *req, struct reply *rep)
+{
+	const char		*uid = req_param(req, "uid"), *h;
+	struct MHD_Response	*resp;
+	uint64_t		 size, first = 0, last = 0;
+	char			 range[96];
+	enum downloads_range	 kind;
+	int			 fd;
+
+	if ((fd = downloads_open(req, rep, uid, &size)) == -1)
+		return;
+	h = req_header(req, MHD_HTTP_HEADER_IF_RANGE);
+	kind = h != NULL ? DOWNLOADS_RANGE_NONE :
+	    downloads_range(req_header(req, MHD_HTTP_HEADER_RANGE), size,
+	    &first, &last);
+	reply_header(rep, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
+	if (kind == DOWNLOADS_RANGE_UNSATISFIABLE) {
+		close(fd);
+		snprintf(range, sizeof range, "bytes */%llu",
+		    (unsigned long long)size);
+		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
+		reply_raw(rep, MHD_HTTP_RANGE_NOT_SATISFIABLE, NULL, 0, NULL);
+		return;
+	}
+	if (kind == DOWNLOADS_RANGE_NONE) {
+		first = 0;
+		last = size - 1;	/* unused when size is 0 */
+	}
+	if (size == 0) {
+		close(fd);
+		reply_raw(rep, 200, NULL, 0, "video/mp4");
+		return;
+	}
+	resp = MHD_create_response_from_fd_at_offset64(last - first + 1, fd,
+	    first);
+	if (resp == NULL) {
+		close(fd);
+		reply_error(rep, 500, ERR_INTERNAL, "cannot serve the download "
+		    "of video %s", uid);
+		return;
+	}
+	rep->response = resp;
+	rep->status = kind == DOWNLOADS_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
+	    MHD_HTTP_OK;
+	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, "video/mp4");
+	if (kind == DOWNLOADS_RANGE_OK) {
+		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
+		    (unsigned long long)first, (unsigned long long)last,
+		    (unsigned long long)size);
+		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
+	}
+}
+
+/* ---- captions ----------------------------------------------------------- */
+
+/* Read-only in this API: they come from the demo data. */
+static void
+downloads_captions(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "SELECT label, language FROM stream_caption"
+	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
+	sqlite3_stmt		*st;
+	cJSON			*list, *c;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	list = cJSON_CreateArray();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "label",
+		    (const char *)sqlite3_column_text(st, 0));
+		cJSON_AddStringToObject(c, "language",
+		    (const char *)sqlite3_column_text(st, 1));
+		cJSON_AddItemToArray(list, c);
+	}
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(list);
+		downloads_store_error(req, rep);
+	} else
+		reply_ok(rep, list);
+	store_done(st);
+}
+
+/* ---- audio tracks ------------------------------------------------------- */
+
+static cJSON *
+downloads_audio_json(const char *uid, const char *label, int is_default,
+    double ready)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "uid", uid);
+	cJSON_AddStringToObject(o, "label", label);
+	cJSON_AddBoolToObject(o, "default", is_default);
+	cJSON_AddStringToObject(o, "status", downloads_now() >= ready ?
+	    "ready" : "queued");
+	return (o);
+}
+
+static void
+downloads_audio_list(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "SELECT uid, label, is_default, ready FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
+	sqlite3_stmt		*st;
+	cJSON			*list;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	list = cJSON_CreateArray();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON_AddItemToArray(list, downloads_audio_json(
+		    (const char *)sqlite3_column_text(st, 0),
+		    (const char *)sqlite3_column_text(st, 1),
+		    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
+	}
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(list);
+		downloads_store_error(req, rep);
+	} else
+		reply_ok(rep, list);
+	store_done(st);
+}
+
+static size_t
+downloads_chars(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/* The copy request's label and url (NULL when absent), or -1 and cause. */
+static int
+downloads_audio_body(const cJSON *body, const char **label, const char **url,
+    char **cause)
+{
+	char	*why = NULL;
+
+	if (!cJSON_IsObject(body)) {
+		*cause = xstrdup("a JSON object with label is required");
+		return (-1);
+	}
+	switch (util_jstring(body, "label", label)) {
+	case UTIL_JABSENT:
+		*cause = xstrdup("label: required, a name for the track "
+		    "such as \"director commentary\"");
+		return (-1);
+	case UTIL_JWRONG:
+		*cause = xstrdup("label: must be a string");
+		return (-1);
+	case UTIL_JOK:
+		break;
+	}
+	if (**label == '\0') {
+		*cause = xstrdup("label: must not be empty");
+		return (-1);
+	}
+	if (downloads_chars(*label) > DOWNLOADS_LABEL_MAX) {
+		*cause = xprintf("label: over the limit of %d characters",
+		    DOWNLOADS_LABEL_MAX);
+		return (-1);
+	}
+	*url = NULL;
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(body, "url")))
+		return (0);
+	switch (util_jstring(body, "url", url)) {
+	case UTIL_JABSENT:
+		return (0);
+	case UTIL_JWRONG:
+		*cause = xstrdup("url: must be a string");
+		return (-1);
+	case UTIL_JOK:
+		break;
+	}
+	/* edgemu never fetches it, but a client bug should show here. */
+	if (webhook_url_check(*url, &why) != 0) {
+		*cause = xprintf("url: %s", why);
+		free(why);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Labels identify tracks, so a second track with the same label is refused.
+ * The first track a video gets becomes its default: every video with tracks
+ * has exactly one, as a player needs.
+ */
+static int
+downloads_audio_insert(struct req *req, struct reply *rep, const char *uid,
+    const char *label, const char *url, int *is_default, double *ready)
+{
+	static const char	 look_sql[] =
+	    "SELECT count(*), coalesce(sum(label = ?3), 0) FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2";
+	static const char	 add_sql[] =
+	    "INSERT INTO stream_audio (account, video, uid, label, is_default,"
+	    " url, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+	const char		*account = req_param(req, "account");
+	const char		*video = req_param(req, "identifier");
+	sqlite3_stmt		*st;
+	int			 rc, count = 0, same = 0;
+
+	st = store_stmt(req->store, look_sql);
+	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		count = sqlite3_column_int(st, 0);
+		same = sqlite3_column_int(st, 1);
+	}
+	store_done(st);
+	if (rc != SQLITE_ROW)
+		return (-1);
+	if (same != 0) {
+		reply_error(rep, 409, ERR_CONFLICT, "label: video %s already "
+		    "has an audio track labelled \"%s\"", video, label);
+		return (1);
+	}
+	*is_default = count == 0;
+	*ready = downloads_now() +
+	    server_options(req->server)->processing_seconds;
+	st = store_stmt(req->store, add_sql);
+	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, *is_default);
+	if (url != NULL)
+		sqlite3_bind_text(st, 6, url, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 7, *ready);
+	rc = sqlite3_step(st);
+	store_done(st);
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+static void
+downloads_audio_copy(struct req *req, struct reply *rep)
+{
+	const char	*label, *url;
+	char		 uid[HEX32_LEN + 1], *cause = NULL;
+	double		 ready = 0;
+	int		 rc, is_default = 0;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	if (downloads_audio_body(req->json, &label, &url, &cause) != 0) {
+		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
+		free(cause);
+		return;
+	}
+	util_hex32(uid);
+	if (store_begin(req->store) != 0 ||
+	    (rc = downloads_audio_insert(req, rep, uid, label, url,
+	    &is_default, &ready)) < 0) {
+		downloads_store_error(req, rep);
+		return;
+	}
+	if (rc > 0) {
+		store_rollback(req->store);
+		return;
+	}
+	if (store_commit(req->store) != 0) {
+		downloads_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, downloads_audio_json(uid, label, is_default, ready));
+}
+
+static void
+downloads_audio_delete(struct req *req, struct reply *rep)
+{
+	static const char	 look_sql[] =
+	    "SELECT is_default FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	static const char	 del_sql[] =
+	    "DELETE FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	const char		*video = req_param(req, "identifier");
+	const char		*uid = req_param(req, "audio_identifier");
+	sqlite3_stmt		*st;
+	int			 rc, is_default = 0;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	if (store_begin(req->store) != 0) {
+		downloads_store_error(req, rep);
+		return;
+	}
+	st = store_stmt(req->store, look_sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		is_default = sqlite3_column_int(st, 0);
+	store_done(st);
+	if (rc == SQLITE_DONE) {
+		store_rollback(req->store);
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no audio "
+		    "track %s", video, uid);
+		return;
+	}
+	if (rc == SQLITE_ROW && is_default) {
+		store_rollback(req->store);
+		reply_error(rep, 409, ERR_CONFLICT, "audio track %s is the "
+		    "default track of video %s: make another track the "
+		    "default first", uid, video);
+		return;
+	}
+	if (rc == SQLITE_ROW) {
+		st = store_stmt(req->store, del_sql);
+		sqlite3_bind_text(st, 1, req_param(req, "account"), -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	if (rc != SQLITE_DONE || store_commit(req->store) != 0) {
+		downloads_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, cJSON_CreateString("ok"));
+}
+
+/* ---- demo data and the area --------------------------------------------- */
+
+struct downloads_demo_caption {
+	const char	*language;
+	const char	*label;
+};
+
+/* audio[0] becomes the default track. */
+struct downloads_demo_video {
+	struct downloads_demo_caption	 captions[3];
+	const char			*audio[3];
+	int				 download;
+};
+
+/* Applied in order to the ready demo videos; labels in their own language. */
+static const struct downloads_demo_video downloads_demo_videos[] = {
+	{ { { "en", "English" }, { "es", "Español" }, { "fr", "Français" } },
+	  { "Original mix", "Director commentary", "Audio description" }, 1 },
+	{ { { "en", "English" }, { "de", "Deutsch" } },
+	  { "English", "Español" }, 0 },
+	{ { { "en", "English" }, { "ja", "日本語" },
+	    { "pt-BR", "Português (Brasil)" } },
+	  { NULL }, 0 },
+};
+
+/* Everything demo data hangs on one video, already processed. */
+static int
+downloads_demo_video(struct store *store, struct util_rng *rng,
+    const char *account, const char *video,
+    const struct downloads_demo_video *d)
+{
+	static const char	 caption_sql[] =
+	    "INSERT INTO stream_caption (account, video, language, label)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	static const char	 audio_sql[] =
+	    "INSERT INTO stream_audio (account, video, uid, label,"
+	    " is_default, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	static const char	 download_sql[] =
+	    "INSERT INTO stream_download (account, video, created, ready)"
+	    " VALUES (?1, ?2, ?3, ?3)";
+	char			 uid[HEX32_LEN + 1];
+	sqlite3_stmt		*st;
+	double			 now = downloads_now();
+	size_t			 i;
+	int			 rc = SQLITE_DONE;
+
+	for (i = 0; i < nitems(d->captions) && rc == SQLITE_DONE; i++) {
+		if (d->captions[i].language == NULL)
+			break;
+		st = store_stmt(store, caption_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, d->captions[i].language, -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, d->captions[i].label, -1,
+		    SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	for (i = 0; i < nitems(d->audio) && rc == SQLITE_DONE; i++) {
+		if (d->audio[i] == NULL)
+			break;
+		util_rng_hex32(rng, uid);
+		st = store_stmt(store, audio_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, d->audio[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, i == 0);
+		sqlite3_bind_double(st, 6, now);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	if (d->download && rc == SQLITE_DONE) {
+		st = store_stmt(store, download_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 3, now);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/* Runs inside demo_seed's transaction; uids come from a fixed seed. */
+static int
+downloads_demo(struct store *store, const char *account, const char *zone,
+    char **cause)
+{
+	struct util_rng	 rng;
+	char		 uids[nitems(downloads_demo_videos)][HEX32_LEN + 1];
+	int		 i, n;
+
+	(void)zone;
+	util_rng_seed(&rng, 0x6d65646961646c31ULL);
+	n = stream_demo_ready_uids(store, account, uids, (int)nitems(uids));
+	for (i = 0; i < n; i++) {
+		if (downloads_demo_video(store, &rng, account, uids[i],
+		    &downloads_demo_videos[i]) != 0)
+			break;
+	}
+	if (n < 0 || i < n) {
+		*cause = xprintf("demo captions, audio and downloads: %s",
+		    store_errmsg(store));
+		return (-1);
+	}
+	return (0);
+}
+
+static const struct route downloads_routes[] = {
+	/* The spec gives POST and DELETE a body; any is read and ignored. */
+	{ HTTP_POST, DOWNLOADS_VIDEO "/downloads", downloads_create,
+	    ROUTE_BODY_NONE },
+	{ HTTP_GET, DOWNLOADS_VIDEO "/downloads", downloads_get,
+	    ROUTE_BODY_NONE },
+	{ HTTP_DELETE, DOWNLOADS_VIDEO "/downloads", downloads_delete,
+	    ROUTE_BODY_NONE },
+	{ HTTP_GET, DOWNLOADS_VIDEO "/captions", downloads_captions,
+	    ROUTE_BODY_NONE },
+	{ HTTP_GET, DOWNLOADS_VIDEO "/audio", downloads_audio_list,
+	    ROUTE_BODY_NONE },
+	{ HTTP_POST, DOWNLOADS_VIDEO "/audio/copy", downloads_audio_copy,
+	    ROUTE_BODY_JSON },
+	{ HTTP_DELETE, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
+	    downloads_audio_delete, ROUTE_BODY_NONE },
+	/* The URL handed out in downloads: like a CDN's, no token. */
+	{ HTTP_GET, DOWNLOADS_MEDIA_PATH, downloads_media, ROUTE_BODY_NONE,
+	    ROUTE_ROOT | ROUTE_NOAUTH },
+};
+
+const struct area downloads_area = {
+	.name = "downloads",
+	.routes = downloads_routes,
+	.nroutes = nitems(downloads_routes),
+	.schema = downloads_schema,
+	.demo = downloads_demo,
+};
