@@ -3,10 +3,25 @@
 
 #include "server.h"
 
+extern const struct area stream_area;
+extern const struct area tus_area;
+extern const struct area webhook_area;
+extern const struct area downloads_area;
+extern const struct area live_area;
+extern const struct area watermark_area;
+extern const struct area keys_area;
 extern const struct area shield_area;
 extern const struct area ratelimit_area;
 
+/* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
+	&stream_area,
+	&tus_area,
+	&webhook_area,
+	&downloads_area,
+	&live_area,
+	&watermark_area,
+	&keys_area,
 	&shield_area,
 	&ratelimit_area,
 	NULL

@@ -66,7 +66,17 @@ static const char downloads_schema[] =
 	" ready REAL NOT NULL,"
 	" UNIQUE (account, video, uid));"
 	"CREATE INDEX IF NOT EXISTS stream_audio_video"
-	" ON stream_audio (account, video, seq);";
+	" ON stream_audio (account, video, seq);"
+	/* A deleted video takes its download, captions and tracks along. */
+	"CREATE TRIGGER IF NOT EXISTS stream_video_gone"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_download"
+	"  WHERE account = old.account AND video = old.uid;"
+	" DELETE FROM stream_caption"
+	"  WHERE account = old.account AND video = old.uid;"
+	" DELETE FROM stream_audio"
+	"  WHERE account = old.account AND video = old.uid;"
+	" END;";
 
 static double
 downloads_now(void)

@@ -529,12 +529,18 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
     const char *method)
 {
 	struct req		*req = &rc->req;
-	const char		*q, *ct, *cl;
+	const char		*q, *ct, *cl, *override;
 	char			*cause = NULL;
 	unsigned long long	 len;
 	enum route_match	 m;
 
 	req->method = http_method_parse(method);
+	/* tus: clients that cannot send PATCH or DELETE say so on a POST. */
+	override = req_header(req, "X-HTTP-Method-Override");
+	if (req->method == HTTP_POST && override != NULL) {
+		req->method = http_method_parse(override);
+		method = http_method_name(req->method);
+	}
 	q = strchr(rc->uri, '?');
 	if (q != NULL && query_parse(&req->query, q + 1, &cause) != 0) {
 		server_reject(rc, 400, ERR_BAD_REQUEST, "%s", cause);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <curl/curl.h>
 
 struct edgemu {
 	pid_t	 pid;
@@ -53,6 +54,35 @@ void	 http_request(struct edgemu *, const char *method, const char *path,
 	     const char *auth, struct http_resp *);
 void	 http_resp_free(struct http_resp *);
 const char *http_header(const struct http_resp *, const char *);
+
+/* Any request: the fields left zero are not used. */
+struct http_req {
+	const char	*method;
+	const char	*url;		/* absolute, or below EDGEMU_URL */
+	const char	*headers[12];	/* "Name: value" */
+	const void	*body;		/* with len; NULL: none */
+	size_t		 len;
+	int		 noauth;	/* send no Authorization */
+	const char	*auth;		/* another token; NULL: the right one */
+	/* A body from a callback: read_len bytes, or chunked when -1. */
+	size_t		(*read)(char *, size_t, size_t, void *);
+	void		*read_arg;
+	curl_off_t	 read_len;
+	const void	*file;		/* a multipart body: this file */
+	size_t		 file_len;
+	const char	*file_field;	/* its name; "file" when NULL */
+	const char	*field;		/* and a text field... */
+	const char	*field_name;	/* ...of this name */
+	int		 may_fail;	/* the connection may break */
+};
+
+/* Returns curl's result: only may_fail requests may see a failure. */
+CURLcode http_send(struct edgemu *, const struct http_req *,
+	     struct http_resp *);
+/* http_request with extra headers (NULL-terminated). */
+void	 http_request_with(struct edgemu *, const char *method,
+	     const char *url, const char *const *headers, const void *body,
+	     size_t len, const char *auth, struct http_resp *);
 
 /* JSON conveniences: body may be NULL. */
 void	 http_json(struct edgemu *, const char *method, const char *path,

@@ -173,6 +173,31 @@ test_wrong_method(void **state)
 	http_resp_free(&r);
 }
 
+/* tus clients that cannot send PUT/PATCH/DELETE use POST and say so. */
+static void
+test_method_override(void **state)
+{
+	static const char	*const hdrs[] = {
+		"Content-Type: application/json",
+		"X-HTTP-Method-Override: PUT", NULL
+	};
+	static const char	 body[] = "{\"auth_id_characteristics\":"
+	    "[{\"type\":\"cookie\",\"name\":\"sid\"}]}";
+	struct http_resp	 r;
+	cJSON			*got;
+
+	(void)state;
+	http_request_with(&emu, "POST", CONFIG_A, hdrs, body, strlen(body),
+	    NULL, &r);
+	assert_int_equal(r.status, 200);
+	http_resp_free(&r);
+	got = api_ok(&emu, "GET", CONFIG_A, NULL);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(
+	    cJSON_GetObjectItemCaseSensitive(got, "auth_id_characteristics"),
+	    0), "name")->valuestring, "sid");
+	cJSON_Delete(got);
+}
+
 static void
 test_malformed_ids(void **state)
 {
@@ -486,6 +511,7 @@ main(void)
 		cmocka_unit_test(test_auth_required),
 		cmocka_unit_test(test_unknown_route),
 		cmocka_unit_test(test_wrong_method),
+		cmocka_unit_test(test_method_override),
 		cmocka_unit_test(test_malformed_ids),
 		cmocka_unit_test(test_malformed_json_names_the_problem),
 		cmocka_unit_test(test_bad_query_string),

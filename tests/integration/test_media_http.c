@@ -128,95 +128,6 @@ stop(void **state)
 
 /* ---- requests with headers of our own ---------------------------------- */
 
-struct growbuf {
-	char	*p;
-	size_t	 len;
-};
-
-static size_t
-collect(char *ptr, size_t size, size_t nmemb, void *arg)
-{
-	struct growbuf	*g = arg;
-	size_t		 n = size * nmemb;
-
-	g->p = realloc(g->p, g->len + n + 1);
-	if (g->p == NULL)
-		abort();
-	memcpy(g->p + g->len, ptr, n);
-	g->len += n;
-	g->p[g->len] = '\0';
-	return (n);
-}
-
-/*
- * Like http_request, with extra headers (NULL-terminated) and a full URL or
- * a path below EDGEMU_URL; auth as there ("" sends none).
- */
-static void
-request(struct edgemu *e, const char *method, const char *url,
-    const char *const *headers, const void *body, size_t len,
-    const char *auth, struct http_resp *r)
-{
-	CURL			*c;
-	struct curl_slist	*h = NULL;
-	struct growbuf		 b = { NULL, 0 }, hb = { NULL, 0 };
-	char			*full, *line;
-	CURLcode		 rc;
-	size_t			 i;
-
-	memset(r, 0, sizeof *r);
-	full = url[0] == '/' ? itest_printf("%s%s", e->url, url) :
-	    strdup(url);
-	c = curl_easy_init();
-	curl_easy_setopt(c, CURLOPT_URL, full);
-	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-	if (strcmp(method, "HEAD") == 0)
-		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-	if (auth == NULL)
-		auth = e->token;
-	if (*auth != '\0') {
-		line = itest_printf("Authorization: Bearer %s", auth);
-		h = curl_slist_append(h, line);
-		free(line);
-	}
-	for (i = 0; headers != NULL && headers[i] != NULL; i++)
-		h = curl_slist_append(h, headers[i]);
-	h = curl_slist_append(h, "Expect:");
-	if (body != NULL) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-		    (curl_off_t)len);
-	}
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collect);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &hb);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-	rc = curl_easy_perform(c);
-	if (rc != CURLE_OK)
-		fail_msg("%s %s: %s", method, full, curl_easy_strerror(rc));
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	free(full);
-	r->body = b.p != NULL ? b.p : strdup("");
-	r->len = b.len;
-	r->headers = hb.p != NULL ? hb.p : strdup("");
-	/* Lower-case header names, as http_header expects. */
-	for (i = 0; r->headers[i] != '\0'; i++) {
-		if (i == 0 || r->headers[i - 1] == '\n') {
-			for (; r->headers[i] != ':' && r->headers[i] != '\0' &&
-			    r->headers[i] != '\n'; i++)
-				r->headers[i] = (char)tolower(
-				    (unsigned char)r->headers[i]);
-			if (r->headers[i] == '\0')
-				break;
-		}
-	}
-	r->json = cJSON_ParseWithLength(r->body, r->len);
-}
-
 /* ---- videos ------------------------------------------------------------- */
 
 static void
@@ -285,7 +196,7 @@ tus_create(struct edgemu *e, const char *account, size_t len,
 	hlen = itest_printf("Upload-Length: %zu", len);
 	headers[1] = hlen;
 	path = itest_printf("/accounts/%s/stream", account);
-	request(e, "POST", path, headers, NULL, 0, NULL, &r);
+	http_request_with(e, "POST", path, headers, NULL, 0, NULL, &r);
 	if (r.status != 201)
 		fail_msg("TUS POST %s: %ld %.300s", path, r.status, r.body);
 	if ((h = http_header(&r, "stream-media-id")) == NULL)
@@ -322,7 +233,7 @@ tus_send(struct edgemu *e, const char *location, const void *bytes,
 		NULL
 	};
 
-	request(e, "PATCH", location, headers, bytes, len, NULL, &r);
+	http_request_with(e, "PATCH", location, headers, bytes, len, NULL, &r);
 	if (r.status != 204)
 		fail_msg("TUS PATCH %s: %ld %.300s", location, r.status,
 		    r.body);
@@ -853,7 +764,7 @@ test_unknown_video(void **state)
 	*strstr(origin + 8, "/") = '\0';
 	url = itest_printf("%s/media/%s/downloads/default.mp4", origin,
 	    NO_VIDEO);
-	request(e, "GET", url, NULL, NULL, 0, "", &r);
+	http_request_with(e, "GET", url, NULL, NULL, 0, "", &r);
 	assert_int_equal(r.status, 404);
 	http_resp_free(&r);
 	free(url);
@@ -879,7 +790,7 @@ fetch(struct edgemu *e, const char *method, const char *url,
 {
 	const char	*headers[] = { range, NULL };
 
-	request(e, method, url, range != NULL ? headers : NULL, NULL, 0, "",
+	http_request_with(e, method, url, range != NULL ? headers : NULL, NULL, 0, "",
 	    r);
 }
 
@@ -1013,7 +924,7 @@ test_downloads(void **state)
 		const char *h[] = { "Range: bytes=0-1",
 		    "If-Range: \"some-etag\"", NULL };
 
-		request(e, "GET", url, h, NULL, 0, "", &r);
+		http_request_with(e, "GET", url, h, NULL, 0, "", &r);
 		assert_int_equal(r.status, 200);
 		assert_int_equal(r.len, len);
 		http_resp_free(&r);
