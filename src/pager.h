@@ -1,0 +1,82 @@
+/*
+ * List cursors: the query of each next request and the new records of each
+ * response, for the three ways the API pages a list.
+ */
+#ifndef EDGE_PAGER_H
+#define EDGE_PAGER_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "api.h"
+#include "buf.h"
+
+enum pager_style {
+	/* page=N&per_page=M, result_info (API Shield, rate limits). */
+	PAGER_PAGES,
+	/*
+	 * Stream videos: newest first, each next request bounded by the
+	 * oldest created time seen (end=; with PAGER_ASC, start=).
+	 */
+	PAGER_CREATED,
+	/* One call: result is the array, or an object holding it (key). */
+	PAGER_SINGLE
+};
+
+/* Flags in pager_opts. */
+#define PAGER_ASC	0x1	/* PAGER_CREATED oldest first (asc=true) */
+#define PAGER_SEND_LIMIT 0x2	/* PAGER_CREATED: send limit=per_page */
+
+/* Stream's batch when no limit is sent. */
+#define PAGER_STREAM_BATCH 1000
+
+struct pager_opts {
+	int		 flags;
+	const char	*key;		/* PAGER_SINGLE: "liveInputs" */
+	const char	*id_field;	/* PAGER_CREATED: default "uid" */
+	const char	*time_field;	/* PAGER_CREATED: default "created" */
+	long		 max_items;	/* stop after this many; 0: all */
+};
+
+struct pager;
+
+/*
+ * per_page is the page size (PAGER_PAGES; 0 sends none and learns it from
+ * result_info) or the batch the server returns (PAGER_CREATED; 0 means
+ * PAGER_STREAM_BATCH). opts may be NULL.
+ */
+struct pager	*pager_new(enum pager_style, long, const struct pager_opts *);
+void		 pager_free(struct pager *);
+
+/*
+ * Append the parameters of the next request to query ("&" first unless it
+ * is empty or ends in '?' or '&'). Returns 1, or 0 once the list is done.
+ * Until pager_feed, calling again appends the same parameters (a retry).
+ */
+int		 pager_next_query(struct pager *, struct buf *);
+
+/*
+ * Take one successful response: *items gets the records not returned
+ * before (pointers into the response's result, in server order; the array
+ * belongs to the pager and lasts until the next feed). Returns 0, or -1
+ * with *cause when the response cannot be a page of this list.
+ */
+int		 pager_feed(struct pager *, const struct api_response *,
+		     cJSON ***, size_t *, char **);
+int		 pager_done(const struct pager *);
+
+/* Records returned so far and the expected total (-1 if unknown). */
+void		 pager_progress(const struct pager *, long *, long *);
+
+/*
+ * Why the list may be incomplete even though it is done (more records
+ * share one created time than fit a batch, a server repeating a page), or
+ * NULL.
+ */
+const char	*pager_warning(const struct pager *);
+
+/* Ids the created-date cursor remembers (those at its boundary time). */
+size_t		 pager_boundary_size(const struct pager *);
+
+#endif
