@@ -181,8 +181,8 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct server_options	 opts;
-	struct server		*srv;
-	struct store		*store;
+	struct server		*srv = NULL;
+	struct store		*store = NULL;
 	const char		*schemas[16], *ready_file = NULL;
 	const char		*env;
 	char			*addr = NULL, *data = NULL, *token = NULL;
@@ -190,7 +190,7 @@ main(int argc, char **argv)
 	struct buf		 ready = BUF_INITIALIZER;
 	sigset_t		 set;
 	size_t			 i, n = 0;
-	int			 ch, demo = 0, sig, port = 8787;
+	int			 ch, demo = 0, sig, port = 8787, status;
 	long			 v;
 	unsigned char		 rnd[20];
 	char			 hex[41];
@@ -209,7 +209,8 @@ main(int argc, char **argv)
 				fprintf(stderr, "edgemu: --listen %s: expected "
 				    "ADDR:PORT with a port from 0 to 65535\n",
 				    optarg);
-				return (2);
+				status = 2;
+				goto out;
 			}
 			break;
 		case 'd':
@@ -239,7 +240,8 @@ main(int argc, char **argv)
 				    "number from %d to %d\n", ch == 'P' ?
 				    "--processing-seconds" : "--threads", optarg,
 				    ch == 'P' ? 0 : 1, ch == 'P' ? 3600 : 64);
-				return (2);
+				status = 2;
+				goto out;
 			}
 			if (ch == 'P')
 				opts.processing_seconds = (int)v;
@@ -254,7 +256,8 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("edgemu %s\n", PACKAGE_VERSION);
-			return (0);
+			status = 0;
+			goto out;
 		case 'h':
 			usage(0);
 		default:
@@ -276,7 +279,8 @@ main(int argc, char **argv)
 	    "0123456789-_.~+/=") != strlen(token)) {
 		fprintf(stderr, "edgemu: the token may hold only letters, "
 		    "digits and -_.~+/=\n");
-		return (2);
+		status = 2;
+		goto out;
 	}
 	if (addr == NULL)
 		addr = xstrdup("127.0.0.1");
@@ -299,19 +303,18 @@ main(int argc, char **argv)
 			schemas[n++] = server_areas[i]->schema;
 	}
 	schemas[n] = NULL;
+	status = 1;
 	if ((store = store_open(data, schemas, &cause)) == NULL) {
 		fprintf(stderr, "edgemu: cannot open the store: %s\n", cause);
-		return (1);
+		goto out;
 	}
 	if (demo && demo_seed(store, &cause) != 0) {
 		fprintf(stderr, "edgemu: %s\n", cause);
-		store_close(store);
-		return (1);
+		goto out;
 	}
 	if ((srv = server_start(&opts, store, &cause)) == NULL) {
 		fprintf(stderr, "edgemu: %s\n", cause);
-		store_close(store);
-		return (1);
+		goto out;
 	}
 
 	buf_addf(&ready, "EDGEMU_URL=%s\nEDGEMU_TOKEN=%s\n",
@@ -321,11 +324,8 @@ main(int argc, char **argv)
 		    DEMO_ACCOUNT, DEMO_ZONE);
 	/* The file first: whoever has read stdout may rely on it. */
 	if (ready_file != NULL && write_ready_file(ready_file,
-	    buf_str(&ready)) != 0) {
-		server_stop(srv);
-		store_close(store);
-		return (1);
-	}
+	    buf_str(&ready)) != 0)
+		goto out;
 	fputs(buf_str(&ready), stdout);
 	fflush(stdout);
 	log_info("serving %s from %s", server_base_url(srv), data);
@@ -337,13 +337,19 @@ main(int argc, char **argv)
 			break;
 	}
 	log_info("stopping (%s)", strsignal(sig));
+	status = 0;
+
+out:
 	server_stop(srv);
 	store_close(store);
-	explicit_bzero(token, strlen(token));
-	explicit_bzero(ready.data, ready.len);
+	if (token != NULL)
+		explicit_bzero(token, strlen(token));
+	if (ready.data != NULL)
+		explicit_bzero(ready.data, ready.len);
 	buf_free(&ready);
+	free(cause);
 	free(token);
 	free(addr);
 	free(data);
-	return (0);
+	return (status);
 }
