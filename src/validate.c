@@ -1,0 +1,752 @@
+/*
+ * Checks of a record against its kind's field table, then the kind's
+ * cross-field hook. The messages follow the service's ("period: 5 is out of
+ * range (10 to 86400)") so a refusal reads the same whichever side made it.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "validate.h"
+#include "xmalloc.h"
+
+#define VALIDATE_HOST_MAX	255
+#define VALIDATE_ENDPOINT_MAX	4096
+#define VALIDATE_URL_MAX	2048	/* bytes */
+#define VALIDATE_QUOTE		64	/* characters of a value quoted */
+
+struct validate_ctx {
+	const struct kind	*kind;		/* NULL: validate_field */
+	const cJSON		*body;
+	enum validate_mode	 mode;
+	const char		*prefix;	/* "[2]." in a bulk create */
+	struct validate_error	*errs;
+	size_t			 n;
+	size_t			 cap;
+};
+
+/* ---- collecting --------------------------------------------------------- */
+
+static void
+validate_addv(struct validate_ctx *ctx, const char *field, const char *fmt,
+    va_list ap) printflike(3, 0);
+
+static void
+validate_addv(struct validate_ctx *ctx, const char *field, const char *fmt,
+    va_list ap)
+{
+	struct validate_error	*e;
+
+	if (ctx->n == ctx->cap) {
+		ctx->cap = ctx->cap == 0 ? 8 : ctx->cap * 2;
+		ctx->errs = xreallocarray(ctx->errs, ctx->cap,
+		    sizeof *ctx->errs);
+	}
+	e = &ctx->errs[ctx->n++];
+	xasprintf(&e->field, "%s%s", ctx->prefix, field);
+	/* "[2]." before a whole-body problem names just the item. */
+	if (*field == '\0' && e->field[0] != '\0')
+		e->field[strlen(e->field) - 1] = '\0';
+	xvasprintf(&e->message, fmt, ap);
+}
+
+void
+validate_add(struct validate_ctx *ctx, const char *field, const char *fmt,
+    ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	validate_addv(ctx, field, fmt, ap);
+	va_end(ap);
+}
+
+int
+validate_failed(const struct validate_ctx *ctx, const char *field)
+{
+	size_t		 i, plen = strlen(ctx->prefix), n = strlen(field);
+	const char	*f;
+
+	for (i = 0; i < ctx->n; i++) {
+		f = ctx->errs[i].field;
+		if (strncmp(f, ctx->prefix, plen) != 0)
+			continue;
+		f += plen;
+		if (strncmp(f, field, n) == 0 && (f[n] == '\0' ||
+		    f[n] == '.' || f[n] == '['))
+			return (1);
+	}
+	return (0);
+}
+
+const cJSON *
+validate_body(const struct validate_ctx *ctx)
+{
+	return (ctx->body);
+}
+
+enum validate_mode
+validate_mode(const struct validate_ctx *ctx)
+{
+	return (ctx->mode);
+}
+
+const cJSON *
+validate_get(const cJSON *o, const char *path)
+{
+	const cJSON	*v = kind_json_get(o, path);
+
+	return (cJSON_IsNull(v) ? NULL : v);
+}
+
+void
+validate_errors_free(struct validate_error *errs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(errs[i].field);
+		free(errs[i].message);
+	}
+	free(errs);
+}
+
+char *
+validate_errors_text(const struct validate_error *errs, size_t n,
+    const char *sep)
+{
+	struct buf	b = BUF_INITIALIZER;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		if (i != 0)
+			buf_adds(&b, sep);
+		if (*errs[i].field != '\0')
+			buf_addf(&b, "%s: ", errs[i].field);
+		buf_adds(&b, errs[i].message);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "");
+	return (buf_detach(&b, NULL));
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static const char *
+validate_type_name(const cJSON *v)
+{
+	if (v == NULL)
+		return ("absent");
+	if (cJSON_IsString(v))
+		return ("a string");
+	if (cJSON_IsNumber(v))
+		return ("a number");
+	if (cJSON_IsBool(v))
+		return ("a boolean");
+	if (cJSON_IsArray(v))
+		return ("an array");
+	if (cJSON_IsObject(v))
+		return ("an object");
+	return ("null");
+}
+
+/* Lengths are in characters, as the spec counts them, not bytes. */
+static size_t
+validate_chars(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/* Bytes of s to quote: a few characters, never half of one. */
+static int
+validate_quote_len(const char *s)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
+		    n++ == VALIDATE_QUOTE)
+			break;
+	}
+	return ((int)i);
+}
+
+static int
+validate_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	return (-1);
+}
+
+/* ---- string checks ------------------------------------------------------ */
+
+/* An RFC 3986 host: a reg-name or a bracketed IPv6 address; no port. */
+static const char *
+validate_host(const char *s, char *why, size_t size)
+{
+	struct in6_addr	 addr;
+	char		 tmp[64];
+	const char	*p;
+	size_t		 len = strlen(s);
+	int		 c;
+
+	if (validate_chars(s) > VALIDATE_HOST_MAX) {
+		snprintf(why, size, "%zu characters is over the limit of %d",
+		    validate_chars(s), VALIDATE_HOST_MAX);
+		return (why);
+	}
+	if (s[0] == '[') {
+		if (len < 3 || s[len - 1] != ']' || len - 2 >= sizeof tmp)
+			return ("is not a valid [IPv6] address");
+		memcpy(tmp, s + 1, len - 2);
+		tmp[len - 2] = '\0';
+		if (inet_pton(AF_INET6, tmp, &addr) != 1)
+			return ("is not a valid [IPv6] address");
+		return (NULL);
+	}
+	for (p = s; *p != '\0'; p++) {
+		c = (unsigned char)*p;
+		if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) != NULL)
+			continue;
+		if (c == '%' && validate_hexval((unsigned char)p[1]) >= 0 &&
+		    validate_hexval((unsigned char)p[2]) >= 0) {
+			p += 2;
+			continue;
+		}
+		if (c == ':')
+			return ("has a ':'; give the host without a port");
+		if (c > 0x20 && c < 0x7f)
+			snprintf(why, size, "has '%c', which is not allowed in "
+			    "an RFC 3986 host", c);
+		else
+			snprintf(why, size, "has byte 0x%02x, which is not "
+			    "allowed in an RFC 3986 host", c);
+		return (why);
+	}
+	return (NULL);
+}
+
+/* A path such as /api/v1/users/{id}: what the service takes. */
+static const char *
+validate_endpoint(const char *s, char *why, size_t size)
+{
+	const char	*p, *close;
+	int		 c;
+
+	if (*s != '/')
+		return ("must start with '/'");
+	if (validate_chars(s) > VALIDATE_ENDPOINT_MAX) {
+		snprintf(why, size, "%zu characters is over the limit of %d",
+		    validate_chars(s), VALIDATE_ENDPOINT_MAX);
+		return (why);
+	}
+	for (p = s; *p != '\0'; p++) {
+		c = (unsigned char)*p;
+		if (c <= 0x20 || c == 0x7f)
+			return ("must not contain spaces or control "
+			    "characters");
+		if (c == '?' || c == '#')
+			return ("must be a path, without a query ('?') or "
+			    "fragment ('#')");
+		if (c == '}') {
+			snprintf(why, size, "'}' at byte %zu has no matching "
+			    "'{'", (size_t)(p - s));
+			return (why);
+		}
+		if (c == '{') {
+			close = p + 1;
+			while (*close != '\0' && strchr("{}/", *close) == NULL)
+				close++;
+			if (*close != '}') {
+				snprintf(why, size, "'{' at byte %zu has no "
+				    "matching '}' in its segment",
+				    (size_t)(p - s));
+				return (why);
+			}
+			if (close == p + 1) {
+				snprintf(why, size, "'{}' at byte %zu names no "
+				    "variable", (size_t)(p - s));
+				return (why);
+			}
+			p = close;
+			continue;
+		}
+		if (c == '%' && (validate_hexval((unsigned char)p[1]) < 0 ||
+		    validate_hexval((unsigned char)p[2]) < 0)) {
+			snprintf(why, size, "invalid percent-escape at byte "
+			    "%zu", (size_t)(p - s));
+			return (why);
+		}
+	}
+	return (NULL);
+}
+
+/* An allowed origin is a domain: example.com, *.example.com or *. */
+static const char *
+validate_origin(const char *s)
+{
+	const char	*p;
+
+	if (*s == '\0')
+		return ("must not be empty");
+	for (p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return ("must not contain spaces or control "
+			    "characters");
+	}
+	if (strstr(s, "://") != NULL)
+		return ("give the domain without a scheme, such as "
+		    "example.com or *.example.com");
+	if (strchr(s, '/') != NULL)
+		return ("give the domain without a path, such as "
+		    "example.com or *.example.com");
+	return (NULL);
+}
+
+/* An absolute http or https URL with a host, as the service takes it. */
+static const char *
+validate_url(const char *s, char *why, size_t size)
+{
+	const char	*sep, *auth, *end, *at, *host, *port;
+	size_t		 i, n = strlen(s);
+
+	if (n == 0)
+		return ("must not be empty");
+	if (n > VALIDATE_URL_MAX) {
+		snprintf(why, size, "%zu bytes is over the limit of %d", n,
+		    VALIDATE_URL_MAX);
+		return (why);
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
+			return ("must be ASCII without spaces or control "
+			    "characters (percent-encode them)");
+	}
+	if ((sep = strstr(s, "://")) == NULL)
+		return ("must be an absolute URL such as "
+		    "https://example.com/hook");
+	if (!((sep - s == 4 && strncasecmp(s, "http", 4) == 0) ||
+	    (sep - s == 5 && strncasecmp(s, "https", 5) == 0))) {
+		snprintf(why, size, "the scheme must be http or https, not "
+		    "%.*s", (int)MINIMUM(sep - s, 16), s);
+		return (why);
+	}
+	auth = sep + 3;
+	end = auth + strcspn(auth, "/?#");
+	at = memchr(auth, '@', (size_t)(end - auth));
+	host = at != NULL ? at + 1 : auth;
+	if (*host == '[')
+		port = memchr(host, ']', (size_t)(end - host));
+	else
+		port = host;
+	port = port != NULL ? memchr(port, ':', (size_t)(end - port)) : NULL;
+	if (host == end || host == port)
+		return ("must name a host");
+	if (port != NULL) {
+		for (port++; port < end; port++) {
+			if (!isdigit((unsigned char)*port))
+				return ("has a port that is not a number");
+		}
+	}
+	return (NULL);
+}
+
+/* A file for a multipart part: there, readable, regular, not empty. */
+static void
+validate_file(struct validate_ctx *ctx, const char *path, const char *s)
+{
+	struct stat	sb;
+	int		q = validate_quote_len(s);
+
+	if (stat(s, &sb) != 0 || access(s, R_OK) != 0)
+		validate_add(ctx, path, "cannot read '%.*s': %s", q, s,
+		    strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		validate_add(ctx, path, "'%.*s' is not a regular file", q, s);
+	else if (sb.st_size == 0)
+		validate_add(ctx, path, "'%.*s' is empty", q, s);
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static int
+validate_want(struct validate_ctx *ctx, const char *path, const cJSON *v,
+    int ok, const char *what)
+{
+	if (ok)
+		return (1);
+	validate_add(ctx, path, "must be %s, not %s", what,
+	    validate_type_name(v));
+	return (0);
+}
+
+static void
+validate_number(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	double	d;
+
+	if (!validate_want(ctx, path, v, cJSON_IsNumber(v),
+	    f->type == KIND_TYPE_INT ? "an integer" : "a number"))
+		return;
+	d = v->valuedouble;
+	if (!isfinite(d)) {
+		validate_add(ctx, path, "must be a finite number");
+		return;
+	}
+	if (f->type == KIND_TYPE_INT && floor(d) != d) {
+		validate_add(ctx, path, "must be an integer, not %.15g", d);
+		return;
+	}
+	if ((f->bounds & (KIND_MIN | KIND_MAX)) == (KIND_MIN | KIND_MAX) &&
+	    (d < f->min || d > f->max))
+		validate_add(ctx, path, "%.15g is out of range (%.15g to "
+		    "%.15g)", d, f->min, f->max);
+	else if ((f->bounds & KIND_MIN) && !(f->bounds & KIND_MAX) &&
+	    d < f->min)
+		validate_add(ctx, path, "%.15g is less than the minimum of "
+		    "%.15g", d, f->min);
+	else if ((f->bounds & KIND_MAX) && !(f->bounds & KIND_MIN) &&
+	    d > f->max)
+		validate_add(ctx, path, "%.15g is over the maximum of %.15g", d,
+		    f->max);
+}
+
+static void
+validate_enum(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	const char	*s;
+	size_t		 i;
+
+	kind_values_text(f->values, &b);
+	if (!cJSON_IsString(v)) {
+		validate_add(ctx, path, "must be one of %s, not %s",
+		    buf_str(&b), validate_type_name(v));
+		buf_free(&b);
+		return;
+	}
+	s = v->valuestring;
+	for (i = 0; f->values != NULL && f->values[i] != NULL; i++) {
+		if (strcmp(s, f->values[i]) == 0 || ((f->flags &
+		    KIND_F_NOCASE) && strcasecmp(s, f->values[i]) == 0)) {
+			buf_free(&b);
+			return;
+		}
+	}
+	validate_add(ctx, path, "'%.*s' is not one of %s",
+	    validate_quote_len(s), s, buf_str(&b));
+	buf_free(&b);
+}
+
+/* A string-typed value (STRING, TIME, URI, HEX32, UUID, FILE). */
+static void
+validate_string(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	char		 why[160];
+	const char	*s, *bad = NULL;
+	size_t		 n;
+	int64_t		 t;
+
+	if (!validate_want(ctx, path, v, cJSON_IsString(v), "a string"))
+		return;
+	s = v->valuestring;
+	if (*s == '\0') {
+		/* Only a plain string may be empty, and only if allowed. */
+		if ((f->flags & KIND_F_NONEMPTY) ||
+		    f->check != KIND_CHECK_NONE || f->type != KIND_TYPE_STRING)
+			validate_add(ctx, path, "must not be empty");
+		return;
+	}
+	if (f->max_len != 0 && (n = validate_chars(s)) > f->max_len) {
+		validate_add(ctx, path, "%zu characters is over the limit of "
+		    "%zu", n, f->max_len);
+		return;
+	}
+	switch (f->type) {
+	case KIND_TYPE_TIME:
+		if (kind_parse_time(s, &t) != 0)
+			bad = "must be an RFC 3339 date-time such as "
+			    "2014-01-02T02:20:00Z";
+		break;
+	case KIND_TYPE_URI:
+		bad = validate_url(s, why, sizeof why);
+		break;
+	case KIND_TYPE_HEX32:
+		if (!kind_is_hex32(s))
+			bad = "must be 32 hexadecimal digits";
+		break;
+	case KIND_TYPE_UUID:
+		if (!kind_is_uuid(s))
+			bad = "must be a UUID such as "
+			    "0d9bf70c-92e1-4bb3-9411-34a3bcc59003";
+		break;
+	case KIND_TYPE_FILE:
+		validate_file(ctx, path, s);
+		return;
+	default:
+		break;
+	}
+	switch (bad == NULL ? f->check : KIND_CHECK_NONE) {
+	case KIND_CHECK_HOST:
+		bad = validate_host(s, why, sizeof why);
+		break;
+	case KIND_CHECK_ENDPOINT:
+		bad = validate_endpoint(s, why, sizeof why);
+		break;
+	case KIND_CHECK_ORIGIN:
+		bad = validate_origin(s);
+		break;
+	case KIND_CHECK_NONE:
+		break;
+	}
+	if (bad != NULL)
+		validate_add(ctx, path, "'%.*s' %s", validate_quote_len(s), s,
+		    bad);
+}
+
+static void
+validate_scalar(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	switch (f->type) {
+	case KIND_TYPE_INT:
+	case KIND_TYPE_NUMBER:
+		validate_number(ctx, f, path, v);
+		break;
+	case KIND_TYPE_BOOL:
+		validate_want(ctx, path, v, cJSON_IsBool(v), "a boolean");
+		break;
+	case KIND_TYPE_ENUM:
+	case KIND_TYPE_ENUMS:
+		validate_enum(ctx, f, path, v);
+		break;
+	default:
+		validate_string(ctx, f, path, v);
+		break;
+	}
+}
+
+static void
+validate_list(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	const cJSON	*item;
+	char		*ipath;
+	int		 i = 0, n;
+
+	if (!validate_want(ctx, path, v, cJSON_IsArray(v), "an array"))
+		return;
+	n = cJSON_GetArraySize(v);
+	if (n == 0 && (f->flags & KIND_F_NONEMPTY)) {
+		validate_add(ctx, path, "must not be empty (leave it out "
+		    "instead)");
+		return;
+	}
+	if (f->max_items != 0 && (size_t)n > f->max_items) {
+		validate_add(ctx, path, "at most %zu items, not %d",
+		    f->max_items, n);
+		return;
+	}
+	cJSON_ArrayForEach(item, v) {
+		xasprintf(&ipath, "%s[%d]", path, i++);
+		if (f->type == KIND_TYPE_OBJECTS)
+			validate_want(ctx, ipath, item, cJSON_IsObject(item),
+			    "an object");
+		else if (f->type == KIND_TYPE_ENUMS)
+			validate_enum(ctx, f, ipath, item);
+		else if (validate_want(ctx, ipath, item,
+		    cJSON_IsString(item), "a string")) {
+			/* An item is a STRING with the same checks. */
+			struct kind_field	 one = *f;
+
+			one.type = KIND_TYPE_STRING;
+			one.flags &= ~KIND_F_NONEMPTY;
+			validate_string(ctx, &one, ipath, item);
+		}
+		free(ipath);
+	}
+}
+
+static int
+validate_required(const struct validate_ctx *ctx, const struct kind_field *f)
+{
+	if (!(f->flags & KIND_F_REQUIRED))
+		return (0);
+	if (ctx->kind == NULL || ctx->mode == VALIDATE_CREATE)
+		return (1);
+	return (ctx->kind->update_method == KIND_METHOD_PUT &&
+	    !(f->flags & KIND_F_CREATE));
+}
+
+/* One value at its concrete path; v NULL when absent. */
+static void
+validate_value(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const cJSON *v)
+{
+	if (v == NULL || (cJSON_IsNull(v) && !(f->flags & KIND_F_NOTNULL))) {
+		if (validate_required(ctx, f))
+			validate_add(ctx, path, "required");
+		return;
+	}
+	switch (f->type) {
+	case KIND_TYPE_MAP:
+	case KIND_TYPE_OBJECT:
+		validate_want(ctx, path, v, cJSON_IsObject(v), "an object");
+		break;
+	case KIND_TYPE_STRINGS:
+	case KIND_TYPE_ENUMS:
+	case KIND_TYPE_OBJECTS:
+		validate_list(ctx, f, path, v);
+		break;
+	default:
+		validate_scalar(ctx, f, path, v);
+		break;
+	}
+}
+
+/*
+ * Follow the rest of a field's path from an object (parent) that is there,
+ * into each item at a "[]"; a parent that is absent or of the wrong type
+ * stops the walk (its own field says so).
+ */
+static void
+validate_walk(struct validate_ctx *ctx, const struct kind_field *f,
+    const cJSON *parent, const char *rest, struct buf *path)
+{
+	const char	*dot = strchr(rest, '.');
+	const cJSON	*v, *item;
+	size_t		 n, len = path->len;
+	char		 key[128];
+	int		 each, i = 0;
+
+	n = dot != NULL ? (size_t)(dot - rest) : strlen(rest);
+	each = n > 2 && strncmp(rest + n - 2, "[]", 2) == 0;
+	if (n - (each ? 2 : 0) >= sizeof key)
+		return;
+	memcpy(key, rest, n - (each ? 2 : 0));
+	key[n - (each ? 2 : 0)] = '\0';
+	v = cJSON_GetObjectItemCaseSensitive(parent, key);
+	buf_adds(path, key);
+	if (dot == NULL) {
+		validate_value(ctx, f, buf_str(path), v);
+		goto out;
+	}
+	if (!each) {
+		if (cJSON_IsObject(v)) {
+			buf_addc(path, '.');
+			validate_walk(ctx, f, v, dot + 1, path);
+		}
+		goto out;
+	}
+	if (!cJSON_IsArray(v))
+		goto out;
+	cJSON_ArrayForEach(item, v) {
+		buf_truncate(path, len + strlen(key));
+		buf_addf(path, "[%d].", i++);
+		if (cJSON_IsObject(item))
+			validate_walk(ctx, f, item, dot + 1, path);
+	}
+out:
+	buf_truncate(path, len);
+}
+
+static void
+validate_one(struct validate_ctx *ctx, const cJSON *body)
+{
+	const struct kind_field	*f;
+	struct buf		 path = BUF_INITIALIZER;
+
+	ctx->body = body;
+	if (!cJSON_IsObject(body)) {
+		validate_add(ctx, "", "must be a JSON object, not %s",
+		    validate_type_name(body));
+		return;
+	}
+	for (f = ctx->kind->fields; f->path != NULL; f++) {
+		if (f->flags & KIND_F_READONLY)
+			continue;
+		if ((f->flags & KIND_F_CREATE) && ctx->mode != VALIDATE_CREATE)
+			continue;
+		buf_reset(&path);
+		validate_walk(ctx, f, body, f->path, &path);
+	}
+	buf_free(&path);
+	if (ctx->kind->check != NULL)
+		ctx->kind->check(ctx);
+}
+
+int
+validate_record(const struct kind *k, const cJSON *body,
+    enum validate_mode mode, struct validate_error **errs, size_t *n)
+{
+	struct validate_ctx	 ctx = {
+		.kind = k, .mode = mode, .prefix = ""
+	};
+	const cJSON		*item;
+	char			 prefix[32];
+	int			 i = 0;
+
+	if (cJSON_IsArray(body) && mode == VALIDATE_CREATE &&
+	    (k->verbs & KIND_VERB_BULK_CREATE)) {
+		if (cJSON_GetArraySize(body) == 0)
+			validate_add(&ctx, "", "the list of %s is empty",
+			    k->name);
+		cJSON_ArrayForEach(item, body) {
+			snprintf(prefix, sizeof prefix, "[%d].", i++);
+			ctx.prefix = prefix;
+			validate_one(&ctx, item);
+		}
+	} else
+		validate_one(&ctx, body);
+	*errs = ctx.errs;
+	*n = ctx.n;
+	if (ctx.n == 0) {
+		free(ctx.errs);
+		*errs = NULL;
+		return (0);
+	}
+	return (-1);
+}
+
+int
+validate_field(const struct kind_field *f, const cJSON *v, char **cause)
+{
+	struct validate_ctx	 ctx = {
+		.mode = VALIDATE_CREATE, .prefix = ""
+	};
+
+	/* An item's field ("bypass[].name") is named as declared. */
+	validate_value(&ctx, f, f->path, v);
+	if (ctx.n == 0)
+		return (0);
+	*cause = validate_errors_text(ctx.errs, ctx.n, "; ");
+	validate_errors_free(ctx.errs, ctx.n);
+	return (-1);
+}
