@@ -158,15 +158,6 @@ downloads_range(const char *h, uint64_t size, uint64_t *first,
 
 /* ---- shared pieces ------------------------------------------------------ */
 
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-downloads_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
-
 /* The video in the path, or NULL once the reply says it was not found. */
 static cJSON *
 downloads_video(struct req *req, struct reply *rep)
@@ -288,7 +279,7 @@ downloads_create(struct req *req, struct reply *rep)
 	}
 	store_done(st);
 	if (rc != SQLITE_DONE) {
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, downloads_json(req, uid, created, ready));
@@ -317,7 +308,7 @@ downloads_get(struct req *req, struct reply *rep)
 	else if (rc == SQLITE_DONE)
 		reply_ok(rep, cJSON_CreateObject());
 	else
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 }
 
@@ -327,19 +318,15 @@ downloads_delete(struct req *req, struct reply *rep)
 	static const char	 sql[] =
 	    "DELETE FROM stream_download WHERE account = ?1 AND video = ?2";
 	const char		*uid = req_param(req, "identifier");
-	sqlite3_stmt		*st;
-	int			 rc;
+	int			 found;
 
 	if (!downloads_video_exists(req, rep))
 		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE)
-		downloads_store_error(req, rep);
-	else if (sqlite3_changes(store_db(req->store)) == 0)
+	found = store_doc_delete(req->store, sql, req_param(req, "account"),
+	    uid);
+	if (found < 0)
+		reply_store_error(req, rep);
+	else if (!found)
 		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
 		    "downloads", uid);
 	else
@@ -370,7 +357,7 @@ downloads_ready_account(struct req *req, struct reply *rep, const char *uid)
 		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
 		    "download", uid);
 	else
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 	return (account);
 }
@@ -493,7 +480,7 @@ downloads_captions(struct req *req, struct reply *rep)
 	}
 	if (rc != SQLITE_DONE) {
 		cJSON_Delete(list);
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 	} else
 		reply_ok(rep, list);
 	store_done(st);
@@ -540,22 +527,10 @@ downloads_audio_list(struct req *req, struct reply *rep)
 	}
 	if (rc != SQLITE_DONE) {
 		cJSON_Delete(list);
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 	} else
 		reply_ok(rep, list);
 	store_done(st);
-}
-
-static size_t
-downloads_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
 }
 
 /* The copy request's label and url (NULL when absent), or -1 and cause. */
@@ -584,7 +559,7 @@ downloads_audio_body(const cJSON *body, const char **label, const char **url,
 		*cause = xstrdup("label: must not be empty");
 		return (-1);
 	}
-	if (downloads_chars(*label) > DOWNLOADS_LABEL_MAX) {
+	if (util_chars(*label) > DOWNLOADS_LABEL_MAX) {
 		*cause = xprintf("label: over the limit of %d characters",
 		    DOWNLOADS_LABEL_MAX);
 		return (-1);
@@ -682,7 +657,7 @@ downloads_audio_copy(struct req *req, struct reply *rep)
 	if (store_begin(req->store) != 0 ||
 	    (rc = downloads_audio_insert(req, rep, uid, label, url,
 	    &is_default, &ready)) < 0) {
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (rc > 0) {
@@ -690,7 +665,7 @@ downloads_audio_copy(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, downloads_audio_json(uid, label, is_default, ready));
@@ -713,7 +688,7 @@ downloads_audio_delete(struct req *req, struct reply *rep)
 	if (!downloads_video_exists(req, rep))
 		return;
 	if (store_begin(req->store) != 0) {
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	st = store_stmt(req->store, look_sql);
@@ -746,7 +721,7 @@ downloads_audio_delete(struct req *req, struct reply *rep)
 		store_done(st);
 	}
 	if (rc != SQLITE_DONE || store_commit(req->store) != 0) {
-		downloads_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, cJSON_CreateString("ok"));

@@ -246,24 +246,6 @@ keys_count(struct store *store, const char *account)
 	return (n);
 }
 
-/* 1 if the key was there, 0 if not, -1 on failure. */
-static int
-keys_remove(struct store *store, const char *account, const char *id)
-{
-	static const char	 sql[] =
-	    "DELETE FROM signing_key WHERE account = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE)
-		return (-1);
-	return (sqlite3_changes(store_db(store)) != 0);
-}
-
 char *
 keys_public_pem(struct store *store, const char *account, const char *id)
 {
@@ -280,15 +262,6 @@ keys_public_pem(struct store *store, const char *account, const char *id)
 		out = xstrdup(pem);
 	store_done(st);
 	return (out);
-}
-
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-keys_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
 }
 
 /* ---- handlers ---------------------------------------------------------- */
@@ -315,7 +288,7 @@ keys_list(struct req *req, struct reply *rep)
 		cJSON_AddItemToArray(list, key);
 	}
 	if (rc != SQLITE_DONE) {
-		keys_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(list);
 	} else
 		reply_ok(rep, list);
@@ -346,7 +319,7 @@ keys_create(struct req *req, struct reply *rep)
 	util_now_iso(now);
 	if (store_begin(req->store) != 0 ||
 	    (n = keys_count(req->store, account)) < 0) {
-		keys_store_error(req, rep);
+		reply_store_error(req, rep);
 		goto out;
 	}
 	if (n >= KEYS_PER_ACCOUNT) {
@@ -358,7 +331,7 @@ keys_create(struct req *req, struct reply *rep)
 	}
 	if (keys_insert(req->store, account, id, now, m.public_pem) != 0 ||
 	    store_commit(req->store) != 0) {
-		keys_store_error(req, rep);
+		reply_store_error(req, rep);
 		goto out;
 	}
 	key = cJSON_CreateObject();
@@ -374,13 +347,15 @@ out:
 static void
 keys_delete(struct req *req, struct reply *rep)
 {
-	const char	*id = req_param(req, "identifier");
-	int		 found;
+	static const char	 sql[] =
+	    "DELETE FROM signing_key WHERE account = ?1 AND id = ?2";
+	const char		*id = req_param(req, "identifier");
+	int			 found;
 
 	if (store_begin(req->store) != 0 ||
-	    (found = keys_remove(req->store, req_param(req, "account"),
-	    id)) < 0) {
-		keys_store_error(req, rep);
+	    (found = store_doc_delete(req->store, sql, req_param(req,
+	    "account"), id)) < 0) {
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -390,7 +365,7 @@ keys_delete(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		keys_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, cJSON_CreateString("ok"));

@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,52 +36,19 @@ static const char live_schema[] =
 	" body TEXT NOT NULL,"
 	" UNIQUE (account, uid));";
 
+/* Statements on one input's row: ?1 account, ?2 uid, ?3 body. */
+static const char live_insert_sql[] =
+	"INSERT INTO live_input (account, uid, body) VALUES (?1, ?2, ?3)";
+static const char live_replace_sql[] =
+	"UPDATE live_input SET body = ?3 WHERE account = ?1 AND uid = ?2";
+static const char live_get_sql[] =
+	"SELECT body FROM live_input WHERE account = ?1 AND uid = ?2";
+static const char live_delete_sql[] =
+	"DELETE FROM live_input WHERE account = ?1 AND uid = ?2";
+
 static const char *const live_modes[] = { "off", "automatic", NULL };
 
 /* ---- checks ------------------------------------------------------------ */
-
-static int
-live_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-live_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
-static const char *
-live_type_name(const cJSON *v)
-{
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
-}
-
-/* Lengths are in characters, as the spec counts them, not bytes. */
-static size_t
-live_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
 
 /* A whole number from min to max, or from min up when max is below min. */
 static int
@@ -90,16 +56,16 @@ live_integer(const cJSON *v, const char *path, double min, double max,
     char **cause)
 {
 	if (!cJSON_IsNumber(v))
-		return (live_fail(cause, "%s: must be a whole number, not %s",
-		    path, live_type_name(v)));
+		return (util_fail(cause, "%s: must be a whole number, not %s",
+		    path, util_jtype_name(v)));
 	if (!util_jis_integer(v))
-		return (live_fail(cause, "%s: must be a whole number, not %g",
+		return (util_fail(cause, "%s: must be a whole number, not %g",
 		    path, v->valuedouble));
 	if (max < min && v->valuedouble < min)
-		return (live_fail(cause, "%s: %.15g is less than the minimum "
+		return (util_fail(cause, "%s: %.15g is less than the minimum "
 		    "of %.15g", path, v->valuedouble, min));
 	if (max >= min && (v->valuedouble < min || v->valuedouble > max))
-		return (live_fail(cause, "%s: %.15g is out of range (%.15g to "
+		return (util_fail(cause, "%s: %.15g is out of range (%.15g to "
 		    "%.15g)", path, v->valuedouble, min, max));
 	return (0);
 }
@@ -111,15 +77,15 @@ live_check_origins(const cJSON *list, char **cause)
 	int		 i = 0;
 
 	if (!cJSON_IsArray(list))
-		return (live_fail(cause, "recording.allowedOrigins: must be an "
-		    "array of origins, not %s", live_type_name(list)));
+		return (util_fail(cause, "recording.allowedOrigins: must be an "
+		    "array of origins, not %s", util_jtype_name(list)));
 	cJSON_ArrayForEach(item, list) {
 		if (!cJSON_IsString(item))
-			return (live_fail(cause, "recording.allowedOrigins"
+			return (util_fail(cause, "recording.allowedOrigins"
 			    "[%d]: must be a string, not %s", i,
-			    live_type_name(item)));
+			    util_jtype_name(item)));
 		if (*item->valuestring == '\0')
-			return (live_fail(cause, "recording.allowedOrigins"
+			return (util_fail(cause, "recording.allowedOrigins"
 			    "[%d]: must not be empty", i));
 		i++;
 	}
@@ -133,8 +99,8 @@ live_check_recording(const cJSON *r, char **cause)
 	size_t		 i;
 
 	if (!cJSON_IsObject(r))
-		return (live_fail(cause, "recording: must be an object, not %s",
-		    live_type_name(r)));
+		return (util_fail(cause, "recording: must be an object, not %s",
+		    util_jtype_name(r)));
 	v = cJSON_GetObjectItemCaseSensitive(r, "mode");
 	if (v != NULL && !cJSON_IsNull(v)) {
 		for (i = 0; cJSON_IsString(v) && live_modes[i] != NULL; i++) {
@@ -142,16 +108,16 @@ live_check_recording(const cJSON *r, char **cause)
 				break;
 		}
 		if (!cJSON_IsString(v))
-			return (live_fail(cause, "recording.mode: must be off "
-			    "or automatic, not %s", live_type_name(v)));
+			return (util_fail(cause, "recording.mode: must be off "
+			    "or automatic, not %s", util_jtype_name(v)));
 		if (live_modes[i] == NULL)
-			return (live_fail(cause, "recording.mode: '%.64s' is "
+			return (util_fail(cause, "recording.mode: '%.64s' is "
 			    "not one of off, automatic", v->valuestring));
 	}
 	v = cJSON_GetObjectItemCaseSensitive(r, "requireSignedURLs");
 	if (v != NULL && !cJSON_IsNull(v) && !cJSON_IsBool(v))
-		return (live_fail(cause, "recording.requireSignedURLs: must be "
-		    "a boolean, not %s", live_type_name(v)));
+		return (util_fail(cause, "recording.requireSignedURLs: must be "
+		    "a boolean, not %s", util_jtype_name(v)));
 	v = cJSON_GetObjectItemCaseSensitive(r, "allowedOrigins");
 	if (v != NULL && !cJSON_IsNull(v) && live_check_origins(v, cause) != 0)
 		return (-1);
@@ -175,15 +141,15 @@ live_validate(const cJSON *body, char **cause)
 	size_t		 n;
 
 	if (!cJSON_IsObject(body))
-		return (live_fail(cause, "the body must be a JSON object, not "
-		    "%s", live_type_name(body)));
+		return (util_fail(cause, "the body must be a JSON object, not "
+		    "%s", util_jtype_name(body)));
 	v = cJSON_GetObjectItemCaseSensitive(body, "defaultCreator");
 	if (v != NULL && !cJSON_IsNull(v)) {
 		if (!cJSON_IsString(v))
-			return (live_fail(cause, "defaultCreator: must be a "
-			    "string, not %s", live_type_name(v)));
-		if ((n = live_chars(v->valuestring)) > LIVE_CREATOR_MAX)
-			return (live_fail(cause, "defaultCreator: %zu "
+			return (util_fail(cause, "defaultCreator: must be a "
+			    "string, not %s", util_jtype_name(v)));
+		if ((n = util_chars(v->valuestring)) > LIVE_CREATOR_MAX)
+			return (util_fail(cause, "defaultCreator: %zu "
 			    "characters is over the limit of %d", n,
 			    LIVE_CREATOR_MAX));
 	}
@@ -193,8 +159,8 @@ live_validate(const cJSON *body, char **cause)
 		return (-1);
 	v = cJSON_GetObjectItemCaseSensitive(body, "meta");
 	if (v != NULL && !cJSON_IsNull(v) && !cJSON_IsObject(v))
-		return (live_fail(cause, "meta: must be an object, not %s",
-		    live_type_name(v)));
+		return (util_fail(cause, "meta: must be an object, not %s",
+		    util_jtype_name(v)));
 	v = cJSON_GetObjectItemCaseSensitive(body, "recording");
 	if (v != NULL && !cJSON_IsNull(v) && live_check_recording(v,
 	    cause) != 0)
@@ -398,72 +364,6 @@ live_summary(const cJSON *input)
 
 /* ---- storage ----------------------------------------------------------- */
 
-/* Call inside a write transaction. */
-static int
-live_insert(struct store *store, const char *account, const cJSON *input)
-{
-	static const char	 sql[] =
-	    "INSERT INTO live_input (account, uid, body) VALUES (?1, ?2, ?3)";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	char			*text = util_jprint(input);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, cJSON_GetObjectItemCaseSensitive(input,
-	    "uid")->valuestring, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	free(text);
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
-static int
-live_replace(struct store *store, const char *account, const cJSON *input)
-{
-	static const char	 sql[] =
-	    "UPDATE live_input SET body = ?3 WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	char			*text = util_jprint(input);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, cJSON_GetObjectItemCaseSensitive(input,
-	    "uid")->valuestring, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	free(text);
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
-/* 1 if the input was there, 0 if not, -1 on failure. */
-static int
-live_remove(struct store *store, const char *account, const char *uid)
-{
-	static const char	 sql[] =
-	    "DELETE FROM live_input WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE)
-		return (-1);
-	return (sqlite3_changes(store_db(store)) != 0);
-}
-
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-live_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
-
 static void
 live_not_found(struct reply *rep, const char *uid)
 {
@@ -478,29 +378,25 @@ live_not_found(struct reply *rep, const char *uid)
 static cJSON *
 live_load(struct req *req, struct reply *rep, const char *uid)
 {
-	static const char	 sql[] =
-	    "SELECT body FROM live_input WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(req->store, sql);
-	cJSON			*input = NULL;
-	int			 rc;
+	cJSON	*input;
 
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1,
-	    SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		input = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-		if (input == NULL)
-			reply_error(rep, 500, ERR_INTERNAL, "store: live input "
-			    "%s is not JSON", uid);
-	} else if (rc == SQLITE_DONE)
+	switch (store_doc_get(req->store, live_get_sql, req_param(req,
+	    "account"), uid, &input)) {
+	case 1:
+		return (input);
+	case 0:
 		live_not_found(rep, uid);
-	else
-		live_store_error(req, rep);
-	store_done(st);
-	if (input == NULL)
-		store_rollback(req->store);
-	return (input);
+		break;
+	case -2:
+		reply_error(rep, 500, ERR_INTERNAL, "store: live input %s is "
+		    "not JSON", uid);
+		break;
+	default:
+		reply_store_error(req, rep);
+		break;
+	}
+	store_rollback(req->store);
+	return (NULL);
 }
 
 /* ---- handlers ---------------------------------------------------------- */
@@ -541,7 +437,7 @@ live_list(struct req *req, struct reply *rep)
 		reply_error(rep, 500, ERR_INTERNAL, "store: a stored live "
 		    "input is not JSON");
 	else if (rc != SQLITE_DONE)
-		live_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 	if (rc != SQLITE_DONE) {
 		cJSON_Delete(result);
@@ -591,9 +487,10 @@ live_create(struct req *req, struct reply *rep)
 	input = live_build(account, uid, now, NULL);
 	live_apply(input, req->json);
 	if (store_begin(req->store) != 0 ||
-	    live_insert(req->store, account, input) != 0 ||
+	    store_doc_put(req->store, live_insert_sql, account, uid,
+	    input) < 0 ||
 	    store_commit(req->store) != 0) {
-		live_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(input);
 		return;
 	}
@@ -610,7 +507,7 @@ live_update(struct req *req, struct reply *rep)
 	if (!live_body_ok(req, rep))
 		return;
 	if (store_begin(req->store) != 0) {
-		live_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if ((input = live_load(req, rep, req_param(req, "uid"))) == NULL)
@@ -618,9 +515,10 @@ live_update(struct req *req, struct reply *rep)
 	live_apply(input, req->json);
 	util_now_iso(now);
 	live_set(input, "modified", cJSON_CreateString(now));
-	if (live_replace(req->store, req_param(req, "account"), input) != 0 ||
+	if (store_doc_put(req->store, live_replace_sql, req_param(req,
+	    "account"), req_param(req, "uid"), input) < 0 ||
 	    store_commit(req->store) != 0) {
-		live_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(input);
 		return;
 	}
@@ -635,9 +533,9 @@ live_delete(struct req *req, struct reply *rep)
 	int		 found;
 
 	if (store_begin(req->store) != 0 ||
-	    (found = live_remove(req->store, req_param(req, "account"),
-	    uid)) < 0) {
-		live_store_error(req, rep);
+	    (found = store_doc_delete(req->store, live_delete_sql,
+	    req_param(req, "account"), uid)) < 0) {
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -646,7 +544,7 @@ live_delete(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		live_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -700,10 +598,10 @@ live_demo(struct store *store, const char *account, const char *zone,
 		util_time_iso(&ts, created);
 		input = live_build(account, uid, created, &rng);
 		live_apply(input, body);
-		rc = live_insert(store, account, input);
+		rc = store_doc_put(store, live_insert_sql, account, uid, input);
 		cJSON_Delete(input);
 		cJSON_Delete(body);
-		if (rc != 0) {
+		if (rc < 0) {
 			*cause = xprintf("demo live inputs: %s",
 			    store_errmsg(store));
 			return (-1);

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +39,16 @@ static const char ratelimit_schema[] =
 	"CREATE INDEX IF NOT EXISTS ratelimit_zone_seq"
 	" ON ratelimit (zone, seq);";
 
+/* Statements on one rule's row: ?1 zone, ?2 id, ?3 body. */
+static const char ratelimit_insert_sql[] =
+	"INSERT INTO ratelimit (zone, id, body) VALUES (?1, ?2, ?3)";
+static const char ratelimit_replace_sql[] =
+	"UPDATE ratelimit SET body = ?3 WHERE zone = ?1 AND id = ?2";
+static const char ratelimit_get_sql[] =
+	"SELECT body FROM ratelimit WHERE zone = ?1 AND id = ?2";
+static const char ratelimit_delete_sql[] =
+	"DELETE FROM ratelimit WHERE zone = ?1 AND id = ?2";
+
 static const char *const ratelimit_modes[] = {
 	"simulate", "ban", "challenge", "js_challenge", "managed_challenge",
 	NULL
@@ -58,36 +67,6 @@ static const char *const ratelimit_bypass_names[] = { "url", NULL };
 
 /* ---- checks ------------------------------------------------------------ */
 
-static int
-ratelimit_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-ratelimit_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
-static const char *
-ratelimit_type_name(const cJSON *v)
-{
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
-}
-
 /*
  * A member, or NULL when it is absent. null counts as absent, as it does for
  * the service's decoder, so clients may send null for an optional field.
@@ -100,42 +79,13 @@ ratelimit_member(const cJSON *o, const char *key)
 	return (cJSON_IsNull(v) ? NULL : v);
 }
 
-/* Lengths are in characters, as the spec counts them, not bytes. */
-static size_t
-ratelimit_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
-/*
- * How many bytes of s to quote in a message: at most a few characters (a
- * value may be huge), never cutting one in half (the reply must stay UTF-8).
- */
-static int
-ratelimit_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
-			break;
-	}
-	return ((int)i);
-}
-
 static int
 ratelimit_need(const cJSON *v, const char *path, const char *what,
     char **cause)
 {
 	if (v != NULL)
 		return (0);
-	return (ratelimit_fail(cause, "%s: required, %s", path, what));
+	return (util_fail(cause, "%s: required, %s", path, what));
 }
 
 static int
@@ -143,8 +93,8 @@ ratelimit_object(const cJSON *v, const char *path, char **cause)
 {
 	if (cJSON_IsObject(v))
 		return (0);
-	return (ratelimit_fail(cause, "%s: must be an object, not %s", path,
-	    ratelimit_type_name(v)));
+	return (util_fail(cause, "%s: must be an object, not %s", path,
+	    util_jtype_name(v)));
 }
 
 static int
@@ -152,8 +102,8 @@ ratelimit_bool(const cJSON *v, const char *path, char **cause)
 {
 	if (v == NULL || cJSON_IsBool(v))
 		return (0);
-	return (ratelimit_fail(cause, "%s: must be a boolean, not %s", path,
-	    ratelimit_type_name(v)));
+	return (util_fail(cause, "%s: must be a boolean, not %s", path,
+	    util_jtype_name(v)));
 }
 
 static int
@@ -163,14 +113,14 @@ ratelimit_integer(const cJSON *v, const char *path, long min, long max,
 	double	d;
 
 	if (!cJSON_IsNumber(v))
-		return (ratelimit_fail(cause, "%s: must be an integer, not %s",
-		    path, ratelimit_type_name(v)));
+		return (util_fail(cause, "%s: must be an integer, not %s",
+		    path, util_jtype_name(v)));
 	d = v->valuedouble;
 	if (!isfinite(d) || floor(d) != d)
-		return (ratelimit_fail(cause, "%s: must be an integer, not %g",
+		return (util_fail(cause, "%s: must be an integer, not %g",
 		    path, d));
 	if (d < (double)min || d > (double)max)
-		return (ratelimit_fail(cause, "%s: %.15g is out of range "
+		return (util_fail(cause, "%s: %.15g is out of range "
 		    "(%ld to %ld)", path, d, min, max));
 	*out = (long)d;
 	return (0);
@@ -183,12 +133,12 @@ ratelimit_string(const cJSON *v, const char *path, size_t max, int nonempty,
 	size_t	n;
 
 	if (!cJSON_IsString(v))
-		return (ratelimit_fail(cause, "%s: must be a string, not %s",
-		    path, ratelimit_type_name(v)));
+		return (util_fail(cause, "%s: must be a string, not %s",
+		    path, util_jtype_name(v)));
 	if (nonempty && *v->valuestring == '\0')
-		return (ratelimit_fail(cause, "%s: must not be empty", path));
-	if ((n = ratelimit_chars(v->valuestring)) > max)
-		return (ratelimit_fail(cause, "%s: %zu characters is over the "
+		return (util_fail(cause, "%s: must not be empty", path));
+	if ((n = util_chars(v->valuestring)) > max)
+		return (util_fail(cause, "%s: %zu characters is over the "
 		    "limit of %zu", path, n, max));
 	return (0);
 }
@@ -207,12 +157,12 @@ ratelimit_enum(const cJSON *v, const char *path, const char *const *allowed,
 	for (i = 0; allowed[i] != NULL; i++)
 		buf_addf(&b, "%s%s", i == 0 ? "" : ", ", allowed[i]);
 	if (cJSON_IsString(v))
-		ratelimit_fail(cause, "%s: '%.*s' is not one of %s", path,
-		    ratelimit_quote_len(v->valuestring), v->valuestring,
+		util_fail(cause, "%s: '%.*s' is not one of %s", path,
+		    util_quote_len(v->valuestring), v->valuestring,
 		    buf_str(&b));
 	else
-		ratelimit_fail(cause, "%s: must be one of %s, not %s", path,
-		    buf_str(&b), ratelimit_type_name(v));
+		util_fail(cause, "%s: must be one of %s, not %s", path,
+		    buf_str(&b), util_jtype_name(v));
 	buf_free(&b);
 	return (-1);
 }
@@ -229,10 +179,10 @@ ratelimit_enums(const cJSON *list, const char *path,
 	if (list == NULL)
 		return (0);
 	if (!cJSON_IsArray(list))
-		return (ratelimit_fail(cause, "%s: must be an array, not %s",
-		    path, ratelimit_type_name(list)));
+		return (util_fail(cause, "%s: must be an array, not %s",
+		    path, util_jtype_name(list)));
 	if (cJSON_GetArraySize(list) == 0)
-		return (ratelimit_fail(cause, "%s: must not be empty (leave it "
+		return (util_fail(cause, "%s: must not be empty (leave it "
 		    "out to match all)", path));
 	cJSON_ArrayForEach(item, list) {
 		snprintf(ipath, sizeof ipath, "%s[%d]", path, i++);
@@ -274,8 +224,8 @@ ratelimit_check_headers(const cJSON *list, char **cause)
 	if (list == NULL)
 		return (0);
 	if (!cJSON_IsArray(list))
-		return (ratelimit_fail(cause, "match.headers: must be an "
-		    "array, not %s", ratelimit_type_name(list)));
+		return (util_fail(cause, "match.headers: must be an "
+		    "array, not %s", util_jtype_name(list)));
 	cJSON_ArrayForEach(h, list) {
 		snprintf(path, sizeof path, "match.headers[%d]", i);
 		if (ratelimit_object(h, path, cause) != 0)
@@ -366,12 +316,12 @@ ratelimit_check_action(const cJSON *rule, long period, char **cause)
 	if (strcmp(mode->valuestring, "ban") != 0 &&
 	    strcmp(mode->valuestring, "simulate") != 0) {
 		if (t != NULL)
-			return (ratelimit_fail(cause, "action.timeout: must be "
+			return (util_fail(cause, "action.timeout: must be "
 			    "left out when action.mode is %s (the zone's "
 			    "Challenge Passage time applies)",
 			    mode->valuestring));
 		if (r != NULL)
-			return (ratelimit_fail(cause, "action.response: must "
+			return (util_fail(cause, "action.response: must "
 			    "be left out when action.mode is %s (the zone's "
 			    "challenge page is served)", mode->valuestring));
 		return (0);
@@ -382,7 +332,7 @@ ratelimit_check_action(const cJSON *rule, long period, char **cause)
 	    &timeout, cause) != 0)
 		return (-1);
 	if (timeout < period)
-		return (ratelimit_fail(cause, "action.timeout: %ld is less "
+		return (util_fail(cause, "action.timeout: %ld is less "
 		    "than the period (%ld)", timeout, period));
 	if (r != NULL && ratelimit_check_response(r, cause) != 0)
 		return (-1);
@@ -399,8 +349,8 @@ ratelimit_check_bypass(const cJSON *list, char **cause)
 	if (list == NULL)
 		return (0);
 	if (!cJSON_IsArray(list))
-		return (ratelimit_fail(cause, "bypass: must be an array, "
-		    "not %s", ratelimit_type_name(list)));
+		return (util_fail(cause, "bypass: must be an array, "
+		    "not %s", util_jtype_name(list)));
 	cJSON_ArrayForEach(b, list) {
 		snprintf(path, sizeof path, "bypass[%d]", i);
 		if (ratelimit_object(b, path, cause) != 0)
@@ -431,8 +381,8 @@ ratelimit_validate(const cJSON *rule, char **cause)
 	long		 threshold, period;
 
 	if (!cJSON_IsObject(rule))
-		return (ratelimit_fail(cause, "the body must be a JSON object, "
-		    "not %s", ratelimit_type_name(rule)));
+		return (util_fail(cause, "the body must be a JSON object, "
+		    "not %s", util_jtype_name(rule)));
 	if (ratelimit_check_match(rule, cause) != 0)
 		return (-1);
 	v = ratelimit_member(rule, "threshold");
@@ -574,75 +524,6 @@ ratelimit_normalise(const cJSON *rule, const char *id)
 
 /* ---- storage ----------------------------------------------------------- */
 
-/* Call inside a write transaction. */
-static int
-ratelimit_insert(struct store *store, const char *zone, const cJSON *rule)
-{
-	static const char	 sql[] =
-	    "INSERT INTO ratelimit (zone, id, body) VALUES (?1, ?2, ?3)";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	char			*text = util_jprint(rule);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, cJSON_GetObjectItemCaseSensitive(rule,
-	    "id")->valuestring, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	free(text);
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
-/* Replace a rule's body; 1 if it was there, 0 if not, -1 on failure. */
-static int
-ratelimit_replace(struct store *store, const char *zone, const cJSON *rule)
-{
-	static const char	 sql[] =
-	    "UPDATE ratelimit SET body = ?3 WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	char			*text = util_jprint(rule);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, cJSON_GetObjectItemCaseSensitive(rule,
-	    "id")->valuestring, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	free(text);
-	if (rc != SQLITE_DONE)
-		return (-1);
-	return (sqlite3_changes(store_db(store)) != 0);
-}
-
-/* 1 if the rule was there, 0 if not, -1 on failure. */
-static int
-ratelimit_remove(struct store *store, const char *zone, const char *id)
-{
-	static const char	 sql[] =
-	    "DELETE FROM ratelimit WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE)
-		return (-1);
-	return (sqlite3_changes(store_db(store)) != 0);
-}
-
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-ratelimit_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
-
 static void
 ratelimit_not_found(struct reply *rep, const char *id)
 {
@@ -676,7 +557,7 @@ ratelimit_list(struct req *req, struct reply *rep)
 	cst = store_stmt(req->store, count_sql);
 	sqlite3_bind_text(cst, 1, req_param(req, "zone"), -1, SQLITE_STATIC);
 	if (sqlite3_step(cst) != SQLITE_ROW) {
-		ratelimit_store_error(req, rep);
+		reply_store_error(req, rep);
 		store_done(cst);
 		return;
 	}
@@ -701,7 +582,7 @@ ratelimit_list(struct req *req, struct reply *rep)
 		reply_error(rep, 500, ERR_INTERNAL, "store: a stored rate "
 		    "limit is not JSON");
 	else if (rc != SQLITE_DONE)
-		ratelimit_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(pst);
 	store_done(cst);
 	if (rc != SQLITE_DONE) {
@@ -714,28 +595,25 @@ ratelimit_list(struct req *req, struct reply *rep)
 static void
 ratelimit_get(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "SELECT body FROM ratelimit WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(req->store, sql);
-	const char		*id = req_param(req, "id");
-	cJSON			*rule = NULL;
-	int			 rc;
+	const char	*id = req_param(req, "id");
+	cJSON		*rule;
 
-	sqlite3_bind_text(st, 1, req_param(req, "zone"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		rule = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-		if (rule == NULL)
-			reply_error(rep, 500, ERR_INTERNAL, "store: rate limit "
-			    "%s is not JSON", id);
-		else
-			reply_ok(rep, rule);
-	} else if (rc == SQLITE_DONE)
+	switch (store_doc_get(req->store, ratelimit_get_sql, req_param(req,
+	    "zone"), id, &rule)) {
+	case 1:
+		reply_ok(rep, rule);
+		break;
+	case 0:
 		ratelimit_not_found(rep, id);
-	else
-		ratelimit_store_error(req, rep);
-	store_done(st);
+		break;
+	case -2:
+		reply_error(rep, 500, ERR_INTERNAL, "store: rate limit %s is "
+		    "not JSON", id);
+		break;
+	default:
+		reply_store_error(req, rep);
+		break;
+	}
 }
 
 /* A body is there and passes the checks; otherwise the reply says why. */
@@ -769,9 +647,10 @@ ratelimit_create(struct req *req, struct reply *rep)
 	util_hex32(id);
 	rule = ratelimit_normalise(req->json, id);
 	if (store_begin(req->store) != 0 ||
-	    ratelimit_insert(req->store, req_param(req, "zone"), rule) != 0 ||
+	    store_doc_put(req->store, ratelimit_insert_sql, req_param(req,
+	    "zone"), id, rule) < 0 ||
 	    store_commit(req->store) != 0) {
-		ratelimit_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(rule);
 		return;
 	}
@@ -792,12 +671,12 @@ ratelimit_check_id(const cJSON *body, const char *id, char **cause)
 	    cause) != 0)
 		return (-1);
 	if (!cJSON_IsString(v))
-		return (ratelimit_fail(cause, "id: must be a string, not %s",
-		    ratelimit_type_name(v)));
+		return (util_fail(cause, "id: must be a string, not %s",
+		    util_jtype_name(v)));
 	if (strcmp(v->valuestring, id) != 0)
-		return (ratelimit_fail(cause, "id: '%.*s' does not match the "
+		return (util_fail(cause, "id: '%.*s' does not match the "
 		    "rate limit in the path (%s)",
-		    ratelimit_quote_len(v->valuestring), v->valuestring, id));
+		    util_quote_len(v->valuestring), v->valuestring, id));
 	return (0);
 }
 
@@ -818,9 +697,9 @@ ratelimit_update(struct req *req, struct reply *rep)
 	}
 	rule = ratelimit_normalise(req->json, id);
 	if (store_begin(req->store) != 0 ||
-	    (found = ratelimit_replace(req->store, req_param(req, "zone"),
-	    rule)) < 0) {
-		ratelimit_store_error(req, rep);
+	    (found = store_doc_put(req->store, ratelimit_replace_sql,
+	    req_param(req, "zone"), id, rule)) < 0) {
+		reply_store_error(req, rep);
 		cJSON_Delete(rule);
 		return;
 	}
@@ -831,7 +710,7 @@ ratelimit_update(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		ratelimit_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(rule);
 		return;
 	}
@@ -846,9 +725,9 @@ ratelimit_delete(struct req *req, struct reply *rep)
 	int		 found;
 
 	if (store_begin(req->store) != 0 ||
-	    (found = ratelimit_remove(req->store, req_param(req, "zone"),
-	    id)) < 0) {
-		ratelimit_store_error(req, rep);
+	    (found = store_doc_delete(req->store, ratelimit_delete_sql,
+	    req_param(req, "zone"), id)) < 0) {
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -857,7 +736,7 @@ ratelimit_delete(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		ratelimit_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	result = cJSON_CreateObject();
@@ -962,10 +841,10 @@ ratelimit_demo(struct store *store, const char *account, const char *zone,
 			fatalx("demo rate limit %zu: %s", i, why);
 		util_rng_hex32(&rng, id);
 		rule = ratelimit_normalise(body, id);
-		rc = ratelimit_insert(store, zone, rule);
+		rc = store_doc_put(store, ratelimit_insert_sql, zone, id, rule);
 		cJSON_Delete(rule);
 		cJSON_Delete(body);
-		if (rc != 0) {
+		if (rc < 0) {
 			*cause = xprintf("demo rate limits: %s",
 			    store_errmsg(store));
 			return (-1);

@@ -184,6 +184,14 @@ reply_raw(struct reply *r, unsigned int status, const char *body, size_t len,
 		reply_header(r, "Content-Type", content_type);
 }
 
+/* The store failed: say so with its message and undo the transaction. */
+void
+reply_store_error(struct req *req, struct reply *r)
+{
+	reply_error(r, 500, ERR_INTERNAL, "store: %s", store_errmsg(req->store));
+	store_rollback(req->store);
+}
+
 void
 reply_free(struct reply *r)
 {
@@ -726,6 +734,28 @@ server_respond(struct MHD_Connection *conn, struct reqctx *rc)
 	return (ret);
 }
 
+/*
+ * Can a refusal go out before the body is read? Only when no body is on its
+ * way (none, or the client waits for 100-continue) or it is too large to
+ * drop: closing a socket with unread data resets the connection, and the
+ * client may lose the answer.
+ */
+static int
+server_answer_early(struct reqctx *rc)
+{
+	const char		*cl, *te, *expect;
+	unsigned long long	 len = 0;
+
+	expect = req_header(&rc->req, MHD_HTTP_HEADER_EXPECT);
+	if (expect != NULL && strcasecmp(expect, "100-continue") == 0)
+		return (1);
+	cl = req_header(&rc->req, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	te = req_header(&rc->req, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+	if (cl != NULL && sscanf(cl, "%llu", &len) == 1)
+		return (len == 0 || len > SERVER_DISCARD_MAX);
+	return (te == NULL);
+}
+
 static enum MHD_Result
 server_access(void *cls, struct MHD_Connection *conn, const char *url,
     const char *method, const char *version, const char *upload_data,
@@ -745,8 +775,7 @@ server_access(void *cls, struct MHD_Connection *conn, const char *url,
 		rc->req.store = srv->store;
 		rc->req.conn = conn;
 		server_begin(srv, rc, url, method);
-		/* Refuse at once, before any body is read. */
-		if (rc->decided)
+		if (rc->decided && server_answer_early(rc))
 			return (server_respond(conn, rc));
 		return (MHD_YES);
 	}

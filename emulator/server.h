@@ -159,6 +159,7 @@ void		 reply_add_error(struct reply *, int, const char *, ...)
 void		 reply_header(struct reply *, const char *, const char *);
 void		 reply_raw(struct reply *, unsigned int, const char *, size_t,
 		     const char *);
+void		 reply_store_error(struct req *, struct reply *);
 void		 reply_free(struct reply *);
 char		*reply_envelope(const struct reply *, size_t *);
 

@@ -156,65 +156,11 @@ static const char *const shield_methods[] = {
 
 /* ---- checks ------------------------------------------------------------ */
 
-static int
-shield_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-shield_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
+/* Unlike elsewhere, the OpenAPI checks tell an absent member from null. */
 static const char *
 shield_type_name(const cJSON *v)
 {
-	if (v == NULL)
-		return ("absent");
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
-}
-
-/* Lengths are in characters, as the spec counts them, not bytes. */
-static size_t
-shield_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
-/*
- * How many bytes of s to quote in a message: a few characters at most (a
- * value may be huge), never cutting one in half (the reply stays UTF-8).
- */
-static int
-shield_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
-			break;
-	}
-	return ((int)i);
+	return (v == NULL ? "absent" : util_jtype_name(v));
 }
 
 static int
@@ -255,22 +201,22 @@ shield_check_characteristic(const cJSON *item, int i, char **cause)
 	const char	*type, *name;
 
 	if (!cJSON_IsObject(item))
-		return (shield_fail(cause, "auth_id_characteristics[%d]: must "
+		return (util_fail(cause, "auth_id_characteristics[%d]: must "
 		    "be an object with type and name", i));
 	if (util_jstring(item, "type", &type) != UTIL_JOK ||
 	    (strcmp(type, "header") != 0 && strcmp(type, "cookie") != 0 &&
 	    strcmp(type, "jwt") != 0))
-		return (shield_fail(cause, "auth_id_characteristics[%d].type: "
+		return (util_fail(cause, "auth_id_characteristics[%d].type: "
 		    "must be header, cookie or jwt", i));
 	if (util_jstring(item, "name", &name) != UTIL_JOK || *name == '\0')
-		return (shield_fail(cause, "auth_id_characteristics[%d].name: "
+		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "required, a non-empty string", i));
-	if (shield_chars(name) > SHIELD_MAX_NAME)
-		return (shield_fail(cause, "auth_id_characteristics[%d].name: "
+	if (util_chars(name) > SHIELD_MAX_NAME)
+		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "%zu characters is over the limit of %d", i,
-		    shield_chars(name), SHIELD_MAX_NAME));
+		    util_chars(name), SHIELD_MAX_NAME));
 	if (strcmp(type, "jwt") == 0 && !shield_jwt_name_ok(name))
-		return (shield_fail(cause, "auth_id_characteristics[%d].name: "
+		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "a jwt claim is named TOKEN_CONFIG_ID:$JSONPATH, such as "
 		    "e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub", i));
 	return (0);
@@ -287,14 +233,14 @@ shield_validate_config(const cJSON *body, char **cause)
 	int		 i = 0, j;
 
 	if (!cJSON_IsObject(body))
-		return (shield_fail(cause, "the body must be a JSON object"));
+		return (util_fail(cause, "the body must be a JSON object"));
 	list = cJSON_GetObjectItemCaseSensitive(body,
 	    "auth_id_characteristics");
 	if (!cJSON_IsArray(list))
-		return (shield_fail(cause, "auth_id_characteristics: required, "
+		return (util_fail(cause, "auth_id_characteristics: required, "
 		    "an array"));
 	if (cJSON_GetArraySize(list) > SHIELD_MAX_CHARACTERISTICS)
-		return (shield_fail(cause, "auth_id_characteristics: at most "
+		return (util_fail(cause, "auth_id_characteristics: at most "
 		    "%d items", SHIELD_MAX_CHARACTERISTICS));
 	cJSON_ArrayForEach(item, list) {
 		if (shield_check_characteristic(item, i, cause) != 0)
@@ -304,7 +250,7 @@ shield_validate_config(const cJSON *body, char **cause)
 			if (prev == item)
 				break;
 			if (cJSON_Compare(prev, item, 1))
-				return (shield_fail(cause, "auth_id_"
+				return (util_fail(cause, "auth_id_"
 				    "characteristics[%d]: repeats item %d", i,
 				    j));
 			j++;
@@ -323,8 +269,8 @@ shield_normalize_method(const char *s, char **cause)
 		if (strcasecmp(s, shield_methods[i]) == 0)
 			return (xstrdup(shield_methods[i]));
 	}
-	shield_fail(cause, "method: '%.*s' is not one of %s",
-	    shield_quote_len(s), s, SHIELD_METHODS_TEXT);
+	util_fail(cause, "method: '%.*s' is not one of %s",
+	    util_quote_len(s), s, SHIELD_METHODS_TEXT);
 	return (NULL);
 }
 
@@ -359,16 +305,16 @@ shield_reg_name_ok(const char *s, char **cause)
 			continue;
 		}
 		if (c == ':')
-			shield_fail(cause, "host: '%.*s' has a ':'; give the "
-			    "host without a port", shield_quote_len(s), s);
+			util_fail(cause, "host: '%.*s' has a ':'; give the "
+			    "host without a port", util_quote_len(s), s);
 		else if (c > 0x20 && c < 0x7f)
-			shield_fail(cause, "host: '%.*s' has '%c', which is "
+			util_fail(cause, "host: '%.*s' has '%c', which is "
 			    "not allowed in an RFC 3986 host",
-			    shield_quote_len(s), s, c);
+			    util_quote_len(s), s, c);
 		else
-			shield_fail(cause, "host: '%.*s' has byte 0x%02x, "
+			util_fail(cause, "host: '%.*s' has byte 0x%02x, "
 			    "which is not allowed in an RFC 3986 host",
-			    shield_quote_len(s), s, c);
+			    util_quote_len(s), s, c);
 		return (0);
 	}
 	return (1);
@@ -385,18 +331,18 @@ shield_normalize_host(const char *s, char **cause)
 	char	*out;
 
 	if (len == 0) {
-		shield_fail(cause, "host: must not be empty");
+		util_fail(cause, "host: must not be empty");
 		return (NULL);
 	}
 	if (len > SHIELD_MAX_HOST) {
-		shield_fail(cause, "host: %zu characters is over the limit of "
-		    "%d", shield_chars(s), SHIELD_MAX_HOST);
+		util_fail(cause, "host: %zu characters is over the limit of "
+		    "%d", util_chars(s), SHIELD_MAX_HOST);
 		return (NULL);
 	}
 	if (s[0] == '[') {
 		if (!shield_ip_literal_ok(s, len)) {
-			shield_fail(cause, "host: '%.*s' is not a valid "
-			    "[IPv6] address", shield_quote_len(s), s);
+			util_fail(cause, "host: '%.*s' is not a valid "
+			    "[IPv6] address", util_quote_len(s), s);
 			return (NULL);
 		}
 	} else if (!shield_reg_name_ok(s, cause))
@@ -474,29 +420,29 @@ shield_normalize_endpoint(const char *s, char **cause)
 	int		 var = 0, c;
 
 	if (*s != '/') {
-		shield_fail(cause, "endpoint: '%.*s' must start with '/'",
-		    shield_quote_len(s), s);
+		util_fail(cause, "endpoint: '%.*s' must start with '/'",
+		    util_quote_len(s), s);
 		return (NULL);
 	}
-	if (shield_chars(s) > SHIELD_MAX_ENDPOINT) {
-		shield_fail(cause, "endpoint: %zu characters is over the limit "
-		    "of %d", shield_chars(s), SHIELD_MAX_ENDPOINT);
+	if (util_chars(s) > SHIELD_MAX_ENDPOINT) {
+		util_fail(cause, "endpoint: %zu characters is over the limit "
+		    "of %d", util_chars(s), SHIELD_MAX_ENDPOINT);
 		return (NULL);
 	}
 	for (p = s; *p != '\0'; p++) {
 		c = (unsigned char)*p;
 		if (c <= 0x20 || c == 0x7f) {
-			shield_fail(cause, "endpoint: must not contain spaces "
+			util_fail(cause, "endpoint: must not contain spaces "
 			    "or control characters");
 			goto fail;
 		}
 		if (c == '?' || c == '#') {
-			shield_fail(cause, "endpoint: must be a path, "
+			util_fail(cause, "endpoint: must be a path, "
 			    "without a query ('?') or fragment ('#')");
 			goto fail;
 		}
 		if (c == '}') {
-			shield_fail(cause, "endpoint: '}' at byte %zu has no "
+			util_fail(cause, "endpoint: '}' at byte %zu has no "
 			    "matching '{'", (size_t)(p - s));
 			goto fail;
 		}
@@ -505,13 +451,13 @@ shield_normalize_endpoint(const char *s, char **cause)
 			while (*close != '\0' && strchr("{}/", *close) == NULL)
 				close++;
 			if (*close != '}') {
-				shield_fail(cause, "endpoint: '{' at byte %zu "
+				util_fail(cause, "endpoint: '{' at byte %zu "
 				    "has no matching '}' in its segment",
 				    (size_t)(p - s));
 				goto fail;
 			}
 			if (close == p + 1) {
-				shield_fail(cause, "endpoint: '{}' at byte %zu "
+				util_fail(cause, "endpoint: '{}' at byte %zu "
 				    "names no variable", (size_t)(p - s));
 				goto fail;
 			}
@@ -521,7 +467,7 @@ shield_normalize_endpoint(const char *s, char **cause)
 		}
 		if (c == '%') {
 			if (shield_percent(&b, p) != 0) {
-				shield_fail(cause, "endpoint: invalid "
+				util_fail(cause, "endpoint: invalid "
 				    "percent-escape at byte %zu",
 				    (size_t)(p - s));
 				goto fail;
@@ -537,9 +483,9 @@ shield_normalize_endpoint(const char *s, char **cause)
 	}
 	out = shield_remove_dots(buf_str(&b));
 	buf_free(&b);
-	if (shield_chars(out) > SHIELD_MAX_ENDPOINT) {
-		shield_fail(cause, "endpoint: %zu characters once normalised "
-		    "is over the limit of %d", shield_chars(out),
+	if (util_chars(out) > SHIELD_MAX_ENDPOINT) {
+		util_fail(cause, "endpoint: %zu characters once normalised "
+		    "is over the limit of %d", util_chars(out),
 		    SHIELD_MAX_ENDPOINT);
 		free(out);
 		return (NULL);
@@ -557,7 +503,7 @@ shield_key_field(const cJSON *item, const char *key, char **cause)
 	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(item, key);
 
 	if (v == NULL || cJSON_IsNull(v)) {
-		shield_fail(cause, "%s: required, %s", key,
+		util_fail(cause, "%s: required, %s", key,
 		    strcmp(key, "method") == 0 ? "one of " SHIELD_METHODS_TEXT :
 		    strcmp(key, "host") == 0 ?
 		    "a host such as api.example.com" :
@@ -565,7 +511,7 @@ shield_key_field(const cJSON *item, const char *key, char **cause)
 		return (NULL);
 	}
 	if (!cJSON_IsString(v)) {
-		shield_fail(cause, "%s: must be a string, not %s", key,
+		util_fail(cause, "%s: must be a string, not %s", key,
 		    shield_type_name(v));
 		return (NULL);
 	}
@@ -580,7 +526,7 @@ shield_op_key_parse(const cJSON *item, struct shield_op_key *key,
 
 	memset(key, 0, sizeof *key);
 	if (!cJSON_IsObject(item))
-		return (shield_fail(cause, "must be an object with method, "
+		return (util_fail(cause, "must be an object with method, "
 		    "host and endpoint, not %s", shield_type_name(item)));
 	if ((s = shield_key_field(item, "method", cause)) == NULL ||
 	    (key->method = shield_normalize_method(s, cause)) == NULL)
@@ -686,7 +632,7 @@ shield_oa_check_version(const cJSON *doc, cJSON *errors)
 	else if (!shield_oa_version_ok(v->valuestring))
 		shield_event(errors, SHIELD_EV_VERSION, ".openapi", "openapi: "
 		    "'%.*s' is not a supported version (3.x.y)",
-		    shield_quote_len(v->valuestring), v->valuestring);
+		    util_quote_len(v->valuestring), v->valuestring);
 }
 
 static void
@@ -735,12 +681,12 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 		key = item->string;
 		if (key[0] != '/')
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
-			    "'%.*s' must start with '/'", shield_quote_len(key),
+			    "'%.*s' must start with '/'", util_quote_len(key),
 			    key);
 		else if (!cJSON_IsObject(item))
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
 			    "'%.*s' must be an object (a path item), not %s",
-			    shield_quote_len(key), key, shield_type_name(item));
+			    util_quote_len(key), key, shield_type_name(item));
 		free(loc);
 		for (i = 0; shield_oa_methods[i] != NULL; i++) {
 			op = cJSON_GetObjectItemCaseSensitive(item,
@@ -751,7 +697,7 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 			    shield_oa_methods[i]);
 			shield_event(errors, SHIELD_EV_OPERATION, loc,
 			    "%s %.*s: an operation must be an object, not %s",
-			    shield_oa_methods[i], shield_quote_len(key), key,
+			    shield_oa_methods[i], util_quote_len(key), key,
 			    shield_type_name(op));
 			free(loc);
 		}
@@ -940,7 +886,7 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 			loc = xprintf(".paths[\"%s\"]", item->string);
 			shield_event(warnings, SHIELD_EV_ENDPOINT, loc, "path "
 			    "'%.*s' on %s cannot be an endpoint: %s",
-			    shield_quote_len(item->string), item->string, host,
+			    util_quote_len(item->string), item->string, host,
 			    why);
 			free(loc);
 			free(why);
@@ -997,7 +943,7 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 			shield_event(warnings, SHIELD_EV_SERVER_URL, loc,
 			    "server URL '%.*s' names no host (an absolute URL "
 			    "such as https://api.example.com/v1 is needed; "
-			    "variables need defaults)", shield_quote_len(raw),
+			    "variables need defaults)", util_quote_len(raw),
 			    raw);
 			free(url);
 			continue;
@@ -1016,15 +962,6 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 }
 
 /* ---- storage helpers --------------------------------------------------- */
-
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-shield_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
 
 static void
 shield_bad(struct reply *rep, char *cause)
@@ -1516,7 +1453,7 @@ shield_filter_parse(const struct query *q, struct shield_filter *f,
 
 	memset(f, 0, sizeof *f);
 	if ((n = query_values(q, "host", v, nitems(v))) > nitems(v))
-		return (shield_fail(cause, "host: at most %d values",
+		return (util_fail(cause, "host: at most %d values",
 		    SHIELD_MAX_FILTERS));
 	for (i = 0; i < n; i++) {
 		f->hosts[i] = xstrdup(v[i]);
@@ -1527,7 +1464,7 @@ shield_filter_parse(const struct query *q, struct shield_filter *f,
 	}
 	if ((n = query_values(q, "method", v, nitems(v))) > nitems(v)) {
 		shield_filter_free(f);
-		return (shield_fail(cause, "method: at most %d values",
+		return (util_fail(cause, "method: at most %d values",
 		    SHIELD_MAX_FILTERS));
 	}
 	for (i = 0; i < n; i++) {
@@ -1605,10 +1542,10 @@ shield_op_order(const char *order, int desc, char **cause)
 				    "seq %s", key, key, dir, dir));
 		}
 	}
-	shield_fail(cause, "order: '%.*s' is not one of method, host, "
+	util_fail(cause, "order: '%.*s' is not one of method, host, "
 	    "endpoint or thresholds.KEY, where KEY is period_seconds, "
 	    "suggested_threshold, p50, p90, p99, requests, auth_id_tokens, "
-	    "data_points or last_updated", shield_quote_len(order), order);
+	    "data_points or last_updated", util_quote_len(order), order);
 	return (NULL);
 }
 
@@ -1770,7 +1707,7 @@ shield_op_list(struct req *req, struct reply *rep)
 		store_done(zst);
 	}
 	if (rc != 0)
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	else
 		reply_page(rep, list, p.page, p.per_page, total);
 	buf_free(&w);
@@ -1800,7 +1737,7 @@ shield_op_find(struct req *req, struct reply *rep, int features)
 	else if (rc == SQLITE_DONE)
 		shield_not_found(rep, "operation", id);
 	else
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 	return (op);
 }
@@ -1889,7 +1826,7 @@ shield_op_create(struct req *req, struct reply *rep,
 
 	util_now_iso(now);
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return (NULL);
 	}
 	list = cJSON_CreateArray();
@@ -1897,14 +1834,14 @@ shield_op_create(struct req *req, struct reply *rep,
 		op = shield_op_upsert(req->store, req_param(req, "zone"),
 		    &keys[i], now);
 		if (op == NULL) {
-			shield_store_error(req, rep);
+			reply_store_error(req, rep);
 			cJSON_Delete(list);
 			return (NULL);
 		}
 		cJSON_AddItemToArray(list, op);
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(list);
 		return (NULL);
 	}
@@ -2018,7 +1955,7 @@ shield_op_delete_one(struct req *req, struct reply *rep)
 	if (store_begin(req->store) != 0 ||
 	    (found = shield_op_remove(req->store, req_param(req, "zone"),
 	    id)) < 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -2027,7 +1964,7 @@ shield_op_delete_one(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -2061,7 +1998,7 @@ shield_check_ids(const cJSON *list, const char *what, char **cause)
 
 	cJSON_ArrayForEach(item, list) {
 		if (!cJSON_IsString(item) || !util_is_uuid(item->valuestring))
-			return (shield_fail(cause, "%s[%d]: must be an "
+			return (util_fail(cause, "%s[%d]: must be an "
 			    "operation id (a UUID)", what, i));
 		shield_lower_id(item->valuestring, id);
 		memcpy(item->valuestring, id, UUID_LEN);
@@ -2095,13 +2032,13 @@ shield_op_delete_bulk(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	cJSON_ArrayForEach(item, ids) {
 		if ((rc = shield_op_exists(req->store, zone,
 		    item->valuestring)) < 0) {
-			shield_store_error(req, rep);
+			reply_store_error(req, rep);
 			return;
 		}
 		if (rc == 0) {
@@ -2112,12 +2049,12 @@ shield_op_delete_bulk(struct req *req, struct reply *rep)
 	}
 	cJSON_ArrayForEach(item, ids) {
 		if (shield_op_remove(req->store, zone, item->valuestring) < 0) {
-			shield_store_error(req, rep);
+			reply_store_error(req, rep);
 			return;
 		}
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -2143,12 +2080,12 @@ shield_parse_mitigation(const cJSON *entry, const char *path, int required,
 
 	*out = NULL;
 	if (!cJSON_IsObject(entry))
-		return (shield_fail(cause, "%s: must be an object with "
+		return (util_fail(cause, "%s: must be an object with "
 		    "mitigation_action, not %s", *path != '\0' ? path :
 		    "the body", shield_type_name(entry)));
 	v = cJSON_GetObjectItemCaseSensitive(entry, "mitigation_action");
 	if (v == NULL && required)
-		return (shield_fail(cause, "%s%smitigation_action: required, "
+		return (util_fail(cause, "%s%smitigation_action: required, "
 		    "log, block, none or null", path, sep));
 	if (v == NULL || cJSON_IsNull(v))
 		return (0);
@@ -2159,10 +2096,10 @@ shield_parse_mitigation(const cJSON *entry, const char *path, int required,
 		}
 	}
 	if (cJSON_IsString(v))
-		return (shield_fail(cause, "%s%smitigation_action: '%.*s' is "
+		return (util_fail(cause, "%s%smitigation_action: '%.*s' is "
 		    "not one of log, block, none or null", path, sep,
-		    shield_quote_len(v->valuestring), v->valuestring));
-	return (shield_fail(cause, "%s%smitigation_action: must be log, "
+		    util_quote_len(v->valuestring), v->valuestring));
+	return (util_fail(cause, "%s%smitigation_action: must be log, "
 	    "block, none or null, not %s", path, sep, shield_type_name(v)));
 }
 
@@ -2221,7 +2158,7 @@ shield_op_sv_get(struct req *req, struct reply *rep)
 	else if (rc == SQLITE_DONE)
 		shield_not_found(rep, "operation", id);
 	else
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 }
 
@@ -2242,7 +2179,7 @@ shield_op_sv_put(struct req *req, struct reply *rep)
 	if (store_begin(req->store) != 0 ||
 	    (found = shield_op_set_mitigation(req->store,
 	    req_param(req, "zone"), id, action)) < 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -2251,7 +2188,7 @@ shield_op_sv_put(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, shield_mitigation_json(action));
@@ -2281,7 +2218,7 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		if (!util_is_uuid(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not an "
 			    "operation id (a UUID)",
-			    shield_quote_len(entry->string), entry->string);
+			    util_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_parse_mitigation(entry, entry->string, 1, &action,
@@ -2291,7 +2228,7 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		}
 	}
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	result = cJSON_CreateObject();
@@ -2302,7 +2239,7 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		found = shield_op_set_mitigation(req->store, zone, id, action);
 		if (found <= 0) {
 			if (found < 0)
-				shield_store_error(req, rep);
+				reply_store_error(req, rep);
 			else {
 				store_rollback(req->store);
 				shield_not_found(rep, "operation", id);
@@ -2314,7 +2251,7 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		    shield_mitigation_json(action));
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(result);
 		return;
 	}
@@ -2509,7 +2446,7 @@ shield_schemas_get(struct req *req, struct reply *rep)
 	reply_ok(rep, shield_oa_result(shield_oa_end(&ob), newest));
 	goto out;
 fail:
-	shield_store_error(req, rep);
+	reply_store_error(req, rep);
 	sqlite3_finalize(st);
 	cJSON_Delete(shield_oa_end(&ob));
 out:
@@ -2580,9 +2517,9 @@ shield_disc_order(const char *order, int desc, char **cause)
 		return (xprintf("requests %s, seq %s", dir, dir));
 	if (strcmp(order, "traffic_stats.last_updated") == 0)
 		return (xprintf("stats_updated %s, seq %s", dir, dir));
-	shield_fail(cause, "order: '%.*s' is not one of host, method, "
+	util_fail(cause, "order: '%.*s' is not one of host, method, "
 	    "endpoint, traffic_stats.requests or traffic_stats.last_updated",
-	    shield_quote_len(order), order);
+	    util_quote_len(order), order);
 	return (NULL);
 }
 
@@ -2634,7 +2571,7 @@ shield_disc_list(struct req *req, struct reply *rep)
 		buf_adds(&w, " AND state <> 'saved'");
 	if (shield_run_page(req, SHIELD_DISC_COLS, buf_str(&w), order, &b, &p,
 	    shield_disc_row, NULL, &list, &total) != 0)
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	else
 		reply_page(rep, list, p.page, p.per_page, total);
 	buf_free(&w);
@@ -2654,20 +2591,20 @@ shield_disc_parse_state(const cJSON *entry, const char *path,
 	const char	*sep = *path != '\0' ? "." : "";
 
 	if (!cJSON_IsObject(entry))
-		return (shield_fail(cause, "%s: must be an object with state, "
+		return (util_fail(cause, "%s: must be an object with state, "
 		    "not %s", *path != '\0' ? path : "the body",
 		    shield_type_name(entry)));
 	v = cJSON_GetObjectItemCaseSensitive(entry, "state");
 	if (v == NULL || cJSON_IsNull(v))
-		return (shield_fail(cause, "%s%sstate: required, review or "
+		return (util_fail(cause, "%s%sstate: required, review or "
 		    "ignored", path, sep));
 	if (cJSON_IsString(v) && strcmp(v->valuestring, "saved") == 0)
-		return (shield_fail(cause, "%s%sstate: saved cannot be set "
+		return (util_fail(cause, "%s%sstate: saved cannot be set "
 		    "here; adding the operation to endpoint management "
 		    "(POST /operations) saves it", path, sep));
 	if (!cJSON_IsString(v) || (strcmp(v->valuestring, "review") != 0 &&
 	    strcmp(v->valuestring, "ignored") != 0))
-		return (shield_fail(cause, "%s%sstate: must be review or "
+		return (util_fail(cause, "%s%sstate: must be review or "
 		    "ignored", path, sep));
 	*state = v->valuestring;
 	return (0);
@@ -2698,7 +2635,7 @@ shield_disc_set(struct req *req, struct reply *rep, const char *id,
 		saved = strcmp(shield_col_text(st, 0), "saved") == 0;
 	store_done(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return (-1);
 	}
 	if (rc == SQLITE_DONE) {
@@ -2720,7 +2657,7 @@ shield_disc_set(struct req *req, struct reply *rep, const char *id,
 	rc = sqlite3_step(st);
 	store_done(st);
 	if (rc != SQLITE_DONE) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return (-1);
 	}
 	return (0);
@@ -2747,13 +2684,13 @@ shield_disc_patch_one(struct req *req, struct reply *rep)
 	}
 	shield_lower_id(req_param(req, "operation_id"), id);
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (shield_disc_set(req, rep, id, state) != 0)
 		return;
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, shield_state_json(state));
@@ -2777,7 +2714,7 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 		if (!util_is_uuid(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not a "
 			    "discovered operation id (a UUID)",
-			    shield_quote_len(entry->string), entry->string);
+			    util_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_disc_parse_state(entry, entry->string, &state,
@@ -2787,7 +2724,7 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 		}
 	}
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	result = cJSON_CreateObject();
@@ -2801,7 +2738,7 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 		cJSON_AddItemToObject(result, id, shield_state_json(state));
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(result);
 		return;
 	}
@@ -2836,7 +2773,7 @@ shield_disc_openapi(struct req *req, struct reply *rep)
 	}
 	store_done(st);
 	if (rc != SQLITE_DONE) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(shield_oa_end(&ob));
 		return;
 	}
@@ -2904,21 +2841,21 @@ shield_upload_parse(const struct multipart *mp, struct shield_upload *up,
 	kind = multipart_text(mp, "kind");
 	ve = multipart_text(mp, "validation_enabled");
 	if ((up->file = multipart_get(mp, "file")) == NULL) {
-		shield_fail(cause, "file: required, the schema file");
+		util_fail(cause, "file: required, the schema file");
 		goto out;
 	}
 	if (kind == NULL) {
-		shield_fail(cause, "kind: required, openapi_v3");
+		util_fail(cause, "kind: required, openapi_v3");
 		goto out;
 	}
 	if (strcmp(kind, "openapi_v3") != 0) {
-		shield_fail(cause, "kind: '%.*s' is not supported (only "
-		    "openapi_v3)", shield_quote_len(kind), kind);
+		util_fail(cause, "kind: '%.*s' is not supported (only "
+		    "openapi_v3)", util_quote_len(kind), kind);
 		goto out;
 	}
 	if (ve != NULL && strcmp(ve, "true") != 0 && strcmp(ve, "false") != 0) {
-		shield_fail(cause, "validation_enabled: '%.*s' is not \"true\" "
-		    "or \"false\"", shield_quote_len(ve), ve);
+		util_fail(cause, "validation_enabled: '%.*s' is not \"true\" "
+		    "or \"false\"", util_quote_len(ve), ve);
 		goto out;
 	}
 	/* Validation is opt-in: it blocks traffic, so it is never implied. */
@@ -2931,7 +2868,7 @@ shield_upload_parse(const struct multipart *mp, struct shield_upload *up,
 		    "schema");
 	if (*up->name == '\0' || !util_utf8_valid(up->name,
 	    strlen(up->name))) {
-		shield_fail(cause, "name: must be non-empty UTF-8 text");
+		util_fail(cause, "name: must be non-empty UTF-8 text");
 		goto out;
 	}
 	rc = 0;
@@ -3065,7 +3002,7 @@ shield_us_create(struct req *req, struct reply *rep)
 	    shield_us_insert(req->store, req_param(req, "zone"), id, up.name,
 	    source, now, up.validation_enabled, ops) != 0 ||
 	    store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(warnings);
 	} else {
 		result = cJSON_CreateObject();
@@ -3108,7 +3045,7 @@ shield_us_list(struct req *req, struct reply *rep)
 	if (shield_run_page(req, omit ? SHIELD_US_COLS_NOSOURCE :
 	    SHIELD_US_COLS, buf_str(&w), "seq", &b, &p, shield_us_row, &omit,
 	    &list, &total) != 0)
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	else
 		reply_page(rep, list, p.page, p.per_page, total);
 	buf_free(&w);
@@ -3139,7 +3076,7 @@ shield_us_find(struct req *req, struct reply *rep, int omit_source)
 	else if (rc == SQLITE_DONE)
 		shield_not_found(rep, "schema", id);
 	else
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 	return (s);
 }
@@ -3197,7 +3134,7 @@ shield_us_patch(struct req *req, struct reply *rep)
 		rc = sqlite3_step(st);
 		store_done(st);
 		if (rc != SQLITE_DONE) {
-			shield_store_error(req, rep);
+			reply_store_error(req, rep);
 			return;
 		}
 	}
@@ -3210,31 +3147,23 @@ shield_us_delete(struct req *req, struct reply *rep)
 {
 	static const char	 sql[] =
 	    "DELETE FROM shield_schema WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st;
 	char			 id[UUID_LEN + 1];
-	int			 rc;
+	int			 found;
 
 	shield_lower_id(req_param(req, "schema_id"), id);
-	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+	if (store_begin(req->store) != 0 ||
+	    (found = store_doc_delete(req->store, sql, req_param(req, "zone"),
+	    id)) < 0) {
+		reply_store_error(req, rep);
 		return;
 	}
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "zone"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE) {
-		shield_store_error(req, rep);
-		return;
-	}
-	if (sqlite3_changes(store_db(req->store)) == 0) {
+	if (!found) {
 		store_rollback(req->store);
 		shield_not_found(rep, "schema", id);
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -3306,7 +3235,7 @@ shield_us_ops(struct req *req, struct reply *rep)
 		if (rc == SQLITE_DONE)
 			shield_not_found(rep, "schema", id);
 		else
-			shield_store_error(req, rep);
+			reply_store_error(req, rep);
 		shield_filter_free(&f);
 		return;
 	}
@@ -3322,7 +3251,7 @@ shield_us_ops(struct req *req, struct reply *rep)
 	if (shield_run_page(req, SHIELD_OP_COLS_O ", so.method, so.host,"
 	    " so.endpoint", buf_str(&w), "so.seq", &b, &p, shield_us_op_row,
 	    &ctx, &list, &total) != 0)
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 	else
 		reply_page(rep, list, p.page, p.per_page, total);
 	buf_free(&w);
@@ -3370,13 +3299,13 @@ shield_settings_apply(const cJSON *body, int patch, cJSON *s, char **cause)
 	size_t		 i;
 
 	if (!cJSON_IsObject(body))
-		return (shield_fail(cause, "the body must be a JSON object"));
+		return (util_fail(cause, "the body must be a JSON object"));
 	d = cJSON_GetObjectItemCaseSensitive(body,
 	    "validation_default_mitigation_action");
 	o = cJSON_GetObjectItemCaseSensitive(body,
 	    "validation_override_mitigation_action");
 	if (!patch && (d == NULL || cJSON_IsNull(d)))
-		return (shield_fail(cause, "validation_default_mitigation_"
+		return (util_fail(cause, "validation_default_mitigation_"
 		    "action: required, none, log or block"));
 	if (d != NULL && !cJSON_IsNull(d)) {
 		for (i = 0; shield_default_actions[i] != NULL; i++) {
@@ -3385,14 +3314,14 @@ shield_settings_apply(const cJSON *body, int patch, cJSON *s, char **cause)
 				break;
 		}
 		if (shield_default_actions[i] == NULL)
-			return (shield_fail(cause, "validation_default_"
+			return (util_fail(cause, "validation_default_"
 			    "mitigation_action: must be none, log or block%s",
 			    patch ? " (or null to leave it)" : ""));
 	}
 	if (o != NULL && !cJSON_IsNull(o) && (!cJSON_IsString(o) ||
 	    (strcmp(o->valuestring, "none") != 0 &&
 	    strcmp(o->valuestring, "disable_override") != 0)))
-		return (shield_fail(cause, "validation_override_mitigation_"
+		return (util_fail(cause, "validation_override_mitigation_"
 		    "action: must be none, disable_override or null"));
 	if (d != NULL && !cJSON_IsNull(d))
 		cJSON_ReplaceItemInObject(s,
@@ -3425,7 +3354,7 @@ shield_settings_write(struct req *req, struct reply *rep, int patch)
 
 	/* Read and write in one transaction: two PATCHes both land. */
 	if (store_begin(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	s = shield_settings_load(req->store, zone);
@@ -3438,7 +3367,7 @@ shield_settings_write(struct req *req, struct reply *rep, int patch)
 	text = util_jprint(s);
 	if (store_kv_put(req->store, zone, SHIELD_SV_KEY, text) != 0 ||
 	    store_commit(req->store) != 0) {
-		shield_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(s);
 	} else
 		reply_ok(rep, s);

@@ -16,6 +16,7 @@
 
 #include "log.h"
 #include "store.h"
+#include "util.h"
 #include "xmalloc.h"
 
 #define STORE_STMT_SLOTS 128
@@ -330,12 +331,65 @@ store_kv_delete(struct store *s, const char *scope, const char *key)
 {
 	static const char	 sql[] =
 	    "DELETE FROM kv WHERE scope = ?1 AND key = ?2";
-	sqlite3_stmt		*st = store_stmt(s, sql);
-	int			 rc;
 
-	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	return (store_doc_delete(s, sql, scope, key) < 0 ? -1 : 0);
+}
+
+/* A statement that changes rows: 1 if any changed, 0 if not, -1. */
+static int
+store_changed(struct store *s, sqlite3_stmt *st)
+{
+	int	rc;
+
 	rc = sqlite3_step(st);
 	store_done(st);
+	if (rc != SQLITE_DONE)
+		return (-1);
+	return (sqlite3_changes(store_db(s)) != 0);
+}
+
+int
+store_doc_put(struct store *s, const char *sql, const char *scope,
+    const char *id, const cJSON *body)
+{
+	sqlite3_stmt	*st = store_stmt(s, sql);
+	char		*text = util_jprint(body);
+	int		 rc;
+
+	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+	rc = store_changed(s, st);
+	free(text);
+	return (rc);
+}
+
+int
+store_doc_get(struct store *s, const char *sql, const char *scope,
+    const char *id, cJSON **out)
+{
+	sqlite3_stmt	*st = store_stmt(s, sql);
+	int		 rc;
+
+	*out = NULL;
+	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
+	store_done(st);
+	if (rc == SQLITE_ROW)
+		return (*out != NULL ? 1 : -2);
 	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+int
+store_doc_delete(struct store *s, const char *sql, const char *scope,
+    const char *id)
+{
+	sqlite3_stmt	*st = store_stmt(s, sql);
+
+	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+	return (store_changed(s, st));
 }

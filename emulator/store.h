@@ -7,6 +7,8 @@
 
 #include <sqlite3.h>
 
+#include <cjson/cJSON.h>
+
 struct store;
 
 struct store	*store_open(const char *, const char *const *, char **);
@@ -32,5 +34,21 @@ char		*store_kv_get(struct store *, const char *, const char *);
 int		 store_kv_put(struct store *, const char *, const char *,
 		     const char *);
 int		 store_kv_delete(struct store *, const char *, const char *);
+
+/*
+ * Rows keyed by (scope, id), most of them one JSON document each. sql is
+ * the caller's static statement, so the statement cache keeps it, with ?1
+ * the scope, ?2 the id and, to write, ?3 the body.
+ *
+ * put and delete: 1 if a row changed, 0 if none did, -1 on failure.
+ * get: 1 with *out, 0 when absent, -1 on failure, -2 when the body is not
+ * JSON.
+ */
+int		 store_doc_put(struct store *, const char *, const char *,
+		     const char *, const cJSON *);
+int		 store_doc_get(struct store *, const char *, const char *,
+		     const char *, cJSON **);
+int		 store_doc_delete(struct store *, const char *, const char *,
+		     const char *);
 
 #endif

@@ -23,7 +23,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,15 +506,6 @@ stream_video_load(struct store *store, const char *account, const char *uid)
 	return (v);
 }
 
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-stream_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
-
 static void
 stream_not_found(struct reply *rep, const char *uid)
 {
@@ -537,7 +527,7 @@ stream_video_reply(struct req *req, struct reply *rep)
 		stream_not_found(rep, uid);
 		break;
 	default:
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		break;
 	}
 }
@@ -882,19 +872,13 @@ stream_video_remove(struct store *store, const char *account,
 {
 	static const char	 sql[] =
 	    "DELETE FROM stream_video WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st;
 	char			*path;
-	int			 rc, found;
+	int			 found;
 
 	if (store_begin(store) != 0)
 		return (-1);
-	st = store_stmt(store, sql);
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	found = sqlite3_changes(store_db(store)) != 0;
-	if (rc != SQLITE_DONE || store_commit(store) != 0) {
+	found = store_doc_delete(store, sql, account, uid);
+	if (found < 0 || store_commit(store) != 0) {
 		store_rollback(store);
 		return (-1);
 	}
@@ -1027,7 +1011,7 @@ stream_list(struct req *req, struct reply *rep)
 			break;
 	}
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		store_done(st);
 		cJSON_Delete(list);
 		return;
@@ -1064,48 +1048,6 @@ struct stream_edit {
 	int64_t	 expiry;		/* 0 clears */
 };
 
-static int
-stream_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-stream_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
-static const char *
-stream_type_name(const cJSON *v)
-{
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
-}
-
-static size_t
-stream_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
 /* Fields shared by edit and direct_upload; v is present and not null. */
 int
 stream_check_origins(const cJSON *v, char **cause)
@@ -1114,12 +1056,12 @@ stream_check_origins(const cJSON *v, char **cause)
 	int		 i = 0;
 
 	if (!cJSON_IsArray(v))
-		return (stream_fail(cause, "allowedOrigins: must be an array "
-		    "of strings, not %s", stream_type_name(v)));
+		return (util_fail(cause, "allowedOrigins: must be an array "
+		    "of strings, not %s", util_jtype_name(v)));
 	cJSON_ArrayForEach(item, v) {
 		if (!cJSON_IsString(item))
-			return (stream_fail(cause, "allowedOrigins[%d]: must "
-			    "be a string, not %s", i, stream_type_name(item)));
+			return (util_fail(cause, "allowedOrigins[%d]: must "
+			    "be a string, not %s", i, util_jtype_name(item)));
 		i++;
 	}
 	return (0);
@@ -1129,10 +1071,10 @@ int
 stream_check_creator(const cJSON *v, char **cause)
 {
 	if (!cJSON_IsString(v))
-		return (stream_fail(cause, "creator: must be a string, not %s",
-		    stream_type_name(v)));
-	if (stream_chars(v->valuestring) > STREAM_CREATOR_MAX)
-		return (stream_fail(cause, "creator: at most %d characters",
+		return (util_fail(cause, "creator: must be a string, not %s",
+		    util_jtype_name(v)));
+	if (util_chars(v->valuestring) > STREAM_CREATOR_MAX)
+		return (util_fail(cause, "creator: at most %d characters",
 		    STREAM_CREATOR_MAX));
 	return (0);
 }
@@ -1141,10 +1083,10 @@ int
 stream_check_max_duration(const cJSON *v, long *out, char **cause)
 {
 	if (!util_jis_integer(v))
-		return (stream_fail(cause, "maxDurationSeconds: must be an "
-		    "integer, not %s", stream_type_name(v)));
+		return (util_fail(cause, "maxDurationSeconds: must be an "
+		    "integer, not %s", util_jtype_name(v)));
 	if (v->valuedouble < 1 || v->valuedouble > STREAM_DURATION_MAX)
-		return (stream_fail(cause, "maxDurationSeconds: %.15g is out "
+		return (util_fail(cause, "maxDurationSeconds: %.15g is out "
 		    "of range (1 to %d)", v->valuedouble, STREAM_DURATION_MAX));
 	*out = (long)v->valuedouble;
 	return (0);
@@ -1154,10 +1096,10 @@ int
 stream_check_thumb(const cJSON *v, double *out, char **cause)
 {
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-		return (stream_fail(cause, "thumbnailTimestampPct: must be a "
-		    "number, not %s", stream_type_name(v)));
+		return (util_fail(cause, "thumbnailTimestampPct: must be a "
+		    "number, not %s", util_jtype_name(v)));
 	if (v->valuedouble < 0 || v->valuedouble > 1)
-		return (stream_fail(cause, "thumbnailTimestampPct: %g is out "
+		return (util_fail(cause, "thumbnailTimestampPct: %g is out "
 		    "of range (0 to 1)", v->valuedouble));
 	*out = v->valuedouble;
 	return (0);
@@ -1168,7 +1110,7 @@ stream_check_date(const cJSON *v, const char *key, int64_t *out,
     char **cause)
 {
 	if (!cJSON_IsString(v) || stream_parse_time(v->valuestring, out) != 0)
-		return (stream_fail(cause, "%s: must be an RFC 3339 date-time "
+		return (util_fail(cause, "%s: must be an RFC 3339 date-time "
 		    "such as 2014-01-02T02:20:00Z", key));
 	return (0);
 }
@@ -1190,8 +1132,8 @@ stream_edit_parse(const cJSON *b, int64_t created, struct stream_edit *e,
 
 	memset(e, 0, sizeof *e);
 	if (!cJSON_IsObject(b))
-		return (stream_fail(cause, "the body must be a JSON object, "
-		    "not %s", stream_type_name(b)));
+		return (util_fail(cause, "the body must be a JSON object, "
+		    "not %s", util_jtype_name(b)));
 	if ((v = stream_member(b, "allowedOrigins", &e->origins_set)) != NULL) {
 		if (stream_check_origins(v, cause) != 0)
 			return (-1);
@@ -1209,18 +1151,18 @@ stream_edit_parse(const cJSON *b, int64_t created, struct stream_edit *e,
 		return (-1);
 	if ((v = stream_member(b, "meta", &e->meta_set)) != NULL &&
 	    !cJSON_IsObject(v))
-		return (stream_fail(cause, "meta: must be an object, not %s",
-		    stream_type_name(v)));
+		return (util_fail(cause, "meta: must be an object, not %s",
+		    util_jtype_name(v)));
 	if (e->meta_set)
 		e->meta = stream_meta_text(v, &e->name);
 	if ((v = stream_member(b, "requireSignedURLs", &e->signed_set)) !=
 	    NULL) {
 		if (!cJSON_IsBool(v))
-			return (stream_fail(cause, "requireSignedURLs: must be "
-			    "a boolean, not %s", stream_type_name(v)));
+			return (util_fail(cause, "requireSignedURLs: must be "
+			    "a boolean, not %s", util_jtype_name(v)));
 		e->require_signed = cJSON_IsTrue(v);
 	} else if (e->signed_set)
-		return (stream_fail(cause, "requireSignedURLs: must be a "
+		return (util_fail(cause, "requireSignedURLs: must be a "
 		    "boolean, not null"));
 	if ((v = stream_member(b, "scheduledDeletion", &e->deletion_set)) !=
 	    NULL && (stream_check_date(v, "scheduledDeletion", &e->deletion,
@@ -1338,7 +1280,7 @@ stream_edit(struct req *req, struct reply *rep)
 	}
 	if (store_begin(req->store) != 0 ||
 	    (found = stream_created(req->store, account, uid, &created)) < 0) {
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (found == 0) {
@@ -1355,7 +1297,7 @@ stream_edit(struct req *req, struct reply *rep)
 	}
 	if (stream_edit_apply(req->store, account, uid, &e) != 0 ||
 	    store_commit(req->store) != 0) {
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		stream_edit_free(&e);
 		return;
 	}
@@ -1387,7 +1329,7 @@ stream_delete(struct req *req, struct reply *rep)
 		stream_not_found(rep, uid);
 		break;
 	default:
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		break;
 	}
 }
@@ -1420,7 +1362,7 @@ stream_storage(struct req *req, struct reply *rep)
 	sqlite3_bind_int(st, 4, STREAM_UPLOAD_TUS_DIRECT);
 	sqlite3_bind_int(st, 5, STREAM_RESERVE_DEFAULT);
 	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-		stream_store_error(req, rep);
+		reply_store_error(req, rep);
 		store_done(st);
 		return;
 	}

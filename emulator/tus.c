@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,20 +41,6 @@
 #define TUS_WRITEBACK		(8 * 1024 * 1024)
 
 /* ---- headers ------------------------------------------------------------- */
-
-static int
-tus_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-tus_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
 
 int
 tus_version_ok(const char *v)
@@ -179,28 +164,28 @@ tus_meta_pair(const char *s, size_t n, struct tus_meta *m, char **cause)
 
 	for (k = 0; k < n && !tus_is_space(s[k]); k++) {
 		if ((unsigned char)s[k] < 0x21 || (unsigned char)s[k] > 0x7e)
-			return (tus_fail(cause, "Upload-Metadata: key '%.*s' "
+			return (util_fail(cause, "Upload-Metadata: key '%.*s' "
 			    "holds a character that is not printable ASCII",
 			    (int)MINIMUM(k + 1, 64), s));
 	}
 	if (k > 128)
-		return (tus_fail(cause, "Upload-Metadata: a key of %zu "
+		return (util_fail(cause, "Upload-Metadata: a key of %zu "
 		    "characters is too long", k));
 	for (v = k; v < n && tus_is_space(s[v]); v++)
 		;
 	if (memchr(s + v, ' ', n - v) != NULL ||
 	    memchr(s + v, '\t', n - v) != NULL)
-		return (tus_fail(cause, "Upload-Metadata: the value of '%.*s' "
+		return (util_fail(cause, "Upload-Metadata: the value of '%.*s' "
 		    "holds a space; expected one 'key base64value' pair "
 		    "between commas", (int)k, s));
 	if (m->npairs == TUS_META_MAX_PAIRS)
-		return (tus_fail(cause, "Upload-Metadata: more than %d pairs",
+		return (util_fail(cause, "Upload-Metadata: more than %d pairs",
 		    TUS_META_MAX_PAIRS));
 	p = &m->pairs[m->npairs];
 	p->key = xstrndup(s, k);
 	if (tus_meta_get(m, p->key) != NULL) {
-		tus_fail(cause, "Upload-Metadata: key '%s' appears twice (keys "
-		    "are unique, compared without case)", p->key);
+		util_fail(cause, "Upload-Metadata: key '%s' appears twice "
+		    "(keys are unique, compared without case)", p->key);
 		free(p->key);
 		return (-1);
 	}
@@ -209,7 +194,7 @@ tus_meta_pair(const char *s, size_t n, struct tus_meta *m, char **cause)
 		p->value = xstrdup("");
 		p->len = 0;
 	} else if (tus_base64_decode(s + v, n - v, &p->value, &p->len) != 0) {
-		tus_fail(cause, "Upload-Metadata: the value of '%s' is not "
+		util_fail(cause, "Upload-Metadata: the value of '%s' is not "
 		    "valid base64 (standard alphabet, padded)", p->key);
 		free(p->key);
 		return (-1);
@@ -245,7 +230,7 @@ tus_meta_parse(const char *h, struct tus_meta *m, char **cause)
 			end--;
 		if (end == p) {
 			tus_meta_free(m);
-			return (tus_fail(cause, "Upload-Metadata: an empty "
+			return (util_fail(cause, "Upload-Metadata: an empty "
 			    "pair (a key is required between commas)"));
 		}
 		if (tus_meta_pair(p, (size_t)(end - p), m, cause) != 0) {
@@ -274,8 +259,8 @@ static int
 tus_text(const struct tus_meta_pair *p, char **cause)
 {
 	if (strlen(p->value) != p->len || !util_utf8_valid(p->value, p->len))
-		return (tus_fail(cause, "Upload-Metadata: the value of '%s' is "
-		    "not UTF-8 text", p->key));
+		return (util_fail(cause, "Upload-Metadata: the value of '%s' "
+		    "is not UTF-8 text", p->key));
 	return (0);
 }
 
@@ -289,7 +274,7 @@ tus_field_bool(const struct tus_meta_pair *p, int *out, char **cause)
 	    strcmp(p->value, "0") == 0)
 		*out = 0;
 	else
-		return (tus_fail(cause, "Upload-Metadata: %s is a flag: send "
+		return (util_fail(cause, "Upload-Metadata: %s is a flag: send "
 		    "the key alone (or true/false)", p->key));
 	return (0);
 }
@@ -329,11 +314,11 @@ tus_field_number(const struct tus_meta_pair *p, double min, double max,
 	d = strtod(p->value, &end);
 	if (p->flag || *p->value == '\0' || *end != '\0' || errno != 0 ||
 	    !isfinite(d) || (integer && floor(d) != d))
-		return (tus_fail(cause, "Upload-Metadata: %s must be %s, not "
+		return (util_fail(cause, "Upload-Metadata: %s must be %s, not "
 		    "'%.32s'", p->key, integer ? "an integer" : "a number",
 		    p->value));
 	if (d < min || d > max)
-		return (tus_fail(cause, "Upload-Metadata: %s %g is out of "
+		return (util_fail(cause, "Upload-Metadata: %s %g is out of "
 		    "range (%g to %g)", p->key, d, min, max));
 	*out = d;
 	return (0);
@@ -343,7 +328,7 @@ static int
 tus_field_time(const struct tus_meta_pair *p, int64_t *out, char **cause)
 {
 	if (p->flag || stream_parse_time(p->value, out) != 0)
-		return (tus_fail(cause, "Upload-Metadata: %s must be an RFC "
+		return (util_fail(cause, "Upload-Metadata: %s must be an RFC "
 		    "3339 date-time such as 2026-02-27T07:20:50Z, not '%.40s'",
 		    p->key, p->value));
 	return (0);
@@ -357,7 +342,7 @@ tus_field_expiry(const struct tus_meta_pair *p, int64_t now, int64_t *out,
 		return (-1);
 	if (*out < now + (int64_t)TUS_EXPIRY_MIN * 1000000 ||
 	    *out > now + (int64_t)TUS_EXPIRY_MAX * 1000000)
-		return (tus_fail(cause, "Upload-Metadata: expiry must be "
+		return (util_fail(cause, "Upload-Metadata: expiry must be "
 		    "between 2 minutes and 6 hours from now"));
 	return (0);
 }
@@ -385,7 +370,7 @@ tus_field(const struct tus_meta_pair *p, int64_t now, struct tus_fields *f,
 		return (tus_field_number(p, 0, 1, 0, &f->thumb_pct, cause));
 	else if (strcasecmp(p->key, "watermark") == 0) {
 		if (p->len != HEX32_LEN || !util_is_hex32(p->value))
-			return (tus_fail(cause, "Upload-Metadata: watermark "
+			return (util_fail(cause, "Upload-Metadata: watermark "
 			    "must be the uid of a watermark profile (32 hex "
 			    "digits)"));
 		memcpy(f->watermark, p->value, HEX32_LEN + 1);
@@ -452,14 +437,14 @@ enum tus_chunk
 tus_chunk_check(uint64_t offset, uint64_t len, uint64_t total, char **cause)
 {
 	if (offset > total || len > total - offset) {
-		tus_fail(cause, "Upload-Offset %llu plus a chunk of %llu bytes "
-		    "is past the Upload-Length of %llu bytes",
+		util_fail(cause, "Upload-Offset %llu plus a chunk of %llu "
+		    "bytes is past the Upload-Length of %llu bytes",
 		    (unsigned long long)offset, (unsigned long long)len,
 		    (unsigned long long)total);
 		return (TUS_CHUNK_PAST_END);
 	}
 	if (len > TUS_CHUNK_MAX) {
-		tus_fail(cause, "a chunk of %llu bytes is over the maximum of "
+		util_fail(cause, "a chunk of %llu bytes is over the maximum of "
 		    "%llu bytes (200 MiB)", (unsigned long long)len,
 		    TUS_CHUNK_MAX);
 		return (TUS_CHUNK_TOO_BIG);
@@ -467,14 +452,14 @@ tus_chunk_check(uint64_t offset, uint64_t len, uint64_t total, char **cause)
 	if (len == 0 || offset + len == total)
 		return (TUS_CHUNK_OK);
 	if (len < TUS_CHUNK_MIN) {
-		tus_fail(cause, "a chunk of %llu bytes is under the minimum of "
-		    "%llu bytes (5 MiB); only the final chunk, the one that "
+		util_fail(cause, "a chunk of %llu bytes is under the minimum "
+		    "of %llu bytes (5 MiB); only the final chunk, the one that "
 		    "completes the upload, may be smaller",
 		    (unsigned long long)len, TUS_CHUNK_MIN);
 		return (TUS_CHUNK_TOO_SMALL);
 	}
 	if (len % TUS_CHUNK_ALIGN != 0) {
-		tus_fail(cause, "a chunk of %llu bytes is not a multiple of "
+		util_fail(cause, "a chunk of %llu bytes is not a multiple of "
 		    "%llu bytes (256 KiB); only the final chunk, the one that "
 		    "completes the upload, may be", (unsigned long long)len,
 		    TUS_CHUNK_ALIGN);
@@ -690,19 +675,6 @@ tus_used(struct req *req, const struct stream_upload *up, struct reply *rep)
 	return (1);
 }
 
-/* Characters, not bytes, as the spec counts a creator's length. */
-static size_t
-tus_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
 /* Record durable bytes; otherwise the reply says why (404: gone). */
 static int
 tus_record(struct req *req, struct reply *rep, const struct stream_upload *up,
@@ -764,7 +736,7 @@ tus_create_headers(struct req *req, struct reply *rep, int64_t now,
 		return (-1);
 	}
 	if (creator != NULL && (!util_utf8_valid(creator, strlen(creator)) ||
-	    tus_chars(creator) > STREAM_CREATOR_MAX)) {
+	    util_chars(creator) > STREAM_CREATOR_MAX)) {
 		reply_error(rep, 400, ERR_BAD_REQUEST, "Upload-Creator: at "
 		    "most %d characters of UTF-8", STREAM_CREATOR_MAX);
 		return (-1);
@@ -1231,7 +1203,7 @@ tus_direct_creator(const cJSON *b, struct req *req, struct stream_new *nv,
 		nv->creator = v->valuestring;
 	}
 	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
-	    strlen(nv->creator)) || tus_chars(nv->creator) >
+	    strlen(nv->creator)) || util_chars(nv->creator) >
 	    STREAM_CREATOR_MAX)) {
 		*cause = xprintf("Upload-Creator: at most %d characters of "
 		    "UTF-8", STREAM_CREATOR_MAX);

@@ -1,10 +1,14 @@
-/* Identifiers, clocks, randomness and JSON helpers shared by edgemu's areas. */
+/*
+ * Identifiers, clocks, randomness, text and JSON helpers shared by
+ * edgemu's areas.
+ */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +280,47 @@ util_utf8_valid(const char *s, size_t len)
 	return (1);
 }
 
+/* Lengths are in characters, as the specs count them, not bytes. */
+size_t
+util_chars(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * How many bytes of s to quote in a message (for "%.*s"): a few characters
+ * at most (a value may be huge), never cutting one in half (the reply must
+ * stay UTF-8).
+ */
+int
+util_quote_len(const char *s)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
+			break;
+	}
+	return ((int)i);
+}
+
+int
+util_fail(char **cause, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	xvasprintf(cause, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
 /* Removes <...> tags, as the service does with rule descriptions. */
 char *
 util_strip_tags(const char *s)
@@ -350,6 +395,23 @@ util_jis_integer(const cJSON *v)
 	return (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
 	    floor(v->valuedouble) == v->valuedouble &&
 	    fabs(v->valuedouble) < 9007199254740992.0);
+}
+
+/* For messages such as "must be a string, not a number"; NULL reads null. */
+const char *
+util_jtype_name(const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return ("a string");
+	if (cJSON_IsNumber(v))
+		return ("a number");
+	if (cJSON_IsBool(v))
+		return ("a boolean");
+	if (cJSON_IsArray(v))
+		return ("an array");
+	if (cJSON_IsObject(v))
+		return ("an object");
+	return ("null");
 }
 
 char *

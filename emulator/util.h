@@ -1,4 +1,7 @@
-/* Identifiers, clocks, randomness and JSON helpers shared by edgemu's areas. */
+/*
+ * Identifiers, clocks, randomness, text and JSON helpers shared by
+ * edgemu's areas.
+ */
 #ifndef EDGEMU_UTIL_H
 #define EDGEMU_UTIL_H
 
@@ -7,6 +10,8 @@
 #include <time.h>
 
 #include <cjson/cJSON.h>
+
+#include "common.h"
 
 #define HEX32_LEN 32
 #define UUID_LEN 36
@@ -35,8 +40,13 @@ void	 util_now_iso(char out[ISO_TIME_LEN]);
 int	 util_parse_iso(const char *, struct timespec *);
 
 int	 util_utf8_valid(const char *, size_t);
+size_t	 util_chars(const char *);
+int	 util_quote_len(const char *);
 char	*util_strip_tags(const char *);
 int	 util_streq_ct(const char *, const char *);
+
+/* Sets *cause from a format and returns -1, so checks can return it. */
+int	 util_fail(char **, const char *, ...) printflike(2, 3);
 
 /* JSON helpers: typed getters that tell absent from wrong type. */
 enum util_jtype {
@@ -48,6 +58,7 @@ enum util_jtype util_jstring(const cJSON *, const char *, const char **);
 enum util_jtype util_jnumber(const cJSON *, const char *, double *);
 enum util_jtype util_jbool(const cJSON *, const char *, int *);
 int	 util_jis_integer(const cJSON *);
+const char *util_jtype_name(const cJSON *);
 char	*util_jprint(const cJSON *);
 cJSON	*util_jparse(const char *, size_t, char **);
 

@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +37,12 @@ static const char watermark_schema[] =
 	" image BLOB NOT NULL,"
 	" UNIQUE (account, uid));";
 
+/* Statements on one profile's row: ?1 account, ?2 uid. */
+static const char watermark_get_sql[] =
+	"SELECT body FROM watermark WHERE account = ?1 AND uid = ?2";
+static const char watermark_delete_sql[] =
+	"DELETE FROM watermark WHERE account = ?1 AND uid = ?2";
+
 static const char *const watermark_positions[] = {
 	"upperRight", "upperLeft", "lowerLeft", "lowerRight", "center", NULL
 };
@@ -45,20 +50,6 @@ static const char *const watermark_positions[] = {
 static const unsigned char watermark_png_magic[8] = {
 	0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
 };
-
-static int
-watermark_fail(char **cause, const char *fmt, ...) printflike(2, 3);
-
-static int
-watermark_fail(char **cause, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	xvasprintf(cause, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
 
 /* ---- image sniffing ---------------------------------------------------- */
 
@@ -117,18 +108,18 @@ watermark_probe_png(const unsigned char *p, size_t len,
 	uint32_t	w, h;
 
 	if (len < 33)
-		return (watermark_fail(cause, "the PNG header is cut short "
+		return (util_fail(cause, "the PNG header is cut short "
 		    "(%zu bytes)", len));
 	if (watermark_be32(p + 8) != 13 || memcmp(p + 12, "IHDR", 4) != 0)
-		return (watermark_fail(cause, "a PNG must start with its IHDR "
+		return (util_fail(cause, "a PNG must start with its IHDR "
 		    "chunk"));
 	if (watermark_crc32(0, p + 12, 17) != watermark_be32(p + 29))
-		return (watermark_fail(cause, "the PNG header is damaged (its "
+		return (util_fail(cause, "the PNG header is damaged (its "
 		    "CRC does not match)"));
 	w = watermark_be32(p + 16);
 	h = watermark_be32(p + 20);
 	if (w == 0 || h == 0 || w > INT32_MAX || h > INT32_MAX)
-		return (watermark_fail(cause, "the PNG is %" PRIu32 "x%" PRIu32
+		return (util_fail(cause, "the PNG is %" PRIu32 "x%" PRIu32
 		    " pixels", w, h));
 	img->format = WATERMARK_PNG;
 	img->width = (long)w;
@@ -155,7 +146,7 @@ watermark_probe_jpeg(const unsigned char *p, size_t len,
 		if (i >= len)
 			break;
 		if (p[i] != 0xff)
-			return (watermark_fail(cause, "the JPEG is damaged (no "
+			return (util_fail(cause, "the JPEG is damaged (no "
 			    "marker at byte %zu)", i));
 		while (i < len && p[i] == 0xff)
 			i++;
@@ -165,17 +156,17 @@ watermark_probe_jpeg(const unsigned char *p, size_t len,
 		if (m == 0x01 || (m >= 0xd0 && m <= 0xd8))
 			continue;
 		if (m == 0xd9 || m == 0xda)
-			return (watermark_fail(cause, "the JPEG has no frame "
+			return (util_fail(cause, "the JPEG has no frame "
 			    "header before its image data"));
 		if (len - i < 2)
 			break;
 		seglen = watermark_be16(p + i);
 		if (seglen < 2)
-			return (watermark_fail(cause, "the JPEG is damaged (a "
+			return (util_fail(cause, "the JPEG is damaged (a "
 			    "segment of %zu bytes at byte %zu)", seglen, i));
 		if (watermark_jpeg_sof(m)) {
 			if (seglen < 8)
-				return (watermark_fail(cause, "the JPEG's "
+				return (util_fail(cause, "the JPEG's "
 				    "frame header is damaged (%zu bytes)",
 				    seglen));
 			if (len - i < 7)
@@ -184,13 +175,13 @@ watermark_probe_jpeg(const unsigned char *p, size_t len,
 			img->height = (long)watermark_be16(p + i + 3);
 			img->width = (long)watermark_be16(p + i + 5);
 			if (img->width == 0 || img->height == 0)
-				return (watermark_fail(cause, "the JPEG is "
+				return (util_fail(cause, "the JPEG is "
 				    "%ldx%ld pixels", img->width, img->height));
 			return (0);
 		}
 		i += seglen;
 	}
-	return (watermark_fail(cause, "the JPEG is cut short before its "
+	return (util_fail(cause, "the JPEG is cut short before its "
 	    "frame header"));
 }
 
@@ -199,13 +190,13 @@ watermark_probe_gif(const unsigned char *p, size_t len,
     struct watermark_image *img, char **cause)
 {
 	if (len < 13)
-		return (watermark_fail(cause, "the GIF header is cut short "
+		return (util_fail(cause, "the GIF header is cut short "
 		    "(%zu bytes)", len));
 	img->format = WATERMARK_GIF;
 	img->width = (long)watermark_le16(p + 6);
 	img->height = (long)watermark_le16(p + 8);
 	if (img->width == 0 || img->height == 0)
-		return (watermark_fail(cause, "the GIF is %ldx%ld pixels",
+		return (util_fail(cause, "the GIF is %ldx%ld pixels",
 		    img->width, img->height));
 	return (0);
 }
@@ -218,29 +209,29 @@ watermark_probe_webp(const unsigned char *p, size_t len,
 	uint32_t	riff, chunk, bits;
 
 	if (len < 30)
-		return (watermark_fail(cause, "the WebP header is cut short "
+		return (util_fail(cause, "the WebP header is cut short "
 		    "(%zu bytes)", len));
 	riff = watermark_le32(p + 4);
 	if (riff < 12 + 10 || riff > len - 8)
-		return (watermark_fail(cause, "the WebP is cut short (it says "
+		return (util_fail(cause, "the WebP is cut short (it says "
 		    "%" PRIu32 " bytes, %zu came)", riff + 8, len));
 	/* The first chunk holds at least its header's 10 bytes, within RIFF. */
 	chunk = watermark_le32(p + 16);
 	if (chunk < 10 || chunk > riff - 12)
-		return (watermark_fail(cause, "the WebP is damaged (a first "
+		return (util_fail(cause, "the WebP is damaged (a first "
 		    "chunk of %" PRIu32 " bytes)", chunk));
 	img->format = WATERMARK_WEBP;
 	if (memcmp(p + 12, "VP8 ", 4) == 0) {
 		if ((p[20] & 1) != 0 || p[23] != 0x9d || p[24] != 0x01 ||
 		    p[25] != 0x2a)
-			return (watermark_fail(cause, "the WebP's VP8 frame "
+			return (util_fail(cause, "the WebP's VP8 frame "
 			    "header is damaged"));
 		img->width = (long)(watermark_le16(p + 26) & 0x3fff);
 		img->height = (long)(watermark_le16(p + 28) & 0x3fff);
 	} else if (memcmp(p + 12, "VP8L", 4) == 0) {
 		bits = watermark_le32(p + 21);
 		if (p[20] != 0x2f || (bits >> 29) != 0)
-			return (watermark_fail(cause, "the WebP's VP8L header "
+			return (util_fail(cause, "the WebP's VP8L header "
 			    "is damaged"));
 		img->width = (long)(bits & 0x3fff) + 1;
 		img->height = (long)((bits >> 14) & 0x3fff) + 1;
@@ -248,10 +239,10 @@ watermark_probe_webp(const unsigned char *p, size_t len,
 		img->width = (long)watermark_le24(p + 24) + 1;
 		img->height = (long)watermark_le24(p + 27) + 1;
 	} else
-		return (watermark_fail(cause, "the WebP starts with an unknown "
+		return (util_fail(cause, "the WebP starts with an unknown "
 		    "chunk (not VP8, VP8L or VP8X)"));
 	if (img->width == 0 || img->height == 0)
-		return (watermark_fail(cause, "the WebP is %ldx%ld pixels",
+		return (util_fail(cause, "the WebP is %ldx%ld pixels",
 		    img->width, img->height));
 	return (0);
 }
@@ -279,7 +270,7 @@ watermark_probe(const void *data, size_t len, struct watermark_image *img,
 	if (len >= 16 && memcmp(p, "RIFF", 4) == 0 &&
 	    memcmp(p + 8, "WEBP", 4) == 0)
 		return (watermark_probe_webp(p, len, img, cause));
-	return (watermark_fail(cause, "not a PNG, JPEG, GIF or WebP image"));
+	return (util_fail(cause, "not a PNG, JPEG, GIF or WebP image"));
 }
 
 const char *
@@ -313,19 +304,6 @@ watermark_quote(const char *s, char *out, size_t size)
 		i += 3;
 	}
 	out[i] = '\0';
-}
-
-/* Lengths are in characters, as the spec counts them, not bytes. */
-static size_t
-watermark_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
 }
 
 /* Plain decimal notation: strtod's hex, inf and nan are not numbers here. */
@@ -384,13 +362,13 @@ watermark_number(const char *field, const char *text, double def,
 	watermark_quote(s, q, sizeof q);
 	if (!watermark_decimal(s)) {
 		free(copy);
-		return (watermark_fail(cause, "%s: '%s' is not a number from "
+		return (util_fail(cause, "%s: '%s' is not a number from "
 		    "0 to 1", field, q));
 	}
 	d = strtod(s, NULL);
 	free(copy);
 	if (!isfinite(d) || d < 0 || d > 1)
-		return (watermark_fail(cause, "%s: %s is out of range (0 to 1)",
+		return (util_fail(cause, "%s: %s is out of range (0 to 1)",
 		    field, q));
 	*out = d;
 	return (0);
@@ -408,7 +386,7 @@ watermark_text(const struct multipart *mp, const char *field, char **out,
 		return (0);
 	if (memchr(part->data, '\0', part->len) != NULL ||
 	    !util_utf8_valid(part->data, part->len))
-		return (watermark_fail(cause, "%s: must be UTF-8 text", field));
+		return (util_fail(cause, "%s: must be UTF-8 text", field));
 	*out = xstrndup(part->data, part->len);
 	return (0);
 }
@@ -421,12 +399,12 @@ watermark_check_file(const struct multipart *mp, struct watermark_upload *u,
 	char				*why = NULL;
 
 	if (part == NULL)
-		return (watermark_fail(cause, "file: required, the image (PNG, "
+		return (util_fail(cause, "file: required, the image (PNG, "
 		    "JPEG, GIF or WebP) as a file part"));
 	if (part->len == 0)
-		return (watermark_fail(cause, "file: is empty"));
+		return (util_fail(cause, "file: is empty"));
 	if (watermark_probe(part->data, part->len, &u->image, &why) != 0) {
-		watermark_fail(cause, "file: %s", why);
+		util_fail(cause, "file: %s", why);
 		free(why);
 		return (-1);
 	}
@@ -457,7 +435,7 @@ watermark_check_position(const struct multipart *mp,
 	}
 	if (watermark_positions[i] == NULL) {
 		watermark_quote(s, q, sizeof q);
-		rc = watermark_fail(cause, "position: '%s' is not one of "
+		rc = util_fail(cause, "position: '%s' is not one of "
 		    "upperRight, upperLeft, lowerLeft, lowerRight, center", q);
 	}
 	free(s);
@@ -512,8 +490,8 @@ watermark_validate(const struct multipart *mp, struct watermark_upload *u,
 		goto fail;
 	if (u->name == NULL)
 		u->name = xstrdup("");
-	if ((n = watermark_chars(u->name)) > WATERMARK_NAME_MAX) {
-		watermark_fail(cause, "name: %zu characters is over the limit "
+	if ((n = util_chars(u->name)) > WATERMARK_NAME_MAX) {
+		util_fail(cause, "name: %zu characters is over the limit "
 		    "of %d", n, WATERMARK_NAME_MAX);
 		goto fail;
 	}
@@ -582,66 +560,14 @@ watermark_insert(struct store *store, const char *account, const cJSON *wm,
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
-/* 1 if the profile was there, 0 if not, -1 on failure. */
-static int
-watermark_remove(struct store *store, const char *account, const char *uid)
-{
-	static const char	 sql[] =
-	    "DELETE FROM watermark WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
-
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc != SQLITE_DONE)
-		return (-1);
-	return (sqlite3_changes(store_db(store)) != 0);
-}
-
-/*
- * One profile's body: 1 and *out when found, 0 when not, -1 when the store
- * fails, -2 when the body is not JSON (*out NULL but when found).
- */
-static int
-watermark_read(struct store *store, const char *account, const char *uid,
-    cJSON **out)
-{
-	static const char	 sql[] =
-	    "SELECT body FROM watermark WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
-
-	*out = NULL;
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-	store_done(st);
-	if (rc == SQLITE_ROW)
-		return (*out != NULL ? 1 : -2);
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
 cJSON *
 watermark_load(struct store *store, const char *account, const char *uid)
 {
 	cJSON	*wm;
 
-	if (watermark_read(store, account, uid, &wm) != 1)
+	if (store_doc_get(store, watermark_get_sql, account, uid, &wm) != 1)
 		return (NULL);
 	return (wm);
-}
-
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-watermark_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
 }
 
 static void
@@ -675,7 +601,7 @@ watermark_list(struct req *req, struct reply *rep)
 		reply_error(rep, 500, ERR_INTERNAL, "store: a stored watermark "
 		    "profile is not JSON");
 	else if (rc != SQLITE_DONE)
-		watermark_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 	if (rc != SQLITE_DONE) {
 		cJSON_Delete(list);
@@ -690,8 +616,8 @@ watermark_get(struct req *req, struct reply *rep)
 	const char	*uid = req_param(req, "uid");
 	cJSON		*wm;
 
-	switch (watermark_read(req->store, req_param(req, "account"), uid,
-	    &wm)) {
+	switch (store_doc_get(req->store, watermark_get_sql, req_param(req,
+	    "account"), uid, &wm)) {
 	case 1:
 		reply_ok(rep, wm);
 		break;
@@ -703,7 +629,7 @@ watermark_get(struct req *req, struct reply *rep)
 		    "%s is not JSON", uid);
 		break;
 	default:
-		watermark_store_error(req, rep);
+		reply_store_error(req, rep);
 		break;
 	}
 }
@@ -727,7 +653,7 @@ watermark_create(struct req *req, struct reply *rep)
 	if (store_begin(req->store) != 0 ||
 	    watermark_insert(req->store, req_param(req, "account"), wm,
 	    &u) != 0 || store_commit(req->store) != 0) {
-		watermark_store_error(req, rep);
+		reply_store_error(req, rep);
 		cJSON_Delete(wm);
 	} else
 		reply_ok(rep, wm);
@@ -742,9 +668,9 @@ watermark_delete(struct req *req, struct reply *rep)
 	int		 found;
 
 	if (store_begin(req->store) != 0 ||
-	    (found = watermark_remove(req->store, req_param(req, "account"),
-	    uid)) < 0) {
-		watermark_store_error(req, rep);
+	    (found = store_doc_delete(req->store, watermark_delete_sql,
+	    req_param(req, "account"), uid)) < 0) {
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -753,7 +679,7 @@ watermark_delete(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		watermark_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, cJSON_CreateString(""));

@@ -201,15 +201,6 @@ webhook_json(sqlite3_stmt *st)
 	return (o);
 }
 
-/* The message goes first: a rollback would replace SQLite's. */
-static void
-webhook_store_error(struct req *req, struct reply *rep)
-{
-	reply_error(rep, 500, ERR_INTERNAL, "store: %s",
-	    store_errmsg(req->store));
-	store_rollback(req->store);
-}
-
 static void
 webhook_none(struct req *req, struct reply *rep)
 {
@@ -234,7 +225,7 @@ webhook_get(struct req *req, struct reply *rep)
 	else if (rc == SQLITE_DONE)
 		webhook_none(req, rep);
 	else
-		webhook_store_error(req, rep);
+		reply_store_error(req, rep);
 	store_done(st);
 }
 
@@ -309,7 +300,7 @@ webhook_put(struct req *req, struct reply *rep)
 	util_hex32(secret);
 	if (webhook_put_row(req->store, req_param(req, "account"), url,
 	    secret, &result) != 0) {
-		webhook_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, result);
@@ -328,7 +319,7 @@ webhook_delete(struct req *req, struct reply *rep)
 	int			 rc, found;
 
 	if (store_begin(req->store) != 0) {
-		webhook_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	st = store_stmt(req->store, del_sql);
@@ -343,7 +334,7 @@ webhook_delete(struct req *req, struct reply *rep)
 		store_done(st);
 	}
 	if (rc != SQLITE_DONE) {
-		webhook_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
@@ -352,7 +343,7 @@ webhook_delete(struct req *req, struct reply *rep)
 		return;
 	}
 	if (store_commit(req->store) != 0) {
-		webhook_store_error(req, rep);
+		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, cJSON_CreateString("ok"));
