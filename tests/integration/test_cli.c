@@ -1,0 +1,729 @@
+/*
+ * Integration tests for edgetui's one-shot commands against edgemu with
+ * the demo data: the binary is run as a user would (fork/exec, its own
+ * environment), and what it did is checked on the server.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "itest.h"
+
+#define CLI_ARGS_MAX	32
+
+struct fixture {
+	struct edgemu	 emu;
+	char		*home;		/* HOME, XDG dirs, TMPDIR, files */
+};
+
+/* What one run left. */
+struct run {
+	int	 status;
+	char	*out;
+	char	*err;
+};
+
+static const char rule_yaml[] =
+	"description: cli test rule\n"
+	"match:\n"
+	"  request:\n"
+	"    url: cli.example.com/*\n"
+	"    methods: [GET, POST]\n"
+	"threshold: 40\n"
+	"period: 60\n"
+	"action:\n"
+	"  mode: ban\n"
+	"  timeout: 600\n";
+
+static const char *
+cli_path(void)
+{
+	const char	*p = getenv("EDGETUI");
+
+	return (p != NULL && *p != '\0' ? p : "../ui/edgetui");
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f;
+	char	*text;
+	long	 len;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return (strdup(""));
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = malloc((size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	text[len] = '\0';
+	fclose(f);
+	return (text);
+}
+
+static void
+spill(const char *path, const char *text, mode_t mode)
+{
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void
+run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void
+env_put(char **env, size_t *n, char *entry)
+{
+	assert_true(*n < 64);
+	env[(*n)++] = entry;
+}
+
+/*
+ * Run edgetui with args (NULL-terminated) and extra "NAME=value" env
+ * entries (NULL-terminated, may override the defaults, "NAME=" unsets).
+ */
+static void
+run_cli(struct fixture *f, const char *const *extra_env,
+    const char *const *args, struct run *r)
+{
+	char		*env[64], *argv[CLI_ARGS_MAX], *outp, *errp;
+	size_t		 n = 0, i, j, a = 0;
+	pid_t		 pid;
+	int		 st, fd;
+
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	env_put(env, &n, itest_printf("CLOUDFLARE_API_TOKEN=%s",
+	    f->emu.token));
+	env_put(env, &n, itest_printf("CLOUDFLARE_BASE_URL=%s", f->emu.url));
+	env_put(env, &n, itest_printf("CLOUDFLARE_ACCOUNT_ID=%s",
+	    f->emu.account));
+	env_put(env, &n, itest_printf("CLOUDFLARE_ZONE_ID=%s", f->emu.zone));
+	env_put(env, &n, itest_printf("HOME=%s", f->home));
+	env_put(env, &n, itest_printf("XDG_CONFIG_HOME=%s/config", f->home));
+	env_put(env, &n, itest_printf("XDG_STATE_HOME=%s/state", f->home));
+	env_put(env, &n, itest_printf("TMPDIR=%s", f->home));
+	env_put(env, &n, strdup("PATH=/usr/local/bin:/usr/bin:/bin"));
+	env_put(env, &n, strdup("LC_ALL=C"));
+	for (i = 0; extra_env != NULL && extra_env[i] != NULL; i++) {
+		size_t	 len = strcspn(extra_env[i], "=") + 1;
+
+		for (j = 0; j < n; j++) {
+			if (strncmp(env[j], extra_env[i], len) == 0) {
+				free(env[j]);
+				env[j] = env[--n];
+				break;
+			}
+		}
+		if (extra_env[i][len] != '\0')
+			env_put(env, &n, strdup(extra_env[i]));
+	}
+	env[n] = NULL;
+	argv[a++] = (char *)cli_path();
+	for (i = 0; args[i] != NULL; i++) {
+		assert_true(a < CLI_ARGS_MAX - 1);
+		argv[a++] = (char *)args[i];
+	}
+	argv[a] = NULL;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		/* No terminal: edit must not find one to ask on. */
+		setsid();
+		fd = open("/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		dup2(open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
+		dup2(open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600), 2);
+		execve(argv[0], argv, env);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) == -1)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(st));
+	r->status = WEXITSTATUS(st);
+	r->out = slurp(outp);
+	r->err = slurp(errp);
+	/* The token never shows, whatever happened. */
+	assert_null(strstr(r->out, f->emu.token));
+	assert_null(strstr(r->err, f->emu.token));
+	for (i = 0; i < n; i++)
+		free(env[i]);
+	free(outp);
+	free(errp);
+}
+
+#define RUN(f, r, ...) do {						\
+	const char *const run_args_[] = { __VA_ARGS__, NULL };		\
+	run_cli((f), NULL, run_args_, (r));				\
+} while (0)
+
+static int
+setup(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+	char		 tmpl[] = "/tmp/edgetui-cli-XXXXXX";
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, NULL);
+	assert_non_null(mkdtemp(tmpl));
+	f->home = strdup(tmpl);
+	*state = f;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture	*f = *state;
+	char		*cmd;
+
+	edgemu_finish(&f->emu);
+	cmd = itest_printf("rm -rf '%s'", f->home);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", f->home);
+	free(cmd);
+	free(f->home);
+	free(f);
+	return (0);
+}
+
+static size_t
+count_lines(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (*s == '\n')
+			n++;
+	return (n);
+}
+
+static int
+count_list(struct fixture *f, const char *what, const char *query)
+{
+	cJSON	*r;
+	char	*path;
+	int	 n;
+
+	path = itest_printf("/zones/%s/%s?%s", f->emu.zone, what, query);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	assert_true(cJSON_IsArray(r));
+	n = cJSON_GetArraySize(r);
+	cJSON_Delete(r);
+	free(path);
+	return (n);
+}
+
+static int
+count_rules(struct fixture *f)
+{
+	return (count_list(f, "rate_limits", "per_page=1000"));
+}
+
+/* The id of the demo's first rate limit. */
+static char *
+first_rule(struct fixture *f)
+{
+	cJSON	*r;
+	char	*path, *id;
+
+	path = itest_printf("/zones/%s/rate_limits", f->emu.zone);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	id = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(r, 0),
+	    "id")->valuestring);
+	cJSON_Delete(r);
+	free(path);
+	return (id);
+}
+
+static long
+rule_threshold(struct fixture *f, const char *id)
+{
+	cJSON	*r;
+	char	*path;
+	long	 n;
+
+	path = itest_printf("/zones/%s/rate_limits/%s", f->emu.zone, id);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	n = (long)cJSON_GetObjectItem(r, "threshold")->valuedouble;
+	cJSON_Delete(r);
+	free(path);
+	return (n);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void
+test_kinds(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*j;
+
+	RUN(f, &r, "kinds");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 18);
+	assert_non_null(strstr(r.out, "rate-limits"));
+	assert_non_null(strstr(r.out, "signing-keys"));
+	run_free(&r);
+
+	RUN(f, &r, "kinds", "-o", "json");
+	assert_int_equal(r.status, 0);
+	j = cJSON_Parse(r.out);
+	assert_int_equal(cJSON_GetArraySize(j), 17);
+	cJSON_Delete(j);
+	run_free(&r);
+}
+
+static void
+test_usage(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+
+	RUN(f, &r, "get", "no-such-kind");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--help"));
+	run_free(&r);
+	RUN(f, &r, "get", "ops", "--filter", "nosuch=1");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "-o", "xml", "get", "ops");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "upload", "video.mp4");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "not yet available"));
+	run_free(&r);
+	RUN(f, &r, "--version");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	{
+		const char *const none[] = { NULL };
+
+		run_cli(f, NULL, none, &r);
+		assert_int_equal(r.status, 2);
+		run_free(&r);
+	}
+}
+
+static void
+test_get_operations(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*j;
+
+	RUN(f, &r, "get", "operations");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 301);
+	assert_true(strncmp(r.out, "ID ", 3) == 0);
+	run_free(&r);
+
+	RUN(f, &r, "get", "ops", "-o", "json");
+	assert_int_equal(r.status, 0);
+	j = cJSON_Parse(r.out);
+	assert_true(cJSON_IsArray(j));
+	assert_int_equal(cJSON_GetArraySize(j), 300);
+	cJSON_Delete(j);
+	run_free(&r);
+
+	RUN(f, &r, "get", "operations", "--limit", "7");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 8);
+	run_free(&r);
+
+	RUN(f, &r, "get", "operations", "--limit", "7", "-o", "json");
+	j = cJSON_Parse(r.out);
+	assert_int_equal(cJSON_GetArraySize(j), 7);
+	cJSON_Delete(j);
+	run_free(&r);
+
+	RUN(f, &r, "get", "operations", "-o", "yaml", "--limit", "2");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "- ", 2) == 0);
+	run_free(&r);
+}
+
+static void
+test_get_one_yaml(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*id = first_rule(f), *want;
+
+	RUN(f, &r, "get", "rate-limits", id, "-o", "yaml");
+	assert_int_equal(r.status, 0);
+	want = itest_printf("id: %s\n", id);
+	assert_non_null(strstr(r.out, want));
+	assert_non_null(strstr(r.out, "threshold: "));
+	free(want);
+	run_free(&r);
+
+	RUN(f, &r, "get", "rl", "0123456789abcdef0123456789abcdef");
+	assert_int_equal(r.status, 1);
+	run_free(&r);
+	free(id);
+}
+
+static void
+test_create_get(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *id, *want;
+	int		 before = count_rules(f);
+	cJSON		*j;
+
+	file = itest_printf("%s/rule.yaml", f->home);
+	spill(file, rule_yaml, 0600);
+	RUN(f, &r, "create", "rate-limits", "-f", file, "-o", "json");
+	assert_int_equal(r.status, 0);
+	j = cJSON_Parse(r.out);
+	assert_non_null(j);
+	id = strdup(cJSON_GetObjectItem(j, "id")->valuestring);
+	cJSON_Delete(j);
+	run_free(&r);
+	assert_int_equal(count_rules(f), before + 1);
+
+	RUN(f, &r, "get", "rl", id);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cli.example.com/*"));
+	assert_non_null(strstr(r.out, id));
+	run_free(&r);
+
+	/* The journal has the change. */
+	want = itest_printf("%s/state/edgetui/journal.jsonl", f->home);
+	{
+		char *text = slurp(want);
+
+		assert_non_null(strstr(text, id));
+		free(text);
+	}
+	free(want);
+	free(id);
+	free(file);
+}
+
+static void
+test_create_invalid(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *text;
+	int		 before = count_rules(f);
+
+	file = itest_printf("%s/bad.yaml", f->home);
+	text = strdup(rule_yaml);
+	memcpy(strstr(text, "period: 60"), "period: 5 ", 10);
+	spill(file, text, 0600);
+	RUN(f, &r, "create", "rate-limits", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "period"));
+	run_free(&r);
+	assert_int_equal(count_rules(f), before);
+
+	/* From stdin through a file that is not YAML at all. */
+	spill(file, "threshold: [oops\n", 0600);
+	RUN(f, &r, "create", "rate-limits", "-f", file);
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	assert_int_equal(count_rules(f), before);
+	free(text);
+	free(file);
+}
+
+static void
+test_update_put(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *id = first_rule(f), *text;
+
+	file = itest_printf("%s/update.yaml", f->home);
+	text = strdup(rule_yaml);
+	memcpy(strstr(text, "threshold: 40"), "threshold: 42", 13);
+	spill(file, text, 0600);
+	RUN(f, &r, "-v", "update", "rl", id, "-f", file);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "-X PUT"));
+	run_free(&r);
+	assert_int_equal(rule_threshold(f, id), 42);
+	free(text);
+	free(file);
+	free(id);
+}
+
+static void
+test_delete(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*id = first_rule(f);
+	int		 before = count_rules(f);
+	cJSON		*list;
+	char		*path, *a, *b, *c;
+
+	RUN(f, &r, "delete", "rate-limits", id);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, id));
+	run_free(&r);
+	assert_int_equal(count_rules(f), before - 1);
+	free(id);
+
+	/* Several operations: one bulk call. */
+	path = itest_printf("/zones/%s/api_gateway/operations?per_page=5",
+	    f->emu.zone);
+	list = api_ok(&f->emu, "GET", path, NULL);
+	free(path);
+	a = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "operation_id")->valuestring);
+	b = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 1),
+	    "operation_id")->valuestring);
+	c = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 2),
+	    "operation_id")->valuestring);
+	cJSON_Delete(list);
+	RUN(f, &r, "-v", "delete", "operations", a, b, c);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "operation_ids"));
+	/* One DELETE request, not three. */
+	{
+		const char	*p = r.err;
+		int		 n = 0;
+
+		while ((p = strstr(p, "curl -sS -X DELETE")) != NULL) {
+			n++;
+			p++;
+		}
+		assert_int_equal(n, 1);
+	}
+	assert_int_equal(count_lines(r.out), 3);
+	run_free(&r);
+	RUN(f, &r, "get", "operations", "-o", "json");
+	list = cJSON_Parse(r.out);
+	assert_int_equal(cJSON_GetArraySize(list), 297);
+	cJSON_Delete(list);
+	run_free(&r);
+
+	/* A bad id among good ones: nothing is sent. */
+	RUN(f, &r, "delete", "operations", "not-a-uuid");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void
+test_edit(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*id = first_rule(f), *script, *editor;
+	const char	*env[2];
+
+	script = itest_printf("%s/editor.sh", f->home);
+	spill(script, "#!/bin/sh\n"
+	    "sed -i 's/^threshold: .*/threshold: 77/' \"$1\"\n", 0700);
+	editor = itest_printf("EDITOR=%s", script);
+	env[0] = editor;
+	env[1] = NULL;
+	{
+		const char *const args[] = { "edit", "rl", id, "--yes", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "threshold:"));
+	assert_non_null(strstr(r.out, "\xe2\x86\x92 77"));
+	run_free(&r);
+	assert_int_equal(rule_threshold(f, id), 77);
+
+	/* Again: nothing to change. */
+	{
+		const char *const args[] = { "edit", "rl", id, "--yes", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "no change"));
+	run_free(&r);
+
+	/* Without --yes and without a terminal: refused, nothing applied. */
+	spill(script, "#!/bin/sh\n"
+	    "sed -i 's/^threshold: .*/threshold: 78/' \"$1\"\n", 0700);
+	{
+		const char *const args[] = { "edit", "rl", id, NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	assert_int_equal(rule_threshold(f, id), 77);
+	free(editor);
+	free(script);
+	free(id);
+}
+
+static void
+test_edit_reopen(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*id = first_rule(f), *script, *editor, *mark, *body;
+	const char	*env[2];
+	struct stat	 sb;
+
+	script = itest_printf("%s/editor2.sh", f->home);
+	mark = itest_printf("%s/reopened", f->home);
+	body = itest_printf("#!/bin/sh\n"
+	    "if grep -q '^# edgetui: the change was not applied' \"$1\"; then\n"
+	    "  grep '^#' \"$1\" > '%s'\n"
+	    "  sed -i 's/^threshold: .*/threshold: 91/' \"$1\"\n"
+	    "else\n"
+	    "  sed -i 's/^threshold: .*/threshold: [oops/' \"$1\"\n"
+	    "fi\n", mark);
+	spill(script, body, 0700);
+	editor = itest_printf("EDITOR=%s", script);
+	env[0] = editor;
+	env[1] = NULL;
+	{
+		const char *const args[] = { "edit", "rl", id, "--yes", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	assert_int_equal(stat(mark, &sb), 0);
+	{
+		char *text = slurp(mark);
+
+		assert_non_null(strstr(text, "YAML"));
+		free(text);
+	}
+	assert_int_equal(rule_threshold(f, id), 91);
+
+	/* A validation error is a comment too; saving it unfixed stops. */
+	spill(script, "#!/bin/sh\n"
+	    "sed -i 's/^period: .*/period: 5/' \"$1\"\n", 0700);
+	{
+		const char *const args[] = { "edit", "rl", id, "--yes", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "period"));
+	run_free(&r);
+	assert_int_equal(rule_threshold(f, id), 91);
+	free(body);
+	free(mark);
+	free(editor);
+	free(script);
+	free(id);
+}
+
+static void
+test_readonly(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file;
+	int		 before = count_rules(f);
+
+	file = itest_printf("%s/rule-ro.yaml", f->home);
+	spill(file, rule_yaml, 0600);
+	RUN(f, &r, "--readonly", "create", "rate-limits", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "read-only"));
+	run_free(&r);
+	assert_int_equal(count_rules(f), before);
+
+	/* Reading is still allowed. */
+	RUN(f, &r, "--readonly", "get", "rate-limits");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	free(file);
+}
+
+static void
+test_errors(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	const char	*wrong[] = { "CLOUDFLARE_API_TOKEN=not-the-token", NULL };
+	const char	*closed[] = {
+		"CLOUDFLARE_BASE_URL=http://127.0.0.1:1/client/v4", NULL };
+	const char *const get[] = { "-v", "get", "rate-limits", NULL };
+
+	run_cli(f, wrong, get, &r);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "403"));
+	assert_null(strstr(r.err, "not-the-token"));
+	run_free(&r);
+
+	run_cli(f, closed, get, &r);
+	assert_int_equal(r.status, 3);
+	run_free(&r);
+
+	/* -v shows requests, never the token (run_cli checks every run). */
+	RUN(f, &r, "-v", "get", "webhook");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "Authorization"));
+	run_free(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_kinds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_usage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_get_operations, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_get_one_yaml, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_create_get, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_create_invalid, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_update_put, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_edit_reopen, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_readonly, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

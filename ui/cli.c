@@ -1,0 +1,1675 @@
+/*
+ * The one-shot commands: each reads the kind's descriptor for its paths,
+ * verbs, methods and columns, sends through libedge's HTTP client, and
+ * prints a table, JSON or YAML. Lists stream page by page so memory does
+ * not grow with the list.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "configfile.h"
+#include "http.h"
+#include "journal.h"
+#include "kind.h"
+#include "log.h"
+#include "pager.h"
+#include "validate.h"
+#include "xmalloc.h"
+#include "yamljson.h"
+
+/* Bodies read from -f are refused beyond this. */
+#define CLI_BODY_MAX		(16L * 1024 * 1024)
+/* A column of width 0 ("what is left") in a streamed table. */
+#define CLI_WIDE_COLUMN		40
+#define CLI_CELL_MAX		4096
+#define CLI_EDITOR_ROUNDS	20
+
+enum cli_output {
+	CLI_OUT_TABLE,
+	CLI_OUT_JSON,
+	CLI_OUT_YAML
+};
+
+/* What every command that talks to the server shares. */
+struct cli {
+	const struct cli_opts	*o;
+	struct config		*cfg;
+	struct config_settings	 set;
+	int			 have_set;
+	struct http_client	*http;
+	enum cli_output		 out;
+	int			 readonly;
+	struct api_var		 vars[4];
+	struct journal		*journal;
+	int			 journal_tried;
+};
+
+struct cli_command {
+	const char	*name;
+	unsigned	 opts;		/* CLI_OPT_* it accepts */
+	int		 mutates;
+	int		 needs_server;
+	int		 (*run)(struct cli *, const struct kind *, int, char **);
+	int		 min_args;	/* after the command, kind included */
+	int		 max_args;	/* -1: any */
+	const char	*usage;
+};
+
+/* A table being printed: the columns shown and their widths. */
+struct cli_table {
+	const struct kind		*kind;
+	const struct kind_column	*cols[32];
+	int				 widths[32];
+	size_t				 ncols;
+	struct kind_column		 id_col;
+};
+
+int
+cli_usage_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("edgetui: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'edgetui --help' for more information.\n", stderr);
+	return (HTTP_EXIT_USAGE);
+}
+
+static int
+cli_error(int status, const char *fmt, ...) printflike(2, 3);
+
+static int
+cli_error(int status, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("edgetui: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return (status);
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static int
+cli_output_parse(const char *s, enum cli_output *out)
+{
+	if (strcmp(s, "table") == 0)
+		*out = CLI_OUT_TABLE;
+	else if (strcmp(s, "json") == 0)
+		*out = CLI_OUT_JSON;
+	else if (strcmp(s, "yaml") == 0)
+		*out = CLI_OUT_YAML;
+	else
+		return (-1);
+	return (0);
+}
+
+/* The config file and the settings, without the server. */
+static int
+cli_setup(struct cli *c)
+{
+	const struct cli_opts	*o = c->o;
+	char			*cause = NULL;
+	size_t			 i;
+
+	c->cfg = config_load(o->config, NULL, &cause);
+	if (c->cfg == NULL) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	for (i = 0; i < c->cfg->nproblems; i++)
+		log_warn("%s", c->cfg->problems[i].message);
+	if (config_settings(c->cfg, o->profile, NULL, &c->set, &cause) != 0) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	c->have_set = 1;
+	c->out = (enum cli_output)c->cfg->prefs.output;
+	if (o->output != NULL && cli_output_parse(o->output, &c->out) != 0)
+		return (cli_usage_error("-o: '%s' is not table, json or yaml",
+		    o->output));
+	c->readonly = o->readonly || c->set.readonly;
+	c->vars[0].name = "account";
+	c->vars[0].value = o->account != NULL ? o->account : c->set.account;
+	c->vars[1].name = "zone";
+	c->vars[1].value = o->zone != NULL ? o->zone : c->set.zone;
+	c->vars[2].name = "video";
+	c->vars[2].value = o->video;
+	return (0);
+}
+
+static int
+cli_connect(struct cli *c)
+{
+	struct http_options	 ho;
+	char			*token = NULL, *cause = NULL;
+
+	if (config_token(c->cfg, c->o->profile, NULL, &token, &cause) != 0) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	memset(&ho, 0, sizeof ho);
+	ho.base_url = c->o->base_url != NULL ? c->o->base_url :
+	    c->set.base_url;
+	ho.token = token;
+	ho.readonly = c->readonly;
+	ho.max_retries = -1;
+	ho.budget_capacity = c->set.budget;
+	c->http = http_client_new(&ho, &cause);
+	config_secret_free(token);
+	if (c->http == NULL) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	return (0);
+}
+
+static void
+cli_teardown(struct cli *c)
+{
+	if (c->journal != NULL)
+		journal_close(c->journal);
+	if (c->http != NULL)
+		http_client_free(c->http);
+	if (c->have_set)
+		config_settings_free(&c->set);
+	if (c->cfg != NULL)
+		config_free(c->cfg);
+}
+
+/* ---- requests --------------------------------------------------------------- */
+
+/*
+ * One request; on failure the reason on stderr and the exit status. The
+ * response is the caller's to free either way.
+ */
+static int
+cli_send(struct cli *c, const struct http_request *req,
+    struct http_response *resp)
+{
+	enum status	 st;
+	char		*cause = NULL, *cmd;
+	int		 exit_status;
+
+	if (log_get_level() >= LOG_LEVEL_DEBUG) {
+		cmd = http_curl_command(c->http, req);
+		log_debug("%s", cmd);
+		free(cmd);
+	}
+	memset(resp, 0, sizeof *resp);
+	st = http_perform(c->http, req, resp, &cause);
+	if (st == STATUS_OK) {
+		free(cause);
+		return (HTTP_EXIT_OK);
+	}
+	if (st == STATUS_READONLY) {
+		cli_error(HTTP_EXIT_USAGE, "read-only: %s %s refused, nothing "
+		    "sent (--readonly or a read-only profile)", req->method,
+		    req->path);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	exit_status = http_exit_status(st, resp->http_status);
+	cli_error(exit_status, "%s", cause != NULL ? cause :
+	    status_message(st));
+	free(cause);
+	return (exit_status);
+}
+
+static int
+cli_get(struct cli *c, const char *path, struct http_response *resp)
+{
+	struct http_request	req;
+
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = path;
+	return (cli_send(c, &req, resp));
+}
+
+static int
+cli_send_json(struct cli *c, const char *method, const char *path,
+    const cJSON *body, struct http_response *resp)
+{
+	struct http_request	 req;
+	char			*text = NULL;
+	int			 rv;
+
+	memset(&req, 0, sizeof req);
+	req.method = method;
+	req.path = path;
+	if (body != NULL) {
+		text = cJSON_PrintUnformatted(body);
+		if (text == NULL)
+			fatalx("out of memory");
+		req.json = text;
+	}
+	rv = cli_send(c, &req, resp);
+	cJSON_free(text);
+	return (rv);
+}
+
+/* The change journal, opened on first use; a failure only warns. */
+static void
+cli_journal(struct cli *c, const char *method, const char *path, long status,
+    const cJSON *before, const cJSON *after)
+{
+	char	*dir, *cause = NULL;
+
+	if (!c->journal_tried) {
+		c->journal_tried = 1;
+		if ((dir = config_state_dir(NULL, &cause)) != NULL) {
+			c->journal = journal_open(dir, &cause);
+			free(dir);
+		}
+		if (c->journal == NULL) {
+			log_warn("journal: %s", cause);
+			free(cause);
+			return;
+		}
+	}
+	if (c->journal == NULL)
+		return;
+	if (journal_append(c->journal, c->set.profile, method, path,
+	    (int)status, before, after, &cause) != 0) {
+		log_warn("journal: %s", cause);
+		free(cause);
+	}
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static size_t
+cli_utf8_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return (n);
+}
+
+/* Cut s to at most w characters, in place. */
+static void
+cli_utf8_cut(char *s, size_t w)
+{
+	size_t	n = 0;
+	char   *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (((unsigned char)*p & 0xc0) != 0x80 && n++ == w) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+/* The default columns, with the id first when they do not show it. */
+static void
+cli_table_init(struct cli_table *t, const struct kind *k)
+{
+	const struct kind_column	*col;
+	int				 has_id = 0;
+
+	memset(t, 0, sizeof *t);
+	t->kind = k;
+	for (col = k->columns; col != NULL && col->header != NULL; col++)
+		if (k->id_field != NULL && strcmp(col->path, k->id_field) == 0 &&
+		    (col->flags & KIND_COL_DEFAULT))
+			has_id = 1;
+	if (k->id_field != NULL && !has_id) {
+		t->id_col.header = "ID";
+		t->id_col.path = k->id_field;
+		t->id_col.format = KIND_FMT_TEXT;
+		t->cols[t->ncols] = &t->id_col;
+		t->widths[t->ncols++] = 36;
+		col = kind_column_find(k, k->id_field);
+		if (col != NULL && col->width > 0)
+			t->widths[t->ncols - 1] = col->width;
+	}
+	for (col = k->columns; col != NULL && col->header != NULL; col++) {
+		if ((col->flags & KIND_COL_DEFAULT) == 0 ||
+		    t->ncols == nitems(t->cols))
+			continue;
+		t->cols[t->ncols] = col;
+		t->widths[t->ncols++] = col->width > 0 ? col->width :
+		    CLI_WIDE_COLUMN;
+	}
+	if (t->ncols == 0 && k->columns != NULL && k->columns[0].header) {
+		t->cols[0] = &k->columns[0];
+		t->widths[t->ncols++] = CLI_WIDE_COLUMN;
+	}
+}
+
+static void
+cli_table_cell(const struct cli_table *t, size_t i, const char *text)
+{
+	const struct kind_column	*col = t->cols[i];
+	size_t				 w = (size_t)t->widths[i], n;
+	int				 last = i + 1 == t->ncols;
+	char				 cell[CLI_CELL_MAX];
+
+	snprintf(cell, sizeof cell, "%s", text);
+	if (!last || col->width > 0)
+		cli_utf8_cut(cell, w);
+	n = cli_utf8_width(cell);
+	if (i != 0)
+		fputs("  ", stdout);
+	if ((col->flags & KIND_COL_RIGHT) && n < w)
+		printf("%*s", (int)(w - n), "");
+	fputs(cell, stdout);
+	if (!last && !(col->flags & KIND_COL_RIGHT) && n < w)
+		printf("%*s", (int)(w - n), "");
+}
+
+static void
+cli_table_header(const struct cli_table *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->ncols; i++)
+		cli_table_cell(t, i, t->cols[i]->header);
+	fputc('\n', stdout);
+}
+
+static void
+cli_table_row(const struct cli_table *t, const cJSON *record)
+{
+	char	cell[CLI_CELL_MAX];
+	size_t	i;
+
+	for (i = 0; i < t->ncols; i++) {
+		kind_column_value(t->kind, t->cols[i], record, cell,
+		    sizeof cell);
+		cli_table_cell(t, i, cell);
+	}
+	fputc('\n', stdout);
+}
+
+static void
+cli_print_json(const cJSON *v)
+{
+	char	*text;
+
+	if ((text = cJSON_Print(v)) == NULL)
+		fatalx("out of memory");
+	printf("%s\n", text);
+	cJSON_free(text);
+}
+
+static void
+cli_print_yaml(const cJSON *v)
+{
+	char	*text;
+
+	text = yamljson_emit(v);
+	fputs(text, stdout);
+	free(text);
+}
+
+/*
+ * The record a create or get returned, for a table: the result itself, or
+ * the object in it that holds the id ({schema: {...}, upload_details}).
+ */
+static const cJSON *
+cli_record_of(const struct kind *k, const cJSON *result)
+{
+	const cJSON	*m;
+
+	if (k->id_field == NULL || kind_record_id(k, result) != NULL ||
+	    !cJSON_IsObject(result))
+		return (result);
+	cJSON_ArrayForEach(m, result)
+		if (cJSON_IsObject(m) && kind_record_id(k, m) != NULL)
+			return (m);
+	return (result);
+}
+
+/* One record (get ID, create, update) in the chosen format. */
+static void
+cli_print_record(struct cli *c, const struct kind *k, const cJSON *result)
+{
+	struct cli_table	t;
+
+	switch (c->out) {
+	case CLI_OUT_JSON:
+		cli_print_json(result);
+		break;
+	case CLI_OUT_YAML:
+		cli_print_yaml(result);
+		break;
+	case CLI_OUT_TABLE:
+		cli_table_init(&t, k);
+		cli_table_header(&t);
+		cli_table_row(&t, cli_record_of(k, result));
+		break;
+	}
+	fflush(stdout);
+}
+
+/* ---- files ------------------------------------------------------------------- */
+
+static char *
+cli_read_fd(int fd, const char *name, size_t *lenp, char **cause)
+{
+	struct buf	b = BUF_INITIALIZER;
+	char		chunk[65536];
+	ssize_t		n;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			xasprintf(cause, "%s: %s", name, strerror(errno));
+			buf_free(&b);
+			return (NULL);
+		}
+		if (n == 0)
+			break;
+		buf_add(&b, chunk, (size_t)n);
+		if (b.len > (size_t)CLI_BODY_MAX) {
+			xasprintf(cause, "%s: larger than %ld bytes", name,
+			    CLI_BODY_MAX);
+			buf_free(&b);
+			return (NULL);
+		}
+	}
+	if (b.data == NULL)
+		buf_adds(&b, "");
+	return (buf_detach(&b, lenp));
+}
+
+static char *
+cli_read_file(const char *path, size_t *lenp, char **cause)
+{
+	char	*text;
+	int	 fd;
+
+	if (strcmp(path, "-") == 0)
+		return (cli_read_fd(STDIN_FILENO, "stdin", lenp, cause));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	text = cli_read_fd(fd, path, lenp, cause);
+	close(fd);
+	return (text);
+}
+
+/* A body from -f: YAML or JSON (JSON is YAML's flow style). */
+static cJSON *
+cli_read_body(const char *path, char **cause)
+{
+	cJSON	*body;
+	char	*text, *why = NULL;
+	size_t	 len;
+
+	if ((text = cli_read_file(path, &len, cause)) == NULL)
+		return (NULL);
+	body = yamljson_parse(text, len, &why);
+	free(text);
+	if (body == NULL) {
+		xasprintf(cause, "%s: %s", strcmp(path, "-") == 0 ? "stdin" :
+		    path, why);
+		free(why);
+	}
+	return (body);
+}
+
+/* Every problem on stderr; returns 0 when the body is clean. */
+static int
+cli_validate(const struct kind *k, const cJSON *body, enum validate_mode mode)
+{
+	struct validate_error	*errs;
+	size_t			 n, i;
+
+	if (validate_record(k, body, mode, &errs, &n) == 0)
+		return (0);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "edgetui: %s: %s\n", *errs[i].field != '\0' ?
+		    errs[i].field : "(body)", errs[i].message);
+	fprintf(stderr, "edgetui: %zu problem%s; nothing was sent\n", n,
+	    n == 1 ? "" : "s");
+	validate_errors_free(errs, n);
+	return (-1);
+}
+
+/* ---- get ---------------------------------------------------------------------- */
+
+/* The page size for a list: few requests, but no more than --limit needs. */
+static long
+cli_per_page(const struct kind *k, long limit)
+{
+	const struct kind_per_page	*pp = &k->per_page;
+	long				 n;
+
+	if (pp->max == 0)
+		return (0);
+	if (limit <= 0 || limit >= pp->max)
+		return (pp->max);
+	if (limit <= pp->min)
+		return (pp->min);
+	n = limit;
+	if (pp->step > 1 && n % pp->step != 0)
+		n += pp->step - n % pp->step;
+	return (MINIMUM(n, pp->max));
+}
+
+static void
+cli_print_json_item(const cJSON *v)
+{
+	char	*text;
+
+	if ((text = cJSON_Print(v)) == NULL)
+		fatalx("out of memory");
+	fputs(text, stdout);
+	cJSON_free(text);
+}
+
+/* Stream one page's records; first says whether any came before. */
+static void
+cli_list_print(struct cli *c, const struct cli_table *t, cJSON **items,
+    size_t n, size_t *count)
+{
+	cJSON	*one;
+	size_t	 i;
+
+	for (i = 0; i < n; i++, (*count)++) {
+		switch (c->out) {
+		case CLI_OUT_TABLE:
+			cli_table_row(t, items[i]);
+			break;
+		case CLI_OUT_JSON:
+			fputs(*count == 0 ? "[\n" : ",\n", stdout);
+			cli_print_json_item(items[i]);
+			break;
+		case CLI_OUT_YAML:
+			/* A one-item sequence each: together, the list. */
+			one = cJSON_CreateArray();
+			cJSON_AddItemReferenceToArray(one, items[i]);
+			cli_print_yaml(one);
+			cJSON_Delete(one);
+			break;
+		}
+	}
+	fflush(stdout);
+}
+
+static int
+cli_list_query(struct cli *c, const struct kind *k, struct buf *q)
+{
+	const struct cli_opts	*o = c->o;
+	char			*name, *eq, *cause = NULL;
+	size_t			 i;
+	int			 rv;
+
+	for (i = 0; i < o->nfilters; i++) {
+		if ((eq = strchr(o->filters[i], '=')) == NULL)
+			return (cli_usage_error("--filter: '%s' is not "
+			    "NAME=VALUE", o->filters[i]));
+		name = xstrndup(o->filters[i], (size_t)(eq - o->filters[i]));
+		if (kind_filter_find(k, name) == NULL) {
+			free(name);
+			return (cli_usage_error("--filter: %s has no filter "
+			    "'%.*s'", k->name, (int)(eq - o->filters[i]),
+			    o->filters[i]));
+		}
+		rv = kind_filter_add(k, name, eq + 1, q, &cause);
+		free(name);
+		if (rv != 0) {
+			cli_usage_error("--filter: %s", cause);
+			free(cause);
+			return (HTTP_EXIT_USAGE);
+		}
+	}
+	return (0);
+}
+
+static int
+cli_list(struct cli *c, const struct kind *k)
+{
+	struct pager_opts	 po;
+	struct pager		*p;
+	struct cli_table	 t;
+	struct http_response	 resp;
+	struct buf		 q = BUF_INITIALIZER;
+	cJSON			**items;
+	char			*path, *cause = NULL;
+	size_t			 n, count = 0, base;
+	int			 rv = 0, flags = 0, header = 0;
+	long			 per_page;
+
+	if ((path = kind_list_path(k, c->vars, &cause)) == NULL)
+		goto usage;
+	buf_adds(&q, path);
+	buf_addc(&q, '?');
+	free(path);
+	if ((rv = cli_list_query(c, k, &q)) != 0)
+		goto out;
+	base = q.len;
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+
+	kind_pager_opts(k, &po);
+	po.max_items = c->o->limit;
+	per_page = k->paging == PAGER_SINGLE ? 0 :
+	    cli_per_page(k, c->o->limit);
+	if (k->paging == PAGER_CREATED && c->o->limit > 0 &&
+	    per_page < PAGER_STREAM_BATCH)
+		flags |= PAGER_SEND_LIMIT;
+	po.flags |= flags;
+	p = pager_new(k->paging, per_page, &po);
+
+	cli_table_init(&t, k);
+	for (;;) {
+		buf_truncate(&q, base);
+		if (!pager_next_query(p, &q))
+			break;
+		if (q.len > 0 && q.data[q.len - 1] == '?')
+			buf_truncate(&q, q.len - 1);
+		if ((rv = cli_get(c, buf_str(&q), &resp)) != 0) {
+			http_response_free(&resp);
+			break;
+		}
+		if (pager_feed(p, &resp.api, &items, &n, &cause) != 0) {
+			rv = cli_error(HTTP_EXIT_REFUSED, "%s: %s", k->name,
+			    cause);
+			free(cause);
+			http_response_free(&resp);
+			break;
+		}
+		if (c->out == CLI_OUT_TABLE && !header++)
+			cli_table_header(&t);
+		cli_list_print(c, &t, items, n, &count);
+		http_response_free(&resp);
+	}
+	if (rv == 0 && pager_warning(p) != NULL)
+		log_warn("%s", pager_warning(p));
+	pager_free(p);
+	if (c->out == CLI_OUT_TABLE && rv == 0 && !header)
+		cli_table_header(&t);
+	if (c->out == CLI_OUT_JSON && (rv == 0 || count != 0))
+		fputs(count == 0 ? "[]\n" : "\n]\n", stdout);
+	else if (c->out == CLI_OUT_YAML && count == 0)
+		fputs("[]\n", stdout);
+	fflush(stdout);
+	goto out;
+usage:
+	rv = cli_usage_error("%s", cause);
+	free(cause);
+out:
+	buf_free(&q);
+	return (rv);
+}
+
+static int
+cli_cmd_get(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	struct http_response	 resp;
+	const char		*id = argc > 1 ? argv[1] : NULL;
+	char			*path, *cause = NULL;
+	int			 rv;
+
+	if (id == NULL && k->shape != KIND_SHAPE_OBJECT) {
+		if ((k->verbs & KIND_VERB_LIST) == 0)
+			return (cli_usage_error("%s cannot be listed", k->name));
+		return (cli_list(c, k));
+	}
+	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
+		return (cli_usage_error("--limit and --filter are for lists"));
+	if ((k->verbs & KIND_VERB_GET) == 0)
+		return (cli_usage_error("%s cannot be read one by one: list "
+		    "them with 'edgetui get %s'", k->name, k->name));
+	if ((path = kind_item_path(k, c->vars, id, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+	if ((rv = cli_get(c, path, &resp)) == 0)
+		cli_print_record(c, k, resp.api.result);
+	http_response_free(&resp);
+out:
+	free(path);
+	return (rv);
+}
+
+/* ---- create and update -------------------------------------------------------- */
+
+/* A text field for a multipart create: in the parts and in the record. */
+static void
+cli_part_add(struct http_part *parts, size_t *n, cJSON *rec, const char *name,
+    const char *value, int number)
+{
+	char	*end;
+	double	 d;
+
+	if (value == NULL)
+		return;
+	parts[*n].name = name;
+	parts[*n].value = value;
+	(*n)++;
+	d = strtod(value, &end);
+	if (number && *value != '\0' && *end == '\0')
+		cJSON_AddNumberToObject(rec, name, d);
+	else if (strcmp(value, "true") == 0 && !number)
+		cJSON_AddBoolToObject(rec, name, 1);
+	else
+		cJSON_AddStringToObject(rec, name, value);
+}
+
+/* The one allowed value of a required enum field left unset ("openapi_v3"). */
+static void
+cli_part_defaults(const struct kind *k, struct http_part *parts, size_t *n,
+    cJSON *rec)
+{
+	const struct kind_field	*f;
+
+	for (f = k->fields; f != NULL && f->path != NULL; f++) {
+		if (f->type != KIND_TYPE_ENUM || !(f->flags & KIND_F_REQUIRED) ||
+		    f->values == NULL || f->values[0] == NULL ||
+		    f->values[1] != NULL || cJSON_HasObjectItem(rec, f->path))
+			continue;
+		cli_part_add(parts, n, rec, f->path, f->values[0], 0);
+	}
+}
+
+static int
+cli_create_multipart(struct cli *c, const struct kind *k, const char *path,
+    struct http_response *resp)
+{
+	const struct cli_opts	*o = c->o;
+	struct http_request	 req;
+	struct http_part	 parts[12];
+	cJSON			*rec;
+	size_t			 n = 0;
+	int			 rv;
+
+	if (o->file == NULL || strcmp(o->file, "-") == 0)
+		return (cli_usage_error("create %s: -f FILE is the file to "
+		    "upload (not stdin)", k->name));
+	memset(parts, 0, sizeof parts);
+	rec = cJSON_CreateObject();
+	cJSON_AddStringToObject(rec, "file", o->file);
+	parts[n].name = "file";
+	parts[n++].file = o->file;
+	cli_part_add(parts, &n, rec, "name", o->name, 0);
+	cli_part_add(parts, &n, rec, "opacity", o->opacity, 1);
+	cli_part_add(parts, &n, rec, "padding", o->padding, 1);
+	cli_part_add(parts, &n, rec, "scale", o->scale, 1);
+	cli_part_add(parts, &n, rec, "position", o->position, 0);
+	if (o->validation)
+		cli_part_add(parts, &n, rec, "validation_enabled", "true", 0);
+	cli_part_defaults(k, parts, &n, rec);
+	if (cli_validate(k, rec, VALIDATE_CREATE) != 0) {
+		cJSON_Delete(rec);
+		return (HTTP_EXIT_USAGE);
+	}
+	cJSON_Delete(rec);
+	if ((rv = cli_connect(c)) != 0)
+		return (rv);
+	memset(&req, 0, sizeof req);
+	req.method = "POST";
+	req.path = path;
+	req.parts = parts;
+	req.nparts = n;
+	return (cli_send(c, &req, resp));
+}
+
+/* The one-time secrets of a record (signing keys), after a table. */
+static void
+cli_print_secrets(struct cli *c, const struct kind *k, const cJSON *rec)
+{
+	const struct kind_field	*f;
+	const cJSON		*v;
+	int			 any = 0;
+
+	for (f = k->fields; f != NULL && f->path != NULL; f++) {
+		if (!(f->flags & KIND_F_SECRET) ||
+		    !cJSON_IsString(v = kind_json_get(rec, f->path)))
+			continue;
+		if (c->out == CLI_OUT_TABLE)
+			printf("%s: %s\n", f->path, v->valuestring);
+		any = 1;
+	}
+	if (any)
+		log_warn("%s: the private key is shown only this once; store it"
+		    " now", k->name);
+}
+
+static int
+cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	const struct cli_opts	*o = c->o;
+	struct http_response	 resp;
+	cJSON			*body = NULL;
+	char			*path, *cause = NULL;
+	int			 rv;
+
+	(void)argc;
+	(void)argv;
+	if ((k->verbs & KIND_VERB_CREATE) == 0)
+		return (cli_usage_error("%s cannot be created", k->name));
+	if (k->create_body != KIND_BODY_MULTIPART &&
+	    (o->seen & (CLI_OPT_NAME | CLI_OPT_WATERMARK | CLI_OPT_VALIDATION)))
+		return (cli_usage_error("create %s: --name, --opacity, "
+		    "--validation... are for multipart creates (watermarks, "
+		    "user-schemas); put fields in -f FILE", k->name));
+	if ((path = kind_create_path(k, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	memset(&resp, 0, sizeof resp);
+	switch (k->create_body) {
+	case KIND_BODY_NONE:
+		if (o->file != NULL) {
+			rv = cli_usage_error("create %s takes no body (-f)",
+			    k->name);
+			goto out;
+		}
+		if ((rv = cli_connect(c)) == 0)
+			rv = cli_send_json(c, "POST", path, NULL, &resp);
+		break;
+	case KIND_BODY_MULTIPART:
+		rv = cli_create_multipart(c, k, path, &resp);
+		break;
+	case KIND_BODY_JSON:
+	default:
+		if (o->file == NULL) {
+			rv = cli_usage_error("create %s needs -f FILE (YAML or "
+			    "JSON, '-' for stdin)", k->name);
+			goto out;
+		}
+		if ((body = cli_read_body(o->file, &cause)) == NULL) {
+			rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+			free(cause);
+			goto out;
+		}
+		if (cli_validate(k, body, VALIDATE_CREATE) != 0) {
+			rv = HTTP_EXIT_USAGE;
+			goto out;
+		}
+		if ((rv = cli_connect(c)) == 0)
+			rv = cli_send_json(c, "POST", path, body, &resp);
+		break;
+	}
+	if (rv == 0) {
+		cli_journal(c, "POST", path, resp.http_status, NULL,
+		    resp.api.result);
+		cli_print_record(c, k, resp.api.result);
+		cli_print_secrets(c, k, resp.api.result);
+	}
+out:
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	free(path);
+	return (rv);
+}
+
+/* The item path of a kind for an id (none for one-object kinds). */
+static char *
+cli_item_path(struct cli *c, const struct kind *k, const char *id, int *rv)
+{
+	char	*path, *cause = NULL;
+
+	if ((path = kind_item_path(k, c->vars, id, &cause)) == NULL) {
+		*rv = cli_usage_error("%s", cause);
+		free(cause);
+	}
+	return (path);
+}
+
+/*
+ * What an update sends: the record as edited (fields the console does not
+ * know included); a PUT replaces the record, and the API wants its id in
+ * the body too.
+ */
+static cJSON *
+cli_update_body(const struct kind *k, const cJSON *edited, const char *id)
+{
+	cJSON	*body;
+
+	body = cJSON_Duplicate(edited, 1);
+	if (k->update_method == KIND_METHOD_PUT && id != NULL &&
+	    k->id_field != NULL && strchr(k->id_field, '.') == NULL &&
+	    cJSON_IsObject(body) && !cJSON_HasObjectItem(body, k->id_field))
+		cJSON_AddStringToObject(body, k->id_field, id);
+	return (body);
+}
+
+/* Send an update; before may be NULL. Prints the result. */
+static int
+cli_apply(struct cli *c, const struct kind *k, const char *path,
+    const char *id, const cJSON *before, const cJSON *edited)
+{
+	struct http_response	 resp;
+	const char		*method = kind_method_name(k->update_method);
+	cJSON			*body, *m, *next;
+	int			 rv;
+
+	body = cli_update_body(k, edited, id);
+	/* A PATCH sends what changed only. */
+	if (k->update_method == KIND_METHOD_PATCH && before != NULL &&
+	    cJSON_IsObject(body)) {
+		for (m = body->child; m != NULL; m = next) {
+			next = m->next;
+			if (cJSON_Compare(m, cJSON_GetObjectItemCaseSensitive(
+			    before, m->string), 1))
+				cJSON_Delete(cJSON_DetachItemViaPointer(body,
+				    m));
+		}
+	}
+	rv = cli_send_json(c, method, path, body, &resp);
+	if (rv == 0) {
+		cli_journal(c, method, path, resp.http_status, before,
+		    resp.api.result);
+		cli_print_record(c, k, resp.api.result);
+	}
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	return (rv);
+}
+
+static int
+cli_updatable(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_UPDATE) == 0 ||
+	    k->update_method == KIND_METHOD_NONE)
+		return (cli_usage_error("%s cannot be updated", k->name));
+	return (0);
+}
+
+/* The server's copy before a change (NULL when it cannot be read). */
+static int
+cli_fetch(struct cli *c, const struct kind *k, const char *path,
+    cJSON **record)
+{
+	struct http_response	resp;
+	int			rv;
+
+	*record = NULL;
+	if ((k->verbs & KIND_VERB_GET) == 0 && k->shape != KIND_SHAPE_OBJECT)
+		return (0);
+	if ((rv = cli_get(c, path, &resp)) == 0 && resp.api.result != NULL)
+		*record = cJSON_Duplicate(resp.api.result, 1);
+	http_response_free(&resp);
+	return (rv);
+}
+
+static int
+cli_cmd_update(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	const char	*id = NULL;
+	cJSON		*body = NULL, *before = NULL;
+	char		*path, *cause = NULL;
+	int		 rv = 0;
+
+	if ((rv = cli_updatable(k)) != 0)
+		return (rv);
+	if (k->shape != KIND_SHAPE_OBJECT) {
+		if (argc < 2)
+			return (cli_usage_error("update %s: an ID is needed",
+			    k->name));
+		id = argv[1];
+	} else if (argc > 1)
+		return (cli_usage_error("%s takes no id", k->name));
+	if (c->o->file == NULL)
+		return (cli_usage_error("update %s needs -f FILE", k->name));
+	if ((path = cli_item_path(c, k, id, &rv)) == NULL)
+		return (rv);
+	if ((body = cli_read_body(c->o->file, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	if (cli_validate(k, body, VALIDATE_UPDATE) != 0) {
+		rv = HTTP_EXIT_USAGE;
+		goto out;
+	}
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = cli_fetch(c, k, path, &before)) != 0)
+		goto out;
+	rv = cli_apply(c, k, path, id, before, body);
+out:
+	cJSON_Delete(before);
+	cJSON_Delete(body);
+	free(path);
+	return (rv);
+}
+
+/* ---- delete ------------------------------------------------------------------- */
+
+static int
+cli_delete_bulk(struct cli *c, const struct kind *k, int n, char **ids)
+{
+	struct http_response	 resp;
+	cJSON			*body, *list;
+	char			*path, *cause = NULL;
+	int			 i, rv;
+
+	if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	body = cJSON_CreateObject();
+	list = cJSON_AddArrayToObject(body, k->bulk_delete_key);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(list, cJSON_CreateString(ids[i]));
+	rv = cli_send_json(c, "DELETE", path, body, &resp);
+	if (rv == 0) {
+		cli_journal(c, "DELETE", path, resp.http_status, body, NULL);
+		for (i = 0; i < n; i++)
+			printf("deleted %s %s\n", k->name, ids[i]);
+	}
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	free(path);
+	return (rv);
+}
+
+static int
+cli_delete_one(struct cli *c, const struct kind *k, const char *id,
+    const char *path)
+{
+	struct http_response	 resp;
+	int			 rv;
+
+	rv = cli_send_json(c, "DELETE", path, NULL, &resp);
+	if (rv == 0) {
+		cli_journal(c, "DELETE", path, resp.http_status, NULL, NULL);
+		if (id != NULL)
+			printf("deleted %s %s\n", k->name, id);
+		else
+			printf("deleted %s\n", k->name);
+	}
+	http_response_free(&resp);
+	return (rv);
+}
+
+static int
+cli_cmd_delete(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	char	**paths;
+	int	  i, n = argc - 1, rv = 0, one;
+
+	if ((k->verbs & KIND_VERB_DELETE) == 0)
+		return (cli_usage_error("%s cannot be deleted", k->name));
+	if (k->shape == KIND_SHAPE_OBJECT) {
+		if (n != 0)
+			return (cli_usage_error("%s takes no id", k->name));
+		n = 1;	/* the one object */
+	} else if (n == 0)
+		return (cli_usage_error("delete %s: at least one ID", k->name));
+	/* Every id is checked before anything is sent. */
+	paths = xcalloc((size_t)n, sizeof *paths);
+	for (i = 0; i < n; i++) {
+		paths[i] = cli_item_path(c, k, k->shape == KIND_SHAPE_OBJECT ?
+		    NULL : argv[i + 1], &rv);
+		if (paths[i] == NULL)
+			goto out;
+	}
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+	if (n > 1 && (k->verbs & KIND_VERB_BULK_DELETE) &&
+	    k->bulk_delete_key != NULL) {
+		rv = cli_delete_bulk(c, k, n, argv + 1);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		one = cli_delete_one(c, k, k->shape == KIND_SHAPE_OBJECT ?
+		    NULL : argv[i + 1], paths[i]);
+		rv = MAXIMUM(rv, one);
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	fflush(stdout);
+	return (rv);
+}
+
+/* ---- edit --------------------------------------------------------------------- */
+
+static void
+cli_diff_value(struct buf *b, const cJSON *v)
+{
+	char	*text;
+
+	if (v == NULL) {
+		buf_adds(b, "(absent)");
+		return;
+	}
+	if ((text = cJSON_PrintUnformatted(v)) == NULL)
+		fatalx("out of memory");
+	buf_adds(b, text);
+	cJSON_free(text);
+}
+
+/* "path: old → new" for each leaf that differs; returns how many. */
+static size_t
+cli_diff(struct buf *out, const char *path, const cJSON *a, const cJSON *b)
+{
+	const cJSON	*m;
+	char		*sub;
+	size_t		 n = 0;
+	int		 i, na, nb;
+
+	if (a != NULL && b != NULL && cJSON_IsObject(a) && cJSON_IsObject(b)) {
+		cJSON_ArrayForEach(m, a) {
+			sub = *path != '\0' ? xprintf("%s.%s", path, m->string) :
+			    xstrdup(m->string);
+			n += cli_diff(out, sub, m,
+			    cJSON_GetObjectItemCaseSensitive(b, m->string));
+			free(sub);
+		}
+		cJSON_ArrayForEach(m, b) {
+			if (cJSON_GetObjectItemCaseSensitive(a, m->string) !=
+			    NULL)
+				continue;
+			sub = *path != '\0' ? xprintf("%s.%s", path, m->string) :
+			    xstrdup(m->string);
+			n += cli_diff(out, sub, NULL, m);
+			free(sub);
+		}
+		return (n);
+	}
+	if (a != NULL && b != NULL && cJSON_IsArray(a) && cJSON_IsArray(b)) {
+		na = cJSON_GetArraySize(a);
+		nb = cJSON_GetArraySize(b);
+		for (i = 0; i < MAXIMUM(na, nb); i++) {
+			sub = xprintf("%s[%d]", path, i);
+			n += cli_diff(out, sub, cJSON_GetArrayItem(a, i),
+			    cJSON_GetArrayItem(b, i));
+			free(sub);
+		}
+		return (n);
+	}
+	if (a != NULL && b != NULL && cJSON_Compare(a, b, 1))
+		return (0);
+	buf_addf(out, "  %s: ", *path != '\0' ? path : "(record)");
+	cli_diff_value(out, a);
+	buf_adds(out, " \xe2\x86\x92 ");
+	cli_diff_value(out, b);
+	buf_addc(out, '\n');
+	return (1);
+}
+
+/* Run $EDITOR (split on spaces, no shell) on file; 0 when it exits 0. */
+static int
+cli_run_editor(const char *file)
+{
+	const char	*env = getenv("EDITOR");
+	char		*copy, *word, *save = NULL, *argv[64];
+	size_t		 n = 0;
+	pid_t		 pid;
+	int		 st;
+
+	if (env == NULL || *env == '\0')
+		env = getenv("VISUAL");
+	if (env == NULL || *env == '\0')
+		env = "vi";
+	copy = xstrdup(env);
+	for (word = strtok_r(copy, " \t", &save); word != NULL &&
+	    n < nitems(argv) - 2; word = strtok_r(NULL, " \t", &save))
+		argv[n++] = word;
+	argv[n++] = (char *)file;
+	argv[n] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1) {
+		free(copy);
+		return (cli_error(-1, "fork: %s", strerror(errno)));
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "edgetui: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free(copy);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return (cli_error(-1, "waitpid: %s", strerror(errno)));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return (cli_error(-1, "the editor (%s) failed; nothing was "
+		    "changed", env));
+	return (0);
+}
+
+static int
+cli_write_file(const char *path, const char *text)
+{
+	FILE	*f;
+	int	 bad;
+
+	if ((f = fopen(path, "w")) == NULL)
+		return (-1);
+	fputs(text, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return (-1);
+	return (0);
+}
+
+/* The text with an error comment block on top (any old one removed). */
+static char *
+cli_with_comment(const char *text, const char *error)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	const char	*p = text, *nl;
+
+	/* Drop a leading block of our own comments from the last round. */
+	while (strncmp(p, "# ", 2) == 0 || strncmp(p, "#\n", 2) == 0) {
+		if ((nl = strchr(p, '\n')) == NULL) {
+			p += strlen(p);
+			break;
+		}
+		p = nl + 1;
+	}
+	buf_adds(&b, "# edgetui: the change was not applied:\n");
+	for (; *error != '\0'; error = nl + 1) {
+		nl = strchr(error, '\n');
+		buf_addf(&b, "#   %.*s\n", nl == NULL ? (int)strlen(error) :
+		    (int)(nl - error), error);
+		if (nl == NULL)
+			break;
+	}
+	buf_adds(&b, "# Fix it and save, or empty the file to cancel.\n#\n");
+	buf_adds(&b, p);
+	return (buf_detach(&b, NULL));
+}
+
+/* Whether the text holds anything but comments and blank space. */
+static int
+cli_blank(const char *text)
+{
+	const char	*p = text;
+
+	while (*p != '\0') {
+		p += strspn(p, " \t\r\n");
+		if (*p == '#')
+			p += strcspn(p, "\n");
+		else if (*p != '\0')
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * The editor loop: *edited is the parsed, valid record; 1 when the user
+ * cancelled (empty file or no change), -1 (after the message) on error.
+ */
+static int
+cli_edit_loop(const struct kind *k, const char *file, const cJSON *orig,
+    cJSON **edited)
+{
+	struct validate_error	*errs;
+	size_t			 len, nerrs;
+	char			*text = NULL, *cause = NULL, *last = NULL;
+	char			*err = NULL, *marked;
+	int			 round, rv = -1;
+
+	*edited = NULL;
+	for (round = 0; round < CLI_EDITOR_ROUNDS; round++) {
+		if (cli_run_editor(file) != 0)
+			goto out;
+		free(text);
+		if ((text = cli_read_file(file, &len, &cause)) == NULL) {
+			cli_error(-1, "%s", cause);
+			goto out;
+		}
+		if (cli_blank(text)) {
+			rv = 1;
+			goto out;
+		}
+		if (last != NULL && strcmp(text, last) == 0) {
+			/* Saved as it was reopened: stop, not loop forever. */
+			cli_error(-1, "%s", err);
+			goto out;
+		}
+		free(err);
+		err = NULL;
+		*edited = yamljson_parse(text, len, &cause);
+		if (*edited == NULL) {
+			err = xprintf("YAML: %s", cause);
+			free(cause);
+		} else if (validate_record(k, *edited, VALIDATE_UPDATE, &errs,
+		    &nerrs) != 0) {
+			err = validate_errors_text(errs, nerrs, "\n");
+			validate_errors_free(errs, nerrs);
+			cJSON_Delete(*edited);
+			*edited = NULL;
+		} else {
+			rv = cJSON_Compare(*edited, orig, 1) ? 1 : 0;
+			goto out;
+		}
+		marked = cli_with_comment(text, err);
+		if (cli_write_file(file, marked) != 0) {
+			free(marked);
+			cli_error(-1, "%s: %s", file, strerror(errno));
+			goto out;
+		}
+		free(last);
+		last = marked;
+	}
+	cli_error(-1, "gave up after %d rounds: %s", CLI_EDITOR_ROUNDS,
+	    err != NULL ? err : "");
+out:
+	if (rv != 0) {
+		cJSON_Delete(*edited);
+		*edited = NULL;
+	}
+	free(err);
+	free(last);
+	free(text);
+	return (rv);
+}
+
+/* Ask on the terminal; 1 for yes. */
+static int
+cli_confirm(const char *question)
+{
+	FILE	*tty;
+	char	 line[64];
+	int	 yes = 0;
+
+	if ((tty = fopen("/dev/tty", "r+")) == NULL)
+		return (-1);
+	fprintf(tty, "%s [y/N] ", question);
+	fflush(tty);
+	if (fgets(line, sizeof line, tty) != NULL)
+		yes = line[0] == 'y' || line[0] == 'Y';
+	fclose(tty);
+	return (yes);
+}
+
+static char *
+cli_temp_file(const struct kind *k, const char *yaml)
+{
+	const char	*dir = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	path = xprintf("%s/edgetui-%s-XXXXXX.yaml", dir, k->name);
+	if ((fd = mkstemps(path, 5)) == -1) {
+		cli_error(-1, "%s: %s", path, strerror(errno));
+		free(path);
+		return (NULL);
+	}
+	fchmod(fd, 0600);
+	if (write(fd, yaml, strlen(yaml)) != (ssize_t)strlen(yaml) ||
+	    close(fd) != 0) {
+		cli_error(-1, "%s: %s", path, strerror(errno));
+		unlink(path);
+		free(path);
+		return (NULL);
+	}
+	return (path);
+}
+
+/* Show the diff against a fresh copy, ask, apply. */
+static int
+cli_edit_apply(struct cli *c, const struct kind *k, const char *path,
+    const char *id, const cJSON *orig, const cJSON *edited)
+{
+	struct buf	 diff = BUF_INITIALIZER;
+	cJSON		*fresh = NULL;
+	size_t		 n;
+	int		 rv, yes;
+
+	if ((rv = cli_fetch(c, k, path, &fresh)) != 0)
+		return (rv);
+	if (fresh == NULL)
+		fresh = cJSON_Duplicate(orig, 1);
+	if (!cJSON_Compare(fresh, orig, 1))
+		log_warn("%s changed on the server while you edited it: the "
+		    "diff is against its current copy", k->name);
+	n = cli_diff(&diff, "", fresh, edited);
+	if (n == 0) {
+		printf("no change\n");
+		goto out;
+	}
+	printf("%s: %zu field%s changed:\n%s", k->name, n, n == 1 ? "" : "s",
+	    buf_str(&diff));
+	fflush(stdout);
+	if (!c->o->yes) {
+		if ((yes = cli_confirm("apply?")) < 0) {
+			rv = cli_error(HTTP_EXIT_USAGE, "no terminal to ask "
+			    "on: use --yes to apply without asking; nothing "
+			    "was changed");
+			goto out;
+		}
+		if (!yes) {
+			printf("not applied\n");
+			goto out;
+		}
+	}
+	rv = cli_apply(c, k, path, id, fresh, edited);
+out:
+	buf_free(&diff);
+	cJSON_Delete(fresh);
+	return (rv);
+}
+
+static int
+cli_cmd_edit(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	const char	*id = NULL;
+	cJSON		*orig = NULL, *edited = NULL;
+	char		*path, *yaml = NULL, *file = NULL;
+	int		 rv = 0, loop;
+
+	if ((rv = cli_updatable(k)) != 0)
+		return (rv);
+	if (k->shape != KIND_SHAPE_OBJECT) {
+		if (argc < 2)
+			return (cli_usage_error("edit %s: an ID is needed",
+			    k->name));
+		id = argv[1];
+	} else if (argc > 1)
+		return (cli_usage_error("%s takes no id", k->name));
+	if ((path = cli_item_path(c, k, id, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = cli_fetch(c, k, path, &orig)) != 0)
+		goto out;
+	if (orig == NULL) {
+		rv = cli_error(HTTP_EXIT_REFUSED, "%s: the server sent no "
+		    "record", k->name);
+		goto out;
+	}
+	yaml = yamljson_emit(orig);
+	if ((file = cli_temp_file(k, yaml)) == NULL) {
+		rv = HTTP_EXIT_USAGE;
+		goto out;
+	}
+	loop = cli_edit_loop(k, file, orig, &edited);
+	if (loop < 0)
+		rv = HTTP_EXIT_USAGE;
+	else if (loop > 0)
+		printf("no change\n");
+	else
+		rv = cli_edit_apply(c, k, path, id, orig, edited);
+out:
+	if (file != NULL) {
+		unlink(file);
+		free(file);
+	}
+	free(yaml);
+	cJSON_Delete(edited);
+	cJSON_Delete(orig);
+	free(path);
+	fflush(stdout);
+	return (rv);
+}
+
+/* ---- kinds, upload, download -------------------------------------------------- */
+
+static void
+cli_words(cJSON *into, const char *name, const char *text)
+{
+	cJSON	*list = cJSON_AddArrayToObject(into, name);
+	char	*copy = xstrdup(text != NULL ? text : ""), *w, *save = NULL;
+
+	for (w = strtok_r(copy, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save))
+		cJSON_AddItemToArray(list, cJSON_CreateString(w));
+	free(copy);
+}
+
+static int
+cli_cmd_kinds(struct cli *c, const struct kind *unused_k, int argc,
+    char **argv)
+{
+	const struct kind *const	*all;
+	struct buf			 verbs = BUF_INITIALIZER;
+	cJSON				*list, *o;
+	size_t				 n, i;
+
+	(void)unused_k;
+	(void)argc;
+	(void)argv;
+	all = kind_all(&n);
+	list = cJSON_CreateArray();
+	if (c->out == CLI_OUT_TABLE)
+		printf("%-22s  %-28s  %s\n", "KIND", "ALIASES", "VERBS");
+	for (i = 0; i < n; i++) {
+		buf_reset(&verbs);
+		kind_verbs_text(all[i]->verbs, &verbs);
+		if (c->out == CLI_OUT_TABLE) {
+			printf("%-22s  %-28s  %s\n", all[i]->name,
+			    all[i]->aliases != NULL ? all[i]->aliases : "",
+			    buf_str(&verbs));
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", all[i]->name);
+		cli_words(o, "aliases", all[i]->aliases);
+		cli_words(o, "verbs", buf_str(&verbs));
+		cJSON_AddStringToObject(o, "scope",
+		    kind_scope_name(all[i]->scope));
+		cJSON_AddStringToObject(o, "help", kind_help(all[i]));
+		cJSON_AddItemToArray(list, o);
+	}
+	if (c->out == CLI_OUT_JSON)
+		cli_print_json(list);
+	else if (c->out == CLI_OUT_YAML)
+		cli_print_yaml(list);
+	cJSON_Delete(list);
+	buf_free(&verbs);
+	return (0);
+}
+
+static int
+cli_cmd_later(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	(void)c;
+	(void)k;
+	(void)argc;
+	return (cli_error(HTTP_EXIT_USAGE, "%s: not yet available in this "
+	    "build", argv[0]));
+}
+
+/* ---- the table of commands ---------------------------------------------------- */
+
+static const struct cli_command cli_commands[] = {
+	{ "get", CLI_OPT_LIMIT | CLI_OPT_FILTER, 0, 1, cli_cmd_get, 1, 2,
+	  "get KIND [ID] [--limit N] [--filter NAME=VALUE]..." },
+	{ "create", CLI_OPT_FILE | CLI_OPT_NAME | CLI_OPT_WATERMARK |
+	  CLI_OPT_VALIDATION, 1, 1, cli_cmd_create, 1, 1,
+	  "create KIND [-f FILE]" },
+	{ "update", CLI_OPT_FILE, 1, 1, cli_cmd_update, 1, 2,
+	  "update KIND ID -f FILE" },
+	{ "edit", CLI_OPT_YES, 1, 1, cli_cmd_edit, 1, 2,
+	  "edit KIND ID [--yes]" },
+	{ "delete", 0, 1, 1, cli_cmd_delete, 1, -1, "delete KIND ID..." },
+	{ "kinds", 0, 0, 0, cli_cmd_kinds, 0, 0, "kinds" },
+	{ "upload", CLI_OPT_NAME | CLI_OPT_UPLOAD, 1, 0, cli_cmd_later, 0, -1,
+	  "upload FILE" },
+	{ "download", CLI_OPT_WAIT, 0, 0, cli_cmd_later, 0, -1,
+	  "download VIDEO_ID" },
+};
+
+static const struct cli_command *
+cli_command_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(cli_commands); i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return (&cli_commands[i]);
+	return (NULL);
+}
+
+int
+cli_is_command(const char *name)
+{
+	return (cli_command_find(name) != NULL);
+}
+
+int
+cli_run(const struct cli_opts *o, int argc, char **argv)
+{
+	const struct cli_command	*cmd = cli_command_find(argv[0]);
+	const struct kind		*k = NULL;
+	struct cli			 c;
+	int				 rv, nargs = argc - 1;
+
+	if (cmd->run == cli_cmd_later)
+		return (cli_cmd_later(NULL, NULL, argc, argv));
+	if (o->seen & ~cmd->opts)
+		return (cli_usage_error("%s: an option was given that it does "
+		    "not take (usage: edgetui %s)", cmd->name, cmd->usage));
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 &&
+	    nargs > cmd->max_args))
+		return (cli_usage_error("usage: edgetui %s", cmd->usage));
+	if (cmd->min_args > 0 && (k = kind_find(argv[1])) == NULL)
+		return (cli_usage_error("unknown kind '%s' (see edgetui "
+		    "kinds)", argv[1]));
+
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	if ((rv = cli_setup(&c)) != 0)
+		goto out;
+	if (cmd->mutates && c.readonly) {
+		rv = cli_error(HTTP_EXIT_USAGE, "read-only: %s refused, "
+		    "nothing sent (--readonly or a read-only profile)",
+		    cmd->name);
+		goto out;
+	}
+	rv = k != NULL ? cmd->run(&c, k, argc - 1, argv + 1) :
+	    cmd->run(&c, k, argc, argv);
+out:
+	cli_teardown(&c);
+	return (rv);
+}

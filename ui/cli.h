@@ -1,0 +1,61 @@
+/*
+ * The one-shot commands (get, create, update, edit, delete, kinds): what
+ * main.c parsed from the arguments, and one entry point that runs a
+ * command and returns its exit status (HTTP_EXIT_*).
+ */
+#ifndef EDGE_CLI_H
+#define EDGE_CLI_H
+
+#include <stddef.h>
+
+#define CLI_MAX_FILTERS	32
+
+/* Every option a command can take; main.c fills it, cli.c checks it. */
+struct cli_opts {
+	const char	*profile;
+	const char	*base_url;
+	const char	*account;
+	const char	*zone;
+	const char	*video;
+	const char	*output;	/* table json yaml, or NULL: config */
+	const char	*config;
+	int		 readonly;
+	int		 verbose;
+
+	/* Command options; seen is a mask of CLI_OPT_* given. */
+	unsigned	 seen;
+	const char	*file;		/* -f */
+	long		 limit;
+	const char	*filters[CLI_MAX_FILTERS];	/* NAME=VALUE */
+	size_t		 nfilters;
+	const char	*name;
+	const char	*opacity;
+	const char	*padding;
+	const char	*scale;
+	const char	*position;
+	int		 validation;
+	int		 yes;
+};
+
+#define CLI_OPT_FILE		0x001
+#define CLI_OPT_LIMIT		0x002
+#define CLI_OPT_FILTER		0x004
+#define CLI_OPT_NAME		0x008
+#define CLI_OPT_WATERMARK	0x010	/* --opacity --padding --scale --position */
+#define CLI_OPT_VALIDATION	0x020
+#define CLI_OPT_YES		0x040
+#define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
+#define CLI_OPT_WAIT		0x100
+
+/* Whether name is a one-shot command. */
+int	 cli_is_command(const char *);
+/*
+ * Run command (argv[0]) with its arguments; returns the exit status. The
+ * program has called curl_global_init.
+ */
+int	 cli_run(const struct cli_opts *, int, char **);
+/* "edgetui: " and a message on stderr, and the hint to --help. */
+int	 cli_usage_error(const char *, ...)
+	     __attribute__((__format__(__printf__, 1, 2)));
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * edgetui's arguments: the options every command shares, then either the
+ * console (not in this build yet) or one command run by cli.c.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "cli.h"
+#include "configfile.h"
+#include "http.h"
+#include "log.h"
+
+enum {
+	OPT_BASE_URL = 256,
+	OPT_ACCOUNT,
+	OPT_ZONE,
+	OPT_VIDEO,
+	OPT_READONLY,
+	OPT_DEMO,
+	OPT_CONFIG,
+	OPT_THEME,
+	OPT_VERSION,
+	OPT_HELP,
+	OPT_LIMIT,
+	OPT_FILTER,
+	OPT_NAME,
+	OPT_OPACITY,
+	OPT_PADDING,
+	OPT_SCALE,
+	OPT_POSITION,
+	OPT_VALIDATION,
+	OPT_YES,
+	OPT_CREATOR,
+	OPT_SIGNED,
+	OPT_CHUNK,
+	OPT_WAIT
+};
+
+static const struct option main_options[] = {
+	{ "profile",		required_argument, NULL, 'p' },
+	{ "base-url",		required_argument, NULL, OPT_BASE_URL },
+	{ "account",		required_argument, NULL, OPT_ACCOUNT },
+	{ "zone",		required_argument, NULL, OPT_ZONE },
+	{ "video",		required_argument, NULL, OPT_VIDEO },
+	{ "readonly",		no_argument,	   NULL, OPT_READONLY },
+	{ "demo",		no_argument,	   NULL, OPT_DEMO },
+	{ "output",		required_argument, NULL, 'o' },
+	{ "config",		required_argument, NULL, OPT_CONFIG },
+	{ "theme",		required_argument, NULL, OPT_THEME },
+	{ "verbose",		no_argument,	   NULL, 'v' },
+	{ "version",		no_argument,	   NULL, OPT_VERSION },
+	{ "help",		no_argument,	   NULL, OPT_HELP },
+	{ "file",		required_argument, NULL, 'f' },
+	{ "limit",		required_argument, NULL, OPT_LIMIT },
+	{ "filter",		required_argument, NULL, OPT_FILTER },
+	{ "name",		required_argument, NULL, OPT_NAME },
+	{ "opacity",		required_argument, NULL, OPT_OPACITY },
+	{ "padding",		required_argument, NULL, OPT_PADDING },
+	{ "scale",		required_argument, NULL, OPT_SCALE },
+	{ "position",		required_argument, NULL, OPT_POSITION },
+	{ "validation",		no_argument,	   NULL, OPT_VALIDATION },
+	{ "yes",		no_argument,	   NULL, OPT_YES },
+	{ "creator",		required_argument, NULL, OPT_CREATOR },
+	{ "require-signed-urls", no_argument,	   NULL, OPT_SIGNED },
+	{ "chunk-size",		required_argument, NULL, OPT_CHUNK },
+	{ "wait",		no_argument,	   NULL, OPT_WAIT },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char main_usage[] =
+"usage: edgetui [OPTIONS]                      the console (not in this build)\n"
+"       edgetui [OPTIONS] COMMAND [ARGS]       one command, then exit\n"
+"\n"
+"Commands:\n"
+"  get KIND [ID]          list (every page, or --limit N) or show one record\n"
+"                         [--filter NAME=VALUE]...\n"
+"  create KIND -f FILE    YAML or JSON body ('-' = stdin); multipart kinds\n"
+"                         take the file with -f and fields as options:\n"
+"                         --name N --validation (user-schemas),\n"
+"                         --name --opacity --padding --scale --position\n"
+"                         (watermarks)\n"
+"  update KIND ID -f FILE with the method the API defines for that kind\n"
+"  edit KIND ID [--yes]   $EDITOR on the record as YAML; applies on save\n"
+"  delete KIND ID...      several ids use the bulk call where the API has one\n"
+"  upload FILE ...        not yet available in this build\n"
+"  download VIDEO_ID ...  not yet available in this build\n"
+"  kinds                  every KIND, its aliases and verbs\n"
+"\n"
+"Options:\n"
+"  -p, --profile NAME     profile from the config file\n"
+"      --base-url URL     API base (default " CONFIG_DEFAULT_BASE_URL ")\n"
+"      --account ID       account id (32 hex digits)\n"
+"      --zone ID          zone id (32 hex digits)\n"
+"      --video ID         the video of video-scoped kinds\n"
+"      --readonly         refuse every change before it is sent\n"
+"      --demo             the console against a local edgemu (not yet)\n"
+"  -o, --output FORMAT    table, json or yaml\n"
+"      --config FILE      config file instead of the default\n"
+"      --theme NAME       console theme (ignored by commands)\n"
+"  -v, --verbose          log each request on stderr (token hidden)\n"
+"      --version          print the version\n"
+"      --help             this help\n"
+"\n"
+"Environment: CLOUDFLARE_API_TOKEN, CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_ZONE_ID,\n"
+"  CLOUDFLARE_BASE_URL, EDITOR.\n"
+"Exit status: 0 done; 1 the server refused; 2 usage or invalid input (nothing\n"
+"  sent); 3 transport failure.\n";
+
+static int
+main_filter(struct cli_opts *o, const char *arg)
+{
+	if (o->nfilters == CLI_MAX_FILTERS)
+		return (cli_usage_error("--filter: at most %d", CLI_MAX_FILTERS));
+	o->filters[o->nfilters++] = arg;
+	return (0);
+}
+
+static int
+main_limit(struct cli_opts *o, const char *arg)
+{
+	char	*end;
+	long	 n;
+
+	n = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || n <= 0)
+		return (cli_usage_error("--limit: '%s' is not a positive "
+		    "number", arg));
+	o->limit = n;
+	return (0);
+}
+
+/* One option into o; -1 (after the message) for a bad one. */
+static int
+main_option(struct cli_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'p':		o->profile = arg; break;
+	case OPT_BASE_URL:	o->base_url = arg; break;
+	case OPT_ACCOUNT:	o->account = arg; break;
+	case OPT_ZONE:		o->zone = arg; break;
+	case OPT_VIDEO:		o->video = arg; break;
+	case OPT_READONLY:	o->readonly = 1; break;
+	case 'o':		o->output = arg; break;
+	case OPT_CONFIG:	o->config = arg; break;
+	case OPT_THEME:		break;	/* the console's; commands draw none */
+	case 'v':		o->verbose = 1; break;
+	case 'f':
+		o->file = arg;
+		o->seen |= CLI_OPT_FILE;
+		break;
+	case OPT_LIMIT:
+		o->seen |= CLI_OPT_LIMIT;
+		return (main_limit(o, arg) == 0 ? 0 : -1);
+	case OPT_FILTER:
+		o->seen |= CLI_OPT_FILTER;
+		return (main_filter(o, arg) == 0 ? 0 : -1);
+	case OPT_NAME:
+		o->name = arg;
+		o->seen |= CLI_OPT_NAME;
+		break;
+	case OPT_OPACITY:	o->opacity = arg; o->seen |= CLI_OPT_WATERMARK; break;
+	case OPT_PADDING:	o->padding = arg; o->seen |= CLI_OPT_WATERMARK; break;
+	case OPT_SCALE:		o->scale = arg; o->seen |= CLI_OPT_WATERMARK; break;
+	case OPT_POSITION:	o->position = arg; o->seen |= CLI_OPT_WATERMARK; break;
+	case OPT_VALIDATION:
+		o->validation = 1;
+		o->seen |= CLI_OPT_VALIDATION;
+		break;
+	case OPT_YES:
+		o->yes = 1;
+		o->seen |= CLI_OPT_YES;
+		break;
+	case OPT_CREATOR:
+	case OPT_SIGNED:
+	case OPT_CHUNK:
+		o->seen |= CLI_OPT_UPLOAD;
+		break;
+	case OPT_WAIT:
+		o->seen |= CLI_OPT_WAIT;
+		break;
+	default:
+		return (cli_usage_error("unknown option"));
+	}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli_opts	 o;
+	int		 ch, status, demo = 0;
+
+	memset(&o, 0, sizeof o);
+	log_set_sink(log_sink_stderr, (void *)"edgetui");
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "p:o:vf:", main_options,
+	    NULL)) != -1) {
+		switch (ch) {
+		case OPT_HELP:
+			fputs(main_usage, stdout);
+			return (0);
+		case OPT_VERSION:
+			printf("edgetui %s\n", PACKAGE_VERSION);
+			return (0);
+		case OPT_DEMO:
+			demo = 1;
+			break;
+		case '?':
+			if (optopt != 0)
+				return (cli_usage_error("option -%c: unknown, "
+				    "or needs a value", optopt));
+			return (cli_usage_error("unknown option '%s', or it "
+			    "needs a value", argv[optind - 1]));
+		default:
+			if (main_option(&o, ch, optarg) != 0)
+				return (HTTP_EXIT_USAGE);
+			break;
+		}
+	}
+	if (o.verbose)
+		log_set_level(LOG_LEVEL_DEBUG);
+	if (demo)
+		return (cli_usage_error("--demo: not yet available in this "
+		    "build (run edgemu --demo-data and point --base-url at "
+		    "it)"));
+	if (optind == argc) {
+		fprintf(stderr, "edgetui: the console is not in this build "
+		    "yet; run a command (edgetui --help)\n");
+		return (HTTP_EXIT_USAGE);
+	}
+	if (!cli_is_command(argv[optind]))
+		return (cli_usage_error("unknown command '%s'", argv[optind]));
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "edgetui: libcurl failed to start\n");
+		return (HTTP_EXIT_TRANSPORT);
+	}
+	status = cli_run(&o, argc - optind, argv + optind);
+	curl_global_cleanup();
+	return (status);
+}
