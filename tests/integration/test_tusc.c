@@ -1,0 +1,427 @@
+/*
+ * The TUS client against edgemu: a whole upload in 5 MiB chunks, resuming
+ * from the journal, a stored URL the server forgot, and edgemu killed in
+ * the middle of a PATCH and started again. Stored bytes are compared with
+ * the file's, byte for byte.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "http.h"
+#include "itest.h"
+#include "media.h"
+#include "tusc.h"
+#include "xmalloc.h"
+
+#define MIB		(1024LL * 1024)
+#define MDAT_LEN	((size_t)(12 * MIB + 12345))
+
+struct rig {
+	struct edgemu		 e;
+	struct http_client	*c;
+	char			*state;		/* journal directory */
+	char			*file;
+	struct tusc_options	 o;
+	/* What the callbacks do. */
+	long long		 stop_at;	/* cancel once done reaches it */
+	long long		 kill_at;	/* SIGKILL edgemu past it */
+	int			 killed;
+	int			 sleeps;
+};
+
+static int
+rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return (remove(path));
+}
+
+/* A valid small MP4 whose mdat never repeats, so misplaced bytes show. */
+static void
+make_mp4(const char *path)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	unsigned char	 blk[65536];
+	uint64_t	 x = 0x9e3779b97f4a7c15ULL;
+	size_t		 done, n, i;
+	FILE		*f;
+
+	media_mp4(&b, 1000, 10000, 640, 360, MDAT_LEN);
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
+	for (done = 0; done < MDAT_LEN; done += n) {
+		n = MDAT_LEN - done < sizeof blk ? MDAT_LEN - done : sizeof blk;
+		for (i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			blk[i] = (unsigned char)x;
+		}
+		assert_int_equal(fwrite(blk, 1, n, f), n);
+	}
+	assert_int_equal(fclose(f), 0);
+	buf_free(&b);
+}
+
+static void
+assert_same_file(const char *a, const char *b)
+{
+	unsigned char	 x[65536], y[65536];
+	size_t		 n, m;
+	FILE		*fa, *fb;
+
+	assert_non_null(fa = fopen(a, "r"));
+	if ((fb = fopen(b, "r")) == NULL)
+		fail_msg("%s: %s", b, strerror(errno));
+	do {
+		n = fread(x, 1, sizeof x, fa);
+		m = fread(y, 1, sizeof y, fb);
+		assert_int_equal(n, m);
+		assert_memory_equal(x, y, n);
+	} while (n > 0);
+	fclose(fa);
+	fclose(fb);
+}
+
+static void
+assert_stored(struct rig *r, const char *uid)
+{
+	char	*path = itest_printf("%s/videos/%s/%s", r->e.dir, r->e.account,
+	    uid);
+
+	assert_same_file(r->file, path);
+	free(path);
+}
+
+static size_t
+journal_count(struct rig *r)
+{
+	struct tusc_entry	*list;
+	size_t			 n;
+	char			*cause = NULL;
+
+	if (tusc_journal_list(r->state, &list, &n, &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entries_free(list, n);
+	return (n);
+}
+
+static int
+on_progress(long long done, long long total, void *arg)
+{
+	struct rig	*r = arg;
+
+	assert_true(done <= total);
+	if (r->kill_at > 0 && !r->killed && done > r->kill_at) {
+		edgemu_kill(&r->e, SIGKILL);
+		r->killed = 1;
+	}
+	return (r->stop_at > 0 && done >= r->stop_at);
+}
+
+/* No real waiting; after a kill, the first wait brings edgemu back. */
+static void
+on_sleep(long seconds, void *arg)
+{
+	struct rig	*r = arg;
+
+	assert_true(seconds > 0 && seconds <= 5);
+	r->sleeps++;
+	if (r->killed && r->e.pid == 0) {
+		edgemu_restart(&r->e);
+		/* The restart re-reads (and reallocates) the account. */
+		r->o.account = r->e.account;
+		r->o.base_url = r->e.url;
+	}
+}
+
+static void
+rig_client(struct rig *r)
+{
+	struct http_options	 ho;
+	char			*cause = NULL;
+
+	if (r->c != NULL)
+		http_client_free(r->c);
+	memset(&ho, 0, sizeof ho);
+	ho.base_url = r->e.url;
+	ho.token = r->e.token;
+	ho.max_retries = -1;
+	if ((r->c = http_client_new(&ho, &cause)) == NULL)
+		fail_msg("http_client_new: %s", cause);
+	r->o.base_url = r->e.url;
+	r->o.account = r->e.account;
+}
+
+static int
+setup(void **state)
+{
+	struct rig	*r = xcalloc(1, sizeof *r);
+	char		 tmpl[] = "/tmp/test_tusc.XXXXXX";
+
+	edgemu_start(&r->e, NULL, 1, NULL);
+	assert_non_null(r->e.account);
+	assert_non_null(mkdtemp(tmpl));
+	r->state = xstrdup(tmpl);
+	r->file = xprintf("%s/clip.mp4", tmpl);
+	make_mp4(r->file);
+	rig_client(r);
+	r->o.file = r->file;
+	r->o.chunk_size = 5 * MIB;
+	r->o.state_dir = r->state;
+	r->o.meta.name = "clip.mp4";
+	r->o.creator = "itest";
+	r->o.progress = on_progress;
+	r->o.progress_arg = r;
+	r->o.sleep = on_sleep;
+	r->o.sleep_arg = r;
+	*state = r;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct rig	*r = *state;
+
+	http_client_free(r->c);
+	edgemu_finish(&r->e);
+	nftw(r->state, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(r->state);
+	free(r->file);
+	free(r);
+	return (0);
+}
+
+static void
+upload_ok(struct rig *r, struct tusc_result *res)
+{
+	char	*cause = NULL;
+
+	if (tusc_upload(r->c, &r->o, res, &cause) != STATUS_OK)
+		fail_msg("tusc_upload: %s", cause);
+	assert_null(cause);
+	assert_int_equal(strlen(res->uid), 32);
+}
+
+static void
+test_upload_whole(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 res;
+	struct http_resp	 h;
+	char			*path;
+
+	upload_ok(r, &res);
+	assert_int_equal(res.resumed_from, -1);
+	assert_int_equal(res.patches, 3);	/* 5 + 5 + the rest */
+	assert_int_equal(res.retries, 0);
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	/* Metadata and creator arrived. */
+	path = itest_printf("/accounts/%s/stream/%s", r->e.account, res.uid);
+	http_json(&r->e, "GET", path, NULL, &h);
+	assert_int_equal(h.status, 200);
+	assert_non_null(strstr(h.body, "\"clip.mp4\""));
+	assert_non_null(strstr(h.body, "\"itest\""));
+	http_resp_free(&h);
+	free(path);
+	tusc_result_free(&res);
+}
+
+static void
+test_bad_chunk_refused(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 res;
+	char			*cause = NULL;
+
+	r->o.chunk_size = 5 * MIB + 1;
+	assert_int_equal(tusc_upload(r->c, &r->o, &res, &cause),
+	    STATUS_INVALID);
+	assert_non_null(strstr(cause, "256 KiB"));
+	assert_int_equal(http_exit_status(res.status, res.http_status),
+	    HTTP_EXIT_USAGE);
+	assert_null(res.uid);
+	free(cause);
+	assert_int_equal(journal_count(r), 0);
+}
+
+/* Stop after the first chunk; the journal remembers where. */
+static void
+upload_first_chunk(struct rig *r, struct tusc_result *res)
+{
+	struct tusc_entry	*list;
+	size_t			 n;
+	char			*cause = NULL;
+
+	r->stop_at = 5 * MIB;
+	assert_int_equal(tusc_upload(r->c, &r->o, res, &cause),
+	    STATUS_CANCELLED);
+	assert_non_null(cause);
+	free(cause);
+	assert_int_equal(res->patches, 1);
+	r->stop_at = 0;
+	assert_int_equal(tusc_journal_list(r->state, &list, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(list[0].uid, res->uid);
+	assert_string_equal(list[0].url, res->url);
+	assert_int_equal(list[0].offset, 5 * MIB);
+	assert_int_equal(list[0].size, res->size);
+	tusc_entries_free(list, n);
+}
+
+static void
+test_resume(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+
+	upload_first_chunk(r, &first);
+	upload_ok(r, &res);
+	assert_string_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, 5 * MIB);
+	assert_int_equal(res.patches, 2);
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
+static void
+test_gone_starts_anew(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+	struct http_resp	 h;
+	const char		*hdr[] = { "Tus-Resumable: 1.0.0", NULL };
+
+	upload_first_chunk(r, &first);
+	http_request_with(&r->e, "DELETE", first.url, hdr, NULL, 0, NULL, &h);
+	assert_int_equal(h.status, 204);
+	http_resp_free(&h);
+	upload_ok(r, &res);
+	assert_string_not_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, -1);
+	assert_int_equal(res.patches, 3);
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
+/* edgemu on a fixed port, so a restart keeps the upload URLs valid. */
+static void
+pin_port(struct rig *r)
+{
+	const char	*p = strrchr(r->e.url, ':');
+	char		 port[16];
+	size_t		 n;
+
+	assert_non_null(p);
+	n = strspn(p + 1, "0123456789");
+	assert_true(n > 0 && n < sizeof port);
+	memcpy(port, p + 1, n);
+	port[n] = '\0';
+	edgemu_kill(&r->e, SIGTERM);
+	r->e.extra[r->e.nextra++] = xstrdup("--listen");
+	r->e.extra[r->e.nextra++] = itest_printf("127.0.0.1:%s", port);
+	edgemu_restart(&r->e);
+	rig_client(r);
+}
+
+static void
+test_killed_mid_patch(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 res;
+
+	pin_port(r);
+	r->kill_at = 6 * MIB;		/* inside the second chunk */
+	upload_ok(r, &res);
+	assert_true(r->killed);
+	assert_true(r->sleeps >= 1);
+	assert_true(res.retries >= 1);
+	/* Chunk 1, the cut chunk 2, then at most two more from HEAD. */
+	assert_true(res.patches <= 4);
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&res);
+}
+
+static void
+test_restart_after_stop(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+
+	pin_port(r);
+	upload_first_chunk(r, &first);
+	edgemu_kill(&r->e, SIGKILL);
+	edgemu_restart(&r->e);
+	rig_client(r);
+	upload_ok(r, &res);
+	assert_string_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, 5 * MIB);
+	assert_int_equal(res.patches, 2);
+	assert_stored(r, res.uid);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
+static void
+test_empty_file(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 res;
+	FILE			*f;
+
+	assert_non_null(f = fopen(r->file, "w"));
+	fclose(f);
+	upload_ok(r, &res);
+	assert_int_equal(res.patches, 0);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&res);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_upload_whole, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_bad_chunk_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gone_starts_anew, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_killed_mid_patch, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_restart_after_stop, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_empty_file, setup,
+		    teardown),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
