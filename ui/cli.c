@@ -12,10 +12,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -24,10 +26,12 @@
 #include "cli.h"
 #include "configfile.h"
 #include "http.h"
+#include "jobs.h"
 #include "journal.h"
 #include "kind.h"
 #include "log.h"
 #include "pager.h"
+#include "tusc.h"
 #include "validate.h"
 #include "xmalloc.h"
 #include "yamljson.h"
@@ -52,6 +56,8 @@ struct cli {
 	struct config_settings	 set;
 	int			 have_set;
 	struct http_client	*http;
+	char			*base_url;	/* the client's */
+	char			*token;		/* kept for a second client */
 	enum cli_output		 out;
 	int			 readonly;
 	struct api_var		 vars[4];
@@ -160,32 +166,56 @@ cli_setup(struct cli *c)
 	return (0);
 }
 
+/* A client on the settings; budget NULL makes a new one. */
 static int
-cli_connect(struct cli *c)
+cli_client(struct cli *c, struct budget *budget, struct http_client **out)
 {
 	struct http_options	 ho;
-	char			*token = NULL, *cause = NULL;
+	char			*cause = NULL;
 
-	if (config_token(c->cfg, c->o->profile, NULL, &token, &cause) != 0) {
-		cli_error(HTTP_EXIT_USAGE, "%s", cause);
-		free(cause);
-		return (HTTP_EXIT_USAGE);
-	}
 	memset(&ho, 0, sizeof ho);
-	ho.base_url = c->o->base_url != NULL ? c->o->base_url :
-	    c->set.base_url;
-	ho.token = token;
+	ho.base_url = c->base_url;
+	ho.token = c->token;
 	ho.readonly = c->readonly;
 	ho.max_retries = -1;
+	ho.budget = budget;
 	ho.budget_capacity = c->set.budget;
-	c->http = http_client_new(&ho, &cause);
-	config_secret_free(token);
-	if (c->http == NULL) {
+	if ((*out = http_client_new(&ho, &cause)) == NULL) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);
 		return (HTTP_EXIT_USAGE);
 	}
 	return (0);
+}
+
+static int
+cli_connect(struct cli *c)
+{
+	char	*cause = NULL;
+
+	if (config_token(c->cfg, c->o->profile, NULL, &c->token,
+	    &cause) != 0) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	c->base_url = xstrdup(c->o->base_url != NULL ? c->o->base_url :
+	    c->set.base_url);
+	return (cli_client(c, NULL, &c->http));
+}
+
+/*
+ * The main client and a second one for a blocking upload, sharing its
+ * budget (the main one goes to the worker thread).
+ */
+static int
+cli_connect_upload(struct cli *c, struct http_client **upload)
+{
+	int	rv;
+
+	if ((rv = cli_connect(c)) != 0)
+		return (rv);
+	return (cli_client(c, http_client_budget(c->http), upload));
 }
 
 static void
@@ -195,6 +225,9 @@ cli_teardown(struct cli *c)
 		journal_close(c->journal);
 	if (c->http != NULL)
 		http_client_free(c->http);
+	if (c->token != NULL)
+		config_secret_free(c->token);
+	free(c->base_url);
 	if (c->have_set)
 		config_settings_free(&c->set);
 	if (c->cfg != NULL)
@@ -1533,7 +1566,7 @@ out:
 	return (rv);
 }
 
-/* ---- kinds, upload, download -------------------------------------------------- */
+/* ---- kinds --------------------------------------------------------------- */
 
 static void
 cli_words(cJSON *into, const char *name, const char *text)
@@ -1590,14 +1623,438 @@ cli_cmd_kinds(struct cli *c, const struct kind *unused_k, int argc,
 	return (0);
 }
 
-static int
-cli_cmd_later(struct cli *c, const struct kind *k, int argc, char **argv)
+/* ---- upload ------------------------------------------------------------------- */
+
+/* The progress bar is redrawn at most this often (ms). */
+#define CLI_DRAW_MS		250L
+#define CLI_MIB			(1024.0 * 1024.0)
+
+/* What the upload thread shares with the main thread. */
+struct cli_upload {
+	struct jobs		*jobs;
+	unsigned long		 id;
+	struct http_client	*http;		/* the upload's own client */
+	struct tusc_options	 opts;
+	struct tusc_result	 res;
+	long long		 resumed;	/* atomic; -1 until known */
+};
+
+static double
+cli_now(void)
 {
-	(void)c;
-	(void)k;
-	(void)argc;
-	return (cli_error(HTTP_EXIT_USAGE, "%s: not yet available in this "
-	    "build", argv[0]));
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+/* On the upload thread: tusc's progress into a PROGRESS event. */
+static int
+cli_upload_progress(long long done, long long total, void *arg)
+{
+	struct cli_upload	*u = arg;
+
+	if (u->res.resumed_from >= 0)
+		__atomic_store_n(&u->resumed, u->res.resumed_from,
+		    __ATOMIC_RELEASE);
+	return (jobs_progress(u->jobs, u->id, done, total));
+}
+
+/* The jobs_run function: the whole TUS upload, blocking. */
+static enum status
+cli_upload_run(struct jobs *j, unsigned long id, void *arg, cJSON **result,
+    char **cause)
+{
+	struct cli_upload	*u = arg;
+	enum status		 st;
+
+	(void)j;
+	(void)id;
+	(void)result;
+	st = tusc_upload(u->http, &u->opts, &u->res, cause);
+	return (st);
+}
+
+/* The bar on stderr: percent, MB/s and ETA, over one line. */
+struct cli_bar {
+	int		 tty;
+	int		 drawn;
+	double		 start;
+	double		 last;
+	long long	 base;		/* done when the rate was first seen */
+	long long	 done;
+	long long	 total;
+};
+
+static void
+cli_bar_draw(struct cli_bar *b, int force)
+{
+	double		 now = cli_now(), secs, rate = 0, pct = 0;
+	long long	 left;
+	char		 eta[32];
+
+	if (!b->tty || b->total <= 0)
+		return;
+	if (!force && b->drawn && (now - b->last) * 1000 < CLI_DRAW_MS)
+		return;
+	b->last = now;
+	secs = now - b->start;
+	if (secs > 0 && b->done > b->base)
+		rate = (double)(b->done - b->base) / secs;
+	pct = 100.0 * (double)b->done / (double)b->total;
+	left = b->total - b->done;
+	if (rate > 0 && left > 0)
+		snprintf(eta, sizeof eta, "%lld:%02lld",
+		    (long long)(left / rate) / 60,
+		    (long long)(left / rate) % 60);
+	else
+		snprintf(eta, sizeof eta, "--:--");
+	fprintf(stderr, "\r\033[Kupload: %5.1f%%  %.1f/%.1f MiB  %.2f MB/s  "
+	    "ETA %s", pct, (double)b->done / CLI_MIB,
+	    (double)b->total / CLI_MIB, rate / 1e6, eta);
+	fflush(stderr);
+	b->drawn = 1;
+}
+
+static void
+cli_bar_end(struct cli_bar *b)
+{
+	if (b->tty && b->drawn) {
+		cli_bar_draw(b, 1);
+		fputc('\n', stderr);
+		fflush(stderr);
+	}
+}
+
+/* Print "resuming at N MiB" once, when the thread has found the offset. */
+static void
+cli_upload_resumed(struct cli_upload *u, int *said, long long from)
+{
+	if (*said || from < 0)
+		return;
+	*said = 1;
+	fprintf(stderr, "%sedgetui: resuming at %lld MiB\n",
+	    isatty(STDERR_FILENO) ? "\r\033[K" : "",
+	    from / (1024LL * 1024));
+	(void)u;
+}
+
+/* Wait for the upload's events, drawing progress; the event's status. */
+static int
+cli_upload_wait(struct cli_upload *u, struct cli_bar *bar, char **cause)
+{
+	struct jobs_event	 ev;
+	struct pollfd		 pfd;
+	int			 said = 0, over = 0, rv = HTTP_EXIT_OK;
+
+	pfd.fd = jobs_fd(u->jobs);
+	pfd.events = POLLIN;
+	while (!over) {
+		if (poll(&pfd, 1, (int)CLI_DRAW_MS) == -1 && errno != EINTR) {
+			xasprintf(cause, "poll: %s", strerror(errno));
+			jobs_cancel(u->jobs, u->id);
+			return (HTTP_EXIT_TRANSPORT);
+		}
+		while (jobs_next_event(u->jobs, &ev)) {
+			cli_upload_resumed(u, &said, __atomic_load_n(
+			    &u->resumed, __ATOMIC_ACQUIRE));
+			switch (ev.kind) {
+			case JOBS_EVENT_PROGRESS:
+				if (bar->total == 0) {
+					bar->start = cli_now();
+					bar->base = ev.done;
+				}
+				bar->done = ev.done;
+				bar->total = ev.total;
+				break;
+			case JOBS_EVENT_DONE:
+				over = 1;
+				break;
+			case JOBS_EVENT_FAILED:
+				over = 1;
+				free(*cause);
+				*cause = ev.cause;
+				ev.cause = NULL;
+				break;
+			default:
+				break;
+			}
+			jobs_event_free(&ev);
+		}
+		if (!over)
+			cli_bar_draw(bar, 0);
+	}
+	/* The thread is over: its result may be read without a lock. */
+	cli_upload_resumed(u, &said, u->res.resumed_from);
+	if (u->res.status == STATUS_OK) {
+		bar->done = bar->total = u->res.size;
+		cli_bar_end(bar);
+	} else {
+		if (bar->tty && bar->drawn)
+			fputc('\n', stderr);
+		rv = http_exit_status(u->res.status, u->res.http_status);
+	}
+	return (rv);
+}
+
+static int
+cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
+    char **argv)
+{
+	const struct cli_opts	*o = c->o;
+	struct cli_upload	 u;
+	struct cli_bar		 bar;
+	struct stat		 sb;
+	struct jobs		*jobs = NULL;
+	char			*cause = NULL, *state = NULL;
+	const char		*file;
+	int			 rv;
+
+	(void)unused_k;
+	if (argc != 2)
+		return (cli_usage_error("usage: edgetui upload FILE [--name N] "
+		    "[--creator C] [--require-signed-urls] [--chunk-size "
+		    "BYTES]"));
+	file = argv[1];
+	memset(&u, 0, sizeof u);
+	u.resumed = -1;
+	u.res.resumed_from = -1;
+	memset(&bar, 0, sizeof bar);
+
+	/* Everything that can be checked is, before anything is sent. */
+	if (stat(file, &sb) != 0)
+		return (cli_error(HTTP_EXIT_USAGE, "%s: %s", file,
+		    strerror(errno)));
+	if (!S_ISREG(sb.st_mode))
+		return (cli_error(HTTP_EXIT_USAGE, "%s: not a regular file",
+		    file));
+	if (access(file, R_OK) != 0)
+		return (cli_error(HTTP_EXIT_USAGE, "%s: %s", file,
+		    strerror(errno)));
+	u.opts.chunk_size = o->chunk_size != 0 ? o->chunk_size :
+	    c->cfg->prefs.chunk_size;
+	if (u.opts.chunk_size != 0 &&
+	    tusc_chunk_check(u.opts.chunk_size, &cause) != 0) {
+		rv = cli_usage_error("--chunk-size: %s", cause);
+		free(cause);
+		return (rv);
+	}
+	if (c->vars[0].value == NULL || *c->vars[0].value == '\0')
+		return (cli_usage_error("upload: an account is needed "
+		    "(--account, CLOUDFLARE_ACCOUNT_ID or the profile)"));
+	if ((state = config_state_dir(NULL, &cause)) == NULL) {
+		log_warn("no resume journal: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if ((rv = cli_connect_upload(c, &u.http)) != 0)
+		goto out;
+
+	u.opts.file = file;
+	u.opts.base_url = c->base_url;
+	u.opts.account = c->vars[0].value;
+	u.opts.creator = o->creator;
+	u.opts.meta.name = o->name;
+	u.opts.meta.require_signed = o->require_signed;
+	u.opts.state_dir = state;
+	u.opts.progress = cli_upload_progress;
+	u.opts.progress_arg = &u;
+
+	/* The worker takes c->http; the upload runs on its own client. */
+	if ((jobs = jobs_new(c->http, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	u.jobs = jobs;
+	bar.tty = isatty(STDERR_FILENO);
+	if (jobs_run(jobs, cli_upload_run, &u, NULL, &u.id) != STATUS_OK) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "upload: the worker is "
+		    "not running");
+		goto out;
+	}
+	rv = cli_upload_wait(&u, &bar, &cause);
+	if (rv == HTTP_EXIT_OK) {
+		printf("%s\n", u.res.uid);
+		fflush(stdout);
+	} else {
+		cli_error(rv, "upload %s: %s", file, cause != NULL ? cause :
+		    status_message(u.res.status));
+		if (u.res.uid != NULL && *u.res.uid != '\0' && state != NULL)
+			fprintf(stderr, "edgetui: video %s is unfinished; run "
+			    "the same command again to resume\n", u.res.uid);
+	}
+out:
+	/* jobs_free waits for the upload thread before its client goes. */
+	if (jobs != NULL)
+		jobs_free(jobs);
+	if (u.http != NULL)
+		http_client_free(u.http);
+	tusc_result_free(&u.res);
+	free(cause);
+	free(state);
+	return (rv);
+}
+
+/* ---- download ----------------------------------------------------------------- */
+
+/* The download's default.status and default.url, or NULL. */
+static const char *
+cli_dl_field(const cJSON *result, const char *name)
+{
+	const cJSON	*d, *v;
+
+	d = cJSON_GetObjectItemCaseSensitive(result, "default");
+	v = cJSON_GetObjectItemCaseSensitive(d, name);
+	return (cJSON_IsString(v) ? v->valuestring : NULL);
+}
+
+static void
+cli_dl_url(struct cli *c, const cJSON *result)
+{
+	const char	*url = cli_dl_field(result, "url");
+
+	if (c->out == CLI_OUT_TABLE)
+		printf("%s\n", url != NULL ? url : "");
+	else if (c->out == CLI_OUT_JSON)
+		cli_print_json(result);
+	else
+		cli_print_yaml(result);
+	fflush(stdout);
+}
+
+/* Poll the downloads object until default.status is "ready". */
+static int
+cli_dl_wait(struct cli *c, const char *path)
+{
+	struct jobs_poll_options po;
+	struct http_request	 req;
+	struct jobs_event	 ev;
+	struct pollfd		 pfd;
+	struct jobs		*jobs;
+	unsigned long		 id;
+	const char		*st;
+	const cJSON		*pct;
+	char			*cause = NULL;
+	int			 rv = -1, tty = isatty(STDERR_FILENO), drawn = 0;
+
+	if ((jobs = jobs_new(c->http, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "%s", cause);
+		free(cause);
+		return (rv);
+	}
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = path;
+	memset(&po, 0, sizeof po);
+	po.first_ms = JOBS_POLL_FIRST_MS;
+	po.max_ms = JOBS_POLL_MAX_MS;
+	po.field = "default.status";
+	po.equals = "ready";
+	if (jobs_poll(jobs, &req, &po, NULL, &id) != STATUS_OK) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "download: the worker is "
+		    "not running");
+		goto out;
+	}
+	pfd.fd = jobs_fd(jobs);
+	pfd.events = POLLIN;
+	while (rv < 0) {
+		if (poll(&pfd, 1, -1) == -1 && errno != EINTR) {
+			rv = cli_error(HTTP_EXIT_TRANSPORT, "poll: %s",
+			    strerror(errno));
+			break;
+		}
+		while (rv < 0 && jobs_next_event(jobs, &ev)) {
+			switch (ev.kind) {
+			case JOBS_EVENT_DONE:
+				if (tty && drawn)
+					fputs("\r\033[K", stderr);
+				cli_dl_url(c, ev.result);
+				rv = HTTP_EXIT_OK;
+				break;
+			case JOBS_EVENT_FAILED:
+				if (tty && drawn)
+					fputc('\n', stderr);
+				rv = http_exit_status(ev.status,
+				    ev.http_status);
+				cli_error(rv, "%s", ev.cause != NULL ?
+				    ev.cause : status_message(ev.status));
+				break;
+			case JOBS_EVENT_POLL_UPDATE:
+				st = cli_dl_field(ev.result, "status");
+				if (st != NULL && strcmp(st, "error") == 0) {
+					rv = cli_error(HTTP_EXIT_REFUSED,
+					    "download: the server reports an "
+					    "error for %s", path);
+					break;
+				}
+				pct = kind_json_get(ev.result,
+				    "default.percentComplete");
+				if (tty && cJSON_IsNumber(pct)) {
+					fprintf(stderr, "\r\033[Kdownload: "
+					    "%s %.1f%%", st != NULL ? st : "",
+					    pct->valuedouble);
+					fflush(stderr);
+					drawn = 1;
+				}
+				break;
+			default:
+				break;
+			}
+			jobs_event_free(&ev);
+		}
+	}
+out:
+	jobs_free(jobs);
+	return (rv);
+}
+
+static int
+cli_cmd_download(struct cli *c, const struct kind *unused_k, int argc,
+    char **argv)
+{
+	const struct kind	*vk = kind_find("videos");
+	const struct kind	*dk = kind_find("downloads");
+	struct http_response	 resp;
+	char			*path = NULL, *cause = NULL;
+	const char		*st;
+	int			 rv;
+
+	(void)unused_k;
+	if (argc != 2)
+		return (cli_usage_error("usage: edgetui download VIDEO_ID "
+		    "[--wait]"));
+	if (kind_id_check(vk, argv[1], &cause) != 0) {
+		rv = cli_usage_error("download: %s", cause);
+		free(cause);
+		return (rv);
+	}
+	c->vars[2].value = argv[1];
+	if ((path = kind_create_path(dk, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("download: %s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+	if ((rv = cli_send_json(c, "POST", path, NULL, &resp)) == 0) {
+		cli_journal(c, "POST", path, resp.http_status, NULL,
+		    resp.api.result);
+		st = cli_dl_field(resp.api.result, "status");
+		if (!(c->o->seen & CLI_OPT_WAIT))
+			cli_print_record(c, dk, resp.api.result);
+		else if (st != NULL && strcmp(st, "ready") == 0)
+			cli_dl_url(c, resp.api.result);
+		else {
+			http_response_free(&resp);
+			rv = cli_dl_wait(c, path);
+			goto out;
+		}
+	}
+	http_response_free(&resp);
+out:
+	free(path);
+	return (rv);
 }
 
 /* ---- the table of commands ---------------------------------------------------- */
@@ -1614,10 +2071,11 @@ static const struct cli_command cli_commands[] = {
 	  "edit KIND ID [--yes]" },
 	{ "delete", 0, 1, 1, cli_cmd_delete, 1, -1, "delete KIND ID..." },
 	{ "kinds", 0, 0, 0, cli_cmd_kinds, 0, 0, "kinds" },
-	{ "upload", CLI_OPT_NAME | CLI_OPT_UPLOAD, 1, 0, cli_cmd_later, 0, -1,
-	  "upload FILE" },
-	{ "download", CLI_OPT_WAIT, 0, 0, cli_cmd_later, 0, -1,
-	  "download VIDEO_ID" },
+	{ "upload", CLI_OPT_NAME | CLI_OPT_UPLOAD, 1, 0, cli_cmd_upload, 0, 1,
+	  "upload FILE [--name N] [--creator C] [--require-signed-urls] "
+	  "[--chunk-size BYTES]" },
+	{ "download", CLI_OPT_WAIT, 1, 0, cli_cmd_download, 0, 1,
+	  "download VIDEO_ID [--wait]" },
 };
 
 static const struct cli_command *
@@ -1645,8 +2103,6 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	struct cli			 c;
 	int				 rv, nargs = argc - 1;
 
-	if (cmd->run == cli_cmd_later)
-		return (cli_cmd_later(NULL, NULL, argc, argv));
 	if (o->seen & ~cmd->opts)
 		return (cli_usage_error("%s: an option was given that it does "
 		    "not take (usage: edgetui %s)", cmd->name, cmd->usage));

@@ -1,5 +1,6 @@
 /*
- * The one-shot commands (get, create, update, edit, delete, kinds): what
+ * The one-shot commands (get, create, update, edit, delete, upload,
+ * download, kinds): what
  * main.c parsed from the arguments, and one entry point that runs a
  * command and returns its exit status (HTTP_EXIT_*).
  */
@@ -35,6 +36,9 @@ struct cli_opts {
 	const char	*position;
 	int		 validation;
 	int		 yes;
+	const char	*creator;	/* upload --creator */
+	int		 require_signed;	/* upload --require-signed-urls */
+	long long	 chunk_size;	/* upload --chunk-size; 0: config */
 };
 
 #define CLI_OPT_FILE		0x001

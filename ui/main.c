@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +89,11 @@ static const char main_usage[] =
 "  update KIND ID -f FILE with the method the API defines for that kind\n"
 "  edit KIND ID [--yes]   $EDITOR on the record as YAML; applies on save\n"
 "  delete KIND ID...      several ids use the bulk call where the API has one\n"
-"  upload FILE ...        not yet available in this build\n"
-"  download VIDEO_ID ...  not yet available in this build\n"
+"  upload FILE           TUS upload; prints the video's uid; a re-run resumes\n"
+"                         [--name N] [--creator C] [--require-signed-urls]\n"
+"                         [--chunk-size BYTES] (5 MiB..200 MiB, 256 KiB steps)\n"
+"  download VIDEO_ID [--wait]  request the MP4 download; --wait polls until\n"
+"                         it is ready and prints its URL\n"
 "  kinds                  every KIND, its aliases and verbs\n"
 "\n"
 "Options:\n"
@@ -135,6 +139,21 @@ main_limit(struct cli_opts *o, const char *arg)
 	return (0);
 }
 
+static int
+main_chunk(struct cli_opts *o, const char *arg)
+{
+	char		*end;
+	long long	 n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || n <= 0 || errno != 0)
+		return (cli_usage_error("--chunk-size: '%s' is not a positive "
+		    "number of bytes", arg));
+	o->chunk_size = n;
+	return (0);
+}
+
 /* One option into o; -1 (after the message) for a bad one. */
 static int
 main_option(struct cli_opts *o, int ch, const char *arg)
@@ -177,10 +196,16 @@ main_option(struct cli_opts *o, int ch, const char *arg)
 		o->seen |= CLI_OPT_YES;
 		break;
 	case OPT_CREATOR:
-	case OPT_SIGNED:
-	case OPT_CHUNK:
+		o->creator = arg;
 		o->seen |= CLI_OPT_UPLOAD;
 		break;
+	case OPT_SIGNED:
+		o->require_signed = 1;
+		o->seen |= CLI_OPT_UPLOAD;
+		break;
+	case OPT_CHUNK:
+		o->seen |= CLI_OPT_UPLOAD;
+		return (main_chunk(o, arg) == 0 ? 0 : -1);
 	case OPT_WAIT:
 		o->seen |= CLI_OPT_WAIT;
 		break;

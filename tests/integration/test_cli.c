@@ -11,19 +11,23 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "itest.h"
+#include "media.h"
 
 #define CLI_ARGS_MAX	32
 
@@ -108,17 +112,15 @@ env_put(char **env, size_t *n, char *entry)
  * Run edgetui with args (NULL-terminated) and extra "NAME=value" env
  * entries (NULL-terminated, may override the defaults, "NAME=" unsets).
  */
-static void
-run_cli(struct fixture *f, const char *const *extra_env,
-    const char *const *args, struct run *r)
+static pid_t
+cli_spawn(struct fixture *f, const char *const *extra_env,
+    const char *const *args, const char *outp, const char *errp)
 {
-	char		*env[64], *argv[CLI_ARGS_MAX], *outp, *errp;
+	char		*env[64], *argv[CLI_ARGS_MAX];
 	size_t		 n = 0, i, j, a = 0;
 	pid_t		 pid;
-	int		 st, fd;
+	int		 fd;
 
-	outp = itest_printf("%s/stdout", f->home);
-	errp = itest_printf("%s/stderr", f->home);
 	env_put(env, &n, itest_printf("CLOUDFLARE_API_TOKEN=%s",
 	    f->emu.token));
 	env_put(env, &n, itest_printf("CLOUDFLARE_BASE_URL=%s", f->emu.url));
@@ -165,6 +167,22 @@ run_cli(struct fixture *f, const char *const *extra_env,
 		execve(argv[0], argv, env);
 		_exit(127);
 	}
+	for (i = 0; i < n; i++)
+		free(env[i]);
+	return (pid);
+}
+
+static void
+run_cli(struct fixture *f, const char *const *extra_env,
+    const char *const *args, struct run *r)
+{
+	char	*outp, *errp;
+	pid_t	 pid;
+	int	 st;
+
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	pid = cli_spawn(f, extra_env, args, outp, errp);
 	while (waitpid(pid, &st, 0) == -1)
 		assert_int_equal(errno, EINTR);
 	assert_true(WIFEXITED(st));
@@ -174,8 +192,6 @@ run_cli(struct fixture *f, const char *const *extra_env,
 	/* The token never shows, whatever happened. */
 	assert_null(strstr(r->out, f->emu.token));
 	assert_null(strstr(r->err, f->emu.token));
-	for (i = 0; i < n; i++)
-		free(env[i]);
 	free(outp);
 	free(errp);
 }
@@ -319,9 +335,19 @@ test_usage(void **state)
 	RUN(f, &r, "-o", "xml", "get", "ops");
 	assert_int_equal(r.status, 2);
 	run_free(&r);
-	RUN(f, &r, "upload", "video.mp4");
+	RUN(f, &r, "upload", "no-such-video.mp4");
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "not yet available"));
+	assert_non_null(strstr(r.err, "no-such-video.mp4"));
+	run_free(&r);
+	RUN(f, &r, "upload");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "download", "not-an-id");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "download", "0123456789abcdef0123456789abcdef",
+	    "--chunk-size", "5242880");
+	assert_int_equal(r.status, 2);
 	run_free(&r);
 	RUN(f, &r, "--version");
 	assert_int_equal(r.status, 0);
@@ -700,6 +726,418 @@ test_errors(void **state)
 	run_free(&r);
 }
 
+/* ---- upload and download ---------------------------------------------------- */
+
+#define UP_CHUNK	5242880L
+#define UP_DEADLINE	30	/* seconds for any bounded wait */
+
+static int
+setup_media(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+	char		 tmpl[] = "/tmp/edgetui-cli-XXXXXX";
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, "--processing-seconds", "1", NULL);
+	assert_non_null(mkdtemp(tmpl));
+	f->home = strdup(tmpl);
+	*state = f;
+	return (0);
+}
+
+/*
+ * A valid MP4 (3 s at timescale 1000) with mdat_len bytes of media that
+ * never repeat (xorshift), so a misplaced chunk cannot compare equal.
+ */
+static void
+write_mp4(const char *path, size_t mdat_len, uint32_t seed)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	unsigned char	 block[65536];
+	uint32_t	 x = seed | 1;
+	size_t		 i, n, done;
+	FILE		*fp;
+
+	media_mp4(&b, 1000, 3000, 640, 360, mdat_len);
+	fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(b.data, 1, b.len, fp), b.len);
+	for (done = 0; done < mdat_len; done += n) {
+		n = mdat_len - done < sizeof block ? mdat_len - done :
+		    sizeof block;
+		for (i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			block[i] = (unsigned char)x;
+		}
+		assert_int_equal(fwrite(block, 1, n, fp), n);
+	}
+	assert_int_equal(fclose(fp), 0);
+	buf_free(&b);
+}
+
+static int
+count_videos(struct fixture *f)
+{
+	cJSON	*r;
+	char	*path;
+	int	 n;
+
+	path = itest_printf("/accounts/%s/stream", f->emu.account);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	assert_true(cJSON_IsArray(r));
+	n = cJSON_GetArraySize(r);
+	cJSON_Delete(r);
+	free(path);
+	return (n);
+}
+
+/* The uid of the first demo video in that state (allocated). */
+static char *
+video_in_state(struct fixture *f, const char *state)
+{
+	cJSON	*r, *v, *st;
+	char	*path, *uid = NULL;
+
+	path = itest_printf("/accounts/%s/stream", f->emu.account);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	cJSON_ArrayForEach(v, r) {
+		st = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "status"),
+		    "state");
+		if (cJSON_IsString(st) && strcmp(st->valuestring, state) == 0) {
+			uid = strdup(cJSON_GetObjectItem(v, "uid")->valuestring);
+			break;
+		}
+	}
+	assert_non_null(uid);
+	cJSON_Delete(r);
+	free(path);
+	return (uid);
+}
+
+static cJSON *
+get_video(struct fixture *f, const char *uid)
+{
+	cJSON	*r;
+	char	*path;
+
+	path = itest_printf("/accounts/%s/stream/%s", f->emu.account, uid);
+	r = api_ok(&f->emu, "GET", path, NULL);
+	free(path);
+	return (r);
+}
+
+/* Poll (bounded) until the video's state is ready. */
+static void
+wait_ready(struct fixture *f, const char *uid)
+{
+	time_t		 deadline = time(NULL) + UP_DEADLINE;
+	struct timespec	 ts = { 0, 100 * 1000 * 1000 };
+	cJSON		*v, *st;
+	int		 ready = 0;
+
+	while (!ready) {
+		assert_true(time(NULL) < deadline);
+		v = get_video(f, uid);
+		st = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "status"),
+		    "state");
+		ready = cJSON_IsString(st) &&
+		    strcmp(st->valuestring, "ready") == 0;
+		cJSON_Delete(v);
+		if (!ready)
+			nanosleep(&ts, NULL);
+	}
+}
+
+/* The bytes edgemu stored for uid equal the file's. */
+static void
+assert_stored(struct fixture *f, const char *uid, const char *file)
+{
+	char	*stored, *a, *b;
+	FILE	*fa, *fb;
+	size_t	 na, nb;
+	int	 same = 1;
+
+	stored = itest_printf("%s/videos/%s/%s", f->emu.dir, f->emu.account,
+	    uid);
+	fa = fopen(file, "rb");
+	fb = fopen(stored, "rb");
+	assert_non_null(fa);
+	assert_non_null(fb);
+	a = malloc(65536);
+	b = malloc(65536);
+	assert_true(a != NULL && b != NULL);
+	do {
+		na = fread(a, 1, 65536, fa);
+		nb = fread(b, 1, 65536, fb);
+		if (na != nb || memcmp(a, b, na) != 0)
+			same = 0;
+	} while (same && na > 0);
+	assert_true(same);
+	fclose(fa);
+	fclose(fb);
+	free(a);
+	free(b);
+	free(stored);
+}
+
+/* A 32-hex uid and a newline, nothing else. */
+static void
+assert_uid_line(const char *out)
+{
+	size_t	i;
+
+	assert_int_equal(strlen(out), 33);
+	for (i = 0; i < 32; i++)
+		assert_non_null(strchr("0123456789abcdef", out[i]));
+	assert_int_equal(out[32], '\n');
+}
+
+static void
+test_upload(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*v, *name;
+	char		*file, uid[33];
+	int		 before;
+
+	file = itest_printf("%s/clip.mp4", f->home);
+	write_mp4(file, 11 * 1024 * 1024, 0x5eed);
+	before = count_videos(f);
+
+	/* Invalid chunk sizes are refused before anything is sent. */
+	RUN(f, &r, "upload", file, "--chunk-size", "1000");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "chunk"));
+	run_free(&r);
+	RUN(f, &r, "upload", file, "--chunk-size", "5242881");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "upload", file, "--chunk-size", "lots");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	/* So is any upload when read-only. */
+	RUN(f, &r, "--readonly", "upload", file);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "read-only"));
+	run_free(&r);
+	assert_int_equal(count_videos(f), before);
+
+	/* -v: the requests are logged, the token never (run_cli checks). */
+	RUN(f, &r, "-v", "upload", file, "--name", "cli clip",
+	    "--chunk-size", "5242880");
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	/* No terminal: no progress bar. */
+	assert_null(strchr(r.err, '\r'));
+	assert_null(strstr(r.err, "resuming"));
+	memcpy(uid, r.out, 32);
+	uid[32] = '\0';
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 1);
+
+	v = get_video(f, uid);
+	name = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "meta"), "name");
+	assert_true(cJSON_IsString(name));
+	assert_string_equal(name->valuestring, "cli clip");
+	cJSON_Delete(v);
+	assert_stored(f, uid, file);
+	wait_ready(f, uid);
+	free(file);
+}
+
+/* Count the PATCH requests a -v run logged, and whether one began at 0. */
+static int
+count_patches(const char *err, int *from_zero)
+{
+	const char	*p = err;
+	int		 n = 0;
+
+	*from_zero = strstr(err, "> Upload-Offset: 0\n") != NULL;
+	while ((p = strstr(p, "> Upload-Offset: ")) != NULL) {
+		n++;
+		p++;
+	}
+	return (n);
+}
+
+/* The upload URL the journal in the client's state directory holds. */
+static char *
+journal_url(struct fixture *f)
+{
+	cJSON	*j, *e, *url;
+	char	*path, *text, *out = NULL;
+
+	path = itest_printf("%s/state/edgetui/uploads.json", f->home);
+	text = slurp(path);
+	if ((j = cJSON_Parse(text)) != NULL) {
+		e = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "uploads"), 0);
+		url = cJSON_GetObjectItem(e, "url");
+		if (cJSON_IsString(url))
+			out = strdup(url->valuestring);
+		cJSON_Delete(j);
+	}
+	free(text);
+	free(path);
+	return (out);
+}
+
+static long long
+head_offset(struct fixture *f, const char *url)
+{
+	const char *const	 hdr[] = { "Tus-Resumable: 1.0.0", NULL };
+	struct http_resp	 resp;
+	const char		*off;
+	long long		 n;
+
+	http_request_with(&f->emu, "HEAD", url, hdr, NULL, 0, NULL, &resp);
+	off = http_header(&resp, "upload-offset");
+	n = resp.status / 100 == 2 && off != NULL ? atoll(off) : -1;
+	http_resp_free(&resp);
+	return (n);
+}
+
+static void
+test_upload_resume(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	struct timespec	 slice = { 0, 1000 * 1000 };
+	const size_t	 mdat = 26 * 1024 * 1024;	/* 6 chunks */
+	struct stat	 sb;
+	char		*file, *outp, *errp, *url = NULL, uid[33];
+	const char	*args[8];
+	long long	 off = -1, chunks;
+	time_t		 deadline;
+	pid_t		 pid;
+	int		 st, n, from_zero;
+
+	file = itest_printf("%s/long.mp4", f->home);
+	write_mp4(file, mdat, 0xbeef);
+	assert_int_equal(stat(file, &sb), 0);
+	chunks = (sb.st_size + UP_CHUNK - 1) / UP_CHUNK;
+	args[0] = "upload";
+	args[1] = file;
+	args[2] = "--chunk-size";
+	args[3] = "5242880";
+	args[4] = NULL;
+
+	/*
+	 * Run the client a millisecond at a time (SIGCONT, SIGSTOP): while it
+	 * is stopped, look for its upload in the journal and ask the server
+	 * how far it got; once a whole chunk is stored, kill it.
+	 */
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	pid = cli_spawn(f, NULL, args, outp, errp);
+	deadline = time(NULL) + UP_DEADLINE;
+	for (;;) {
+		assert_true(time(NULL) < deadline);
+		nanosleep(&slice, NULL);
+		assert_int_equal(kill(pid, SIGSTOP), 0);
+		assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+		assert_true(WIFSTOPPED(st));
+		if (url == NULL)
+			url = journal_url(f);
+		if (url != NULL && (off = head_offset(f, url)) >= UP_CHUNK)
+			break;
+		assert_int_equal(kill(pid, SIGCONT), 0);
+	}
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	/* Not finished: the rest is left for the second run. */
+	off = head_offset(f, url);
+	assert_true(off >= UP_CHUNK && off < (long long)sb.st_size);
+
+	/* The same command again: resumes, sends only what is missing. */
+	{
+		const char *const again[] = { "-v", "upload", file,
+		    "--chunk-size", "5242880", NULL };
+
+		run_cli(f, NULL, again, &r);
+	}
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	assert_non_null(strstr(r.err, "resuming at "));
+	n = count_patches(r.err, &from_zero);
+	assert_true(n >= 1 && n < chunks);
+	assert_false(from_zero);
+	memcpy(uid, r.out, 32);
+	uid[32] = '\0';
+	assert_non_null(strstr(url, uid));
+	run_free(&r);
+	assert_stored(f, uid, file);
+	wait_ready(f, uid);
+
+	/* The journal entry is gone: a third run is a new upload. */
+	free(url);
+	assert_null(journal_url(f));
+	free(outp);
+	free(errp);
+	free(file);
+}
+
+static void
+test_download(void **state)
+{
+	struct fixture	*f = *state;
+	struct http_req	 req;
+	struct http_resp resp;
+	struct run	 r;
+	char		*ready, *pending, *url;
+
+	ready = video_in_state(f, "ready");
+	pending = video_in_state(f, "pendingupload");
+
+	/* Read-only: refused, nothing sent. */
+	RUN(f, &r, "--readonly", "download", ready, "--wait");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "read-only"));
+	run_free(&r);
+
+	/* Not ready: the server's refusal, exit 1. */
+	RUN(f, &r, "download", pending, "--wait");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "ready"));
+	assert_non_null(strstr(r.err, pending));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+
+	/* --wait: polls until ready, prints the URL, which serves the MP4. */
+	RUN(f, &r, "download", ready, "--wait");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 1);
+	assert_true(strncmp(r.out, "http", 4) == 0);
+	url = strndup(r.out, strcspn(r.out, "\n"));
+	run_free(&r);
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.url = url;
+	req.noauth = 1;
+	assert_int_equal(http_send(&f->emu, &req, &resp), CURLE_OK);
+	assert_int_equal(resp.status, 200);
+	assert_true(resp.len > 0);
+	http_resp_free(&resp);
+
+	/* Without --wait: the downloads object as it is now. */
+	RUN(f, &r, "-o", "json", "download", ready);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"status\""));
+	assert_non_null(strstr(r.out, url));
+	run_free(&r);
+	RUN(f, &r, "download", ready);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "STATUS"));
+	run_free(&r);
+
+	free(url);
+	free(ready);
+	free(pending);
+}
+
 int
 main(void)
 {
@@ -723,6 +1161,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_readonly, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_upload, setup_media,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_upload_resume,
+		    setup_media, teardown),
+		cmocka_unit_test_setup_teardown(test_download, setup_media,
+		    teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
