@@ -352,7 +352,13 @@ const struct kind kind_operations = {
 	.create_path = SHIELD_ZONE "/operations/item",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 5, .max = 50, .def = 20 },
+	/*
+	 * The spec sets a minimum but no maximum for this list (the shared
+	 * API Shield parameter's 50 does not apply here); large pages keep a
+	 * full listing inside the request budget, and the pager follows
+	 * result_info.per_page if a server answers with fewer.
+	 */
+	.per_page = { .min = 5, .max = 1000, .def = 20 },
 	.id_field = "operation_id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_DELETE | KIND_VERB_BULK_CREATE | KIND_VERB_BULK_DELETE,
