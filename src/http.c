@@ -962,6 +962,12 @@ http_set_method(struct http_call *call)
 		HTTP_SETOPT(e, CURLOPT_READDATA, call);
 		HTTP_SETOPT(e, CURLOPT_SEEKFUNCTION, http_seek_trampoline);
 		HTTP_SETOPT(e, CURLOPT_SEEKDATA, call);
+		/*
+		 * Uploads stream large files: libcurl's largest upload buffer
+		 * (2 MiB instead of 64 KiB) means 32 times fewer reads and
+		 * sends per chunk.
+		 */
+		HTTP_SETOPT(e, CURLOPT_UPLOAD_BUFFERSIZE, 2L * 1024 * 1024);
 		HTTP_SETOPT(e, CURLOPT_INFILESIZE_LARGE, (curl_off_t)
 		    (call->read_len >= 0 ? call->read_len : -1));
 		break;
