@@ -226,6 +226,40 @@ edgemu_finish(struct edgemu *e)
 	memset(e, 0, sizeof *e);
 }
 
+static int
+edgemu_fixture(void **state, int demo)
+{
+	struct edgemu	*e = calloc(1, sizeof *e);
+
+	if (e == NULL)
+		abort();
+	edgemu_start(e, NULL, demo, NULL);
+	*state = e;
+	return (0);
+}
+
+int
+edgemu_fixture_plain(void **state)
+{
+	return (edgemu_fixture(state, 0));
+}
+
+int
+edgemu_fixture_demo(void **state)
+{
+	return (edgemu_fixture(state, 1));
+}
+
+int
+edgemu_fixture_stop(void **state)
+{
+	struct edgemu	*e = *state;
+
+	edgemu_finish(e);
+	free(e);
+	return (0);
+}
+
 struct growbuf {
 	char	*p;
 	size_t	 len;

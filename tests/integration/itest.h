@@ -45,6 +45,11 @@ void	 edgemu_kill(struct edgemu *, int sig);
 /* Stop it and remove its data directory. */
 void	 edgemu_finish(struct edgemu *);
 
+/* cmocka fixtures: *state is a started edgemu, without or with demo data. */
+int	 edgemu_fixture_plain(void **);
+int	 edgemu_fixture_demo(void **);
+int	 edgemu_fixture_stop(void **);
+
 /*
  * One request. path is below EDGEMU_URL ("/zones/..."); auth NULL sends the
  * right token, "" none, anything else that token.

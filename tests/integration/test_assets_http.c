@@ -48,16 +48,6 @@ start(void **state)
 	return (0);
 }
 
-static int
-stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 static const cJSON *
 get(const cJSON *o, const char *path)
 {
@@ -1034,5 +1024,5 @@ main(void)
 		cmocka_unit_test(test_restart),
 	};
 
-	return (cmocka_run_group_tests(tests, start, stop));
+	return (cmocka_run_group_tests(tests, start, edgemu_fixture_stop));
 }

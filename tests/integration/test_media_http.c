@@ -116,16 +116,6 @@ start_demo(void **state)
 	return (0);
 }
 
-static int
-stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 /* ---- requests with headers of our own ---------------------------------- */
 
 /* ---- videos ------------------------------------------------------------- */
@@ -1156,18 +1146,19 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_webhook_config,
-		    start_plain, stop),
+		    start_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_unknown_video,
-		    start_plain, stop),
+		    start_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_audio_and_captions,
-		    start_plain, stop),
+		    start_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_downloads, start_plain,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_webhook_delivery,
-		    start_plain, stop),
+		    start_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_webhook_restart,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo, stop),
+		    start_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo, start_demo,
+		    edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

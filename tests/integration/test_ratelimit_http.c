@@ -43,36 +43,6 @@ static const char *const all_modes[] = {
 	"simulate", "ban", "challenge", "js_challenge", "managed_challenge"
 };
 
-static int
-start_plain(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 0, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-start_demo(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 static char *
 list_path(const char *zone, const char *query)
 {
@@ -617,19 +587,26 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_crud, start_plain, stop),
+		cmocka_unit_test_setup_teardown(test_crud, edgemu_fixture_plain,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_not_found_and_bad_ids,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_put_id, start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_validation, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_per_page, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_paging, start_plain, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_put_id,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_validation,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_per_page,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_paging,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_zones_are_namespaces,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo, stop),
-		cmocka_unit_test_setup_teardown(test_restart, start_demo, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo, edgemu_fixture_demo,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_restart,
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

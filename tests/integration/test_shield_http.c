@@ -28,36 +28,6 @@
 #define NO_ID		"00000000-0000-4000-8000-000000000000"
 #define BOUNDARY	"edgemu-test-7MA4YWxkTrZu0gW"
 
-static int
-start_plain(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 0, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-start_demo(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 /* /zones/ZONE/api_gateway + the rest, printf-style. */
 static char *
 gw(const char *zone, const char *fmt, ...) __attribute__((format(printf,
@@ -1722,54 +1692,68 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_op_lifecycle, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_op_duplicate, start_plain,
-		    stop),
+		cmocka_unit_test_setup_teardown(test_op_lifecycle,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_duplicate,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_op_bulk_create,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_op_validation, start_plain,
-		    stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_validation,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_op_bulk_delete,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_op_paging, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_op_filters, start_demo,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_op_order, start_demo,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_op_features, start_demo,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_op_mitigation, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_discovery_list, start_demo,
-		    stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_paging,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_filters,
+		    edgemu_fixture_demo,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_order,
+		    edgemu_fixture_demo,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_features,
+		    edgemu_fixture_demo,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_op_mitigation,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_discovery_list,
+		    edgemu_fixture_demo,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_discovery_states,
-		    start_demo, stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_discovery_saved_by_create,
-		    start_demo, stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_discovery_openapi,
-		    start_demo, stop),
-		cmocka_unit_test_setup_teardown(test_schemas, start_demo, stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_schemas,
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_user_schema_upload,
-		    start_plain, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_user_schema_refused,
-		    start_plain, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_user_schema_edit,
-		    start_plain, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_user_schema_operations,
-		    start_plain, stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_user_schema_paging,
-		    start_plain, stop),
-		cmocka_unit_test_setup_teardown(test_settings, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_configuration, start_plain,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_bad_ids, start_plain,
-		    stop),
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_settings,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_configuration,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_bad_ids,
+		    edgemu_fixture_plain,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_zones_are_namespaces,
-		    start_demo, stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo, stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo, edgemu_fixture_demo,
+		    edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

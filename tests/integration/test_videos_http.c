@@ -377,16 +377,6 @@ start_demo(void **state)
 	return (0);
 }
 
-static int
-stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 /* ---- discovery and creation ---------------------------------------------- */
 
 static void
@@ -1866,38 +1856,48 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_options, start, stop),
+		cmocka_unit_test_setup_teardown(test_options, start,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_create_refused, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_create_metadata, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_patch_refused, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_patch_chunked, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_upload_to_ready, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_upload_errors, start,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_ready_unread, start, stop),
-		cmocka_unit_test_setup_teardown(test_upload_64mib, start, stop),
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_ready_unread, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_upload_64mib, start,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_one_patch_at_a_time, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_delete_during_patch, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_patch_cut_short, start,
-		    stop),
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_kill_mid_patch, start,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_expired, start, stop),
-		cmocka_unit_test_setup_teardown(test_terminate, start, stop),
-		cmocka_unit_test_setup_teardown(test_direct_user, start, stop),
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_expired, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_terminate, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_direct_user, start,
+		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_direct_upload, start,
-		    stop),
-		cmocka_unit_test_setup_teardown(test_list, start, stop),
-		cmocka_unit_test_setup_teardown(test_list_creator, start, stop),
-		cmocka_unit_test_setup_teardown(test_edit_delete, start, stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo, stop),
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_list, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_list_creator, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_edit_delete, start,
+		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo, start_demo,
+		    edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
