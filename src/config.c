@@ -1186,6 +1186,9 @@ config_walk_section(struct config_parse *p, const yaml_node_t *map,
 			    nitems(config_options), prefix, key);
 		else if (*prefix == '\0' && strcmp(key, "profiles") == 0)
 			config_walk_profiles(p, v);
+		else if (*prefix == '\0' && strcmp(key, "keymap") == 0) {
+			/* The console's keymap reads this (ui/keymap.c). */
+		}
 		else if ((o = config_find(config_options,
 		    nitems(config_options), full)) != NULL) {
 			p->lines[o - config_options] =

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "kind.h"
+#include "text.h"
 #include "xmalloc.h"
 
 static const struct kind *const kind_table[] = {
@@ -919,68 +920,6 @@ kind_format(const struct kind_column *c, const cJSON *v, const cJSON *record,
 	return (1);
 }
 
-/*
- * The length of the character at s; *bad when it is not valid UTF-8 (one
- * byte then) or a control character: C0, DEL and C1 (U+0080..U+009F),
- * which some terminals act on too.
- */
-static size_t
-kind_utf8_len(const unsigned char *s, int *bad)
-{
-	size_t		n, i;
-	unsigned	cp;
-
-	*bad = 1;
-	if (s[0] < 0x80) {
-		*bad = s[0] < 0x20 || s[0] == 0x7f;
-		return (1);
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return (1);
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (1);
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 ||
-	    cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-		return (1);
-	*bad = cp <= 0x9f;
-	return (n);
-}
-
-/* Copy text into out: each control or invalid character as one '?'. */
-static void
-kind_cell_copy(const char *text, char *out, size_t size)
-{
-	const unsigned char	*s = (const unsigned char *)text;
-	size_t			 o = 0, n;
-	int			 bad;
-
-	if (size == 0)
-		return;
-	while (*s != '\0') {
-		n = kind_utf8_len(s, &bad);
-		if (o + (bad ? 1 : n) >= size)
-			break;
-		if (bad)
-			out[o++] = '?';
-		else {
-			memcpy(out + o, s, n);
-			o += n;
-		}
-		s += n;
-	}
-	out[o] = '\0';
-}
-
 int
 kind_column_value(const struct kind *k, const struct kind_column *c,
     const cJSON *record, char *out, size_t size)
@@ -997,7 +936,7 @@ kind_column_value(const struct kind *k, const struct kind_column *c,
 		buf_adds(&b, "********");
 	else if (present)
 		present = kind_format(c, v, record, &b);
-	kind_cell_copy(present ? buf_str(&b) : "-", out, size);
+	text_sanitize(present ? buf_str(&b) : "-", out, size, 0);
 	buf_free(&b);
 	return (present);
 }

@@ -8,7 +8,6 @@
 
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +24,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "configfile.h"
+#include "edit.h"
 #include "http.h"
 #include "jobs.h"
 #include "journal.h"
@@ -41,7 +41,6 @@
 /* A column of width 0 ("what is left") in a streamed table. */
 #define CLI_WIDE_COLUMN		40
 #define CLI_CELL_MAX		4096
-#define CLI_EDITOR_ROUNDS	20
 
 enum cli_output {
 	CLI_OUT_TABLE,
@@ -980,24 +979,6 @@ cli_item_path(struct cli *c, const struct kind *k, const char *id, int *rv)
 	return (path);
 }
 
-/*
- * What an update sends: the record as edited (fields the console does not
- * know included); a PUT replaces the record, and the API wants its id in
- * the body too.
- */
-static cJSON *
-cli_update_body(const struct kind *k, const cJSON *edited, const char *id)
-{
-	cJSON	*body;
-
-	body = cJSON_Duplicate(edited, 1);
-	if (k->update_method == KIND_METHOD_PUT && id != NULL &&
-	    k->id_field != NULL && strchr(k->id_field, '.') == NULL &&
-	    cJSON_IsObject(body) && !cJSON_HasObjectItem(body, k->id_field))
-		cJSON_AddStringToObject(body, k->id_field, id);
-	return (body);
-}
-
 /* Send an update; before may be NULL. Prints the result. */
 static int
 cli_apply(struct cli *c, const struct kind *k, const char *path,
@@ -1005,21 +986,11 @@ cli_apply(struct cli *c, const struct kind *k, const char *path,
 {
 	struct http_response	 resp;
 	const char		*method = kind_method_name(k->update_method);
-	cJSON			*body, *m, *next;
+	cJSON			*body;
 	int			 rv;
 
-	body = cli_update_body(k, edited, id);
-	/* A PATCH sends what changed only. */
-	if (k->update_method == KIND_METHOD_PATCH && before != NULL &&
-	    cJSON_IsObject(body)) {
-		for (m = body->child; m != NULL; m = next) {
-			next = m->next;
-			if (cJSON_Compare(m, cJSON_GetObjectItemCaseSensitive(
-			    before, m->string), 1))
-				cJSON_Delete(cJSON_DetachItemViaPointer(body,
-				    m));
-		}
-	}
+	/* A PUT gets the id; a PATCH sends what changed only. */
+	body = edit_update_body(k, before, edited, id);
 	rv = cli_send_json(c, method, path, body, &resp);
 	if (rv == 0) {
 		cli_journal(c, method, path, resp.http_status, before,
@@ -1192,238 +1163,38 @@ out:
 
 /* ---- edit --------------------------------------------------------------------- */
 
-static void
-cli_diff_value(struct buf *b, const cJSON *v)
-{
-	char	*text;
-
-	if (v == NULL) {
-		buf_adds(b, "(absent)");
-		return;
-	}
-	if ((text = cJSON_PrintUnformatted(v)) == NULL)
-		fatalx("out of memory");
-	buf_adds(b, text);
-	cJSON_free(text);
-}
-
-/* "path: old → new" for each leaf that differs; returns how many. */
-static size_t
-cli_diff(struct buf *out, const char *path, const cJSON *a, const cJSON *b)
-{
-	const cJSON	*m;
-	char		*sub;
-	size_t		 n = 0;
-	int		 i, na, nb;
-
-	if (a != NULL && b != NULL && cJSON_IsObject(a) && cJSON_IsObject(b)) {
-		cJSON_ArrayForEach(m, a) {
-			sub = *path != '\0' ? xprintf("%s.%s", path, m->string) :
-			    xstrdup(m->string);
-			n += cli_diff(out, sub, m,
-			    cJSON_GetObjectItemCaseSensitive(b, m->string));
-			free(sub);
-		}
-		cJSON_ArrayForEach(m, b) {
-			if (cJSON_GetObjectItemCaseSensitive(a, m->string) !=
-			    NULL)
-				continue;
-			sub = *path != '\0' ? xprintf("%s.%s", path, m->string) :
-			    xstrdup(m->string);
-			n += cli_diff(out, sub, NULL, m);
-			free(sub);
-		}
-		return (n);
-	}
-	if (a != NULL && b != NULL && cJSON_IsArray(a) && cJSON_IsArray(b)) {
-		na = cJSON_GetArraySize(a);
-		nb = cJSON_GetArraySize(b);
-		for (i = 0; i < MAXIMUM(na, nb); i++) {
-			sub = xprintf("%s[%d]", path, i);
-			n += cli_diff(out, sub, cJSON_GetArrayItem(a, i),
-			    cJSON_GetArrayItem(b, i));
-			free(sub);
-		}
-		return (n);
-	}
-	if (a != NULL && b != NULL && cJSON_Compare(a, b, 1))
-		return (0);
-	buf_addf(out, "  %s: ", *path != '\0' ? path : "(record)");
-	cli_diff_value(out, a);
-	buf_adds(out, " \xe2\x86\x92 ");
-	cli_diff_value(out, b);
-	buf_addc(out, '\n');
-	return (1);
-}
-
-/* Run $EDITOR (split on spaces, no shell) on file; 0 when it exits 0. */
-static int
-cli_run_editor(const char *file)
-{
-	const char	*env = getenv("EDITOR");
-	char		*copy, *word, *save = NULL, *argv[64];
-	size_t		 n = 0;
-	pid_t		 pid;
-	int		 st;
-
-	if (env == NULL || *env == '\0')
-		env = getenv("VISUAL");
-	if (env == NULL || *env == '\0')
-		env = "vi";
-	copy = xstrdup(env);
-	for (word = strtok_r(copy, " \t", &save); word != NULL &&
-	    n < nitems(argv) - 2; word = strtok_r(NULL, " \t", &save))
-		argv[n++] = word;
-	argv[n++] = (char *)file;
-	argv[n] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	if ((pid = fork()) == -1) {
-		free(copy);
-		return (cli_error(-1, "fork: %s", strerror(errno)));
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "edgetui: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	free(copy);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return (cli_error(-1, "waitpid: %s", strerror(errno)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return (cli_error(-1, "the editor (%s) failed; nothing was "
-		    "changed", env));
-	return (0);
-}
-
-static int
-cli_write_file(const char *path, const char *text)
-{
-	FILE	*f;
-	int	 bad;
-
-	if ((f = fopen(path, "w")) == NULL)
-		return (-1);
-	fputs(text, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return (-1);
-	return (0);
-}
-
-/* The text with an error comment block on top (any old one removed). */
-static char *
-cli_with_comment(const char *text, const char *error)
-{
-	struct buf	 b = BUF_INITIALIZER;
-	const char	*p = text, *nl;
-
-	/* Drop a leading block of our own comments from the last round. */
-	while (strncmp(p, "# ", 2) == 0 || strncmp(p, "#\n", 2) == 0) {
-		if ((nl = strchr(p, '\n')) == NULL) {
-			p += strlen(p);
-			break;
-		}
-		p = nl + 1;
-	}
-	buf_adds(&b, "# edgetui: the change was not applied:\n");
-	for (; *error != '\0'; error = nl + 1) {
-		nl = strchr(error, '\n');
-		buf_addf(&b, "#   %.*s\n", nl == NULL ? (int)strlen(error) :
-		    (int)(nl - error), error);
-		if (nl == NULL)
-			break;
-	}
-	buf_adds(&b, "# Fix it and save, or empty the file to cancel.\n#\n");
-	buf_adds(&b, p);
-	return (buf_detach(&b, NULL));
-}
-
-/* Whether the text holds anything but comments and blank space. */
-static int
-cli_blank(const char *text)
-{
-	const char	*p = text;
-
-	while (*p != '\0') {
-		p += strspn(p, " \t\r\n");
-		if (*p == '#')
-			p += strcspn(p, "\n");
-		else if (*p != '\0')
-			return (0);
-	}
-	return (1);
-}
-
 /*
  * The editor loop: *edited is the parsed, valid record; 1 when the user
  * cancelled (empty file or no change), -1 (after the message) on error.
  */
 static int
-cli_edit_loop(const struct kind *k, const char *file, const cJSON *orig,
-    cJSON **edited)
+cli_edit_loop(struct edit *e, cJSON **edited)
 {
-	struct validate_error	*errs;
-	size_t			 len, nerrs;
-	char			*text = NULL, *cause = NULL, *last = NULL;
-	char			*err = NULL, *marked;
-	int			 round, rv = -1;
+	char	*cause = NULL;
 
 	*edited = NULL;
-	for (round = 0; round < CLI_EDITOR_ROUNDS; round++) {
-		if (cli_run_editor(file) != 0)
-			goto out;
-		free(text);
-		if ((text = cli_read_file(file, &len, &cause)) == NULL) {
-			cli_error(-1, "%s", cause);
-			goto out;
+	for (;;) {
+		fflush(stdout);
+		fflush(stderr);
+		if (edit_run_editor(e->file, &cause) != 0)
+			break;
+		switch (edit_next(e, edited, &cause)) {
+		case EDIT_CHANGED:
+			return (0);
+		case EDIT_UNCHANGED:
+		case EDIT_EMPTY:
+			return (1);
+		case EDIT_AGAIN:
+			continue;
+		case EDIT_INVALID:
+		case EDIT_FAILED:
+			break;
 		}
-		if (cli_blank(text)) {
-			rv = 1;
-			goto out;
-		}
-		if (last != NULL && strcmp(text, last) == 0) {
-			/* Saved as it was reopened: stop, not loop forever. */
-			cli_error(-1, "%s", err);
-			goto out;
-		}
-		free(err);
-		err = NULL;
-		*edited = yamljson_parse(text, len, &cause);
-		if (*edited == NULL) {
-			err = xprintf("YAML: %s", cause);
-			free(cause);
-		} else if (validate_record(k, *edited, VALIDATE_UPDATE, &errs,
-		    &nerrs) != 0) {
-			err = validate_errors_text(errs, nerrs, "\n");
-			validate_errors_free(errs, nerrs);
-			cJSON_Delete(*edited);
-			*edited = NULL;
-		} else {
-			rv = cJSON_Compare(*edited, orig, 1) ? 1 : 0;
-			goto out;
-		}
-		marked = cli_with_comment(text, err);
-		if (cli_write_file(file, marked) != 0) {
-			free(marked);
-			cli_error(-1, "%s: %s", file, strerror(errno));
-			goto out;
-		}
-		free(last);
-		last = marked;
+		break;
 	}
-	cli_error(-1, "gave up after %d rounds: %s", CLI_EDITOR_ROUNDS,
-	    err != NULL ? err : "");
-out:
-	if (rv != 0) {
-		cJSON_Delete(*edited);
-		*edited = NULL;
-	}
-	free(err);
-	free(last);
-	free(text);
-	return (rv);
+	cli_error(-1, "%s", cause);
+	free(cause);
+	return (-1);
 }
 
 /* Ask on the terminal; 1 for yes. */
@@ -1444,32 +1215,6 @@ cli_confirm(const char *question)
 	return (yes);
 }
 
-static char *
-cli_temp_file(const struct kind *k, const char *yaml)
-{
-	const char	*dir = getenv("TMPDIR");
-	char		*path;
-	int		 fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = xprintf("%s/edgetui-%s-XXXXXX.yaml", dir, k->name);
-	if ((fd = mkstemps(path, 5)) == -1) {
-		cli_error(-1, "%s: %s", path, strerror(errno));
-		free(path);
-		return (NULL);
-	}
-	fchmod(fd, 0600);
-	if (write(fd, yaml, strlen(yaml)) != (ssize_t)strlen(yaml) ||
-	    close(fd) != 0) {
-		cli_error(-1, "%s: %s", path, strerror(errno));
-		unlink(path);
-		free(path);
-		return (NULL);
-	}
-	return (path);
-}
-
 /* Show the diff against a fresh copy, ask, apply. */
 static int
 cli_edit_apply(struct cli *c, const struct kind *k, const char *path,
@@ -1487,7 +1232,7 @@ cli_edit_apply(struct cli *c, const struct kind *k, const char *path,
 	if (!cJSON_Compare(fresh, orig, 1))
 		log_warn("%s changed on the server while you edited it: the "
 		    "diff is against its current copy", k->name);
-	n = cli_diff(&diff, "", fresh, edited);
+	n = edit_diff(&diff, fresh, edited);
 	if (n == 0) {
 		printf("no change\n");
 		goto out;
@@ -1517,11 +1262,13 @@ out:
 static int
 cli_cmd_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 {
+	struct edit	 e;
 	const char	*id = NULL;
 	cJSON		*orig = NULL, *edited = NULL;
-	char		*path, *yaml = NULL, *file = NULL;
+	char		*path, *cause = NULL;
 	int		 rv = 0, loop;
 
+	memset(&e, 0, sizeof e);
 	if ((rv = cli_updatable(k)) != 0)
 		return (rv);
 	if (k->shape != KIND_SHAPE_OBJECT) {
@@ -1541,12 +1288,12 @@ cli_cmd_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "record", k->name);
 		goto out;
 	}
-	yaml = yamljson_emit(orig);
-	if ((file = cli_temp_file(k, yaml)) == NULL) {
-		rv = HTTP_EXIT_USAGE;
+	if (edit_open(&e, k, orig, VALIDATE_UPDATE, &cause) != 0) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
 		goto out;
 	}
-	loop = cli_edit_loop(k, file, orig, &edited);
+	loop = cli_edit_loop(&e, &edited);
 	if (loop < 0)
 		rv = HTTP_EXIT_USAGE;
 	else if (loop > 0)
@@ -1554,11 +1301,7 @@ cli_cmd_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 	else
 		rv = cli_edit_apply(c, k, path, id, orig, edited);
 out:
-	if (file != NULL) {
-		unlink(file);
-		free(file);
-	}
-	free(yaml);
+	edit_close(&e);
 	cJSON_Delete(edited);
 	cJSON_Delete(orig);
 	free(path);

@@ -20,6 +20,7 @@ struct cli_opts {
 	const char	*video;
 	const char	*output;	/* table json yaml, or NULL: config */
 	const char	*config;
+	const char	*theme;		/* the console's --theme */
 	int		 readonly;
 	int		 verbose;
 

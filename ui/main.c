@@ -1,6 +1,6 @@
 /*
  * edgetui's arguments: the options every command shares, then either the
- * console (not in this build yet) or one command run by cli.c.
+ * console (tui.c) or one command run by cli.c.
  */
 #include "config.h"
 
@@ -15,7 +15,9 @@
 #include "cli.h"
 #include "configfile.h"
 #include "http.h"
+#include "keymap.h"
 #include "log.h"
+#include "tui.h"
 
 enum {
 	OPT_BASE_URL = 256,
@@ -28,6 +30,7 @@ enum {
 	OPT_THEME,
 	OPT_VERSION,
 	OPT_HELP,
+	OPT_HELP_KEYS,
 	OPT_LIMIT,
 	OPT_FILTER,
 	OPT_NAME,
@@ -57,6 +60,7 @@ static const struct option main_options[] = {
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
+	{ "help-keys",		no_argument,	   NULL, OPT_HELP_KEYS },
 	{ "file",		required_argument, NULL, 'f' },
 	{ "limit",		required_argument, NULL, OPT_LIMIT },
 	{ "filter",		required_argument, NULL, OPT_FILTER },
@@ -75,7 +79,7 @@ static const struct option main_options[] = {
 };
 
 static const char main_usage[] =
-"usage: edgetui [OPTIONS]                      the console (not in this build)\n"
+"usage: edgetui [OPTIONS]                      the console\n"
 "       edgetui [OPTIONS] COMMAND [ARGS]       one command, then exit\n"
 "\n"
 "Commands:\n"
@@ -103,13 +107,14 @@ static const char main_usage[] =
 "      --zone ID          zone id (32 hex digits)\n"
 "      --video ID         the video of video-scoped kinds\n"
 "      --readonly         refuse every change before it is sent\n"
-"      --demo             the console against a local edgemu (not yet)\n"
+"      --demo             the console on a local edgemu with demo data\n"
 "  -o, --output FORMAT    table, json or yaml\n"
 "      --config FILE      config file instead of the default\n"
 "      --theme NAME       console theme (ignored by commands)\n"
 "  -v, --verbose          log each request on stderr (token hidden)\n"
 "      --version          print the version\n"
 "      --help             this help\n"
+"      --help-keys        the console's keys and what they do\n"
 "\n"
 "Environment: CLOUDFLARE_API_TOKEN, CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_ZONE_ID,\n"
 "  CLOUDFLARE_BASE_URL, EDITOR.\n"
@@ -167,7 +172,7 @@ main_option(struct cli_opts *o, int ch, const char *arg)
 	case OPT_READONLY:	o->readonly = 1; break;
 	case 'o':		o->output = arg; break;
 	case OPT_CONFIG:	o->config = arg; break;
-	case OPT_THEME:		break;	/* the console's; commands draw none */
+	case OPT_THEME:		o->theme = arg; break;	/* the console's */
 	case 'v':		o->verbose = 1; break;
 	case 'f':
 		o->file = arg;
@@ -230,6 +235,9 @@ main(int argc, char **argv)
 		case OPT_HELP:
 			fputs(main_usage, stdout);
 			return (0);
+		case OPT_HELP_KEYS:
+			keymap_print_defaults(stdout);
+			return (0);
 		case OPT_VERSION:
 			printf("edgetui %s\n", PACKAGE_VERSION);
 			return (0);
@@ -250,14 +258,17 @@ main(int argc, char **argv)
 	}
 	if (o.verbose)
 		log_set_level(LOG_LEVEL_DEBUG);
-	if (demo)
-		return (cli_usage_error("--demo: not yet available in this "
-		    "build (run edgemu --demo-data and point --base-url at "
-		    "it)"));
-	if (optind == argc) {
-		fprintf(stderr, "edgetui: the console is not in this build "
-		    "yet; run a command (edgetui --help)\n");
-		return (HTTP_EXIT_USAGE);
+	if (optind == argc || demo) {
+		if (optind != argc)
+			return (cli_usage_error("--demo starts the console: it "
+			    "takes no command"));
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			fprintf(stderr, "edgetui: libcurl failed to start\n");
+			return (HTTP_EXIT_TRANSPORT);
+		}
+		status = tui_main(&o, demo, o.theme);
+		curl_global_cleanup();
+		return (status);
 	}
 	if (!cli_is_command(argv[optind]))
 		return (cli_usage_error("unknown command '%s'", argv[optind]));

@@ -1,0 +1,54 @@
+/*
+ * Server text made safe for a terminal, and measured in columns. Every
+ * string from the server is untrusted: it may hold escape sequences,
+ * control characters, bytes that are no UTF-8 or bidi overrides that
+ * reorder what the line shows.
+ */
+#ifndef EDGE_TEXT_H
+#define EDGE_TEXT_H
+
+#include <stddef.h>
+
+/* text_sanitize flags. */
+#define TEXT_DROP_ESC	0x1	/* drop escape sequences whole, not ESC */
+#define TEXT_SPACE	0x2	/* a run of TAB, CR and LF is one space */
+
+/*
+ * Copy s into out (size > 0), cut to fit without splitting a character:
+ * control characters (C0, DEL, C1), bidi overrides and isolates and each
+ * byte that is no UTF-8 become one '?'; flags drop escape sequences and
+ * turn line breaks into spaces. Returns the bytes written.
+ */
+size_t		 text_sanitize(const char *, char *, size_t, int);
+/* The same with both flags, allocated. */
+char		*text_clean(const char *);
+
+/*
+ * Display columns (mbrtowc and wcwidth in the caller's locale; what has no
+ * width of its own counts one), and cutting in place to at most cols
+ * columns without splitting a character (returns the columns kept).
+ */
+size_t		 text_width(const char *);
+size_t		 text_cut(char *, size_t);
+
+/*
+ * Substring search ignoring ASCII case: the first match in the len bytes
+ * of hay (which may hold NULs), or NULL. An empty needle matches at hay.
+ */
+const char	*text_find_nocase(const char *, size_t, const char *, size_t);
+/* The same for one needle over many haystacks, prepared once. */
+struct text_needle {
+	const char	*s;
+	size_t		 len;
+	size_t		 anchor;	/* the rarest byte's position */
+	unsigned char	 c;
+	unsigned char	 fold;
+};
+void		 text_needle_init(struct text_needle *, const char *, size_t);
+const char	*text_needle_find(const struct text_needle *, const char *,
+		     size_t);
+int		 text_contains_nocase(const char *, const char *);
+/* strcmp ignoring ASCII case, whatever the locale. */
+int		 text_casecmp(const char *, const char *);
+
+#endif

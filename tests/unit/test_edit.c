@@ -1,0 +1,708 @@
+/*
+ * Unit tests for edit.c: the update body by method, the field diff, the
+ * error comment, the temporary file, the check of a saved text, the
+ * reopen loop, and the editor run without a shell by small scripts.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "common.h"
+#include "edit.h"
+#include "kind.h"
+#include "validate.h"
+#include "xmalloc.h"
+
+static const struct kind_field test_fields[] = {
+	{ .path = "name", .type = KIND_TYPE_STRING,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY },
+	{ .path = "period", .type = KIND_TYPE_INT, KIND_RANGE(10, 86400) },
+	{ .path = "meta", .type = KIND_TYPE_MAP },
+	{ .path = NULL }
+};
+
+static const struct kind kind_put = {
+	.name = "things",
+	.id_field = "id",
+	.verbs = KIND_VERB_GET | KIND_VERB_UPDATE,
+	.update_method = KIND_METHOD_PUT,
+	.fields = test_fields,
+};
+
+static const struct kind kind_put_nested = {
+	.name = "nested",
+	.id_field = "result.id",
+	.verbs = KIND_VERB_GET | KIND_VERB_UPDATE,
+	.update_method = KIND_METHOD_PUT,
+	.fields = test_fields,
+};
+
+static const struct kind kind_patch = {
+	.name = "patched",
+	.id_field = "id",
+	.verbs = KIND_VERB_GET | KIND_VERB_UPDATE,
+	.update_method = KIND_METHOD_PATCH,
+	.fields = test_fields,
+};
+
+static const struct kind kind_post = {
+	.name = "posted",
+	.id_field = "uid",
+	.verbs = KIND_VERB_GET | KIND_VERB_UPDATE,
+	.update_method = KIND_METHOD_POST,
+	.fields = test_fields,
+};
+
+static const char record_yaml[] = "id: abc\nname: first\nperiod: 60\n";
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static cJSON *
+parse(const char *json)
+{
+	cJSON	*j = cJSON_Parse(json);
+
+	if (j == NULL)
+		fail_msg("bad test JSON: %s", json);
+	return (j);
+}
+
+/* The body as compact JSON, for comparing. */
+static char *
+print(const cJSON *v)
+{
+	char	*s = cJSON_PrintUnformatted(v), *copy;
+
+	assert_non_null(s);
+	copy = xstrdup(s);
+	cJSON_free(s);
+	return (copy);
+}
+
+static void
+assert_body(const struct kind *k, const char *before, const char *edited,
+    const char *id, const char *want)
+{
+	cJSON	*b = before != NULL ? parse(before) : NULL;
+	cJSON	*e = parse(edited), *body;
+	char	*got;
+
+	body = edit_update_body(k, b, e, id);
+	got = print(body);
+	assert_string_equal(got, want);
+	/* The edited record itself is left alone. */
+	free(got);
+	got = print(e);
+	assert_string_equal(got, edited);
+	free(got);
+	cJSON_Delete(body);
+	cJSON_Delete(e);
+	cJSON_Delete(b);
+}
+
+static void
+assert_diff(const char *before, const char *after, size_t want_n,
+    const char *want)
+{
+	struct buf	 out = BUF_INITIALIZER;
+	cJSON		*a = parse(before), *b = parse(after);
+
+	assert_int_equal(edit_diff(&out, a, b), want_n);
+	assert_string_equal(buf_str(&out), want);
+	buf_free(&out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void
+spill(const char *path, const char *text, mode_t mode)
+{
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static char *
+slurp(const char *path)
+{
+	char	*text, *cause = NULL;
+
+	text = edit_read_file(path, NULL, &cause);
+	if (text == NULL)
+		fail_msg("%s", cause);
+	return (text);
+}
+
+/* Each test gets its own $TMPDIR, removed after. */
+static int
+tmp_setup(void **state)
+{
+	char	*dir = xstrdup("/tmp/test_edit-XXXXXX");
+
+	if (mkdtemp(dir) == NULL)
+		fail_msg("mkdtemp: %s", strerror(errno));
+	setenv("TMPDIR", dir, 1);
+	unsetenv("EDITOR");
+	unsetenv("VISUAL");
+	*state = dir;
+	return (0);
+}
+
+static int
+tmp_teardown(void **state)
+{
+	char	*dir = *state, *cmd;
+	int	 rv;
+
+	cmd = xprintf("rm -rf '%s'", dir);
+	rv = system(cmd);
+	free(cmd);
+	free(dir);
+	unsetenv("TMPDIR");
+	return (rv == 0 ? 0 : -1);
+}
+
+/* ---- the update body ---------------------------------------------------- */
+
+static void
+test_body_put(void **state)
+{
+	(void)state;
+	/* The id goes into the body when it is missing... */
+	assert_body(&kind_put, NULL, "{\"name\":\"a\"}", "abc",
+	    "{\"name\":\"a\",\"id\":\"abc\"}");
+	/* ...and the user's own is kept. */
+	assert_body(&kind_put, NULL, "{\"id\":\"mine\",\"name\":\"a\"}", "abc",
+	    "{\"id\":\"mine\",\"name\":\"a\"}");
+	/* A PUT sends every field, changed or not. */
+	assert_body(&kind_put, "{\"id\":\"abc\",\"name\":\"a\",\"period\":10}",
+	    "{\"id\":\"abc\",\"name\":\"b\",\"period\":10}", "abc",
+	    "{\"id\":\"abc\",\"name\":\"b\",\"period\":10}");
+	/* No id (a one-object kind), or an id deeper than the top: none. */
+	assert_body(&kind_put, NULL, "{\"name\":\"a\"}", NULL,
+	    "{\"name\":\"a\"}");
+	assert_body(&kind_put_nested, NULL, "{\"name\":\"a\"}", "abc",
+	    "{\"name\":\"a\"}");
+	/* Not an object: sent as it is. */
+	assert_body(&kind_put, NULL, "[1,2]", "abc", "[1,2]");
+}
+
+static void
+test_body_patch(void **state)
+{
+	(void)state;
+	/* Only what changed; a nested object that changed goes whole. */
+	assert_body(&kind_patch,
+	    "{\"id\":\"x\",\"name\":\"a\",\"period\":10,\"meta\":{\"k\":1,"
+	    "\"l\":2}}",
+	    "{\"id\":\"x\",\"name\":\"a\",\"period\":20,\"meta\":{\"k\":1,"
+	    "\"l\":3}}", "x",
+	    "{\"period\":20,\"meta\":{\"k\":1,\"l\":3}}");
+	/* A new member is sent; the id is never added. */
+	assert_body(&kind_patch, "{\"name\":\"a\"}",
+	    "{\"name\":\"a\",\"period\":30}", "x", "{\"period\":30}");
+	/* Nothing changed: an empty body. */
+	assert_body(&kind_patch, "{\"name\":\"a\"}", "{\"name\":\"a\"}", "x",
+	    "{}");
+	/* Without the server's copy, everything. */
+	assert_body(&kind_patch, NULL, "{\"name\":\"a\",\"period\":30}", "x",
+	    "{\"name\":\"a\",\"period\":30}");
+}
+
+static void
+test_body_post(void **state)
+{
+	(void)state;
+	assert_body(&kind_post, "{\"uid\":\"u\",\"name\":\"a\"}",
+	    "{\"name\":\"b\",\"period\":10}", "u",
+	    "{\"name\":\"b\",\"period\":10}");
+}
+
+/* ---- the diff ----------------------------------------------------------- */
+
+static void
+test_diff_nested(void **state)
+{
+	(void)state;
+	assert_diff("{\"a\":1,\"b\":{\"c\":\"x\",\"d\":{\"e\":true}}}",
+	    "{\"a\":1,\"b\":{\"c\":\"y\",\"d\":{\"e\":false}}}", 2,
+	    "  b.c: \"x\" \xe2\x86\x92 \"y\"\n"
+	    "  b.d.e: true \xe2\x86\x92 false\n");
+	assert_diff("{\"a\":1,\"b\":{\"c\":2}}", "{\"a\":1,\"b\":{\"c\":2}}", 0,
+	    "");
+}
+
+static void
+test_diff_arrays(void **state)
+{
+	(void)state;
+	/* Item by item; the longer side shows as absent on the other. */
+	assert_diff("{\"l\":[1,2,3]}", "{\"l\":[1,5]}", 2,
+	    "  l[1]: 2 \xe2\x86\x92 5\n"
+	    "  l[2]: 3 \xe2\x86\x92 (absent)\n");
+	assert_diff("{\"l\":[{\"n\":\"a\"}]}",
+	    "{\"l\":[{\"n\":\"b\"},{\"n\":\"c\"}]}", 2,
+	    "  l[0].n: \"a\" \xe2\x86\x92 \"b\"\n"
+	    "  l[1]: (absent) \xe2\x86\x92 {\"n\":\"c\"}\n");
+}
+
+static void
+test_diff_added_removed(void **state)
+{
+	(void)state;
+	/* Removed members first (in the old order), then added ones. */
+	assert_diff("{\"a\":1,\"gone\":{\"x\":1},\"b\":2}",
+	    "{\"new\":[1],\"b\":2,\"a\":1}", 2,
+	    "  gone: {\"x\":1} \xe2\x86\x92 (absent)\n"
+	    "  new: (absent) \xe2\x86\x92 [1]\n");
+	/* A member that changes type is one leaf. */
+	assert_diff("{\"a\":{\"b\":1}}", "{\"a\":null}", 1,
+	    "  a: {\"b\":1} \xe2\x86\x92 null\n");
+	/* Two scalars: the record itself. */
+	assert_diff("1", "2", 1, "  (record): 1 \xe2\x86\x92 2\n");
+}
+
+/* ---- the text ----------------------------------------------------------- */
+
+static void
+test_with_comment(void **state)
+{
+	char	*once, *twice;
+
+	(void)state;
+	once = edit_with_comment(record_yaml,
+	    "period: 5 is out of range\nname: must not be empty");
+	assert_string_equal(once,
+	    "# edgetui: the change was not applied:\n"
+	    "#   period: 5 is out of range\n"
+	    "#   name: must not be empty\n"
+	    "# Fix it and save, or empty the file to cancel.\n"
+	    "#\n"
+	    "id: abc\nname: first\nperiod: 60\n");
+	/* The next round replaces the block instead of stacking another. */
+	twice = edit_with_comment(once, "YAML: line 1, column 3: oops");
+	assert_string_equal(twice,
+	    "# edgetui: the change was not applied:\n"
+	    "#   YAML: line 1, column 3: oops\n"
+	    "# Fix it and save, or empty the file to cancel.\n"
+	    "#\n"
+	    "id: abc\nname: first\nperiod: 60\n");
+	free(twice);
+	free(once);
+}
+
+static void
+test_blank(void **state)
+{
+	(void)state;
+	assert_true(edit_blank(""));
+	assert_true(edit_blank("  \n\t\r\n"));
+	assert_true(edit_blank("# a comment\n  # another\n\n#"));
+	assert_false(edit_blank("# a comment\nname: x\n"));
+	assert_false(edit_blank("  x"));
+}
+
+static void
+test_temp_file(void **state)
+{
+	const char	*dir = *state;
+	struct stat	 sb;
+	char		*path, *cause = NULL, *text, *base;
+
+	path = edit_temp_file(&kind_put, record_yaml, &cause);
+	assert_non_null(path);
+	assert_null(cause);
+	/* In $TMPDIR, named after the kind, ending in .yaml. */
+	assert_int_equal(strncmp(path, dir, strlen(dir)), 0);
+	base = strrchr(path, '/') + 1;
+	assert_int_equal(strncmp(base, "edgetui-things-", 15), 0);
+	assert_int_equal(strlen(base), strlen("edgetui-things-XXXXXX.yaml"));
+	assert_string_equal(base + strlen(base) - 5, ".yaml");
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(S_ISREG(sb.st_mode));
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	text = slurp(path);
+	assert_string_equal(text, record_yaml);
+	free(text);
+	assert_int_equal(unlink(path), 0);
+	free(path);
+
+	/* A $TMPDIR that does not exist: the path and why. */
+	setenv("TMPDIR", "/nonexistent/edit-test", 1);
+	assert_null(edit_temp_file(&kind_put, record_yaml, &cause));
+	assert_non_null(strstr(cause, "/nonexistent/edit-test/edgetui-"));
+	assert_non_null(strstr(cause, strerror(ENOENT)));
+	free(cause);
+}
+
+static void
+test_read_write_file(void **state)
+{
+	const char	*dir = *state;
+	char		*path, *cause = NULL, *text;
+	size_t		 len;
+
+	path = xprintf("%s/f.yaml", dir);
+	assert_null(edit_read_file(path, &len, &cause));
+	assert_non_null(strstr(cause, path));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(edit_write_file(path, "a: 1\n", &cause), 0);
+	assert_int_equal(edit_write_file(path, "b", &cause), 0);
+	text = edit_read_file(path, &len, &cause);
+	assert_string_equal(text, "b");
+	assert_int_equal(len, 1);
+	free(text);
+	free(path);
+}
+
+/* ---- checking a saved text ---------------------------------------------- */
+
+static enum edit_status
+check(const char *text, const cJSON *orig, cJSON **rec, char **cause)
+{
+	*cause = NULL;
+	return (edit_check(&kind_put, text, strlen(text), orig,
+	    VALIDATE_UPDATE, rec, cause));
+}
+
+static void
+test_check(void **state)
+{
+	cJSON	*orig = parse("{\"id\":\"abc\",\"name\":\"first\","
+		    "\"period\":60}"), *rec;
+	char	*cause, *got;
+
+	(void)state;
+	assert_int_equal(check("# only comments\n\n", orig, &rec, &cause),
+	    EDIT_EMPTY);
+	assert_null(rec);
+	assert_int_equal(check(record_yaml, orig, &rec, &cause),
+	    EDIT_UNCHANGED);
+	assert_null(rec);
+
+	assert_int_equal(check("id: abc\nname: second\nperiod: 60\n", orig,
+	    &rec, &cause), EDIT_CHANGED);
+	assert_null(cause);
+	got = print(rec);
+	assert_string_equal(got,
+	    "{\"id\":\"abc\",\"name\":\"second\",\"period\":60}");
+	free(got);
+	cJSON_Delete(rec);
+
+	/* Not YAML: where, and why. */
+	assert_int_equal(check("id: abc\nname: [oops\n", orig, &rec, &cause),
+	    EDIT_INVALID);
+	assert_null(rec);
+	assert_int_equal(strncmp(cause, "YAML: line ", 11), 0);
+	free(cause);
+
+	/* Every problem, one line each, field first. */
+	assert_int_equal(check("id: abc\nname: ''\nperiod: 5\n", orig, &rec,
+	    &cause), EDIT_INVALID);
+	assert_null(rec);
+	assert_string_equal(cause, "name: must not be empty\n"
+	    "period: 5 is out of range (10 to 86400)");
+	free(cause);
+	cJSON_Delete(orig);
+}
+
+/* ---- the reopen loop ---------------------------------------------------- */
+
+static void
+test_loop(void **state)
+{
+	struct edit	 e;
+	cJSON		*orig = parse("{\"id\":\"abc\",\"name\":\"first\","
+			    "\"period\":60}"), *rec;
+	char		*cause = NULL, *text, *file, *got;
+
+	(void)state;
+	assert_int_equal(edit_open(&e, &kind_put, orig, VALIDATE_UPDATE,
+	    &cause), 0);
+	text = slurp(e.file);
+	assert_string_equal(text, record_yaml);
+	free(text);
+
+	/* A YAML error: the file now opens with it. */
+	spill(e.file, "id: abc\nname: [oops\nperiod: 60\n", 0600);
+	assert_int_equal(edit_next(&e, &rec, &cause), EDIT_AGAIN);
+	assert_null(rec);
+	text = slurp(e.file);
+	assert_int_equal(strncmp(text, "# edgetui: the change was not "
+	    "applied:\n#   YAML: line ", 52), 0);
+	assert_non_null(strstr(text, "#\nid: abc\nname: [oops\n"));
+	free(text);
+
+	/* Fixed, but now out of range: the new error replaces the old. */
+	text = slurp(e.file);
+	got = xprintf("%.*s", (int)(strstr(text, "name:") - text), text);
+	free(text);
+	text = xprintf("%sname: second\nperiod: 5\n", got);
+	free(got);
+	spill(e.file, text, 0600);
+	free(text);
+	assert_int_equal(edit_next(&e, &rec, &cause), EDIT_AGAIN);
+	text = slurp(e.file);
+	assert_non_null(strstr(text, "#   period: 5 is out of range"));
+	assert_null(strstr(text, "YAML"));
+
+	/* Saved again unfixed: give up with the error, not loop forever. */
+	assert_int_equal(edit_next(&e, &rec, &cause), EDIT_FAILED);
+	assert_null(rec);
+	assert_non_null(strstr(cause, "period: 5 is out of range"));
+	free(cause);
+	cause = NULL;
+	free(text);
+
+	/* Fixed: the record, comments gone. */
+	spill(e.file, "# edgetui: the change was not applied:\n"
+	    "#   period: 5 is out of range\n#\n"
+	    "id: abc\nname: second\nperiod: 50\n", 0600);
+	assert_int_equal(edit_next(&e, &rec, &cause), EDIT_CHANGED);
+	got = print(rec);
+	assert_string_equal(got,
+	    "{\"id\":\"abc\",\"name\":\"second\",\"period\":50}");
+	free(got);
+	cJSON_Delete(rec);
+
+	/* Emptied: cancelled. */
+	spill(e.file, "# nothing\n", 0600);
+	assert_int_equal(edit_next(&e, &rec, &cause), EDIT_EMPTY);
+
+	/* Closing removes the file, and closing again is harmless. */
+	file = xstrdup(e.file);
+	edit_close(&e);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(errno, ENOENT);
+	edit_close(&e);
+	free(file);
+	cJSON_Delete(orig);
+}
+
+static void
+test_loop_rounds(void **state)
+{
+	struct edit	 e;
+	cJSON		*orig = parse("{\"name\":\"first\"}"), *rec;
+	char		*cause = NULL, *text;
+	int		 i;
+
+	(void)state;
+	assert_int_equal(edit_open(&e, &kind_put, orig, VALIDATE_UPDATE,
+	    &cause), 0);
+	for (i = 1; i <= EDIT_ROUNDS; i++) {
+		/* A different mistake each time. */
+		text = xprintf("name: first\nperiod: %d\n", 86400 + i);
+		spill(e.file, text, 0600);
+		free(text);
+		if (i < EDIT_ROUNDS) {
+			assert_int_equal(edit_next(&e, &rec, &cause),
+			    EDIT_AGAIN);
+			continue;
+		}
+		assert_int_equal(edit_next(&e, &rec, &cause), EDIT_FAILED);
+	}
+	text = xprintf("gave up after %d rounds: period: %d is out of range",
+	    EDIT_ROUNDS, 86400 + EDIT_ROUNDS);
+	assert_int_equal(strncmp(cause, text, strlen(text)), 0);
+	free(text);
+	free(cause);
+	edit_close(&e);
+	cJSON_Delete(orig);
+}
+
+/* ---- the editor --------------------------------------------------------- */
+
+static volatile sig_atomic_t	got_sigint;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+/* An executable script in the test's directory; returns its path. */
+static char *
+script(const char *dir, const char *name, const char *body)
+{
+	char	*path = xprintf("%s/%s", dir, name);
+
+	spill(path, body, 0700);
+	return (path);
+}
+
+static void
+test_editor_runs(void **state)
+{
+	const char	*dir = *state;
+	char		*ed, *env, *file, *cause = NULL, *text, *want, *args;
+
+	ed = script(dir, "ed.sh", "#!/bin/sh\n"
+	    "printf '%s|' \"$@\" > \"$(dirname \"$0\")/args\"\n"
+	    "for last; do :; done\n"
+	    "printf 'name: edited\\n' > \"$last\"\n");
+	/* Split on blanks, no shell: the quote is an argument of its own. */
+	env = xprintf("%s  --flag\t'x", ed);
+	setenv("EDITOR", env, 1);
+	file = xprintf("%s/record.yaml", dir);
+	spill(file, record_yaml, 0600);
+	assert_int_equal(edit_run_editor(file, &cause), 0);
+	assert_null(cause);
+	text = slurp(file);
+	assert_string_equal(text, "name: edited\n");
+	free(text);
+	args = xprintf("%s/args", dir);
+	text = slurp(args);
+	want = xprintf("--flag|'x|%s|", file);
+	assert_string_equal(text, want);
+	free(want);
+	free(text);
+
+	/* Without EDITOR, VISUAL. */
+	unsetenv("EDITOR");
+	setenv("VISUAL", ed, 1);
+	assert_int_equal(unlink(args), 0);
+	assert_int_equal(edit_run_editor(file, &cause), 0);
+	text = slurp(args);
+	want = xprintf("%s|", file);
+	assert_string_equal(text, want);
+	free(want);
+	free(text);
+	free(args);
+	free(file);
+	free(env);
+	free(ed);
+}
+
+static void
+test_editor_signals(void **state)
+{
+	const char		*dir = *state;
+	struct sigaction	 sa, now;
+	char			*ed, *file, *cause = NULL;
+
+	/* The editor's Ctrl-C and Ctrl-\ reach the caller's process too. */
+	ed = script(dir, "ed.sh", "#!/bin/sh\n"
+	    "kill -INT $PPID\nkill -QUIT $PPID\nexit 0\n");
+	setenv("EDITOR", ed, 1);
+	file = xprintf("%s/record.yaml", dir);
+	spill(file, record_yaml, 0600);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &sa, NULL), 0);
+	got_sigint = 0;
+
+	assert_int_equal(edit_run_editor(file, &cause), 0);
+	assert_int_equal(got_sigint, 0);
+	/* The caller's handler is back (and SIGQUIT's default). */
+	assert_int_equal(sigaction(SIGINT, NULL, &now), 0);
+	assert_ptr_equal(now.sa_handler, on_sigint);
+	assert_int_equal(sigaction(SIGQUIT, NULL, &now), 0);
+	assert_ptr_equal(now.sa_handler, SIG_DFL);
+	raise(SIGINT);
+	assert_int_equal(got_sigint, 1);
+
+	signal(SIGINT, SIG_DFL);
+	free(file);
+	free(ed);
+}
+
+static void
+test_editor_fails(void **state)
+{
+	const char	*dir = *state;
+	char		*ed, *file, *cause = NULL;
+
+	ed = script(dir, "ed.sh", "#!/bin/sh\nexit 3\n");
+	setenv("EDITOR", ed, 1);
+	file = xprintf("%s/record.yaml", dir);
+	assert_int_equal(edit_run_editor(file, &cause), -1);
+	assert_non_null(strstr(cause, "the editor ("));
+	assert_non_null(strstr(cause, "ed.sh) failed"));
+	assert_non_null(strstr(cause, "nothing was changed"));
+	free(cause);
+	free(file);
+	free(ed);
+}
+
+static void
+test_editor_missing(void **state)
+{
+	const char	*dir = *state;
+	char		*file, *cause = NULL, *ed;
+
+	file = xprintf("%s/record.yaml", dir);
+	setenv("EDITOR", "/nonexistent/no-such-editor --wait", 1);
+	assert_int_equal(edit_run_editor(file, &cause), -1);
+	assert_string_equal(cause, "cannot run the editor "
+	    "/nonexistent/no-such-editor: No such file or directory (set "
+	    "EDITOR); nothing was changed");
+	free(cause);
+	cause = NULL;
+
+	/* A file that is not executable: named too. */
+	ed = xprintf("%s/not-exec", dir);
+	spill(ed, "#!/bin/sh\n", 0600);
+	setenv("EDITOR", ed, 1);
+	assert_int_equal(edit_run_editor(file, &cause), -1);
+	assert_non_null(strstr(cause, ed));
+	assert_non_null(strstr(cause, strerror(EACCES)));
+	free(cause);
+	free(ed);
+	free(file);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_body_put),
+		cmocka_unit_test(test_body_patch),
+		cmocka_unit_test(test_body_post),
+		cmocka_unit_test(test_diff_nested),
+		cmocka_unit_test(test_diff_arrays),
+		cmocka_unit_test(test_diff_added_removed),
+		cmocka_unit_test(test_with_comment),
+		cmocka_unit_test(test_blank),
+		cmocka_unit_test_setup_teardown(test_temp_file, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_read_write_file,
+		    tmp_setup, tmp_teardown),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test_setup_teardown(test_loop, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_rounds, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_editor_runs, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_editor_signals,
+		    tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_editor_fails, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_editor_missing,
+		    tmp_setup, tmp_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

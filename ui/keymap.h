@@ -1,0 +1,157 @@
+/*
+ * The console's actions, declared once, and the keys bound to them: the
+ * defaults shipped in ui/keys.yaml, then the user's keymap: member of
+ * config.yaml over them, key by key. Help and hints are read from it.
+ */
+#ifndef EDGE_KEYMAP_H
+#define EDGE_KEYMAP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+
+/* Where a binding applies; lookups in list or detail fall back to global. */
+enum keymap_context {
+	KEYMAP_GLOBAL,		/* everywhere */
+	KEYMAP_LIST,		/* a list panel */
+	KEYMAP_DETAIL,		/* the details (YAML or JSON) view */
+	KEYMAP_NCONTEXTS
+};
+
+/*
+ * Every action: its id, its name in keymap files, the context it belongs
+ * to (where the defaults bind it) and its line of help.
+ */
+#define KEYMAP_ACTIONS(X) \
+	X(ACTION_QUIT, "quit", KEYMAP_GLOBAL, "go back; quit at the top") \
+	X(ACTION_HELP, "help", KEYMAP_GLOBAL, "this help") \
+	X(ACTION_COMMAND, "command", KEYMAP_GLOBAL, \
+	    "the : command line (kinds, :profile, :theme, :q)") \
+	X(ACTION_NEXT_PANEL, "next-panel", KEYMAP_GLOBAL, "next panel") \
+	X(ACTION_PREV_PANEL, "prev-panel", KEYMAP_GLOBAL, "previous panel") \
+	X(ACTION_REFRESH, "refresh", KEYMAP_GLOBAL, "reload from the server") \
+	X(ACTION_REDRAW, "redraw", KEYMAP_GLOBAL, "redraw the screen") \
+	X(ACTION_LOG, "request-log", KEYMAP_GLOBAL, \
+	    "the log of requests sent (token hidden)") \
+	X(ACTION_TRANSFERS, "transfers", KEYMAP_GLOBAL, \
+	    "uploads and downloads in progress") \
+	X(ACTION_UP, "up", KEYMAP_LIST, "move up a line") \
+	X(ACTION_DOWN, "down", KEYMAP_LIST, "move down a line") \
+	X(ACTION_PAGE_UP, "page-up", KEYMAP_LIST, "move up a page") \
+	X(ACTION_PAGE_DOWN, "page-down", KEYMAP_LIST, "move down a page") \
+	X(ACTION_TOP, "top", KEYMAP_LIST, "go to the first line") \
+	X(ACTION_BOTTOM, "bottom", KEYMAP_LIST, "go to the last line") \
+	X(ACTION_FILTER, "filter", KEYMAP_LIST, \
+	    "filter the list (!text inverts)") \
+	X(ACTION_QUERY, "query", KEYMAP_LIST, \
+	    "server filters (NAME=VALUE ...)") \
+	X(ACTION_SORT, "sort", KEYMAP_LIST, "sort by the next column") \
+	X(ACTION_SORT_REVERSE, "sort-reverse", KEYMAP_LIST, \
+	    "reverse the sort order") \
+	X(ACTION_DETAILS, "details", KEYMAP_LIST, "show the record") \
+	X(ACTION_NEW, "new", KEYMAP_LIST, "create a record (form)") \
+	X(ACTION_EDIT, "edit", KEYMAP_LIST, "edit the record (form)") \
+	X(ACTION_EDIT_YAML, "edit-yaml", KEYMAP_LIST, \
+	    "edit the record as YAML in $EDITOR") \
+	X(ACTION_DELETE, "delete", KEYMAP_LIST, \
+	    "delete the record, or the marked ones (asks first)") \
+	X(ACTION_MARK, "mark", KEYMAP_LIST, \
+	    "mark or unmark (bulk actions act on the marks)") \
+	X(ACTION_MARK_ALL, "mark-all", KEYMAP_LIST, \
+	    "mark every record shown") \
+	X(ACTION_UNMARK_ALL, "unmark-all", KEYMAP_LIST, "clear the marks") \
+	X(ACTION_TOGGLE, "toggle", KEYMAP_LIST, \
+	    "enable/disable (rate limits), validation on/off (user schemas)") \
+	X(ACTION_REVIEW, "set-review", KEYMAP_LIST, \
+	    "set a discovered operation to review") \
+	X(ACTION_IGNORE, "set-ignored", KEYMAP_LIST, \
+	    "set a discovered operation to ignored") \
+	X(ACTION_SAVE, "save-operation", KEYMAP_LIST, \
+	    "save a discovered operation into endpoint management") \
+	X(ACTION_BULK_CREATE, "bulk-create", KEYMAP_LIST, \
+	    "create operations from a file") \
+	X(ACTION_UPLOAD, "upload", KEYMAP_LIST, \
+	    "upload a file (user schemas, videos)") \
+	X(ACTION_SOURCE, "show-source", KEYMAP_LIST, \
+	    "show the schema's source") \
+	X(ACTION_JSON, "toggle-json", KEYMAP_DETAIL, \
+	    "details as YAML or JSON") \
+	X(ACTION_COPY, "copy", KEYMAP_LIST, \
+	    "copy to the clipboard (OSC 52)")
+
+enum action {
+	ACTION_NONE = 0,	/* "none": an unbound key */
+#define KEYMAP_ACTION_ENUM(id, name, context, help) id,
+	KEYMAP_ACTIONS(KEYMAP_ACTION_ENUM)
+#undef KEYMAP_ACTION_ENUM
+	KEYMAP_NACTIONS
+};
+
+/*
+ * Key codes are curses' (characters, KEY_* from get_wch or wgetch) with
+ * two flags above every Unicode code point: KEYMAP_META for a key read
+ * after ESC (M-x), and KEYMAP_WIDE for a character whose number is also a
+ * curses key code (U+0100..U+01FF; see keymap_key_char).
+ */
+#define KEYMAP_META	0x200000
+#define KEYMAP_WIDE	0x400000
+
+/* Room for any keymap_key_name. */
+#define KEYMAP_KEY_NAME_MAX 32
+
+struct keymap;
+
+/* The defaults, parsed from the embedded keys.yaml; fatalx if that fails. */
+struct keymap	*keymap_new(void);
+void		 keymap_free(struct keymap *);
+
+/*
+ * Apply a keymap object ({ context: { key: action } }) from source (a file
+ * name for messages) over the bindings; "none" (or no value) unbinds a key
+ * in that context. Whatever is wrong is skipped and becomes a problem;
+ * the rest applies. Returns the number of problems added. NULL adds none.
+ */
+size_t		 keymap_apply(struct keymap *, const cJSON *, const char *);
+/* Every problem so far, "source: keymap.list.x: why". */
+const char *const *keymap_problems(const struct keymap *, size_t *);
+
+/*
+ * The action of a key in a context: the context's binding, or global's.
+ * An unbound key is ACTION_NONE.
+ */
+enum action	 keymap_lookup(const struct keymap *, enum keymap_context,
+		     int);
+/* Keys that do an action in a context ("j, Down"), appended to buf. */
+void		 keymap_keys_of(const struct keymap *, enum keymap_context,
+		     enum action, struct buf *);
+/*
+ * The help, from the bindings: per context a heading, then one aligned
+ * line "  KEYS  action  help" for each action with a key there.
+ */
+void		 keymap_help(const struct keymap *, struct buf *);
+/* keymap_help of the defaults (edgetui --help-keys). */
+void		 keymap_print_defaults(FILE *);
+
+/*
+ * A key name ("q", "Space", "PgDn", "F5", "C-x", "M-x", "é") as a code;
+ * -1 with *cause if it is none. C-i is Tab, C-m and C-j are Enter, C-h is
+ * Backspace: terminals send the same for both.
+ */
+int		 keymap_key_parse(const char *, int *, char **);
+/* The name of a key code, which keymap_key_parse reads back. */
+void		 keymap_key_name(int, char *, size_t);
+/* The code of a character get_wch returned as a character (OK). */
+int		 keymap_key_char(unsigned int);
+
+const char	*keymap_action_name(enum action);
+/* The action named, ACTION_NONE for "none", -1 for no action. */
+int		 keymap_action_find(const char *);
+const char	*keymap_action_help(enum action);
+enum keymap_context keymap_action_context(enum action);
+/* The name of a context in keymap files ("global", "list", "detail"). */
+const char	*keymap_context_name(enum keymap_context);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * Discovered operations: set review or ignored on the one under the
+ * cursor or on the marked ones (one PATCH, or the bulk PATCH), and save
+ * one into endpoint management (creating the operation).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "xmalloc.h"
+
+enum {
+	DISCOVERED_STATE = 1,
+	DISCOVERED_SAVE
+};
+
+static void
+discovered_state(struct panel *p, const char *state)
+{
+	struct tui_req	*r;
+	const char	**ids;
+	cJSON		*body, *one;
+	char		*path, *cause = NULL;
+	size_t		 n, i;
+
+	if (tui_refuse_readonly(p->tui, state))
+		return;
+	if ((ids = panel_targets(p, &n)) == NULL)
+		return;
+	body = cJSON_CreateObject();
+	if (n == 1) {
+		cJSON_AddStringToObject(body, "state", state);
+		path = panel_item_path(p, ids[0]);
+	} else {
+		for (i = 0; i < n; i++) {
+			one = cJSON_AddObjectToObject(body, ids[i]);
+			cJSON_AddStringToObject(one, "state", state);
+		}
+		if ((path = kind_list_path(p->kind, p->tui->vars, &cause)) ==
+		    NULL) {
+			tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
+			free(cause);
+		}
+	}
+	if (path != NULL) {
+		r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PATCH", path, body);
+		if (r != NULL) {
+			r->sub = DISCOVERED_STATE;
+			r->count = n;
+			r->id = n == 1 ? xstrdup(ids[0]) : NULL;
+			r->data = cJSON_CreateString(state);
+		}
+	}
+	free(path);
+	cJSON_Delete(body);
+	free(ids);
+}
+
+static void
+discovered_save(struct panel *p)
+{
+	struct tui_req	*r;
+	cJSON		*rec, *body;
+	char		*path, *cause = NULL;
+	const char	*m;
+
+	if (tui_refuse_readonly(p->tui, "save"))
+		return;
+	if ((rec = panel_current_record(p)) == NULL)
+		return;
+	body = cJSON_CreateObject();
+	for (m = "method"; m != NULL; m = strcmp(m, "method") == 0 ? "host" :
+	    strcmp(m, "host") == 0 ? "endpoint" : NULL) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, m);
+		if (cJSON_IsString(v))
+			cJSON_AddStringToObject(body, m, v->valuestring);
+	}
+	path = kind_create_path(&kind_operations, p->tui->vars, &cause);
+	if (path == NULL) {
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+	} else if ((r = tui_submit(p->tui, p, TUI_REQ_OTHER, "POST", path,
+	    body)) != NULL) {
+		r->sub = DISCOVERED_SAVE;
+		r->data = cJSON_Duplicate(body, 1);
+	}
+	free(path);
+	cJSON_Delete(body);
+	cJSON_Delete(rec);
+}
+
+static int
+discovered_action(struct panel *p, enum action a)
+{
+	if (p->view != PANEL_LIST)
+		return (0);
+	switch (a) {
+	case ACTION_REVIEW:
+		discovered_state(p, "review");
+		return (TUI_HANDLED);
+	case ACTION_IGNORE:
+		discovered_state(p, "ignored");
+		return (TUI_HANDLED);
+	case ACTION_SAVE:
+		discovered_save(p);
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
+}
+
+static int
+discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	if (r->type != TUI_REQ_OTHER || ev->kind == JOBS_EVENT_PROGRESS ||
+	    ev->kind == JOBS_EVENT_POLL_UPDATE)
+		return (r->type == TUI_REQ_OTHER);
+	if (ev->kind == JOBS_EVENT_FAILED) {
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", ev->cause != NULL ?
+		    ev->cause : status_message(ev->status));
+		return (1);
+	}
+	tui_journal(p->tui, r, ev->http_status, ev->result);
+	if (r->sub == DISCOVERED_SAVE) {
+		tui_message(p->tui, TUI_MSG_OK, "saved into endpoint "
+		    "management: %s", ev->result != NULL &&
+		    kind_record_id(&kind_operations, ev->result) != NULL ?
+		    kind_record_id(&kind_operations, ev->result) : "");
+		panel_load(p);	/* its state is now saved */
+		return (1);
+	}
+	/* One PATCH answers the record; the bulk one, id -> {state}. */
+	if (r->count == 1 && cJSON_IsObject(ev->result) &&
+	    kind_record_id(p->kind, ev->result) != NULL)
+		rows_put(p->rows, ev->result);
+	else if (cJSON_IsObject(ev->result))
+		panel_load(p);
+	rows_mark_all(p->rows, 0);
+	panel_after_change(p);
+	tui_message(p->tui, TUI_MSG_OK, "%zu operation%s set to %s",
+	    r->count, r->count == 1 ? "" : "s", r->data != NULL ?
+	    r->data->valuestring : "");
+	return (1);
+}
+
+const struct panel_ops panel_discovered_ops = {
+	.kind = "discovered-operations",
+	.action = discovered_action,
+	.event = discovered_event,
+	.hints = "R review  i ignore  s save to operations  Space mark",
+};

@@ -1,0 +1,1353 @@
+/*
+ * The generic resource panel: any kind, driven by its descriptor. Lists
+ * load page by page in the background into a row store; details, forms,
+ * $EDITOR edits with a diff, deletes one or marked. Panels for particular
+ * kinds add their keys through struct panel_ops hooks.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit.h"
+#include "form.h"
+#include "http.h"
+#include "log.h"
+#include "pager.h"
+#include "screen.h"
+#include "text.h"
+#include "tui.h"
+#include "widgets/line.h"
+#include "xmalloc.h"
+#include "yamljson.h"
+
+#define PANEL_FLEX_MIN		32
+#define PANEL_SECRET_MASK	"********"
+
+static struct kind_column panel_id_column = {
+	.header = "ID", .format = KIND_FMT_TEXT
+};
+
+/* ---- setting up -------------------------------------------------------- */
+
+static void
+panel_columns(struct panel *p)
+{
+	const struct kind		*k = p->kind;
+	const struct kind_column	*col;
+	int				 has_id = 0;
+
+	p->ncols = 0;
+	for (col = k->columns; col != NULL && col->header != NULL; col++) {
+		if ((col->flags & KIND_COL_DEFAULT) == 0 ||
+		    p->ncols == ROWS_MAX_COLUMNS - 1)
+			continue;
+		if (k->id_field != NULL && strcmp(col->path, k->id_field) == 0)
+			has_id = 1;
+		p->cols[p->ncols++] = col;
+	}
+	if (k->id_field != NULL && !has_id) {
+		col = kind_column_find(k, k->id_field);
+		if (col == NULL) {
+			col = &panel_id_column;
+			panel_id_column.width = 36;
+		}
+		p->cols[p->ncols++] = col;
+	}
+}
+
+struct panel *
+panel_new(struct tui *t, const struct kind *k)
+{
+	struct panel	*p;
+
+	p = xcalloc(1, sizeof *p);
+	p->tui = t;
+	p->kind = k;
+	p->ops = panel_ops_for(k);
+	panel_columns(p);
+	p->rows = rows_new(k, p->cols, p->ncols);
+	p->sort_col = -1;
+	if (k->shape == KIND_SHAPE_OBJECT)
+		p->view = PANEL_DETAIL;
+	if (p->ops != NULL && p->ops->opened != NULL)
+		p->ops->opened(p);
+	return (p);
+}
+
+void
+panel_free(struct panel *p)
+{
+	if (p == NULL)
+		return;
+	rows_free(p->rows);
+	if (p->pager != NULL)
+		pager_free(p->pager);
+	textview_clear(&p->detail);
+	cJSON_Delete(p->record);
+	free(p->cursor_id);
+	free(p->filter);
+	free(p->query);
+	free(p->error);
+	free(p->banner);
+	free(p->priv);
+	free(p);
+}
+
+/* ---- the cursor ------------------------------------------------------- */
+
+static void
+panel_remember(struct panel *p)
+{
+	const char	*id = NULL;
+
+	if (p->cursor < rows_count(p->rows))
+		id = rows_id(p->rows, p->cursor);
+	free(p->cursor_id);
+	p->cursor_id = id != NULL ? xstrdup(id) : NULL;
+}
+
+/* Put the cursor back on its record after the rows changed. */
+static void
+panel_restore(struct panel *p)
+{
+	size_t	n = rows_count(p->rows);
+	long	i;
+
+	if (p->cursor_id != NULL &&
+	    (i = rows_find(p->rows, p->cursor_id)) >= 0)
+		p->cursor = (size_t)i;
+	if (n == 0)
+		p->cursor = 0;
+	else if (p->cursor >= n)
+		p->cursor = n - 1;
+	if (p->cursor_id == NULL)
+		panel_remember(p);
+}
+
+static void
+panel_move(struct panel *p, long delta)
+{
+	size_t	n = rows_count(p->rows);
+	long	c = (long)p->cursor + delta;
+
+	if (n == 0)
+		return;
+	if (c < 0)
+		c = 0;
+	if (c >= (long)n)
+		c = (long)n - 1;
+	p->cursor = (size_t)c;
+	panel_remember(p);
+}
+
+const char *
+panel_current_id(struct panel *p)
+{
+	if (p->kind->shape == KIND_SHAPE_OBJECT ||
+	    p->cursor >= rows_count(p->rows))
+		return (NULL);
+	return (rows_id(p->rows, p->cursor));
+}
+
+cJSON *
+panel_current_record(struct panel *p)
+{
+	if (p->kind->shape == KIND_SHAPE_OBJECT)
+		return (p->record != NULL ? cJSON_Duplicate(p->record, 1) :
+		    NULL);
+	if (p->cursor >= rows_count(p->rows))
+		return (NULL);
+	return (rows_record(p->rows, p->cursor));
+}
+
+const char **
+panel_targets(struct panel *p, size_t *n)
+{
+	const char	**ids, *id;
+
+	if (rows_mark_count(p->rows) > 0)
+		return (rows_marked_ids(p->rows, n));
+	*n = 0;
+	if ((id = panel_current_id(p)) == NULL)
+		return (NULL);
+	ids = xcalloc(1, sizeof *ids);
+	ids[0] = id;
+	*n = 1;
+	return (ids);
+}
+
+char *
+panel_item_path(struct panel *p, const char *id)
+{
+	char	*path, *cause = NULL;
+
+	path = kind_item_path(p->kind, p->tui->vars, id, &cause);
+	if (path == NULL) {
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+	}
+	return (path);
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static void
+panel_next_page(struct panel *p)
+{
+	struct buf	 q;
+	char		*base, *cause = NULL;
+	int		 more;
+
+	base = kind_list_path(p->kind, p->tui->vars, &cause);
+	if (base == NULL) {
+		free(p->error);
+		p->error = cause;
+		p->loading = 0;
+		return;
+	}
+	buf_init(&q);
+	buf_adds(&q, base);
+	buf_addc(&q, strchr(base, '?') != NULL ? '&' : '?');
+	if (p->query != NULL && *p->query != '\0')
+		buf_addf(&q, "%s&", p->query);
+	if (p->filter != NULL && *p->filter != '\0' && *p->filter != '!' &&
+	    kind_filter_text(p->kind) != NULL &&
+	    kind_filter_add(p->kind, kind_filter_text(p->kind)->name,
+	    p->filter, &q, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	more = pager_next_query(p->pager, &q);
+	if (!more) {
+		p->loading = 0;
+		buf_free(&q);
+		free(base);
+		return;
+	}
+	if (q.len > 0 && (q.data[q.len - 1] == '&' || q.data[q.len - 1] == '?'))
+		buf_truncate(&q, q.len - 1);
+	if (tui_submit(p->tui, p, TUI_REQ_LIST, "GET", buf_str(&q),
+	    NULL) == NULL)
+		p->loading = 0;
+	buf_free(&q);
+	free(base);
+}
+
+void
+panel_load(struct panel *p)
+{
+	struct pager_opts	 po;
+	char			*path, *cause = NULL;
+
+	p->gen++;
+	free(p->error);
+	p->error = NULL;
+	p->loading = 1;
+	if (p->kind->shape == KIND_SHAPE_OBJECT) {
+		path = kind_item_path(p->kind, p->tui->vars, NULL, &cause);
+		if (path == NULL) {
+			p->error = cause;
+			p->loading = 0;
+			return;
+		}
+		if (tui_submit(p->tui, p, TUI_REQ_LIST, "GET", path,
+		    NULL) == NULL)
+			p->loading = 0;
+		free(path);
+		return;
+	}
+	if (p->pager != NULL)
+		pager_free(p->pager);
+	kind_pager_opts(p->kind, &po);
+	p->pager = pager_new(p->kind->paging, p->kind->per_page.max, &po);
+	rows_begin(p->rows);
+	panel_next_page(p);
+}
+
+static void
+panel_banner(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	const char	*gone;
+
+	if (ev->http_status != 410 ||
+	    (gone = api_gone_message(r->path)) == NULL)
+		return;
+	free(p->banner);
+	p->banner = xstrdup(gone);
+}
+
+static void
+panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	cJSON	**items;
+	size_t	  n, i;
+	char	 *cause = NULL;
+
+	if (r->gen != p->gen)
+		return;
+	if (ev->kind == JOBS_EVENT_FAILED) {
+		free(p->error);
+		p->error = xstrdup(ev->cause != NULL ? ev->cause :
+		    status_message(ev->status));
+		p->loading = 0;
+		panel_banner(p, r, ev);
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", p->error);
+		return;
+	}
+	p->loaded = 1;
+	p->loaded_at = time(NULL);
+	if (p->kind->shape == KIND_SHAPE_OBJECT) {
+		panel_show_record(p, ev->result);
+		p->loading = 0;
+		return;
+	}
+	/* The pager reads the whole response: give it its result back. */
+	ev->resp.api.result = ev->result;
+	ev->result = NULL;
+	if (pager_feed(p->pager, &ev->resp.api, &items, &n, &cause) != 0) {
+		free(p->error);
+		p->error = cause;
+		p->loading = 0;
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", p->error);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rows_put(p->rows, items[i]);
+	if (pager_done(p->pager)) {
+		rows_end(p->rows);
+		p->loading = 0;
+		if (pager_warning(p->pager) != NULL)
+			tui_message(p->tui, TUI_MSG_WARN, "%s",
+			    pager_warning(p->pager));
+	} else
+		panel_next_page(p);
+	panel_restore(p);
+}
+
+/* ---- details -------------------------------------------------------------- */
+
+static void
+panel_mask(const struct kind *k, cJSON *rec)
+{
+	const struct kind_field	*f;
+	cJSON			*parent, *item;
+	const char		*dot;
+	char			*head;
+
+	for (f = k->fields; f != NULL && f->path != NULL; f++) {
+		if ((f->flags & KIND_F_SECRET) == 0 ||
+		    strchr(f->path, '[') != NULL)
+			continue;
+		parent = rec;
+		if ((dot = strrchr(f->path, '.')) != NULL) {
+			head = xstrndup(f->path, (size_t)(dot - f->path));
+			parent = (cJSON *)kind_json_get(rec, head);
+			free(head);
+			dot++;
+		} else
+			dot = f->path;
+		if (parent == NULL || !cJSON_IsObject(parent))
+			continue;
+		item = cJSON_GetObjectItemCaseSensitive(parent, dot);
+		if (item != NULL && !cJSON_IsNull(item))
+			cJSON_ReplaceItemViaPointer(parent, item,
+			    cJSON_CreateString(PANEL_SECRET_MASK));
+	}
+}
+
+static void
+panel_detail_text(struct panel *p)
+{
+	cJSON	*copy;
+	char	*text, *title;
+	const char *id;
+
+	if (p->record == NULL)
+		return;
+	copy = cJSON_Duplicate(p->record, 1);
+	panel_mask(p->kind, copy);
+	if (p->detail_json) {
+		if ((text = cJSON_Print(copy)) == NULL)
+			fatalx("out of memory");
+	} else
+		text = yamljson_emit(copy);
+	cJSON_Delete(copy);
+	id = kind_record_id(p->kind, p->record);
+	title = id != NULL ? xprintf("%s %s", p->kind->name, id) :
+	    xstrdup(p->kind->name);
+	textview_set(&p->detail, title, text);
+	free(title);
+	free(text);
+}
+
+void
+panel_show_record(struct panel *p, const cJSON *rec)
+{
+	size_t	top = p->detail.top;
+	int	same;
+
+	same = p->record != NULL && rec != NULL &&
+	    kind_record_id(p->kind, p->record) != NULL &&
+	    kind_record_id(p->kind, rec) != NULL &&
+	    strcmp(kind_record_id(p->kind, p->record),
+	    kind_record_id(p->kind, rec)) == 0;
+	cJSON_Delete(p->record);
+	p->record = rec != NULL ? cJSON_Duplicate(rec, 1) : NULL;
+	panel_detail_text(p);
+	if (same && top < p->detail.nlines)
+		p->detail.top = top;
+	p->view = PANEL_DETAIL;
+}
+
+static void
+panel_details(struct panel *p)
+{
+	cJSON	*rec;
+	char	*path;
+	const char *id;
+
+	if ((rec = panel_current_record(p)) == NULL)
+		return;
+	panel_show_record(p, rec);
+	p->detail.top = 0;
+	cJSON_Delete(rec);
+	if ((p->kind->verbs & KIND_VERB_GET) == 0 ||
+	    (id = panel_current_id(p)) == NULL)
+		return;
+	if ((path = panel_item_path(p, id)) == NULL)
+		return;
+	tui_submit(p->tui, p, TUI_REQ_GET, "GET", path, NULL);
+	free(path);
+}
+
+/* ---- changes -------------------------------------------------------------- */
+
+/* The panel's copy of a record after the server changed it. */
+static void
+panel_changed_record(struct panel *p, const cJSON *rec)
+{
+	if (rec == NULL || !cJSON_IsObject(rec))
+		return;
+	if (p->kind->shape == KIND_SHAPE_OBJECT) {
+		panel_show_record(p, rec);
+		return;
+	}
+	rows_put(p->rows, rec);
+	if (p->view == PANEL_DETAIL && p->record != NULL &&
+	    kind_record_id(p->kind, rec) != NULL &&
+	    kind_record_id(p->kind, p->record) != NULL &&
+	    strcmp(kind_record_id(p->kind, rec),
+	    kind_record_id(p->kind, p->record)) == 0)
+		panel_show_record(p, rec);
+	panel_restore(p);
+}
+
+void
+panel_after_change(struct panel *p)
+{
+	panel_restore(p);
+	p->tui->dirty = 1;
+}
+
+static void
+panel_send_update(struct panel *p, const char *id, const cJSON *before,
+    const cJSON *edited, struct modal *form)
+{
+	struct tui_req	*r;
+	cJSON		*body;
+	char		*path;
+	const char	*method = kind_method_name(p->kind->update_method);
+
+	if ((path = panel_item_path(p, id)) == NULL)
+		return;
+	body = edit_update_body(p->kind, before, edited, id);
+	r = tui_submit(p->tui, p, TUI_REQ_UPDATE, method, path, body);
+	if (r != NULL) {
+		r->id = id != NULL ? xstrdup(id) : NULL;
+		r->before = before != NULL ? cJSON_Duplicate(before, 1) : NULL;
+		r->modal = form;
+		tui_message(p->tui, TUI_MSG_INFO, "saving %s...",
+		    id != NULL ? id : p->kind->name);
+	}
+	cJSON_Delete(body);
+	free(path);
+}
+
+static void
+panel_form_submit(struct tui *t, struct panel *p, struct modal *m,
+    cJSON *body, const char *id, const cJSON *before)
+{
+	struct tui_req	*r;
+	char		*path, *cause = NULL;
+
+	if (id != NULL || p->kind->shape == KIND_SHAPE_OBJECT) {
+		panel_send_update(p, id, before, body, m);
+		return;
+	}
+	if ((path = kind_create_path(p->kind, t->vars, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	r = tui_submit(t, p, TUI_REQ_CREATE, "POST", path, body);
+	if (r != NULL) {
+		r->modal = m;
+		tui_message(t, TUI_MSG_INFO, "creating %s...", p->kind->name);
+	}
+	free(path);
+}
+
+void
+panel_form_new(struct panel *p, const cJSON *rec, const char *id)
+{
+	struct form	*f;
+	char		*title;
+
+	f = form_new(p->kind, rec);
+	if (f->nitems == 0) {
+		form_free(f);
+		tui_message(p->tui, TUI_MSG_WARN, "%s has no field to edit in "
+		    "a form: use E", p->kind->name);
+		return;
+	}
+	title = rec == NULL ? xprintf("new %s", p->kind->name) :
+	    id != NULL ? xprintf("edit %s %s", p->kind->name, id) :
+	    xprintf("edit %s", p->kind->name);
+	formview_open(p->tui, p, f, title, panel_form_submit, id);
+	free(title);
+}
+
+static int
+panel_can(struct panel *p, unsigned verb, const char *what)
+{
+	if ((p->kind->verbs & verb) == 0) {
+		tui_message(p->tui, TUI_MSG_WARN, "%s cannot be %s",
+		    p->kind->name, what);
+		return (0);
+	}
+	return (1);
+}
+
+static void
+panel_fetch(struct panel *p, enum tui_req_type type)
+{
+	struct tui_req	*r;
+	const char	*id = panel_current_id(p);
+	char		*path;
+
+	if (p->kind->shape != KIND_SHAPE_OBJECT && id == NULL)
+		return;
+	if ((path = panel_item_path(p, id)) == NULL)
+		return;
+	if ((p->kind->verbs & KIND_VERB_GET) == 0 &&
+	    p->kind->shape != KIND_SHAPE_OBJECT) {
+		/* No call for one record: the listed copy is the freshest. */
+		struct jobs_event ev;
+		struct tui_req fake;
+
+		memset(&ev, 0, sizeof ev);
+		memset(&fake, 0, sizeof fake);
+		ev.kind = JOBS_EVENT_DONE;
+		ev.result = panel_current_record(p);
+		fake.panel = p;
+		fake.type = type;
+		fake.id = (char *)id;
+		panel_event(p, &fake, &ev);
+		cJSON_Delete(ev.result);
+		free(path);
+		return;
+	}
+	r = tui_submit(p->tui, p, type, "GET", path, NULL);
+	if (r != NULL && id != NULL)
+		r->id = xstrdup(id);
+	free(path);
+}
+
+/* ---- edit as YAML ---------------------------------------------------------- */
+
+struct panel_editor {
+	struct edit	*e;
+	char		*cause;
+};
+
+static int
+panel_run_editor(void *arg)
+{
+	struct panel_editor	*pe = arg;
+
+	return (edit_run_editor(pe->e->file, &pe->cause));
+}
+
+/* The editor on the fetched record until it is valid or given up. */
+static void
+panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
+{
+	struct edit		 e;
+	struct panel_editor	 pe;
+	struct tui_req		*r;
+	enum edit_status	 st;
+	cJSON			*edited = NULL;
+	char			*cause = NULL, *path;
+
+	memset(&e, 0, sizeof e);
+	if (edit_open(&e, p->kind, rec, p->kind->shape == KIND_SHAPE_OBJECT ||
+	    id != NULL ? VALIDATE_UPDATE : VALIDATE_CREATE, &cause) != 0) {
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		return;
+	}
+	pe.e = &e;
+	for (;;) {
+		pe.cause = NULL;
+		if (tui_suspend_run(p->tui, panel_run_editor, &pe) != 0) {
+			tui_message(p->tui, TUI_MSG_ERROR, "edit: %s; nothing "
+			    "changed", pe.cause);
+			free(pe.cause);
+			edit_close(&e);
+			return;
+		}
+		st = edit_next(&e, &edited, &cause);
+		if (st != EDIT_AGAIN)
+			break;
+	}
+	switch (st) {
+	case EDIT_CHANGED:
+		break;
+	case EDIT_UNCHANGED:
+	case EDIT_EMPTY:
+		tui_message(p->tui, TUI_MSG_INFO, "edit: no change");
+		edit_close(&e);
+		return;
+	default:
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	/* Diff against a fresh copy: the record may have changed since. */
+	if ((path = panel_item_path(p, id)) == NULL) {
+		cJSON_Delete(edited);
+		edit_close(&e);
+		return;
+	}
+	r = tui_submit(p->tui, p, TUI_REQ_FETCH_DIFF, "GET", path, NULL);
+	if (r != NULL) {
+		r->id = id != NULL ? xstrdup(id) : NULL;
+		r->data = edited;
+		r->before = cJSON_Duplicate(e.orig, 1);
+	} else
+		cJSON_Delete(edited);
+	free(path);
+	edit_close(&e);
+}
+
+struct panel_apply {
+	struct panel	*p;
+	char		*id;
+	cJSON		*fresh;
+	cJSON		*edited;
+};
+
+static void
+panel_apply_free(void *arg)
+{
+	struct panel_apply	*a = arg;
+
+	free(a->id);
+	cJSON_Delete(a->fresh);
+	cJSON_Delete(a->edited);
+	free(a);
+}
+
+static void
+panel_apply_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct panel_apply	*a = arg;
+
+	(void)t;
+	(void)answer;
+	panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
+}
+
+static void
+panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
+{
+	struct panel_apply	*a;
+	struct buf		 b;
+	size_t			 n;
+
+	buf_init(&b);
+	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
+		buf_adds(&b, "Warning: the record changed on the server while "
+		    "you edited it;\nthe diff is against its current copy.\n\n");
+	n = edit_diff(&b, fresh, r->data);
+	if (n == 0) {
+		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
+		    "already holds these values; nothing to apply");
+		buf_free(&b);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->p = p;
+	a->id = r->id != NULL ? xstrdup(r->id) : NULL;
+	a->fresh = cJSON_Duplicate(fresh, 1);
+	a->edited = r->data;
+	r->data = NULL;
+	buf_addf(&b, "\nApply %zu change%s to %s %s? (y/n)", n,
+	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? a->id : "");
+	dialog_confirm(p->tui, "apply the edit", buf_str(&b),
+	    panel_apply_yes, a, panel_apply_free);
+	buf_free(&b);
+}
+
+/* ---- delete ------------------------------------------------------------------ */
+
+struct panel_delete {
+	struct panel	*p;
+	char		**ids;
+	size_t		 n;
+};
+
+static void
+panel_delete_free(void *arg)
+{
+	struct panel_delete	*d = arg;
+	size_t			 i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->ids[i]);
+	free(d->ids);
+	free(d);
+}
+
+static void
+panel_delete_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct panel_delete	*d = arg;
+	struct panel		*p = d->p;
+	struct tui_req		*r;
+	cJSON			*body, *ids;
+	char			*path, *cause = NULL;
+	size_t			 i;
+	long			 j;
+
+	(void)answer;
+	if (d->n > 1 && (p->kind->verbs & KIND_VERB_BULK_DELETE) &&
+	    p->kind->bulk_delete_key != NULL) {
+		if ((path = kind_list_path(p->kind, t->vars, &cause)) ==
+		    NULL) {
+			tui_message(t, TUI_MSG_ERROR, "%s", cause);
+			free(cause);
+			return;
+		}
+		body = cJSON_CreateObject();
+		ids = cJSON_AddArrayToObject(body, p->kind->bulk_delete_key);
+		for (i = 0; i < d->n; i++)
+			cJSON_AddItemToArray(ids, cJSON_CreateString(d->ids[i]));
+		r = tui_submit(t, p, TUI_REQ_BULK_DELETE, "DELETE", path,
+		    body);
+		if (r != NULL) {
+			r->data = cJSON_Duplicate(ids, 1);
+			r->count = d->n;
+		}
+		cJSON_Delete(body);
+		free(path);
+		return;
+	}
+	for (i = 0; i < d->n; i++) {
+		if ((path = panel_item_path(p, d->ids[i])) == NULL)
+			continue;
+		r = tui_submit(t, p, TUI_REQ_DELETE, "DELETE", path, NULL);
+		if (r != NULL) {
+			r->id = xstrdup(d->ids[i]);
+			if ((j = rows_find(p->rows, d->ids[i])) >= 0)
+				r->before = rows_record(p->rows, (size_t)j);
+		}
+		free(path);
+	}
+}
+
+static void
+panel_delete(struct panel *p)
+{
+	struct panel_delete	*d;
+	const char		**ids;
+	char			*q, count[32];
+	size_t			 n, i;
+
+	if (tui_refuse_readonly(p->tui, "delete"))
+		return;
+	if (!panel_can(p, KIND_VERB_DELETE | KIND_VERB_BULK_DELETE,
+	    "deleted"))
+		return;
+	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
+		free(ids);
+		tui_message(p->tui, TUI_MSG_WARN, "nothing to delete");
+		return;
+	}
+	d = xcalloc(1, sizeof *d);
+	d->p = p;
+	d->n = n;
+	d->ids = xcalloc(n, sizeof *d->ids);
+	for (i = 0; i < n; i++)
+		d->ids[i] = xstrdup(ids[i]);
+	free(ids);
+	if (n == 1) {
+		q = xprintf("Delete %s %s? (y/n)", p->kind->name, d->ids[0]);
+		dialog_confirm(p->tui, "delete", q, panel_delete_yes, d,
+		    panel_delete_free);
+	} else {
+		snprintf(count, sizeof count, "%zu", n);
+		q = xprintf("Delete %zu %s (the marked ones)?\nType %zu and "
+		    "Enter to confirm, Esc to cancel.", n, p->kind->name, n);
+		dialog_confirm_typed(p->tui, "delete marked", q, count,
+		    panel_delete_yes, d, panel_delete_free);
+	}
+	free(q);
+}
+
+static void
+panel_deleted(struct panel *p, struct tui_req *r)
+{
+	cJSON	*id;
+
+	if (r->type == TUI_REQ_DELETE && r->id != NULL)
+		rows_remove(p->rows, r->id);
+	else if (r->data != NULL) {
+		cJSON_ArrayForEach(id, r->data)
+			if (cJSON_IsString(id))
+				rows_remove(p->rows, id->valuestring);
+	}
+	if (p->view == PANEL_DETAIL && p->kind->shape != KIND_SHAPE_OBJECT)
+		p->view = PANEL_LIST;
+	panel_restore(p);
+}
+
+/* ---- answers ------------------------------------------------------------------ */
+
+static void
+panel_failed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	const char	*why = ev->cause != NULL ? ev->cause :
+			    status_message(ev->status);
+
+	panel_banner(p, r, ev);
+	if (r->modal != NULL && formview_failed(p->tui, r->modal, why))
+		return;
+	tui_message(p->tui, TUI_MSG_ERROR, "%s", why);
+}
+
+void
+panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct tui	*t = p->tui;
+	const char	*name = p->kind->name;
+
+	if (p->ops != NULL && p->ops->event != NULL && p->ops->event(p, r, ev))
+		return;
+	if (r->type == TUI_REQ_LIST) {
+		panel_list_done(p, r, ev);
+		return;
+	}
+	if (ev->kind == JOBS_EVENT_FAILED) {
+		panel_failed(p, r, ev);
+		return;
+	}
+	if (ev->kind != JOBS_EVENT_DONE)
+		return;
+	switch (r->type) {
+	case TUI_REQ_GET:
+		if (p->view == PANEL_DETAIL && ev->result != NULL)
+			panel_changed_record(p, ev->result);
+		break;
+	case TUI_REQ_FETCH_FORM:
+		panel_form_new(p, ev->result, r->id);
+		break;
+	case TUI_REQ_FETCH_EDIT:
+		panel_edit_yaml(p, r->id, ev->result);
+		break;
+	case TUI_REQ_FETCH_DIFF:
+		panel_diff_confirm(p, r, ev->result);
+		break;
+	case TUI_REQ_CREATE:
+		tui_journal(t, r, ev->http_status, ev->result);
+		if (r->modal != NULL)
+			formview_close(t, r->modal);
+		panel_changed_record(p, ev->result);
+		if (kind_record_id(p->kind, ev->result) != NULL) {
+			free(p->cursor_id);
+			p->cursor_id = xstrdup(kind_record_id(p->kind,
+			    ev->result));
+			panel_restore(p);
+		}
+		tui_message(t, TUI_MSG_OK, "created %s %s", name,
+		    kind_record_id(p->kind, ev->result) != NULL ?
+		    kind_record_id(p->kind, ev->result) : "");
+		break;
+	case TUI_REQ_UPDATE:
+		tui_journal(t, r, ev->http_status, ev->result);
+		if (r->modal != NULL)
+			formview_close(t, r->modal);
+		panel_changed_record(p, ev->result);
+		tui_message(t, TUI_MSG_OK, "saved %s %s", name,
+		    r->id != NULL ? r->id : "");
+		break;
+	case TUI_REQ_DELETE:
+	case TUI_REQ_BULK_DELETE:
+		tui_journal(t, r, ev->http_status, NULL);
+		panel_deleted(p, r);
+		if (r->type == TUI_REQ_BULK_DELETE)
+			rows_mark_all(p->rows, 0);
+		else if (r->id != NULL) {
+			long i = rows_find(p->rows, r->id);
+			if (i >= 0)
+				rows_mark(p->rows, (size_t)i, 0);
+		}
+		tui_message(t, TUI_MSG_OK, "deleted %zu %s",
+		    r->count > 0 ? r->count : 1, name);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the filter line ------------------------------------------------------ */
+
+struct panel_filter {
+	struct modal	 m;
+	struct panel	*p;
+	struct line	 line;
+	char		*orig;
+};
+
+static void
+panel_filter_apply(struct panel *p, const char *text)
+{
+	free(p->filter);
+	p->filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;
+	rows_filter(p->rows, p->filter);
+	panel_restore(p);
+	if (p->cursor_id == NULL || rows_find(p->rows, p->cursor_id) < 0) {
+		p->cursor = 0;
+		panel_remember(p);
+	}
+}
+
+static int
+panel_filter_key(struct tui *t, struct modal *m, int key)
+{
+	struct panel_filter	*f = (struct panel_filter *)m;
+	struct panel		*p = f->p;
+	int			 server;
+
+	if (key == 033) {
+		panel_filter_apply(p, f->orig);
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	if (key == '\r') {
+		server = kind_filter_text(p->kind) != NULL &&
+		    (f->orig == NULL ? f->line.len > 0 :
+		    strcmp(f->orig, f->line.buf) != 0) &&
+		    !(p->pager != NULL && pager_done(p->pager) &&
+		    p->kind->paging == PAGER_SINGLE);
+		tui_pop(t);
+		if (server)
+			panel_load(p);
+		return (TUI_HANDLED);
+	}
+	if (line_key(&f->line, key) == LINE_CHANGED)
+		panel_filter_apply(p, f->line.buf);
+	return (TUI_HANDLED);
+}
+
+static void
+panel_filter_draw(struct tui *t, struct modal *m)
+{
+	struct panel_filter	*f = (struct panel_filter *)m;
+
+	(void)t;
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_INPUT));
+	screen_put(LINES - 1, 0, 1, "/", screen_role(THEME_ROLE_INPUT));
+	line_draw(&f->line, LINES - 1, 1, COLS - 1,
+	    screen_role(THEME_ROLE_INPUT), 1);
+}
+
+static void
+panel_filter_free(struct modal *m)
+{
+	struct panel_filter	*f = (struct panel_filter *)m;
+
+	free(f->orig);
+	free(f);
+}
+
+static void
+panel_filter_open(struct panel *p)
+{
+	struct panel_filter	*f;
+
+	f = xcalloc(1, sizeof *f);
+	f->m.key = panel_filter_key;
+	f->m.draw = panel_filter_draw;
+	f->m.free = panel_filter_free;
+	f->p = p;
+	f->orig = p->filter != NULL ? xstrdup(p->filter) : NULL;
+	line_set(&f->line, p->filter);
+	tui_push(p->tui, &f->m);
+}
+
+/* ---- server filters (F) -------------------------------------------------- */
+
+static void
+panel_query_set(struct tui *t, void *arg, const char *text)
+{
+	struct panel	*p = arg;
+	struct buf	 q;
+	char		*copy, *word, *save = NULL, *eq, *cause = NULL;
+
+	buf_init(&q);
+	copy = xstrdup(text);
+	for (word = strtok_r(copy, " ", &save); word != NULL;
+	    word = strtok_r(NULL, " ", &save)) {
+		if ((eq = strchr(word, '=')) == NULL) {
+			tui_message(t, TUI_MSG_ERROR, "'%s': write NAME=VALUE",
+			    word);
+			goto out;
+		}
+		*eq++ = '\0';
+		if (kind_filter_find(p->kind, word) == NULL) {
+			tui_message(t, TUI_MSG_ERROR, "%s has no filter '%s'",
+			    p->kind->name, word);
+			goto out;
+		}
+		if (kind_filter_add(p->kind, word, eq, &q, &cause) != 0) {
+			tui_message(t, TUI_MSG_ERROR, "%s", cause);
+			free(cause);
+			goto out;
+		}
+	}
+	free(p->query);
+	p->query = q.len > 0 ? xstrdup(buf_str(&q)) : NULL;
+	panel_load(p);
+out:
+	free(copy);
+	buf_free(&q);
+}
+
+static void
+panel_query(struct panel *p)
+{
+	const struct kind_filter	*f;
+	struct buf			 b;
+
+	if (p->kind->filters == NULL || p->kind->filters[0].name == NULL) {
+		tui_message(p->tui, TUI_MSG_WARN, "%s has no server filters",
+		    p->kind->name);
+		return;
+	}
+	buf_init(&b);
+	buf_adds(&b, "server filters, NAME=VALUE ... (");
+	for (f = p->kind->filters; f->name != NULL; f++)
+		buf_addf(&b, "%s%s", f == p->kind->filters ? "" : " ",
+		    f->name);
+	buf_adds(&b, ")");
+	dialog_prompt(p->tui, buf_str(&b), p->query, 0, panel_query_set, p,
+	    NULL);
+	buf_free(&b);
+}
+
+/* ---- actions ------------------------------------------------------------------ */
+
+static int
+panel_list_action(struct panel *p, enum action a)
+{
+	int	page = MAXIMUM(1, LINES - 6);
+
+	switch (a) {
+	case ACTION_UP:		panel_move(p, -1); break;
+	case ACTION_DOWN:	panel_move(p, 1); break;
+	case ACTION_PAGE_UP:	panel_move(p, -page); break;
+	case ACTION_PAGE_DOWN:	panel_move(p, page); break;
+	case ACTION_TOP:	panel_move(p, -(long)rows_count(p->rows)); break;
+	case ACTION_BOTTOM:	panel_move(p, (long)rows_count(p->rows)); break;
+	case ACTION_FILTER:	panel_filter_open(p); break;
+	case ACTION_QUERY:	panel_query(p); break;
+	case ACTION_SORT:
+		p->sort_col = p->sort_col + 1 >= (int)p->ncols ? -1 :
+		    p->sort_col + 1;
+		rows_sort(p->rows, p->sort_col, p->sort_desc);
+		panel_restore(p);
+		break;
+	case ACTION_SORT_REVERSE:
+		p->sort_desc = !p->sort_desc;
+		rows_sort(p->rows, p->sort_col, p->sort_desc);
+		panel_restore(p);
+		break;
+	case ACTION_DETAILS:	panel_details(p); break;
+	case ACTION_MARK:
+		if (rows_count(p->rows) == 0 || panel_current_id(p) == NULL)
+			break;
+		rows_mark_toggle(p->rows, p->cursor);
+		panel_move(p, 1);
+		break;
+	case ACTION_MARK_ALL:	rows_mark_all(p->rows, 1); break;
+	case ACTION_UNMARK_ALL:	rows_mark_all(p->rows, 0); break;
+	default:
+		return (0);
+	}
+	return (TUI_HANDLED);
+}
+
+int
+panel_action(struct panel *p, enum action a)
+{
+	int	rv;
+
+	if (p->ops != NULL && p->ops->action != NULL &&
+	    (rv = p->ops->action(p, a)) != 0)
+		return (rv);
+	if (p->view == PANEL_DETAIL) {
+		if (a == ACTION_QUIT && p->kind->shape != KIND_SHAPE_OBJECT) {
+			p->view = PANEL_LIST;
+			return (TUI_HANDLED);
+		}
+		if (a == ACTION_JSON) {
+			p->detail_json = !p->detail_json;
+			panel_detail_text(p);
+			return (TUI_HANDLED);
+		}
+		if (textview_action(&p->detail, a, LINES - 4))
+			return (TUI_HANDLED);
+	} else if (panel_list_action(p, a))
+		return (TUI_HANDLED);
+
+	switch (a) {
+	case ACTION_REFRESH:
+		panel_load(p);
+		tui_message(p->tui, TUI_MSG_INFO, "refreshing %s",
+		    p->kind->name);
+		return (TUI_HANDLED);
+	case ACTION_NEW:
+		if (tui_refuse_readonly(p->tui, "new"))
+			return (TUI_HANDLED);
+		if (panel_can(p, KIND_VERB_CREATE, "created here"))
+			panel_form_new(p, NULL, NULL);
+		return (TUI_HANDLED);
+	case ACTION_EDIT:
+		if (tui_refuse_readonly(p->tui, "edit"))
+			return (TUI_HANDLED);
+		if (panel_can(p, KIND_VERB_UPDATE, "edited"))
+			panel_fetch(p, TUI_REQ_FETCH_FORM);
+		return (TUI_HANDLED);
+	case ACTION_EDIT_YAML:
+		if (tui_refuse_readonly(p->tui, "edit"))
+			return (TUI_HANDLED);
+		if (panel_can(p, KIND_VERB_UPDATE, "edited"))
+			panel_fetch(p, TUI_REQ_FETCH_EDIT);
+		return (TUI_HANDLED);
+	case ACTION_DELETE:
+		panel_delete(p);
+		return (TUI_HANDLED);
+	case ACTION_COPY:
+		if (panel_current_id(p) != NULL)
+			tui_copy(p->tui, "the id", panel_current_id(p));
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
+}
+
+/* ---- drawing ------------------------------------------------------------------ */
+
+void
+panel_layout(struct panel *p, int w)
+{
+	int	used = 2, flex = 0, i, n = (int)p->ncols, width;
+
+	for (i = 0; i < n; i++) {
+		width = p->cols[i]->width;
+		if (width == 0)
+			flex++;
+		else
+			used += width + 1;
+	}
+	/* Drop columns from the right until the flexible ones fit. */
+	while (n > 1 && used + flex * (PANEL_FLEX_MIN + 1) > w) {
+		n--;
+		if (p->cols[n]->width == 0)
+			flex--;
+		else
+			used -= p->cols[n]->width + 1;
+	}
+	for (i = 0; i < (int)p->ncols; i++) {
+		if (i >= n)
+			p->widths[i] = 0;
+		else if (p->cols[i]->width > 0)
+			p->widths[i] = p->cols[i]->width;
+		else
+			p->widths[i] = MAXIMUM(PANEL_FLEX_MIN,
+			    (w - used) / MAXIMUM(flex, 1) - 1);
+	}
+}
+
+static void
+panel_draw_title(struct panel *p, int y, int w)
+{
+	struct buf	b;
+	long		got, total;
+
+	buf_init(&b);
+	buf_addf(&b, " %s", p->kind->name);
+	if (p->kind->shape != KIND_SHAPE_OBJECT) {
+		if (p->filter != NULL)
+			buf_addf(&b, "  %zu of %zu", rows_count(p->rows),
+			    rows_total(p->rows));
+		else
+			buf_addf(&b, "  %zu", rows_total(p->rows));
+		if (p->loading && p->pager != NULL) {
+			pager_progress(p->pager, &got, &total);
+			if (total >= 0)
+				buf_addf(&b, " of ~%ld", total);
+			buf_adds(&b, "  loading...");
+		}
+		if (rows_mark_count(p->rows) > 0)
+			buf_addf(&b, "  %zu marked", rows_mark_count(p->rows));
+		if (p->filter != NULL)
+			buf_addf(&b, "  /%s", p->filter);
+		if (p->query != NULL)
+			buf_addf(&b, "  [%s]", p->query);
+		if (p->sort_col >= 0)
+			buf_addf(&b, "  sort %s %s",
+			    p->cols[p->sort_col]->header,
+			    p->sort_desc ? "desc" : "asc");
+	} else if (p->loading)
+		buf_adds(&b, "  loading...");
+	if (p->view == PANEL_DETAIL && p->detail.title != NULL)
+		buf_addf(&b, "  >  %s", p->detail.title);
+	screen_fill(y, 0, w, screen_role(THEME_ROLE_TITLE));
+	screen_put(y, 0, w, buf_str(&b), screen_role(THEME_ROLE_TITLE));
+	buf_free(&b);
+}
+
+static int
+panel_draw_banner(struct panel *p, int y, int w, int maxh)
+{
+	const char	*s = p->banner;
+	char		 line[512];
+	int		 n = 0;
+	size_t		 len;
+
+	while (s != NULL && *s != '\0' && n < maxh) {
+		len = strlen(s);
+		if (len > (size_t)w - 2)
+			len = (size_t)w - 2;
+		if (len > sizeof line - 1)
+			len = sizeof line - 1;
+		/* Break at a space when the line is cut. */
+		if (len < strlen(s)) {
+			size_t k = len;
+			while (k > 0 && s[k] != ' ')
+				k--;
+			if (k > 0)
+				len = k;
+		}
+		memcpy(line, s, len);
+		line[len] = '\0';
+		screen_fill(y + n, 0, w, screen_role(THEME_ROLE_BANNER));
+		screen_put(y + n, 1, w - 1, line,
+		    screen_role(THEME_ROLE_BANNER));
+		s += len;
+		while (*s == ' ')
+			s++;
+		n++;
+	}
+	return (n);
+}
+
+static void
+panel_draw_row(struct panel *p, size_t i, int y, int w)
+{
+	int	x = 2, c;
+	attr_t	a = A_NORMAL;
+	int	selected = i == p->cursor, marked = rows_marked(p->rows, i);
+
+	if (marked)
+		a = screen_role(THEME_ROLE_ROW_MARKED);
+	if (selected)
+		a = screen_role(THEME_ROLE_ROW_SELECTED);
+	if (selected || marked)
+		screen_fill(y, 0, w, a);
+	screen_put(y, 0, 2, marked ? "* " : "  ", a);
+	for (c = 0; c < (int)p->ncols && x < w; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		screen_put(y, x, MINIMUM(p->widths[c], w - x),
+		    rows_cell(p->rows, i, (size_t)c), a);
+		x += p->widths[c] + 1;
+	}
+}
+
+static void
+panel_draw_list(struct panel *p, int y, int h, int w)
+{
+	size_t	n = rows_count(p->rows), i;
+	int	x = 2, c, rows = h - 1;
+	const char *empty;
+
+	panel_layout(p, w);
+	for (c = 0; c < (int)p->ncols && x < w; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		screen_put(y, x, MINIMUM(p->widths[c], w - x),
+		    p->cols[c]->header, screen_role(THEME_ROLE_COLUMN));
+		x += p->widths[c] + 1;
+	}
+	y++;
+	if (n == 0) {
+		empty = p->error != NULL ? p->error : p->loading ?
+		    "loading..." : p->filter != NULL ? "no record matches "
+		    "the filter" : "no records";
+		screen_put(y + 1, 2, w - 2, empty, screen_role(p->error !=
+		    NULL ? THEME_ROLE_ERROR : THEME_ROLE_DIM));
+		return;
+	}
+	if (rows <= 0)
+		return;
+	/* Keep the cursor on screen; draw only the rows that show. */
+	if (p->cursor < p->top)
+		p->top = p->cursor;
+	if (p->cursor >= p->top + (size_t)rows)
+		p->top = p->cursor - (size_t)rows + 1;
+	if (p->top + (size_t)rows > n)
+		p->top = n > (size_t)rows ? n - (size_t)rows : 0;
+	for (i = p->top; i < n && i < p->top + (size_t)rows; i++)
+		panel_draw_row(p, i, y + (int)(i - p->top), w);
+}
+
+void
+panel_draw(struct panel *p, int y, int x, int h, int w)
+{
+	int	b;
+
+	(void)x;
+	panel_draw_title(p, y, w);
+	y++;
+	h--;
+	b = panel_draw_banner(p, y, w, MAXIMUM(0, h / 3));
+	y += b;
+	h -= b;
+	if (p->view == PANEL_DETAIL) {
+		if (p->record == NULL) {
+			screen_put(y + 1, 2, w - 2, p->error != NULL ?
+			    p->error : p->loading ? "loading..." :
+			    "nothing to show", screen_role(p->error != NULL ?
+			    THEME_ROLE_ERROR : THEME_ROLE_DIM));
+			return;
+		}
+		textview_draw(p->tui, &p->detail, y, 0, h, w);
+		return;
+	}
+	panel_draw_list(p, y, h, w);
+}

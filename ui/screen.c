@@ -1,0 +1,322 @@
+/*
+ * The terminal: curses started and always restored (q, signals, fatal
+ * errors, crashes), theme roles turned into colour pairs the terminal can
+ * show, text drawn clipped to its width, and OSC 52 copies.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "screen.h"
+#include "xmalloc.h"
+
+#define SCREEN_LINE_MAX	1024
+
+static int		 screen_on;
+static int		 screen_ascii_mode;
+static int		 screen_ncolors;
+static attr_t		 screen_attrs[THEME_ROLE_COUNT];
+static struct termios	 screen_tio;
+static int		 screen_have_tio;
+
+/* On a crash: the terminal back to normal with async-signal-safe calls. */
+static void
+screen_crash(int sig)
+{
+	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
+
+	if (screen_on) {
+		(void)write(STDOUT_FILENO, reset, sizeof reset - 1);
+		if (screen_have_tio)
+			(void)tcsetattr(STDIN_FILENO, TCSANOW, &screen_tio);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+screen_crash_handlers(void)
+{
+	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				    SIGABRT };
+	struct sigaction	 sa;
+	size_t			 i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = screen_crash;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < nitems(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static short
+screen_color(int c)
+{
+	int	n;
+
+	if (c == THEME_COLOR_DEFAULT)
+		return (-1);
+	n = screen_ncolors >= 0x1000000 ? 0x1000000 : screen_ncolors;
+	c = theme_color_degrade(c, n);
+	if (c == THEME_COLOR_DEFAULT || c < 0 || c >= COLORS)
+		return (-1);
+	return ((short)c);
+}
+
+static attr_t
+screen_attr_bits(unsigned a)
+{
+	attr_t	r = A_NORMAL;
+
+	if (a & THEME_ATTR_BOLD)
+		r |= A_BOLD;
+	if (a & THEME_ATTR_DIM)
+		r |= A_DIM;
+	if (a & THEME_ATTR_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & THEME_ATTR_REVERSE)
+		r |= A_REVERSE;
+	if (a & THEME_ATTR_STANDOUT)
+		r |= A_STANDOUT;
+#ifdef A_ITALIC
+	if (a & THEME_ATTR_ITALIC)
+		r |= A_ITALIC;
+#endif
+	return (r);
+}
+
+void
+screen_theme(const struct theme *t)
+{
+	const struct theme_style	*s;
+	int				 i;
+	short				 fg, bg;
+
+	for (i = 0; i < THEME_ROLE_COUNT; i++) {
+		s = &t->roles[i];
+		screen_attrs[i] = screen_attr_bits(s->attrs);
+		if (screen_ncolors < 8)
+			continue;
+		fg = screen_color(s->fg);
+		bg = screen_color(s->bg);
+		if (fg == -1 && bg == -1)
+			continue;
+		if (init_pair((short)(i + 1), fg, bg) == OK)
+			screen_attrs[i] |= COLOR_PAIR(i + 1);
+	}
+	if (screen_on)
+		bkgdset(' ' | screen_attrs[THEME_ROLE_NORMAL]);
+}
+
+void
+screen_init(const struct theme *t, int ascii)
+{
+	const char	*nc;
+
+	if (tcgetattr(STDIN_FILENO, &screen_tio) == 0)
+		screen_have_tio = 1;
+	if (getenv("ESCDELAY") == NULL)
+		set_escdelay(25);
+	if (initscr() == NULL)
+		abort();
+	screen_on = 1;
+	screen_crash_handlers();
+	screen_ascii_mode = ascii;
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	nc = getenv("NO_COLOR");
+	screen_ncolors = 0;
+	if (has_colors() && (nc == NULL || *nc == '\0')) {
+		start_color();
+		use_default_colors();
+		screen_ncolors = COLORS;
+	}
+	screen_theme(t);
+}
+
+void
+screen_end(void)
+{
+	if (!screen_on)
+		return;
+	screen_on = 0;
+	curs_set(1);
+	endwin();
+}
+
+int
+screen_active(void)
+{
+	return (screen_on);
+}
+
+int
+screen_colors(void)
+{
+	return (screen_ncolors);
+}
+
+int
+screen_ascii(void)
+{
+	return (screen_ascii_mode);
+}
+
+attr_t
+screen_role(enum theme_role r)
+{
+	if ((int)r < 0 || r >= THEME_ROLE_COUNT)
+		return (A_NORMAL);
+	return (screen_attrs[r]);
+}
+
+int
+screen_put(int y, int x, int w, const char *s, attr_t attr)
+{
+	wchar_t		 buf[SCREEN_LINE_MAX];
+	mbstate_t	 ps;
+	wchar_t		 wc;
+	size_t		 n = 0, len;
+	int		 col = 0, cw;
+
+	if (w <= 0 || s == NULL)
+		return (0);
+	memset(&ps, 0, sizeof ps);
+	len = strlen(s);
+	while (len > 0 && n < nitems(buf) - 1) {
+		size_t k = mbrtowc(&wc, s, len, &ps);
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			memset(&ps, 0, sizeof ps);
+			wc = L'?';
+			k = 1;
+		} else if (k == 0)
+			break;
+		if (!iswprint((wint_t)wc))
+			wc = L'?';
+		if ((cw = wcwidth(wc)) < 0)
+			cw = 1;
+		if (col + cw > w)
+			break;
+		buf[n++] = wc;
+		col += cw;
+		s += k;
+		len -= k;
+	}
+	buf[n] = L'\0';
+	attrset(attr);
+	mvaddnwstr(y, x, buf, (int)n);
+	attrset(A_NORMAL);
+	return (col);
+}
+
+void
+screen_fill(int y, int x, int w, attr_t attr)
+{
+	if (w <= 0)
+		return;
+	attrset(attr);
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
+void
+screen_hline(int y, int x, int w, attr_t attr)
+{
+	if (w <= 0)
+		return;
+	attrset(attr);
+	mvhline(y, x, screen_ascii_mode ? '-' : ACS_HLINE, w);
+	attrset(A_NORMAL);
+}
+
+static char *
+screen_base64(const char *s)
+{
+	static const char	 b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t			 len = strlen(s), i, o = 0;
+	const unsigned char	*p = (const unsigned char *)s;
+	char			*out;
+	unsigned		 v;
+
+	out = xmalloc((len + 2) / 3 * 4 + 1);
+	for (i = 0; i < len; i += 3) {
+		v = (unsigned)p[i] << 16;
+		if (i + 1 < len)
+			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
+		out[o++] = b64[(v >> 18) & 63];
+		out[o++] = b64[(v >> 12) & 63];
+		out[o++] = i + 1 < len ? b64[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < len ? b64[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return (out);
+}
+
+int
+screen_osc52(const char *text)
+{
+	char	*b64, *seq;
+	size_t	 len;
+	ssize_t	 n;
+	int	 rv = 0;
+
+	b64 = screen_base64(text);
+	seq = xprintf("\033]52;c;%s\a", b64);
+	len = strlen(seq);
+	n = write(STDOUT_FILENO, seq, len);
+	if (n < 0 || (size_t)n != len)
+		rv = -1;
+	free(seq);
+	free(b64);
+	return (rv);
+}
+
+void
+screen_suspend(void)
+{
+	def_prog_mode();
+	endwin();
+}
+
+void
+screen_resume(void)
+{
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	refresh();
+}
+
+static int	screen_cursor_y = -1, screen_cursor_x;
+
+void
+screen_want_cursor(int y, int x)
+{
+	screen_cursor_y = y;
+	screen_cursor_x = x;
+}
+
+void
+screen_place_cursor(void)
+{
+	if (screen_cursor_y >= 0) {
+		move(screen_cursor_y, screen_cursor_x);
+		curs_set(1);
+	} else
+		curs_set(0);
+	screen_cursor_y = -1;
+}

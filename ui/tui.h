@@ -1,0 +1,273 @@
+/*
+ * The console: its state, the panels, the modal widgets on top of them and
+ * the requests in flight. Only the UI thread touches any of it; the worker
+ * (src/jobs.c) answers through events.
+ */
+#ifndef EDGE_TUI_H
+#define EDGE_TUI_H
+
+#include <curses.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "jobs.h"
+#include "keymap.h"
+#include "kind.h"
+#include "rows.h"
+
+/* What a handler asks of the loop. */
+#define TUI_HANDLED	0x1
+#define TUI_REDRAW	0x2
+#define TUI_QUIT	0x4
+
+/* Status-line message classes (their theme roles). */
+enum tui_msg {
+	TUI_MSG_INFO,
+	TUI_MSG_OK,
+	TUI_MSG_WARN,
+	TUI_MSG_ERROR
+};
+
+struct tui;
+struct panel;
+struct form;
+
+/* What a request was for, so its answer finds its way back. */
+enum tui_req_type {
+	TUI_REQ_LIST,		/* one page of a list */
+	TUI_REQ_GET,		/* a record for details */
+	TUI_REQ_FETCH_EDIT,	/* the copy to edit in $EDITOR */
+	TUI_REQ_FETCH_DIFF,	/* the fresh copy to diff an edit against */
+	TUI_REQ_FETCH_FORM,	/* the copy to edit in a form */
+	TUI_REQ_CREATE,
+	TUI_REQ_UPDATE,
+	TUI_REQ_DELETE,
+	TUI_REQ_BULK_DELETE,
+	TUI_REQ_OTHER		/* a panel's own (its event hook) */
+};
+
+/*
+ * A request in flight: the job's tag. It belongs to the console's list
+ * of requests until its last event is handled.
+ */
+struct tui_req {
+	struct panel		*panel;
+	enum tui_req_type	 type;
+	unsigned long		 job;
+	unsigned		 gen;		/* the panel's list generation */
+	int			 sub;		/* a panel's own request kind */
+	char			*id;		/* the record's, if any */
+	char			*path;		/* for the journal */
+	const char		*method;
+	cJSON			*before;	/* for the journal, or NULL */
+	cJSON			*data;		/* the edited body (diff, update) */
+	size_t			 count;		/* ids in a bulk request */
+	struct modal		*modal;		/* the form that sent it */
+	struct tui_req		*next;
+};
+
+/*
+ * A panel's behaviour beyond the generic one, for one kind: every hook
+ * may be NULL. action runs before the generic handling and returns
+ * TUI_HANDLED when it took the action; event sees every answer to a
+ * request it (or the generic code) made and returns non-zero when it
+ * handled it; banner is a notice drawn above the list.
+ */
+struct panel_ops {
+	const char	*kind;		/* the kind's name */
+	int		 (*action)(struct panel *, enum action);
+	int		 (*event)(struct panel *, struct tui_req *,
+			     struct jobs_event *);
+	void		 (*opened)(struct panel *);
+	const char	*hints;		/* "t toggle" for the footer */
+};
+
+enum panel_view {
+	PANEL_LIST,
+	PANEL_DETAIL
+};
+
+/* Lines of text to scroll (details, help, a diff). */
+struct textview {
+	char		**lines;	/* cleaned for the terminal */
+	size_t		 nlines;
+	size_t		 top;
+	char		*title;
+};
+
+struct panel {
+	struct tui		*tui;
+	const struct kind	*kind;
+	const struct panel_ops	*ops;
+
+	struct rows		*rows;
+	const struct kind_column *cols[ROWS_MAX_COLUMNS];
+	size_t			 ncols;
+	int			 widths[ROWS_MAX_COLUMNS];
+	size_t			 cursor;	/* view index */
+	size_t			 top;
+	char			*cursor_id;	/* kept across refreshes */
+	char			*filter;	/* the '/' text */
+	char			*query;		/* server filters (F) */
+	int			 sort_col;	/* -1: the server's order */
+	int			 sort_desc;
+
+	enum panel_view		 view;
+	struct textview		 detail;
+	cJSON			*record;	/* shown in details, or NULL */
+	int			 detail_json;
+
+	/* The list load: pages in the background. */
+	struct pager		*pager;
+	unsigned		 gen;
+	int			 loading;
+	int			 loaded;	/* at least once */
+	char			*error;		/* the last load's */
+	char			*banner;
+	time_t			 loaded_at;
+
+	void			*priv;		/* the ops' own state */
+};
+
+/* A widget on top of the panels: gets every key first. */
+struct modal {
+	int		 (*key)(struct tui *, struct modal *, int);
+	void		 (*draw)(struct tui *, struct modal *);
+	void		 (*free)(struct modal *);
+	struct modal	*below;
+};
+
+struct config;
+struct config_settings;
+struct http_client;
+struct theme;
+struct demo;
+
+struct tui {
+	/* Where and as whom. */
+	struct config		*cfg;
+	char			*profile;
+	char			*base_url;
+	char			*account;
+	char			*zone;
+	int			 readonly;
+	const char		*readonly_why;
+	struct api_var		 vars[4];
+	struct http_client	*http;
+	struct jobs		*jobs;
+	struct keymap		*keymap;
+	struct theme		*theme;
+	char			*theme_name;
+	struct journal		*journal;
+
+	/* What is on screen. */
+	struct panel		**panels;	/* opened, in order */
+	size_t			 npanels;
+	size_t			 current;
+	struct modal		*modal;
+	struct tui_req		*reqs;
+
+	char			*msg;
+	enum tui_msg		 msg_class;
+	time_t			 msg_time;
+	int			 dirty;
+	int			 quit;
+	int			 ascii;
+	long			 budget_shown;
+
+	/* Theme problems (config and keymap keep their own). */
+	char			**problems;
+	size_t			 nproblems;
+
+	/* : history, newest last. */
+	char			**history;
+	size_t			 nhistory;
+};
+
+/* ui/tui.c */
+struct cli_opts;
+/* The console; returns the exit status. */
+int		 tui_main(const struct cli_opts *, int, const char *);
+struct theme	*tui_theme_load(struct tui *, const char *, char **);
+struct modal	*tui_help_modal(struct tui *);
+void		 tui_message(struct tui *, enum tui_msg, const char *, ...)
+		     __attribute__((__format__(__printf__, 3, 4)));
+void		 tui_push(struct tui *, struct modal *);
+void		 tui_pop(struct tui *);
+struct tui_req	*tui_submit(struct tui *, struct panel *, enum tui_req_type,
+		     const char *, const char *, const cJSON *);
+struct tui_req	*tui_submit_request(struct tui *, struct panel *,
+		     enum tui_req_type, const struct http_request *);
+void		 tui_journal(struct tui *, struct tui_req *, long,
+		     const cJSON *);
+/* The reason a mutating action is refused, or NULL when it may go. */
+const char	*tui_readonly(struct tui *);
+int		 tui_refuse_readonly(struct tui *, const char *);
+struct panel	*tui_open_kind(struct tui *, const struct kind *);
+int		 tui_suspend_run(struct tui *, int (*)(void *), void *);
+void		 tui_copy(struct tui *, const char *, const char *);
+int		 tui_command(struct tui *, const char *);
+struct panel	*tui_panel(struct tui *);
+void		 tui_req_free(struct tui_req *);
+
+/* ui/panels/panels.c: the registry. */
+const struct panel_ops *panel_ops_for(const struct kind *);
+
+/* ui/panels/resource.c: the generic panel every kind gets. */
+struct panel	*panel_new(struct tui *, const struct kind *);
+void		 panel_free(struct panel *);
+void		 panel_load(struct panel *);
+int		 panel_action(struct panel *, enum action);
+void		 panel_draw(struct panel *, int, int, int, int);
+void		 panel_event(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+const char	*panel_current_id(struct panel *);
+cJSON		*panel_current_record(struct panel *);
+/* The ids to act on: the marked ones, else the one under the cursor. */
+const char	**panel_targets(struct panel *, size_t *);
+void		 panel_form_new(struct panel *, const cJSON *, const char *);
+void		 panel_show_record(struct panel *, const cJSON *);
+void		 panel_layout(struct panel *, int);
+char		*panel_item_path(struct panel *, const char *);
+void		 panel_after_change(struct panel *);
+
+/* ui/widgets/textview.c */
+void		 textview_set(struct textview *, const char *, const char *);
+void		 textview_clear(struct textview *);
+void		 textview_draw(struct tui *, struct textview *, int, int, int,
+		     int);
+int		 textview_action(struct textview *, enum action, int);
+struct modal	*textview_modal(const char *, const char *);
+
+/* ui/widgets/dialog.c */
+typedef void (*dialog_cb)(struct tui *, void *, const char *);
+typedef void (*dialog_free_cb)(void *);
+/* Ask y/n; yes calls cb with "y". */
+void		 dialog_confirm(struct tui *, const char *, const char *,
+		     dialog_cb, void *, dialog_free_cb);
+/* Ask the user to type expect (a count or a name) to go on. */
+void		 dialog_confirm_typed(struct tui *, const char *,
+		     const char *, const char *, dialog_cb, void *,
+		     dialog_free_cb);
+/* A line of input; files: Tab completes paths. */
+void		 dialog_prompt(struct tui *, const char *, const char *, int,
+		     dialog_cb, void *, dialog_free_cb);
+
+/* ui/widgets/formview.c */
+/* Submit: the modal, the body, the record's id (NULL: new), the original. */
+typedef void (*formview_cb)(struct tui *, struct panel *, struct modal *,
+		    cJSON *, const char *, const cJSON *);
+void		 formview_open(struct tui *, struct panel *, struct form *,
+		     const char *, formview_cb, const char *);
+/* The server refused what the form sent: show why in it (1 if shown). */
+int		 formview_failed(struct tui *, struct modal *, const char *);
+/* It was accepted: close the form if it is still open. */
+void		 formview_close(struct tui *, struct modal *);
+
+/* ui/widgets/cmdline.c */
+void		 cmdline_open(struct tui *, const char *);
+
+#endif

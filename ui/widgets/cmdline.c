@@ -1,0 +1,219 @@
+/*
+ * The : command line: kinds and their aliases, :profile, :theme, :log,
+ * :help, :q; history with Up/Down and Tab completion.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configfile.h"
+#include "screen.h"
+#include "tui.h"
+#include "widgets/line.h"
+#include "xmalloc.h"
+
+static const char *const cmdline_words[] = {
+	"help", "log", "problems", "profile", "q", "quit", "theme", NULL
+};
+static const char *const cmdline_themes[] = {
+	"default", "high-contrast", "light", "mono", "solarized-dark", NULL
+};
+
+struct cmdline {
+	struct modal	 m;
+	struct line	 line;
+	size_t		 hist;		/* t->nhistory: the new line */
+	char		*saved;		/* the new line while in history */
+	char		*hint;
+};
+
+struct cmdline_match {
+	struct buf	 names;
+	char		*common;
+	size_t		 n;
+};
+
+static void
+cmdline_consider(struct cmdline_match *cm, const char *word, const char *pre)
+{
+	size_t	i;
+
+	if (strncmp(word, pre, strlen(pre)) != 0)
+		return;
+	if (cm->common == NULL)
+		cm->common = xstrdup(word);
+	else {
+		for (i = 0; cm->common[i] != '\0' && cm->common[i] == word[i];
+		    i++)
+			;
+		cm->common[i] = '\0';
+	}
+	if (cm->n++ < 12)
+		buf_addf(&cm->names, "%s ", word);
+}
+
+static void
+cmdline_kind_words(struct cmdline_match *cm, const char *pre)
+{
+	const struct kind *const	*all;
+	size_t				 n, i;
+	char				*aliases, *w, *save = NULL;
+
+	all = kind_all(&n);
+	for (i = 0; i < n; i++) {
+		if (all[i]->shape == KIND_SHAPE_NONE ||
+		    all[i]->scope == KIND_SCOPE_VIDEO)
+			continue;
+		cmdline_consider(cm, all[i]->name, pre);
+		if (all[i]->aliases == NULL)
+			continue;
+		aliases = xstrdup(all[i]->aliases);
+		/* "rate-limit" would only make "rate-limits" ambiguous. */
+		for (w = strtok_r(aliases, " ", &save); w != NULL;
+		    w = strtok_r(NULL, " ", &save))
+			if (strncmp(all[i]->name, w, strlen(w)) != 0)
+				cmdline_consider(cm, w, pre);
+		free(aliases);
+	}
+}
+
+static void
+cmdline_complete(struct tui *t, struct cmdline *c)
+{
+	struct cmdline_match	 cm;
+	const char		*arg;
+	char			*full;
+	size_t			 i, cmdlen;
+
+	memset(&cm, 0, sizeof cm);
+	buf_init(&cm.names);
+	if ((arg = strchr(c->line.buf, ' ')) == NULL) {
+		for (i = 0; cmdline_words[i] != NULL; i++)
+			cmdline_consider(&cm, cmdline_words[i], c->line.buf);
+		cmdline_kind_words(&cm, c->line.buf);
+		cmdlen = 0;
+	} else {
+		cmdlen = (size_t)(arg - c->line.buf) + 1;
+		arg++;
+		if (strncmp(c->line.buf, "theme ", 6) == 0)
+			for (i = 0; cmdline_themes[i] != NULL; i++)
+				cmdline_consider(&cm, cmdline_themes[i], arg);
+		else if (strncmp(c->line.buf, "profile ", 8) == 0)
+			for (i = 0; i < t->cfg->nprofiles; i++)
+				cmdline_consider(&cm, t->cfg->profiles[i].name,
+				    arg);
+	}
+	if (cm.common != NULL) {
+		full = xprintf("%.*s%s%s", (int)cmdlen, c->line.buf, cm.common,
+		    cm.n == 1 ? " " : "");
+		line_set(&c->line, full);
+		free(full);
+	}
+	free(c->hint);
+	c->hint = cm.n > 1 ? xstrdup(buf_str(&cm.names)) : cm.n == 0 ?
+	    xstrdup("no completion") : NULL;
+	free(cm.common);
+	buf_free(&cm.names);
+}
+
+static void
+cmdline_history(struct tui *t, struct cmdline *c, int dir)
+{
+	size_t	h = c->hist;
+
+	if (dir < 0 && h > 0)
+		h--;
+	else if (dir > 0 && h < t->nhistory)
+		h++;
+	if (h == c->hist)
+		return;
+	if (c->hist == t->nhistory) {
+		free(c->saved);
+		c->saved = xstrdup(c->line.buf);
+	}
+	c->hist = h;
+	line_set(&c->line, h == t->nhistory ? c->saved : t->history[h]);
+}
+
+static int
+cmdline_key(struct tui *t, struct modal *m, int key)
+{
+	struct cmdline	*c = (struct cmdline *)m;
+	char		*cmd;
+
+	switch (key) {
+	case 033:
+		tui_pop(t);
+		return (TUI_HANDLED);
+	case '\r':
+		cmd = xstrdup(c->line.buf);
+		tui_pop(t);
+		tui_command(t, cmd);
+		free(cmd);
+		return (TUI_HANDLED);
+	case '\t':
+		cmdline_complete(t, c);
+		return (TUI_HANDLED);
+	case KEY_UP:
+		cmdline_history(t, c, -1);
+		return (TUI_HANDLED);
+	case KEY_DOWN:
+		cmdline_history(t, c, 1);
+		return (TUI_HANDLED);
+	case KEY_BACKSPACE:
+	case 0x7f:
+		if (c->line.len == 0) {
+			tui_pop(t);
+			return (TUI_HANDLED);
+		}
+		break;
+	}
+	if (line_key(&c->line, key) == LINE_CHANGED) {
+		free(c->hint);
+		c->hint = NULL;
+	}
+	return (TUI_HANDLED);
+}
+
+static void
+cmdline_draw(struct tui *t, struct modal *m)
+{
+	struct cmdline	*c = (struct cmdline *)m;
+	attr_t		 a = screen_role(THEME_ROLE_INPUT);
+
+	(void)t;
+	if (c->hint != NULL) {
+		screen_fill(LINES - 2, 0, COLS, screen_role(THEME_ROLE_STATUS));
+		screen_put(LINES - 2, 1, COLS - 1, c->hint,
+		    screen_role(THEME_ROLE_DIM));
+	}
+	screen_fill(LINES - 1, 0, COLS, a);
+	screen_put(LINES - 1, 0, 1, ":", a);
+	line_draw(&c->line, LINES - 1, 1, COLS - 1, a, 1);
+}
+
+static void
+cmdline_free(struct modal *m)
+{
+	struct cmdline	*c = (struct cmdline *)m;
+
+	free(c->saved);
+	free(c->hint);
+	free(c);
+}
+
+void
+cmdline_open(struct tui *t, const char *initial)
+{
+	struct cmdline	*c;
+
+	c = xcalloc(1, sizeof *c);
+	c->m.key = cmdline_key;
+	c->m.draw = cmdline_draw;
+	c->m.free = cmdline_free;
+	c->hist = t->nhistory;
+	line_set(&c->line, initial);
+	tui_push(t, &c->m);
+}

@@ -1,0 +1,287 @@
+/*
+ * Dialogs: a y/n confirmation, a confirmation that needs a count or a name
+ * typed, and a one-line prompt (with path completion for files).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen.h"
+#include "text.h"
+#include "tui.h"
+#include "widgets/line.h"
+#include "xmalloc.h"
+
+enum dialog_type {
+	DIALOG_CONFIRM,
+	DIALOG_TYPED,
+	DIALOG_PROMPT
+};
+
+struct dialog {
+	struct modal	 m;
+	enum dialog_type type;
+	char		*title;
+	char		*text;
+	char		*expect;
+	int		 files;
+	struct line	 line;
+	char		*hint;
+	dialog_cb	 cb;
+	void		*arg;
+	dialog_free_cb	 free_cb;
+};
+
+/* Server text is cleaned line by line; the line breaks are ours. */
+static char *
+dialog_clean(const char *text)
+{
+	struct buf	 b;
+	const char	*s, *nl;
+	char		*raw, *clean;
+
+	buf_init(&b);
+	for (s = text; *s != '\0'; s = *nl != '\0' ? nl + 1 : nl) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s);
+		raw = xstrndup(s, (size_t)(nl - s));
+		clean = text_clean(raw);
+		buf_adds(&b, clean);
+		if (*nl != '\0')
+			buf_addc(&b, '\n');
+		free(clean);
+		free(raw);
+	}
+	return (buf_detach(&b, NULL));
+}
+
+static void
+dialog_free(struct modal *m)
+{
+	struct dialog	*d = (struct dialog *)m;
+
+	if (d->free_cb != NULL)
+		d->free_cb(d->arg);
+	free(d->title);
+	free(d->text);
+	free(d->expect);
+	free(d->hint);
+	free(d);
+}
+
+/* Close the dialog, then answer (the callback may open another). */
+static void
+dialog_finish(struct tui *t, struct dialog *d, const char *answer)
+{
+	if (t->modal == &d->m)
+		t->modal = d->m.below;
+	if (answer != NULL)
+		d->cb(t, d->arg, answer);
+	dialog_free(&d->m);
+	t->dirty = 1;
+}
+
+/* Complete the last path in the line to the longest common prefix. */
+static void
+dialog_complete_path(struct dialog *d)
+{
+	char		 dir[LINE_MAX_BYTES], *slash, *common = NULL;
+	const char	*base;
+	struct dirent	*de;
+	DIR		*dp;
+	size_t		 n = 0, blen, i;
+	struct buf	 names;
+
+	snprintf(dir, sizeof dir, "%s", d->line.buf);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		base = d->line.buf + (slash - dir) + 1;
+		slash[1] = '\0';
+	} else {
+		base = d->line.buf;
+		snprintf(dir, sizeof dir, "./");
+	}
+	blen = strlen(base);
+	if ((dp = opendir(dir)) == NULL)
+		return;
+	buf_init(&names);
+	while ((de = readdir(dp)) != NULL) {
+		if (strncmp(de->d_name, base, blen) != 0 ||
+		    (de->d_name[0] == '.' && blen == 0) ||
+		    strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (common == NULL)
+			common = xstrdup(de->d_name);
+		else {
+			for (i = 0; common[i] != '\0' &&
+			    common[i] == de->d_name[i]; i++)
+				;
+			common[i] = '\0';
+		}
+		if (n++ < 8)
+			buf_addf(&names, "%s ", de->d_name);
+	}
+	closedir(dp);
+	if (common != NULL) {
+		char	full[LINE_MAX_BYTES * 2];
+		size_t	keep = (size_t)(base - d->line.buf);
+
+		snprintf(full, sizeof full, "%.*s%s", (int)keep, d->line.buf,
+		    common);
+		/* A single directory: step into it. */
+		if (n == 1) {
+			DIR *sub = opendir(full);
+			if (sub != NULL) {
+				closedir(sub);
+				strncat(full, "/", sizeof full - strlen(full) - 1);
+			}
+		}
+		line_set(&d->line, full);
+	}
+	free(d->hint);
+	d->hint = n > 1 ? xprintf("%zu matches: %s%s", n, buf_str(&names),
+	    n > 8 ? "..." : "") : NULL;
+	free(common);
+	buf_free(&names);
+}
+
+static int
+dialog_key(struct tui *t, struct modal *m, int key)
+{
+	struct dialog	*d = (struct dialog *)m;
+
+	if (key == 033) {
+		dialog_finish(t, d, NULL);
+		return (TUI_HANDLED);
+	}
+	switch (d->type) {
+	case DIALOG_CONFIRM:
+		if (key == 'y' || key == 'Y')
+			dialog_finish(t, d, "y");
+		else if (key == 'n' || key == 'N' || key == 'q')
+			dialog_finish(t, d, NULL);
+		return (TUI_HANDLED);
+	case DIALOG_TYPED:
+		if (key == '\r') {
+			if (strcmp(d->line.buf, d->expect) == 0)
+				dialog_finish(t, d, d->expect);
+			else {
+				free(d->hint);
+				d->hint = xprintf("type %s exactly, or Esc",
+				    d->expect);
+			}
+			return (TUI_HANDLED);
+		}
+		line_key(&d->line, key);
+		return (TUI_HANDLED);
+	case DIALOG_PROMPT:
+		if (key == '\r') {
+			char *answer = xstrdup(d->line.buf);
+			dialog_finish(t, d, answer);
+			free(answer);
+			return (TUI_HANDLED);
+		}
+		if (key == '\t' && d->files) {
+			dialog_complete_path(d);
+			return (TUI_HANDLED);
+		}
+		line_key(&d->line, key);
+		return (TUI_HANDLED);
+	}
+	return (TUI_HANDLED);
+}
+
+static void
+dialog_draw(struct tui *t, struct modal *m)
+{
+	struct dialog	*d = (struct dialog *)m;
+	const char	*s, *nl;
+	char		*line;
+	int		 nlines = 0, width = 20, h, w, y0, x0, y;
+	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
+
+	(void)t;
+	for (s = d->text; s != NULL && *s != '\0'; s = *nl ? nl + 1 : nl) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s);
+		width = MAXIMUM(width, (int)(nl - s));
+		nlines++;
+	}
+	w = MINIMUM(COLS - 2, MAXIMUM(width + 4, 50));
+	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ? 3 : 5));
+	y0 = MAXIMUM(1, (LINES - h) / 2);
+	x0 = MAXIMUM(0, (COLS - w) / 2);
+	for (y = y0; y < y0 + h; y++)
+		screen_fill(y, x0, w, a);
+	screen_fill(y0, x0, w, screen_role(THEME_ROLE_TITLE));
+	screen_put(y0, x0 + 1, w - 2, d->title, screen_role(THEME_ROLE_TITLE));
+	y = y0 + 1;
+	for (s = d->text; s != NULL && *s != '\0' && y < y0 + h - 1;
+	    s = *nl ? nl + 1 : nl) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s);
+		line = xstrndup(s, (size_t)(nl - s));
+		screen_put(y++, x0 + 2, w - 4, line, a);
+		free(line);
+	}
+	if (d->type != DIALOG_CONFIRM && y < LINES - 1) {
+		y = MINIMUM(y + 1, y0 + h - 2);
+		line_draw(&d->line, y, x0 + 2, w - 4,
+		    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
+		if (d->hint != NULL && y + 1 < y0 + h)
+			screen_put(y + 1, x0 + 2, w - 4, d->hint,
+			    screen_role(THEME_ROLE_DIM));
+	}
+}
+
+static struct dialog *
+dialog_new(struct tui *t, enum dialog_type type, const char *title,
+    const char *text, dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = xcalloc(1, sizeof *d);
+	d->m.key = dialog_key;
+	d->m.draw = dialog_draw;
+	d->m.free = dialog_free;
+	d->type = type;
+	d->title = xstrdup(title);
+	d->text = dialog_clean(text != NULL ? text : "");
+	d->cb = cb;
+	d->arg = arg;
+	d->free_cb = free_cb;
+	tui_push(t, &d->m);
+	return (d);
+}
+
+void
+dialog_confirm(struct tui *t, const char *title, const char *text,
+    dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	dialog_new(t, DIALOG_CONFIRM, title, text, cb, arg, free_cb);
+}
+
+void
+dialog_confirm_typed(struct tui *t, const char *title, const char *text,
+    const char *expect, dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_new(t, DIALOG_TYPED, title, text, cb, arg, free_cb);
+	d->expect = xstrdup(expect);
+}
+
+void
+dialog_prompt(struct tui *t, const char *title, const char *initial,
+    int files, dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_new(t, DIALOG_PROMPT, title, "", cb, arg, free_cb);
+	d->files = files;
+	line_set(&d->line, initial);
+	if (files)
+		d->hint = xstrdup("Tab completes the path");
+}

@@ -1,0 +1,262 @@
+/*
+ * The form widget: draws a struct form (src/form.c holds the model and
+ * its checks) and edits it from the keyboard. It stays open while what it
+ * sent is on its way, so a refusal from the server loses nothing.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "form.h"
+#include "screen.h"
+#include "tui.h"
+#include "widgets/line.h"
+#include "xmalloc.h"
+
+#define FORMVIEW_LABEL	30
+
+struct formview {
+	struct modal	 m;
+	struct panel	*p;
+	struct form	*f;
+	char		*title;
+	char		*id;
+	formview_cb	 cb;
+	size_t		 focus;
+	size_t		 top;
+	struct line	 line;
+	char		*error;		/* the server's, or the summary */
+	int		 sending;
+};
+
+static void
+formview_free(struct modal *m)
+{
+	struct formview	*v = (struct formview *)m;
+
+	form_free(v->f);
+	free(v->title);
+	free(v->id);
+	free(v->error);
+	free(v);
+}
+
+static int
+formview_is_text(const struct form_item *it)
+{
+	return (it->input != FORM_TOGGLE && it->input != FORM_ENUM);
+}
+
+static void
+formview_focus(struct formview *v, size_t i)
+{
+	if (v->f->nitems == 0)
+		return;
+	v->focus = i % v->f->nitems;
+	line_set(&v->line, v->f->items[v->focus].text);
+}
+
+static void
+formview_discard(struct tui *t, void *arg, const char *answer)
+{
+	struct modal	*m = arg;
+
+	(void)answer;
+	if (t->modal == m)
+		tui_pop(t);
+}
+
+static int
+formview_on_stack(struct tui *t, struct modal *m)
+{
+	struct modal	*x;
+
+	for (x = t->modal; x != NULL; x = x->below)
+		if (x == m)
+			return (1);
+	return (0);
+}
+
+static void
+formview_submit(struct tui *t, struct formview *v)
+{
+	cJSON	*body;
+	char	*cause = NULL;
+	size_t	 i;
+
+	free(v->error);
+	v->error = NULL;
+	if ((body = form_result(v->f, &cause)) == NULL) {
+		v->error = cause;
+		for (i = 0; i < v->f->nitems; i++)
+			if (v->f->items[i].error != NULL) {
+				formview_focus(v, i);
+				break;
+			}
+		return;
+	}
+	v->sending = 1;
+	v->cb(t, v->p, &v->m, body, v->id, v->f->base);
+	cJSON_Delete(body);
+}
+
+static int
+formview_key(struct tui *t, struct modal *m, int key)
+{
+	struct formview		*v = (struct formview *)m;
+	struct form_item	*it = &v->f->items[v->focus];
+
+	switch (key) {
+	case 033:
+		if (form_changed(v->f))
+			dialog_confirm(t, "discard", "Discard the changes in "
+			    "this form? (y/n)", formview_discard, m, NULL);
+		else
+			tui_pop(t);
+		return (TUI_HANDLED);
+	case '\t':
+	case KEY_DOWN:
+		formview_focus(v, v->focus + 1);
+		return (TUI_HANDLED);
+	case KEY_BTAB:
+	case KEY_UP:
+		formview_focus(v, v->focus + v->f->nitems - 1);
+		return (TUI_HANDLED);
+	case '\r':
+		if (!v->sending)
+			formview_submit(t, v);
+		return (TUI_HANDLED);
+	}
+	if (!formview_is_text(it)) {
+		if (key == KEY_RIGHT || key == ' ')
+			form_cycle(v->f, v->focus, 1);
+		else if (key == KEY_LEFT)
+			form_cycle(v->f, v->focus, -1);
+		line_set(&v->line, it->text);
+		return (TUI_HANDLED);
+	}
+	if (line_key(&v->line, key) == LINE_CHANGED)
+		form_set(v->f, v->focus, v->line.buf);
+	return (TUI_HANDLED);
+}
+
+static void
+formview_draw(struct tui *t, struct modal *m)
+{
+	struct formview		*v = (struct formview *)m;
+	struct form_item	*it;
+	struct buf		 b;
+	int			 y, y0 = 2, h = LINES - 5, label, x;
+	size_t			 i;
+	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
+
+	(void)t;
+	for (y = 1; y < LINES - 1; y++)
+		screen_fill(y, 0, COLS, na);
+	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
+	screen_put(1, 1, COLS - 2, v->title, screen_role(THEME_ROLE_TITLE));
+	label = MINIMUM(FORMVIEW_LABEL, COLS / 3);
+	if (v->focus < v->top)
+		v->top = v->focus;
+	if (h > 0 && v->focus >= v->top + (size_t)h)
+		v->top = v->focus - (size_t)h + 1;
+	for (i = v->top, y = y0; i < v->f->nitems && y < y0 + h; i++, y++) {
+		it = &v->f->items[i];
+		x = 1;
+		screen_put(y, x, label - x - 1, it->path,
+		    i == v->focus ? screen_role(THEME_ROLE_KEY) : na);
+		if (it->field != NULL && (it->field->flags & KIND_F_REQUIRED))
+			screen_put(y, label - 1, 1, "*",
+			    screen_role(THEME_ROLE_WARNING));
+		if (i == v->focus && formview_is_text(it))
+			line_draw(&v->line, y, label + 1, COLS - label - 2,
+			    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
+		else {
+			char *shown = it->input == FORM_ENUM ||
+			    it->input == FORM_TOGGLE ?
+			    xprintf("< %s >", *it->text != '\0' ? it->text :
+			    "(unset)") : xstrdup(it->text);
+			screen_fill(y, label + 1, COLS - label - 2,
+			    screen_role(i == v->focus ?
+			    THEME_ROLE_INPUT_FOCUS : THEME_ROLE_INPUT));
+			screen_put(y, label + 1, COLS - label - 2, shown,
+			    screen_role(i == v->focus ?
+			    THEME_ROLE_INPUT_FOCUS : THEME_ROLE_INPUT));
+			free(shown);
+		}
+		if (it->error != NULL && y + 1 < y0 + h) {
+			y++;
+			screen_put(y, label + 1, COLS - label - 2, it->error,
+			    screen_role(THEME_ROLE_ERROR));
+		}
+	}
+	/* The focused field's help and choices, then the form's error. */
+	it = &v->f->items[v->focus];
+	buf_init(&b);
+	if (it->field != NULL && it->field->help != NULL)
+		buf_adds(&b, it->field->help);
+	if (it->field != NULL && it->field->values != NULL) {
+		buf_adds(&b, b.len > 0 ? "; one of: " : "one of: ");
+		kind_values_text(it->field->values, &b);
+	}
+	screen_put(LINES - 3, 1, COLS - 2, buf_str(&b),
+	    screen_role(THEME_ROLE_DIM));
+	buf_free(&b);
+	if (v->error != NULL || v->f->error != NULL)
+		screen_put(LINES - 2, 1, COLS - 2, v->error != NULL ?
+		    v->error : v->f->error, screen_role(THEME_ROLE_ERROR));
+	else
+		screen_put(LINES - 2, 1, COLS - 2, v->sending ? "sending..." :
+		    "Tab/S-Tab move  Left/Right change a choice  Enter submit"
+		    "  Esc cancel", screen_role(THEME_ROLE_DIM));
+}
+
+void
+formview_open(struct tui *t, struct panel *p, struct form *f,
+    const char *title, formview_cb cb, const char *id)
+{
+	struct formview	*v;
+
+	v = xcalloc(1, sizeof *v);
+	v->m.key = formview_key;
+	v->m.draw = formview_draw;
+	v->m.free = formview_free;
+	v->p = p;
+	v->f = f;
+	v->title = xstrdup(title);
+	v->id = id != NULL ? xstrdup(id) : NULL;
+	v->cb = cb;
+	formview_focus(v, 0);
+	tui_push(t, &v->m);
+}
+
+int
+formview_failed(struct tui *t, struct modal *m, const char *why)
+{
+	struct formview	*v = (struct formview *)m;
+
+	if (!formview_on_stack(t, m))
+		return (0);
+	v->sending = 0;
+	free(v->error);
+	v->error = xstrdup(why);
+	t->dirty = 1;
+	return (1);
+}
+
+void
+formview_close(struct tui *t, struct modal *m)
+{
+	struct modal	**pp;
+
+	/* Unlink it wherever it is (a dialog may sit on top). */
+	for (pp = &t->modal; *pp != NULL; pp = &(*pp)->below) {
+		if (*pp == m) {
+			*pp = m->below;
+			m->free(m);
+			t->dirty = 1;
+			return;
+		}
+	}
+}

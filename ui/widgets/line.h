@@ -1,0 +1,25 @@
+/* A one-line text editor for prompts, the filter, the : line and forms. */
+#ifndef EDGE_LINE_H
+#define EDGE_LINE_H
+
+#include <curses.h>
+#include <stddef.h>
+
+#define LINE_MAX_BYTES	4096
+
+struct line {
+	char	buf[LINE_MAX_BYTES];
+	size_t	len;
+	size_t	pos;		/* byte offset of the cursor */
+};
+
+#define LINE_CHANGED	1	/* the text changed */
+#define LINE_MOVED	2	/* only the cursor moved */
+
+void	 line_set(struct line *, const char *);
+/* An editing key: LINE_CHANGED, LINE_MOVED, or 0 when not one. */
+int	 line_key(struct line *, int);
+/* Draw at y,x in w columns, scrolled so the cursor shows. */
+void	 line_draw(const struct line *, int, int, int, attr_t, int);
+
+#endif

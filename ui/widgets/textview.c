@@ -1,0 +1,154 @@
+/*
+ * Scrolling text: a record's YAML or JSON, the help, the request log.
+ * Lines are cleaned of control characters once, when the text is set.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen.h"
+#include "text.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+void
+textview_clear(struct textview *tv)
+{
+	size_t	i;
+
+	for (i = 0; i < tv->nlines; i++)
+		free(tv->lines[i]);
+	free(tv->lines);
+	free(tv->title);
+	memset(tv, 0, sizeof *tv);
+}
+
+void
+textview_set(struct textview *tv, const char *title, const char *text)
+{
+	const char	*s, *nl;
+	char		*raw;
+	size_t		 n = 0, cap = 0;
+
+	textview_clear(tv);
+	tv->title = title != NULL ? text_clean(title) : NULL;
+	for (s = text != NULL ? text : ""; *s != '\0'; s = nl + 1) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s);
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			tv->lines = xreallocarray(tv->lines, cap,
+			    sizeof *tv->lines);
+		}
+		raw = xstrndup(s, (size_t)(nl - s));
+		tv->lines[n++] = text_clean(raw);
+		free(raw);
+		if (*nl == '\0')
+			break;
+	}
+	tv->nlines = n;
+}
+
+void
+textview_draw(struct tui *t, struct textview *tv, int y, int x, int h, int w)
+{
+	size_t	i;
+
+	(void)t;
+	if (h <= 0)
+		return;
+	if (tv->nlines > (size_t)h && tv->top > tv->nlines - (size_t)h)
+		tv->top = tv->nlines - (size_t)h;
+	if (tv->nlines <= (size_t)h)
+		tv->top = 0;
+	for (i = tv->top; i < tv->nlines && i < tv->top + (size_t)h; i++)
+		screen_put(y + (int)(i - tv->top), x + 1, w - 2, tv->lines[i],
+		    screen_role(THEME_ROLE_NORMAL));
+}
+
+int
+textview_action(struct textview *tv, enum action a, int page)
+{
+	long	top = (long)tv->top;
+
+	if (page < 1)
+		page = 1;
+	switch (a) {
+	case ACTION_UP:		top--; break;
+	case ACTION_DOWN:	top++; break;
+	case ACTION_PAGE_UP:	top -= page; break;
+	case ACTION_PAGE_DOWN:	top += page; break;
+	case ACTION_TOP:	top = 0; break;
+	case ACTION_BOTTOM:	top = (long)tv->nlines; break;
+	default:
+		return (0);
+	}
+	if (top > (long)tv->nlines - page)
+		top = (long)tv->nlines - page;
+	if (top < 0)
+		top = 0;
+	tv->top = (size_t)top;
+	return (1);
+}
+
+/* ---- as a modal: help, the request log ------------------------------- */
+
+struct textview_modal {
+	struct modal	 m;
+	struct textview	 tv;
+};
+
+static int
+textview_modal_key(struct tui *t, struct modal *m, int key)
+{
+	struct textview_modal	*v = (struct textview_modal *)m;
+	enum action		 a;
+
+	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	if (key == 033 || a == ACTION_QUIT || a == ACTION_HELP) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	textview_action(&v->tv, a, LINES - 4);
+	return (TUI_HANDLED);
+}
+
+static void
+textview_modal_draw(struct tui *t, struct modal *m)
+{
+	struct textview_modal	*v = (struct textview_modal *)m;
+	int			 y;
+
+	for (y = 1; y < LINES - 1; y++)
+		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
+	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
+	screen_put(1, 1, COLS - 1, v->tv.title,
+	    screen_role(THEME_ROLE_TITLE));
+	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, PgUp/PgDn "
+	    "scroll", screen_role(THEME_ROLE_DIM));
+}
+
+static void
+textview_modal_free(struct modal *m)
+{
+	struct textview_modal	*v = (struct textview_modal *)m;
+
+	textview_clear(&v->tv);
+	free(v);
+}
+
+struct modal *
+textview_modal(const char *title, const char *text)
+{
+	struct textview_modal	*v;
+
+	v = xcalloc(1, sizeof *v);
+	v->m.key = textview_modal_key;
+	v->m.draw = textview_modal_draw;
+	v->m.free = textview_modal_free;
+	textview_set(&v->tv, title, text);
+	return (&v->m);
+}
