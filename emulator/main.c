@@ -33,7 +33,8 @@ usage(int status)
 	fprintf(f,
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
 "              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
-"              [--ready-file PATH] [--threads N] [-v] [--version]\n"
+"              [--ready-file PATH] [--threads N] [--legacy-gone] [-v]\n"
+"              [--version]\n"
 "\n"
 "A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
 "(Stream, API Shield, rate limits), stored in SQLite under --data.\n"
@@ -48,6 +49,8 @@ usage(int status)
 "  --processing-seconds N   how long video processing takes (default 5)\n"
 "  --ready-file PATH        also write the start-up lines to PATH (0600)\n"
 "  --threads N              request threads (default 2)\n"
+"  --legacy-gone            answer every legacy rate-limit route with\n"
+"                           410 Gone, as the cloud now does\n"
 "  -v, --verbose            log every request to stderr\n"
 "\n"
 "Once it accepts connections it prints EDGEMU_URL=..., EDGEMU_TOKEN=...\n"
@@ -175,6 +178,7 @@ main(int argc, char **argv)
 		{ "processing-seconds", required_argument, NULL, 'P' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "legacy-gone", no_argument, NULL, 'G' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -250,6 +254,9 @@ main(int argc, char **argv)
 			break;
 		case 'r':
 			ready_file = optarg;
+			break;
+		case 'G':
+			opts.legacy_gone = 1;
 			break;
 		case 'v':
 			opts.verbose = 1;

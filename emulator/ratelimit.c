@@ -853,16 +853,19 @@ ratelimit_demo(struct store *store, const char *account, const char *zone,
 	return (0);
 }
 
+/* The cloud retired this API: --legacy-gone makes every route answer 410. */
 static const struct route ratelimit_routes[] = {
-	{ HTTP_GET, RATELIMIT_PATH, ratelimit_list, ROUTE_BODY_NONE },
-	{ HTTP_POST, RATELIMIT_PATH, ratelimit_create, ROUTE_BODY_JSON },
+	{ HTTP_GET, RATELIMIT_PATH, ratelimit_list, ROUTE_BODY_NONE,
+	    ROUTE_LEGACY },
+	{ HTTP_POST, RATELIMIT_PATH, ratelimit_create, ROUTE_BODY_JSON,
+	    ROUTE_LEGACY },
 	{ HTTP_GET, RATELIMIT_PATH "/{id:hex32}", ratelimit_get,
-	    ROUTE_BODY_NONE },
+	    ROUTE_BODY_NONE, ROUTE_LEGACY },
 	{ HTTP_PUT, RATELIMIT_PATH "/{id:hex32}", ratelimit_update,
-	    ROUTE_BODY_JSON },
+	    ROUTE_BODY_JSON, ROUTE_LEGACY },
 	/* The spec gives DELETE a body; whatever comes is read and ignored. */
 	{ HTTP_DELETE, RATELIMIT_PATH "/{id:hex32}", ratelimit_delete,
-	    ROUTE_BODY_NONE },
+	    ROUTE_BODY_NONE, ROUTE_LEGACY },
 };
 
 const struct area ratelimit_area = {

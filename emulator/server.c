@@ -454,6 +454,12 @@ server_uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 	return (rc);
 }
 
+/* What the retired legacy rate-limit API answers under --legacy-gone. */
+static const char server_gone_text[] =
+    "The legacy Rate Limiting API is retired (410 Gone): create rate "
+    "limiting rules with the Rulesets API instead (phase http_ratelimit, "
+    "/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint)";
+
 static void
 server_reject(struct reqctx *rc, unsigned int status, int code,
     const char *fmt, ...) printflike(4, 5);
@@ -586,6 +592,11 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 		server_check_auth(srv, rc);
 		if (rc->decided)
 			return;
+	}
+	/* Before the body is read, so even a malformed one gets the 410. */
+	if ((rc->route->flags & ROUTE_LEGACY) && srv->opts.legacy_gone) {
+		server_reject(rc, 410, ERR_GONE, "%s", server_gone_text);
+		return;
 	}
 
 	switch (rc->route->body) {

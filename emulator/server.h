@@ -30,6 +30,7 @@
 #define ERR_MEDIA_TYPE		10415
 #define ERR_CONFLICT		10409
 #define ERR_INTERNAL		10500
+#define ERR_GONE		10000	/* a retired API (--legacy-gone) */
 
 enum http_method {
 	HTTP_GET,
@@ -52,6 +53,7 @@ enum route_body {
 
 #define ROUTE_NOAUTH	0x1	/* credentials not required (one-time URLs) */
 #define ROUTE_ROOT	0x2	/* pattern is the whole path, not below API_PREFIX */
+#define ROUTE_LEGACY	0x4	/* retired on the cloud: 410 with legacy_gone */
 
 struct server;
 struct store;
@@ -131,6 +133,7 @@ struct server_options {
 	int		 processing_seconds;
 	int		 threads;
 	int		 verbose;
+	int		 legacy_gone;	/* ROUTE_LEGACY routes answer 410 */
 };
 
 extern const struct area *const server_areas[];

@@ -93,16 +93,16 @@ struct rows {
 /* ---- one row ------------------------------------------------------------ */
 
 static const char *
-row_text(const struct rows *r, const struct row *row)
+rows_row_text(const struct rows *r, const struct row *row)
 {
 	return ((const char *)(row->keys + r->nkeys));
 }
 
-/* Cells are short and few: walking to one costs less than an index. */
+/* Cells are short and few: the walk to one costs less than offsets would. */
 static const char *
-row_cell(const struct rows *r, const struct row *row, size_t col)
+rows_row_cell(const struct rows *r, const struct row *row, size_t col)
 {
-	const char	*s = row_text(r, row);
+	const char	*s = rows_row_text(r, row);
 
 	while (col-- > 0)
 		s += strlen(s) + 1;
@@ -110,17 +110,17 @@ row_cell(const struct rows *r, const struct row *row, size_t col)
 }
 
 static const char *
-row_id(const struct rows *r, const struct row *row)
+rows_row_id(const struct rows *r, const struct row *row)
 {
 	if (row->id == ROWS_NO_ID)
 		return (NULL);
-	return (row_text(r, row) + row->id);
+	return (rows_row_text(r, row) + row->id);
 }
 
 static const char *
-row_json(const struct rows *r, const struct row *row)
+rows_row_json(const struct rows *r, const struct row *row)
 {
-	const char	*s = row_text(r, row) + row->cells_len;
+	const char	*s = rows_row_text(r, row) + row->cells_len;
 
 	/* After the id, when no cell holds it. */
 	if (row->id == row->cells_len)
@@ -130,12 +130,12 @@ row_json(const struct rows *r, const struct row *row)
 
 /* What a row costs, with the allocator's header and rounding. */
 static size_t
-row_size(const struct rows *r, const struct row *row)
+rows_row_size(const struct rows *r, const struct row *row)
 {
 	size_t	n;
 
-	n = row_json(r, row) - (const char *)row;
-	n += strlen(row_json(r, row)) + 1;
+	n = rows_row_json(r, row) - (const char *)row;
+	n += strlen(rows_row_json(r, row)) + 1;
 	return ((n + sizeof (size_t) + 15) & ~(size_t)15);
 }
 
@@ -237,14 +237,14 @@ rows_build(struct rows *r, const cJSON *record, const char *id)
 	row = xmalloc(size);
 	memcpy(row, &head, sizeof head);
 	memcpy(row->keys, keys, r->nkeys * sizeof keys[0]);
-	text = (char *)row_text(r, row);
+	text = (char *)rows_row_text(r, row);
 	memcpy(text, cells, len);
 	if (idlen != 0)
 		memcpy(text + len, id, idlen);
 	memcpy(text + len + idlen, json, jsonlen);
 	row->hash = id != NULL ? rows_hash(id) : 0;
 	row->gen = r->gen;
-	r->bytes += row_size(r, row);
+	r->bytes += rows_row_size(r, row);
 	return (row);
 }
 
@@ -253,7 +253,7 @@ rows_drop(struct rows *r, struct row *row)
 {
 	if (row->flags & ROW_MARKED)
 		r->marked--;
-	r->bytes -= row_size(r, row);
+	r->bytes -= rows_row_size(r, row);
 	free(row);
 }
 
@@ -267,7 +267,7 @@ rows_index_slot(const struct rows *r, const char *id, uint32_t hash)
 	struct row	*row;
 
 	while ((row = r->index[i]) != NULL) {
-		if (row->hash == hash && strcmp(row_id(r, row), id) == 0)
+		if (row->hash == hash && strcmp(rows_row_id(r, row), id) == 0)
 			break;
 		i = (i + 1) & mask;
 	}
@@ -292,7 +292,7 @@ rows_index_grow(struct rows *r)
 	r->index = xcalloc(r->index_size, sizeof *r->index);
 	for (i = 0; i < n; i++) {
 		if (old[i] != NULL)
-			r->index[rows_index_slot(r, row_id(r, old[i]),
+			r->index[rows_index_slot(r, rows_row_id(r, old[i]),
 			    old[i]->hash)] = old[i];
 	}
 	free(old);
@@ -301,10 +301,10 @@ rows_index_grow(struct rows *r)
 static void
 rows_index_add(struct rows *r, struct row *row)
 {
-	/* At most half full: probes stay short and rows are not read. */
+	/* At most half full: probes stay short, and each one reads a row. */
 	if ((r->index_used + 1) * 2 > r->index_size)
 		rows_index_grow(r);
-	r->index[rows_index_slot(r, row_id(r, row), row->hash)] = row;
+	r->index[rows_index_slot(r, rows_row_id(r, row), row->hash)] = row;
 	r->index_used++;
 }
 
@@ -314,7 +314,7 @@ rows_index_del(struct rows *r, const struct row *row)
 {
 	size_t	mask = r->index_size - 1, i, j, home;
 
-	i = j = rows_index_slot(r, row_id(r, row), row->hash);
+	i = j = rows_index_slot(r, rows_row_id(r, row), row->hash);
 	for (;;) {
 		j = (j + 1) & mask;
 		if (r->index[j] == NULL)
@@ -356,8 +356,8 @@ rows_cmp(const struct rows *r, const struct row *a, const struct row *b)
 			c = rows_cmp_num(a->keys[r->key[col]],
 			    b->keys[r->key[col]]);
 		else if (!(a->nokey & bit))
-			c = text_casecmp(row_cell(r, a, col),
-			    row_cell(r, b, col));
+			c = text_casecmp(rows_row_cell(r, a, col),
+			    rows_row_cell(r, b, col));
 		if (r->sort_desc)
 			c = -c;
 		if (c != 0)
@@ -426,7 +426,7 @@ rows_replace_at(const struct rows *r, struct row **a, size_t *n, size_t i,
 static int
 rows_match(const struct rows *r, const struct row *row)
 {
-	const char	*cells = row_text(r, row);
+	const char	*cells = rows_row_text(r, row);
 
 	if (r->needle_len == 0)
 		return (1);
@@ -491,7 +491,6 @@ rows_levels_drop(struct rows *r, size_t keep)
 		free(r->levels[r->nlevels].bits);
 	}
 }
-
 
 struct rows *
 rows_new(const struct kind *k, const struct kind_column *const *cols,
@@ -598,7 +597,7 @@ rows_remove(struct rows *r, const char *id)
 	struct row	*row;
 	size_t		 i;
 
-	if ((row = rows_index_find(r, id)) == NULL)
+	if (id == NULL || (row = rows_index_find(r, id)) == NULL)
 		return (-1);
 	rows_levels_drop(r, 0);
 	if ((i = rows_locate(r, r->order, r->total, row)) != r->total)
@@ -688,13 +687,13 @@ rows_cell(const struct rows *r, size_t i, size_t col)
 {
 	if (col >= r->ncols)
 		fatalx("%s: column %zu of %zu", __func__, col, r->ncols);
-	return (row_cell(r, rows_at(r, i), col));
+	return (rows_row_cell(r, rows_at(r, i), col));
 }
 
 const char *
 rows_id(const struct rows *r, size_t i)
 {
-	return (row_id(r, rows_at(r, i)));
+	return (rows_row_id(r, rows_at(r, i)));
 }
 
 cJSON *
@@ -706,7 +705,7 @@ rows_record(const struct rows *r, size_t i)
 const char *
 rows_json(const struct rows *r, size_t i)
 {
-	return (row_json(r, rows_at(r, i)));
+	return (rows_row_json(r, rows_at(r, i)));
 }
 
 long
@@ -783,25 +782,6 @@ rows_view_bits(struct rows *r, const uint64_t *bits)
 }
 
 /*
- * Rows lie apart in memory and a search reads a few lines of each: ask for
- * those of a row ahead while this one is searched.
- */
-#define ROWS_PREFETCH	16
-
-static void
-rows_prefetch(const struct rows *r, size_t i)
-{
-	const char	*p;
-
-	if (i < r->total) {
-		p = (const char *)r->order[i];
-		__builtin_prefetch(p);
-		__builtin_prefetch(p + 64);
-		__builtin_prefetch(p + 128);
-	}
-}
-
-/*
  * Search the rows of order at the positions in from (all rows without),
  * keep those that match in the view, and return their positions.
  */
@@ -818,7 +798,6 @@ rows_search(struct rows *r, const uint64_t *from)
 			i = w * 64 + __builtin_ctzll(x);
 			if (i >= r->total)
 				break;
-			rows_prefetch(r, i + ROWS_PREFETCH);
 			if (rows_match(r, r->order[i])) {
 				r->view[r->nview++] = r->order[i];
 				bits[w] |= (uint64_t)1 << (i % 64);
@@ -975,32 +954,45 @@ rows_ent_desc(const void *a0, const void *b0)
 	return (rows_cmp_num(a->seq, b->seq));
 }
 
-/* Lowercase text into *p (advanced), its first 8 bytes into prefix. */
+/*
+ * Lowercase text onto b, its first 8 bytes into the prefix; the rest's
+ * offset in b stands in for a pointer until b stops moving.
+ */
 static void
-rows_ent_fill(struct rows_ent *e, const char *s, char **p)
+rows_ent_fill(struct rows_ent *e, const char *s, struct buf *b)
 {
-	char	*start = *p;
-	size_t	 i;
+	size_t		start = b->len, i;
+	const char	*t;
 
-	do {
-		*(*p)++ = *s >= 'A' && *s <= 'Z' ? *s | 0x20 : *s;
-	} while (*s++ != '\0');
+	buf_adds(b, s);
+	buf_addc(b, '\0');
+	for (i = start; i < b->len; i++) {
+		if (b->data[i] >= 'A' && b->data[i] <= 'Z')
+			b->data[i] |= 0x20;
+	}
+	t = b->data + start;
 	e->k.prefix = 0;
 	for (i = 0; i < 8; i++) {
-		e->k.prefix = e->k.prefix << 8 | (unsigned char)*start;
-		if (*start != '\0')
-			start++;
+		e->k.prefix = e->k.prefix << 8 | (unsigned char)*t;
+		if (*t != '\0')
+			t++;
 	}
-	e->rest = start;
+	e->rest = (const char *)(uintptr_t)(t - b->data);
 }
 
-/* Sort a, n rows, by rows_cmp's order. */
+/*
+ * Sort a, n rows, by rows_cmp's order. The rows are read once, in an
+ * order that has little to do with where they lie: ask for each a little
+ * ahead of its turn.
+ */
+#define ROWS_AHEAD	8
+
 static void
 rows_sort_array(const struct rows *r, struct row **a, size_t n)
 {
 	struct rows_ent	*e;
-	char		*text = NULL, *p = NULL;
-	size_t		 i, nk = 0, nn = 0, len = 0;
+	struct buf	 text = BUF_INITIALIZER;
+	size_t		 i, nk = 0, nn = 0;
 	int		 col = r->sort_col, num, sign;
 	uint32_t	 bit = col >= 0 ? 1u << col : 0;
 
@@ -1009,13 +1001,12 @@ rows_sort_array(const struct rows *r, struct row **a, size_t n)
 	num = col < 0 || r->key[col] >= 0;
 	sign = r->sort_desc ? -1 : 1;
 	e = xreallocarray(NULL, n, sizeof *e);
-	if (!num) {
-		for (i = 0; i < n; i++)
-			len += strlen(row_cell(r, a[i], col)) + 1;
-		p = text = xmalloc(len);
-	}
 	/* Rows with a value from the front, the others from the back. */
 	for (i = 0; i < n; i++) {
+		if (i + ROWS_AHEAD < n) {
+			__builtin_prefetch(a[i + ROWS_AHEAD]);
+			__builtin_prefetch((char *)a[i + ROWS_AHEAD] + 64);
+		}
 		if (a[i]->nokey & bit) {
 			e[n - ++nn].row = a[i];
 			e[n - nn].k.num = a[i]->seq;
@@ -1029,18 +1020,22 @@ rows_sort_array(const struct rows *r, struct row **a, size_t n)
 		else if (num)
 			e[nk].k.num = sign * a[i]->keys[r->key[col]];
 		else
-			rows_ent_fill(&e[nk], row_cell(r, a[i], col), &p);
+			rows_ent_fill(&e[nk], rows_row_cell(r, a[i], col),
+			    &text);
 		nk++;
 	}
 	if (num)
 		qsort(e, nk, sizeof *e, rows_ent_num);
-	else
+	else {
+		for (i = 0; i < nk; i++)
+			e[i].rest = text.data + (uintptr_t)e[i].rest;
 		qsort(e, nk, sizeof *e, r->sort_desc ? rows_ent_desc :
 		    rows_ent_asc);
+	}
 	qsort(e + nk, nn, sizeof *e, rows_ent_num);
 	for (i = 0; i < n; i++)
 		a[i] = e[i].row;
-	free(text);
+	buf_free(&text);
 	free(e);
 }
 
@@ -1125,7 +1120,7 @@ rows_marked_ids(const struct rows *r, size_t *n)
 	*n = 0;
 	for (i = 0; i < r->total && *n < r->marked; i++) {
 		if (r->order[i]->flags & ROW_MARKED)
-			ids[(*n)++] = row_id(r, r->order[i]);
+			ids[(*n)++] = rows_row_id(r, r->order[i]);
 	}
 	return (ids);
 }

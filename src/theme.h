@@ -2,6 +2,13 @@
  * Colour themes as data: each semantic role (a title, the selected row, an
  * error) gets a foreground, a background and attributes, read from YAML.
  * No curses here: the console turns styles into colour pairs.
+ *
+ * A file (themes/default.yaml explains it at length) has three keys:
+ * inherits (a theme name; "default" when left out), palette (names for
+ * colours, for this file only) and roles (role: style). A style is text,
+ * "ATTRS FG on BG", that replaces the inherited one (in it, attribute
+ * names and "on" come before palette names), or a map {fg, bg, attrs}
+ * that changes only the fields it names.
  */
 #ifndef EDGE_THEME_H
 #define EDGE_THEME_H

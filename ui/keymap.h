@@ -75,6 +75,18 @@ enum keymap_context {
 	    "create operations from a file") \
 	X(ACTION_UPLOAD, "upload", KEYMAP_LIST, \
 	    "upload a file (user schemas, videos)") \
+	X(ACTION_DIRECT_UPLOAD, "direct-upload", KEYMAP_LIST, \
+	    "create a one-time upload URL for a video") \
+	X(ACTION_DOWNLOAD, "download", KEYMAP_LIST, \
+	    "request the video's MP4 download; its URL when ready") \
+	X(ACTION_AUDIO, "audio-tracks", KEYMAP_LIST, \
+	    "the video's audio tracks") \
+	X(ACTION_CAPTIONS, "captions", KEYMAP_LIST, \
+	    "the video's captions") \
+	X(ACTION_REVEAL, "reveal", KEYMAP_DETAIL, \
+	    "show or hide secrets (stream keys, passphrases)") \
+	X(ACTION_SAVE_FILE, "save-file", KEYMAP_DETAIL, \
+	    "save what is shown to a file (mode 0600)") \
 	X(ACTION_SOURCE, "show-source", KEYMAP_LIST, \
 	    "show the schema's source") \
 	X(ACTION_JSON, "toggle-json", KEYMAP_DETAIL, \

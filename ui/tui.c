@@ -29,6 +29,7 @@
 #include "screen.h"
 #include "text.h"
 #include "theme.h"
+#include "transfers.h"
 #include "tui.h"
 #include "xmalloc.h"
 #include "yamljson.h"
@@ -36,8 +37,18 @@
 #define TUI_TICK_MS		1000
 #define TUI_HISTORY_MAX		100
 #define TUI_LOG_LINES		200
+#define TUI_PROGRESS_S		0.5	/* progress redraws: 2 a second */
 
 static volatile sig_atomic_t	 tui_signalled;
+
+static double
+tui_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
 
 static void
 tui_on_signal(int sig)
@@ -188,6 +199,69 @@ tui_submit(struct tui *t, struct panel *p, enum tui_req_type type,
 	return (r);
 }
 
+static struct tui_req *
+tui_req_link(struct xfer *x, const char *method, const char *path)
+{
+	struct tui_req	*r;
+
+	r = xcalloc(1, sizeof *r);
+	r->xfer = x;
+	r->type = TUI_REQ_OTHER;
+	r->method = method;
+	r->path = xstrdup(path);
+	return (r);
+}
+
+static struct tui_req *
+tui_req_started(struct tui *t, struct tui_req *r, enum status st)
+{
+	if (st != STATUS_OK) {
+		tui_req_free(r);
+		return (NULL);
+	}
+	r->next = t->reqs;
+	t->reqs = r;
+	return (r);
+}
+
+struct tui_req *
+tui_submit_job(struct tui *t, struct xfer *x, jobs_run_cb fn, void *arg)
+{
+	struct tui_req	*r;
+
+	r = tui_req_link(x, "PATCH", "(upload)");
+	return (tui_req_started(t, r, jobs_run(t->jobs, fn, arg, r, &r->job)));
+}
+
+struct tui_req *
+tui_submit_poll(struct tui *t, struct xfer *x, const char *path,
+    const struct jobs_poll_options *po)
+{
+	struct http_request	 hr;
+	struct tui_req		*r;
+
+	memset(&hr, 0, sizeof hr);
+	hr.method = "GET";
+	hr.path = path;
+	r = tui_req_link(x, "GET", path);
+	return (tui_req_started(t, r, jobs_poll(t->jobs, &hr, po, r,
+	    &r->job)));
+}
+
+struct tui_req *
+tui_submit_xfer(struct tui *t, struct xfer *x, const char *method,
+    const char *path)
+{
+	struct http_request	 hr;
+	struct tui_req		*r;
+
+	memset(&hr, 0, sizeof hr);
+	hr.method = method;
+	hr.path = path;
+	r = tui_req_link(x, method, path);
+	return (tui_req_started(t, r, jobs_submit(t->jobs, &hr, r, &r->job)));
+}
+
 /* Unlink the request a job's event belongs to. */
 static struct tui_req *
 tui_req_take(struct tui *t, void *tag)
@@ -202,6 +276,14 @@ tui_req_take(struct tui *t, void *tag)
 		}
 	}
 	return (NULL);
+}
+
+void
+tui_cancel_req(struct tui *t, struct tui_req *r)
+{
+	jobs_cancel(t->jobs, r->job);
+	if (tui_req_take(t, r) != NULL)
+		tui_req_free(r);
 }
 
 static int
@@ -239,6 +321,26 @@ tui_journal(struct tui *t, struct tui_req *r, long status,
 	}
 }
 
+/*
+ * A failure's text without the "METHOD /path: " libedge puts first: the
+ * status line is short, and the panel already says what was asked.
+ */
+const char *
+tui_cause(const struct tui_req *r, const struct jobs_event *ev)
+{
+	const char	*c = ev->cause, *p;
+	size_t		 m;
+
+	if (c == NULL)
+		return (status_message(ev->status));
+	m = r->method != NULL ? strlen(r->method) : 0;
+	if (m > 0 && strncmp(c, r->method, m) == 0 && c[m] == ' ' &&
+	    (p = strstr(c + m + 1, ": ")) != NULL &&
+	    strchr(c + m + 1, ' ') >= p)
+		return (p + 2);
+	return (c);
+}
+
 const char *
 tui_readonly(struct tui *t)
 {
@@ -260,11 +362,19 @@ tui_refuse_readonly(struct tui *t, const char *what)
 struct panel *
 tui_open_kind(struct tui *t, const struct kind *k)
 {
+	return (tui_open_video_kind(t, k, NULL));
+}
+
+struct panel *
+tui_open_video_kind(struct tui *t, const struct kind *k, const char *video)
+{
 	struct panel	*p;
 	size_t		 i;
 
 	for (i = 0; i < t->npanels; i++) {
-		if (t->panels[i]->kind == k) {
+		if (t->panels[i]->kind == k && (video == NULL ||
+		    (t->panels[i]->video != NULL &&
+		    strcmp(t->panels[i]->video, video) == 0))) {
 			t->current = i;
 			t->dirty = 1;
 			if (!t->panels[i]->loaded && !t->panels[i]->loading)
@@ -272,7 +382,7 @@ tui_open_kind(struct tui *t, const struct kind *k)
 			return (t->panels[i]);
 		}
 	}
-	p = panel_new(t, k);
+	p = panel_new(t, k, video);
 	t->panels = xreallocarray(t->panels, t->npanels + 1,
 	    sizeof *t->panels);
 	t->panels[t->npanels] = p;
@@ -282,18 +392,55 @@ tui_open_kind(struct tui *t, const struct kind *k)
 	return (p);
 }
 
-static void
-tui_close_panels(struct tui *t)
+void
+tui_close_panel(struct tui *t, struct panel *p)
 {
-	struct tui_req	*r, *next;
-	size_t		 i;
+	struct tui_req	*r, **pp;
+	size_t		 i, j;
 
-	for (r = t->reqs; r != NULL; r = next) {
-		next = r->next;
+	for (pp = &t->reqs; (r = *pp) != NULL; ) {
+		if (r->panel != p) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
 		jobs_cancel(t->jobs, r->job);
 		tui_req_free(r);
 	}
-	t->reqs = NULL;
+	for (i = 0; i < t->npanels && t->panels[i] != p; i++)
+		;
+	if (i == t->npanels)
+		return;
+	memmove(t->panels + i, t->panels + i + 1,
+	    (t->npanels - i - 1) * sizeof *t->panels);
+	t->npanels--;
+	t->current = 0;
+	for (j = 0; j < t->npanels; j++)
+		if (t->panels[j] == p->parent)
+			t->current = j;
+	for (j = 0; j < t->npanels; j++)
+		if (t->panels[j]->parent == p)
+			t->panels[j]->parent = NULL;
+	panel_free(p);
+	t->dirty = 1;
+}
+
+static void
+tui_close_panels(struct tui *t)
+{
+	struct tui_req	*r, **pp;
+	size_t		 i;
+
+	/* The panels' requests; the transfers' go with the worker. */
+	for (pp = &t->reqs; (r = *pp) != NULL; ) {
+		if (r->panel == NULL) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		jobs_cancel(t->jobs, r->job);
+		tui_req_free(r);
+	}
 	for (i = 0; i < t->npanels; i++)
 		panel_free(t->panels[i]);
 	free(t->panels);
@@ -566,9 +713,21 @@ tui_help_modal(struct tui *t)
 static void
 tui_disconnect(struct tui *t)
 {
+	struct tui_req	*r, *next;
+
+	/* Stops every job and waits for uploads' threads to return. */
 	if (t->jobs != NULL)
 		jobs_free(t->jobs);
 	t->jobs = NULL;
+	for (r = t->reqs; r != NULL; r = next) {
+		next = r->next;
+		tui_req_free(r);
+	}
+	t->reqs = NULL;
+	transfers_free(t);
+	if (t->token != NULL)
+		config_secret_free(t->token);
+	t->token = NULL;
 	if (t->http != NULL)
 		http_client_free(t->http);
 	t->http = NULL;
@@ -630,9 +789,11 @@ tui_connect(struct tui *t, const char *profile, char **cause)
 	ho.budget_capacity = set.budget;
 	config_settings_free(&set);
 	t->http = http_client_new(&ho, cause);
-	config_secret_free(token);
-	if (t->http == NULL)
+	if (t->http == NULL) {
+		config_secret_free(token);
 		return (-1);
+	}
+	t->token = token;
 	if ((t->jobs = jobs_new(t->http, cause)) == NULL) {
 		http_client_free(t->http);
 		t->http = NULL;
@@ -677,7 +838,8 @@ tui_short_id(const char *id, char *out, size_t len)
 static void
 tui_draw_header(struct tui *t)
 {
-	char	 acc[32], zone[32], *left, right[64];
+	char	 acc[32], zone[32], *left, right[128];
+	struct buf xb;
 	attr_t	 a = screen_role(THEME_ROLE_HEADER);
 	int	 x, w = COLS;
 	long	 budget;
@@ -694,10 +856,34 @@ tui_draw_header(struct tui *t)
 		    screen_role(THEME_ROLE_BADGE));
 	budget = t->http != NULL ? http_budget_left(t->http) : -1;
 	t->budget_shown = budget;
-	snprintf(right, sizeof right, " budget %ld ", budget);
-	if ((int)strlen(right) + x < w)
-		screen_put(0, w - (int)strlen(right), (int)strlen(right),
-		    right, a);
+	buf_init(&xb);
+	transfers_summary(t, &xb);
+	snprintf(right, sizeof right, "%s%s budget %ld ", buf_str(&xb),
+	    xb.len > 0 ? "  " : "", budget);
+	buf_free(&xb);
+	if ((int)text_width(right) + x < w)
+		screen_put(0, w - (int)text_width(right),
+		    (int)text_width(right), right, a);
+}
+
+/* What the generic panel can do with this kind. */
+static void
+tui_verb_hints(struct panel *p, struct buf *b)
+{
+	const struct kind_field	*f;
+	unsigned		 v = p->kind->verbs;
+
+	if (v & KIND_VERB_CREATE)
+		buf_adds(b, "  n new");
+	if (v & KIND_VERB_UPDATE)
+		buf_adds(b, "  e edit  E yaml");
+	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
+		buf_adds(b, "  d delete");
+	for (f = p->kind->fields; f != NULL && f->path != NULL; f++)
+		if (f->flags & KIND_F_SECRET) {
+			buf_adds(b, "  x reveal secrets (details)");
+			break;
+		}
 }
 
 static void
@@ -723,6 +909,8 @@ tui_draw_status(struct tui *t)
 	buf_adds(&b, " ? help  : command  / filter  Enter details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		buf_addf(&b, "  %s", p->ops->hints);
+	else if (p != NULL)
+		tui_verb_hints(p, &b);
 	screen_put(LINES - 1, 0, COLS, buf_str(&b),
 	    screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
@@ -768,8 +956,8 @@ tui_global(struct tui *t, enum action a)
 
 	switch (a) {
 	case ACTION_QUIT:
-		if (p != NULL && p->view == PANEL_DETAIL) {
-			p->view = PANEL_LIST;
+		if (p != NULL && p->parent != NULL) {
+			tui_close_panel(t, p);
 			return (TUI_REDRAW);
 		}
 		t->quit = 1;
@@ -795,6 +983,9 @@ tui_global(struct tui *t, enum action a)
 		return (TUI_REDRAW);
 	case ACTION_LOG:
 		tui_request_log(t);
+		return (TUI_REDRAW);
+	case ACTION_TRANSFERS:
+		transfers_open(t);
 		return (TUI_REDRAW);
 	default:
 		return (0);
@@ -888,12 +1079,20 @@ tui_events(struct tui *t)
 			r = tui_req_take(t, ev.tag);
 		else
 			r = ev.tag;
-		if (r->panel != NULL)
+		if (r->xfer != NULL) {
+			/* Progress redraws are coalesced (tui_loop). */
+			if (transfers_event(t, r, &ev) &&
+			    ev.kind != JOBS_EVENT_PROGRESS)
+				t->dirty = 1;
+			else
+				t->progress_dirty = 1;
+		} else if (r->panel != NULL) {
 			panel_event(r->panel, r, &ev);
+			t->dirty = 1;
+		}
 		if (ev.kind == JOBS_EVENT_DONE || ev.kind == JOBS_EVENT_FAILED)
 			tui_req_free(r);
 		jobs_event_free(&ev);
-		t->dirty = 1;
 	}
 }
 
@@ -901,20 +1100,33 @@ static void
 tui_loop(struct tui *t)
 {
 	struct pollfd	pfd[2];
-	int		n;
+	int		n, wait;
+	double		since;
 
 	while (!t->quit) {
 		if (tui_signalled) {
 			t->quit = 1;
 			break;
 		}
-		if (t->dirty)
+		wait = TUI_TICK_MS;
+		if (t->progress_dirty && !t->dirty) {
+			/* Progress alone redraws at most twice a second. */
+			since = tui_now() - t->drawn_at;
+			if (since >= TUI_PROGRESS_S)
+				t->dirty = 1;
+			else
+				wait = (int)((TUI_PROGRESS_S - since) * 1000) + 1;
+		}
+		if (t->dirty) {
 			tui_draw(t);
+			t->progress_dirty = 0;
+			t->drawn_at = tui_now();
+		}
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = jobs_fd(t->jobs);
 		pfd[1].events = POLLIN;
-		n = poll(pfd, 2, TUI_TICK_MS);
+		n = poll(pfd, 2, wait);
 		if (n == -1) {
 			if (errno == EINTR) {
 				/* SIGWINCH: curses reports KEY_RESIZE. */
@@ -1079,6 +1291,13 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		    "configuration (the rest applies): :problems shows them",
 		    nprobs, nprobs == 1 ? "" : "s");
 	tui_open_first(&t);
+	transfers_init(&t);
+	if ((nprobs = transfers_paused(&t)) > 0) {
+		transfers_open(&t);
+		tui_message(&t, TUI_MSG_WARN, "%zu unfinished upload%s from "
+		    "before: Enter resumes the one selected, q closes", nprobs,
+		    nprobs == 1 ? "" : "s");
+	}
 	t.dirty = 1;
 	tui_loop(&t);
 

@@ -66,6 +66,7 @@ struct tui_req {
 	cJSON			*data;		/* the edited body (diff, update) */
 	size_t			 count;		/* ids in a bulk request */
 	struct modal		*modal;		/* the form that sent it */
+	struct xfer		*xfer;		/* a transfer's job */
 	struct tui_req		*next;
 };
 
@@ -82,7 +83,10 @@ struct panel_ops {
 	int		 (*event)(struct panel *, struct tui_req *,
 			     struct jobs_event *);
 	void		 (*opened)(struct panel *);
+	/* Above the details of an object kind; returns the lines used. */
+	int		 (*draw)(struct panel *, int, int, int);
 	const char	*hints;		/* "t toggle" for the footer */
+	const char	*delete_warning; /* said when asking to delete */
 };
 
 enum panel_view {
@@ -102,6 +106,8 @@ struct panel {
 	struct tui		*tui;
 	const struct kind	*kind;
 	const struct panel_ops	*ops;
+	char			*video;		/* KIND_SCOPE_VIDEO: whose */
+	struct api_var		 vars[4];	/* account, zone, video */
 
 	struct rows		*rows;
 	const struct kind_column *cols[ROWS_MAX_COLUMNS];
@@ -119,6 +125,9 @@ struct panel {
 	struct textview		 detail;
 	cJSON			*record;	/* shown in details, or NULL */
 	int			 detail_json;
+	int			 reveal;	/* secrets shown (x) */
+	struct panel		*parent;	/* q goes back to it */
+	char			*upload_file;	/* a multipart create's */
 
 	/* The list load: pages in the background. */
 	struct pager		*pager;
@@ -145,6 +154,7 @@ struct config_settings;
 struct http_client;
 struct theme;
 struct demo;
+struct xfer;
 
 struct tui {
 	/* Where and as whom. */
@@ -158,6 +168,11 @@ struct tui {
 	struct api_var		 vars[4];
 	struct http_client	*http;
 	struct jobs		*jobs;
+	char			*token;		/* for uploads' own clients */
+	struct xfer		**xfers;	/* the transfers tray */
+	size_t			 nxfers;
+	int			 progress_dirty;
+	double			 drawn_at;
 	struct keymap		*keymap;
 	struct theme		*theme;
 	char			*theme_name;
@@ -201,12 +216,24 @@ struct tui_req	*tui_submit(struct tui *, struct panel *, enum tui_req_type,
 		     const char *, const char *, const cJSON *);
 struct tui_req	*tui_submit_request(struct tui *, struct panel *,
 		     enum tui_req_type, const struct http_request *);
+/* Jobs of the transfers (ui/transfers.c): their tag is a request. */
+struct tui_req	*tui_submit_job(struct tui *, struct xfer *, jobs_run_cb,
+		     void *);
+struct tui_req	*tui_submit_poll(struct tui *, struct xfer *, const char *,
+		     const struct jobs_poll_options *);
+struct tui_req	*tui_submit_xfer(struct tui *, struct xfer *, const char *,
+		     const char *);
+void		 tui_cancel_req(struct tui *, struct tui_req *);
 void		 tui_journal(struct tui *, struct tui_req *, long,
 		     const cJSON *);
+const char	*tui_cause(const struct tui_req *, const struct jobs_event *);
 /* The reason a mutating action is refused, or NULL when it may go. */
 const char	*tui_readonly(struct tui *);
 int		 tui_refuse_readonly(struct tui *, const char *);
 struct panel	*tui_open_kind(struct tui *, const struct kind *);
+/* A list under one video (captions, audio tracks). */
+struct panel	*tui_open_video_kind(struct tui *, const struct kind *,
+		     const char *);
 int		 tui_suspend_run(struct tui *, int (*)(void *), void *);
 void		 tui_copy(struct tui *, const char *, const char *);
 int		 tui_command(struct tui *, const char *);
@@ -217,7 +244,7 @@ void		 tui_req_free(struct tui_req *);
 const struct panel_ops *panel_ops_for(const struct kind *);
 
 /* ui/panels/resource.c: the generic panel every kind gets. */
-struct panel	*panel_new(struct tui *, const struct kind *);
+struct panel	*panel_new(struct tui *, const struct kind *, const char *);
 void		 panel_free(struct panel *);
 void		 panel_load(struct panel *);
 int		 panel_action(struct panel *, enum action);
@@ -233,6 +260,10 @@ void		 panel_show_record(struct panel *, const cJSON *);
 void		 panel_layout(struct panel *, int);
 char		*panel_item_path(struct panel *, const char *);
 void		 panel_after_change(struct panel *);
+/* Create with the kind's body: none, a form, or a file and a form. */
+void		 panel_create(struct panel *);
+/* Close a panel opened from another and show that one. */
+void		 tui_close_panel(struct tui *, struct panel *);
 
 /* ui/widgets/textview.c */
 void		 textview_set(struct textview *, const char *, const char *);
@@ -241,6 +272,12 @@ void		 textview_draw(struct tui *, struct textview *, int, int, int,
 		     int);
 int		 textview_action(struct textview *, enum action, int);
 struct modal	*textview_modal(const char *, const char *);
+/*
+ * A result with y (copy what) and w (save it to a new 0600 file); once:
+ * closing asks first, it will not be shown again (a signing key).
+ */
+struct modal	*textview_result(const char *, const char *, const char *,
+		     const char *, int);
 
 /* ui/widgets/dialog.c */
 typedef void (*dialog_cb)(struct tui *, void *, const char *);

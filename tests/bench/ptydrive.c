@@ -53,6 +53,7 @@ struct sample {
 };
 
 struct series {
+	const char	*name;
 	struct sample	 s[DRIVE_MAX_SAMPLES];
 	size_t		 n;
 };
@@ -244,6 +245,10 @@ drive_key(struct drive *d, const char *key, struct series *sr,
 		drive_fatal("the console exited");
 	if (dump_as != NULL && d->dump != NULL)
 		drive_dump(d->dump, dump_as, keep, kept);
+	if (d->dump != NULL && sr->name != NULL)
+		fprintf(d->dump, "%s %zu: %zu bytes, first %.3f ms, last %.3f "
+		    "ms, cpu %.3f ms\n", sr->name, sr->n + 1, s->bytes,
+		    s->first_ms, s->last_ms, s->cpu_ms);
 	sr->n++;
 }
 
@@ -429,6 +434,8 @@ drive_moves(struct drive *d, int keys)
 	if ((down = calloc(1, sizeof *down)) == NULL ||
 	    (pgdn = calloc(1, sizeof *pgdn)) == NULL)
 		drive_fatal("out of memory");
+	down->name = "down";
+	pgdn->name = "pgdn";
 	for (i = 0; i < (size_t)keys; i++) {
 		snprintf(what, sizeof what, "down %zu", i + 1);
 		drive_key(d, drive_down, down, i == 0 || i == split ? what :
@@ -465,6 +472,8 @@ drive_filter(struct drive *d, const char *filter, int rounds)
 	    (erased = calloc(1, sizeof *erased)) == NULL ||
 	    (all = calloc(1, sizeof *all)) == NULL)
 		drive_fatal("out of memory");
+	typed->name = "typed";
+	erased->name = "backspace";
 	for (r = 0; r < rounds; r++) {
 		drive_send(d, "/");
 		for (i = 0; i < len; i++) {
@@ -511,7 +520,7 @@ drive_echo_child(void)
 }
 
 static void
-drive_echo_baseline(int quiet_ms)
+drive_echo_baseline(FILE *dump)
 {
 	struct winsize	 ws;
 	struct drive	 d;
@@ -522,14 +531,16 @@ drive_echo_baseline(int quiet_ms)
 	ws.ws_row = DRIVE_ROWS;
 	ws.ws_col = DRIVE_COLS;
 	memset(&d, 0, sizeof d);
+	d.dump = dump;
 	if ((sr = calloc(1, sizeof *sr)) == NULL)
 		drive_fatal("out of memory");
 	if ((d.pid = forkpty(&d.fd, NULL, NULL, &ws)) == -1)
 		drive_fatal("forkpty: %s", strerror(errno));
 	if (d.pid == 0)
 		drive_echo_child();
-	d.quiet_ms = quiet_ms;
+	d.quiet_ms = 20;	/* one byte comes back in one piece */
 	usleep(200000);		/* the child in raw mode */
+	sr->name = "echo";
 	for (i = 0; i < DRIVE_ECHO_ROUNDS; i++)
 		drive_key(&d, "x", sr, NULL);
 	drive_time_line("pty round trip, raw echo child (the floor)", sr, 0,
@@ -613,7 +624,7 @@ main(int argc, char **argv)
 	drive_filter(&d, filter, rounds);
 	drive_rss(&d, "at the end", 0);
 	drive_quit(&d);
-	drive_echo_baseline(d.quiet_ms);
+	drive_echo_baseline(d.dump);
 	if (d.dump != NULL)
 		fclose(d.dump);
 	return (0);

@@ -1,7 +1,8 @@
 /*
  * Integration tests for the legacy rate limits over HTTP: CRUD in the API
  * envelope, full replace on PUT, validation refusals, per_page rules and
- * paging edges, the demo rules, zones as namespaces, and a restart.
+ * paging edges, the demo rules, zones as namespaces, a restart, and the
+ * retired API (--legacy-gone).
  */
 #include "config.h"
 
@@ -583,6 +584,82 @@ test_restart(void **state)
 	free(first);
 }
 
+/* A 410 in the failure envelope, with the code and the replacement named. */
+static void
+assert_gone(struct edgemu *e, const char *method, const char *path,
+    const char *body)
+{
+	struct http_resp	 r;
+	const cJSON		*err;
+
+	http_json(e, method, path, body, &r);
+	if (r.status != 410)
+		fail_msg("%s %s: expected 410, got %ld: %.300s", method, path,
+		    r.status, r.body);
+	assert_envelope(&r);
+	assert_true(cJSON_IsFalse(get(r.json, "success")));
+	assert_true(cJSON_IsNull(get(r.json, "result")));
+	err = cJSON_GetArrayItem(get(r.json, "errors"), 0);
+	assert_int_equal(get(err, "code")->valueint, 10000);
+	assert_non_null(strstr(get(err, "message")->valuestring,
+	    "Rate Limiting API is retired"));
+	assert_non_null(strstr(get(err, "message")->valuestring,
+	    "http_ratelimit"));
+	http_resp_free(&r);
+}
+
+/*
+ * With --legacy-gone every rate-limit route answers 410 before it reads the
+ * store or the body; credentials still come first, other areas still work,
+ * and the same store served without the flag shows that nothing changed.
+ */
+static void
+test_legacy_gone(void **state)
+{
+	struct edgemu		*e = *state;
+	struct page		 before, after;
+	struct http_resp	 r;
+	char			*lp, *ip, *np, *body, *id, *ops;
+
+	list(e, e->zone, "per_page=1000", &before);
+	id = strdup(get(cJSON_GetArrayItem(before.result, 0), "id")->valuestring);
+	e->extra[e->nextra++] = strdup("--legacy-gone");
+	edgemu_restart(e);
+
+	lp = list_path(e->zone, NULL);
+	ip = item_path(e->zone, id);
+	np = item_path(ZONE_A, NO_ID);
+	body = itest_printf("{\"id\":\"%s\",\"match\":{\"request\":{"
+	    "\"url\":\"*\"}},\"threshold\":99,\"period\":30,"
+	    "\"action\":{\"mode\":\"ban\",\"timeout\":30}}", id);
+	assert_gone(e, "GET", lp, NULL);
+	assert_gone(e, "GET", ip, NULL);
+	assert_gone(e, "GET", np, NULL);
+	assert_gone(e, "POST", lp, full_rule);
+	assert_gone(e, "POST", lp, "{not json");
+	assert_gone(e, "PUT", ip, body);
+	assert_gone(e, "DELETE", ip, NULL);
+
+	http_request(e, "GET", lp, NULL, NULL, 0, "wrong-token", &r);
+	assert_int_equal(r.status, 403);
+	http_resp_free(&r);
+	ops = itest_printf("/zones/%s/api_gateway/operations", e->zone);
+	cJSON_Delete(api_ok(e, "GET", ops, NULL));
+
+	free(e->extra[--e->nextra]);
+	edgemu_restart(e);
+	list(e, e->zone, "per_page=1000", &after);
+	assert_json_equal(after.result, before.result);
+	cJSON_Delete(before.result);
+	cJSON_Delete(after.result);
+	free(ops);
+	free(body);
+	free(np);
+	free(ip);
+	free(lp);
+	free(id);
+}
+
 int
 main(void)
 {
@@ -606,6 +683,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_demo, edgemu_fixture_demo,
 		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_restart,
+		    edgemu_fixture_demo, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_legacy_gone,
 		    edgemu_fixture_demo, edgemu_fixture_stop),
 	};
 

@@ -285,6 +285,69 @@ test_filter(void **state)
 	rows_free(r);
 }
 
+/*
+ * Typing a long filter one character at a time and deleting it again
+ * shows at each step what that filter shows when set anew.
+ */
+static void
+test_filter_typing(void **state)
+{
+	const char	*word = "/v1/users/{id}/settings/notifications/email/x";
+	struct rows	*typed = five_ops(), *fresh = five_ops();
+	char		 text[64], id[16];
+	size_t		 len = strlen(word), k;
+	char		*want;
+
+	(void)state;
+	/* Rows that stop matching one after the other, past 32 steps. */
+	for (k = 30; k <= len; k += 2) {
+		snprintf(text, sizeof text, "%.*s", (int)k, word);
+		snprintf(id, sizeof id, "f%zu", k);
+		op(typed, id, "GET", "api.example.com", text, T0, 1);
+		op(fresh, id, "GET", "api.example.com", text, T0, 1);
+	}
+	for (k = 1; k < 2 * len; k++) {
+		snprintf(text, sizeof text, "%.*s",
+		    (int)(k <= len ? k : 2 * len - k), word);
+		rows_filter(typed, text);
+		rows_filter(fresh, NULL);
+		rows_filter(fresh, text);
+		want = xstrdup(ids(fresh));
+		if (strcmp(ids(typed), want) != 0)
+			fail_msg("\"%s\": %s, want %s", text, ids(typed), want);
+		free(want);
+	}
+	rows_free(typed);
+	rows_free(fresh);
+}
+
+/* A change between two keystrokes shows when a character is deleted. */
+static void
+test_filter_steps_change(void **state)
+{
+	struct rows	*r = five_ops();
+
+	(void)state;
+	rows_filter(r, "c");
+	rows_filter(r, "ca");
+	assert_string_equal(ids(r), "b e");
+	rows_filter(r, "car");
+	assert_string_equal(ids(r), "b e");
+	op(r, "f", "GET", "api.example.com", "/cat", T0, 1);
+	assert_string_equal(ids(r), "b e");
+	rows_filter(r, "ca");
+	assert_string_equal(ids(r), "b e f");
+	rows_filter(r, "car");
+	rows_sort(r, col(&kind_operations, "ENDPOINT"), 1);
+	assert_string_equal(ids(r), "e b");
+	rows_filter(r, "ca");
+	assert_string_equal(ids(r), "f e b");
+	assert_int_equal(rows_remove(r, "e"), 0);
+	rows_filter(r, "c");
+	assert_string_equal(ids(r), "d a c f b");
+	rows_free(r);
+}
+
 /* Records that come in while a filter is on go where they belong. */
 static void
 test_filter_live(void **state)
@@ -746,6 +809,8 @@ main(void)
 		cmocka_unit_test(test_put_replace),
 		cmocka_unit_test(test_refresh),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter_typing),
+		cmocka_unit_test(test_filter_steps_change),
 		cmocka_unit_test(test_filter_live),
 		cmocka_unit_test(test_sort_text),
 		cmocka_unit_test(test_sort_number),

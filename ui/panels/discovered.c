@@ -38,7 +38,7 @@ discovered_state(struct panel *p, const char *state)
 			one = cJSON_AddObjectToObject(body, ids[i]);
 			cJSON_AddStringToObject(one, "state", state);
 		}
-		if ((path = kind_list_path(p->kind, p->tui->vars, &cause)) ==
+		if ((path = kind_list_path(p->kind, p->vars, &cause)) ==
 		    NULL) {
 			tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
 			free(cause);
@@ -77,7 +77,7 @@ discovered_save(struct panel *p)
 		if (cJSON_IsString(v))
 			cJSON_AddStringToObject(body, m, v->valuestring);
 	}
-	path = kind_create_path(&kind_operations, p->tui->vars, &cause);
+	path = kind_create_path(&kind_operations, p->vars, &cause);
 	if (path == NULL) {
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
@@ -118,8 +118,7 @@ discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	    ev->kind == JOBS_EVENT_POLL_UPDATE)
 		return (r->type == TUI_REQ_OTHER);
 	if (ev->kind == JOBS_EVENT_FAILED) {
-		tui_message(p->tui, TUI_MSG_ERROR, "%s", ev->cause != NULL ?
-		    ev->cause : status_message(ev->status));
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", tui_cause(r, ev));
 		return (1);
 	}
 	tui_journal(p->tui, r, ev->http_status, ev->result);

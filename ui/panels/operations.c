@@ -111,7 +111,7 @@ operations_bulk_file(struct tui *t, void *arg, const char *file)
 		free(cause);
 		return;
 	}
-	if ((path = kind_list_path(p->kind, t->vars, &cause)) == NULL) {
+	if ((path = kind_list_path(p->kind, p->vars, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
 		cJSON_Delete(arr);
@@ -182,8 +182,7 @@ operations_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		tui_message(p->tui, TUI_MSG_ERROR, "bulk create: %s (none was "
-		    "created)", ev->cause != NULL ? ev->cause :
-		    status_message(ev->status));
+		    "created)", tui_cause(r, ev));
 		return (1);
 	}
 	if (ev->kind != JOBS_EVENT_DONE)

@@ -12,12 +12,18 @@ extern const struct panel_ops panel_discovered_ops;
 extern const struct panel_ops panel_operations_ops;
 extern const struct panel_ops panel_user_schemas_ops;
 extern const struct panel_ops panel_rate_limits_ops;
+extern const struct panel_ops panel_videos_ops;
+extern const struct panel_ops panel_signing_keys_ops;
+extern const struct panel_ops panel_storage_ops;
 
 static const struct panel_ops *const panel_table[] = {
 	&panel_discovered_ops,
 	&panel_operations_ops,
 	&panel_user_schemas_ops,
 	&panel_rate_limits_ops,
+	&panel_videos_ops,
+	&panel_signing_keys_ops,
+	&panel_storage_ops,
 };
 
 const struct panel_ops *

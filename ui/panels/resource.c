@@ -6,8 +6,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "edit.h"
 #include "form.h"
@@ -57,13 +59,18 @@ panel_columns(struct panel *p)
 }
 
 struct panel *
-panel_new(struct tui *t, const struct kind *k)
+panel_new(struct tui *t, const struct kind *k, const char *video)
 {
 	struct panel	*p;
 
 	p = xcalloc(1, sizeof *p);
 	p->tui = t;
 	p->kind = k;
+	p->video = video != NULL ? xstrdup(video) : NULL;
+	p->vars[0] = t->vars[0];
+	p->vars[1] = t->vars[1];
+	p->vars[2].name = "video";
+	p->vars[2].value = p->video;
 	p->ops = panel_ops_for(k);
 	panel_columns(p);
 	p->rows = rows_new(k, p->cols, p->ncols);
@@ -81,6 +88,8 @@ panel_free(struct panel *p)
 	if (p == NULL)
 		return;
 	rows_free(p->rows);
+	free(p->video);
+	free(p->upload_file);
 	if (p->pager != NULL)
 		pager_free(p->pager);
 	textview_clear(&p->detail);
@@ -182,7 +191,7 @@ panel_item_path(struct panel *p, const char *id)
 {
 	char	*path, *cause = NULL;
 
-	path = kind_item_path(p->kind, p->tui->vars, id, &cause);
+	path = kind_item_path(p->kind, p->vars, id, &cause);
 	if (path == NULL) {
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
@@ -199,7 +208,7 @@ panel_next_page(struct panel *p)
 	char		*base, *cause = NULL;
 	int		 more;
 
-	base = kind_list_path(p->kind, p->tui->vars, &cause);
+	base = kind_list_path(p->kind, p->vars, &cause);
 	if (base == NULL) {
 		free(p->error);
 		p->error = cause;
@@ -245,7 +254,7 @@ panel_load(struct panel *p)
 	p->error = NULL;
 	p->loading = 1;
 	if (p->kind->shape == KIND_SHAPE_OBJECT) {
-		path = kind_item_path(p->kind, p->tui->vars, NULL, &cause);
+		path = kind_item_path(p->kind, p->vars, NULL, &cause);
 		if (path == NULL) {
 			p->error = cause;
 			p->loading = 0;
@@ -288,8 +297,7 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return;
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		free(p->error);
-		p->error = xstrdup(ev->cause != NULL ? ev->cause :
-		    status_message(ev->status));
+		p->error = xstrdup(tui_cause(r, ev));
 		p->loading = 0;
 		panel_banner(p, r, ev);
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", p->error);
@@ -366,7 +374,8 @@ panel_detail_text(struct panel *p)
 	if (p->record == NULL)
 		return;
 	copy = cJSON_Duplicate(p->record, 1);
-	panel_mask(p->kind, copy);
+	if (!p->reveal)
+		panel_mask(p->kind, copy);
 	if (p->detail_json) {
 		if ((text = cJSON_Print(copy)) == NULL)
 			fatalx("out of memory");
@@ -485,7 +494,7 @@ panel_form_submit(struct tui *t, struct panel *p, struct modal *m,
 		panel_send_update(p, id, before, body, m);
 		return;
 	}
-	if ((path = kind_create_path(p->kind, t->vars, &cause)) == NULL) {
+	if ((path = kind_create_path(p->kind, p->vars, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
 		return;
@@ -735,7 +744,7 @@ panel_delete_yes(struct tui *t, void *arg, const char *answer)
 	(void)answer;
 	if (d->n > 1 && (p->kind->verbs & KIND_VERB_BULK_DELETE) &&
 	    p->kind->bulk_delete_key != NULL) {
-		if ((path = kind_list_path(p->kind, t->vars, &cause)) ==
+		if ((path = kind_list_path(p->kind, p->vars, &cause)) ==
 		    NULL) {
 			tui_message(t, TUI_MSG_ERROR, "%s", cause);
 			free(cause);
@@ -772,7 +781,7 @@ static void
 panel_delete(struct panel *p)
 {
 	struct panel_delete	*d;
-	const char		**ids;
+	const char		**ids, *warn;
 	char			*q, count[32];
 	size_t			 n, i;
 
@@ -793,14 +802,19 @@ panel_delete(struct panel *p)
 	for (i = 0; i < n; i++)
 		d->ids[i] = xstrdup(ids[i]);
 	free(ids);
+	warn = p->ops != NULL && p->ops->delete_warning != NULL ?
+	    p->ops->delete_warning : NULL;
 	if (n == 1) {
-		q = xprintf("Delete %s %s? (y/n)", p->kind->name, d->ids[0]);
+		q = xprintf("Delete %s %s?%s%s (y/n)", p->kind->name,
+		    d->ids[0], warn != NULL ? "\n" : "",
+		    warn != NULL ? warn : "");
 		dialog_confirm(p->tui, "delete", q, panel_delete_yes, d,
 		    panel_delete_free);
 	} else {
 		snprintf(count, sizeof count, "%zu", n);
-		q = xprintf("Delete %zu %s (the marked ones)?\nType %zu and "
-		    "Enter to confirm, Esc to cancel.", n, p->kind->name, n);
+		q = xprintf("Delete %zu %s (the marked ones)?%s%s\nType %zu "
+		    "and Enter to confirm, Esc to cancel.", n, p->kind->name,
+		    warn != NULL ? "\n" : "", warn != NULL ? warn : "", n);
 		dialog_confirm_typed(p->tui, "delete marked", q, count,
 		    panel_delete_yes, d, panel_delete_free);
 	}
@@ -829,8 +843,7 @@ panel_deleted(struct panel *p, struct tui_req *r)
 static void
 panel_failed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
-	const char	*why = ev->cause != NULL ? ev->cause :
-			    status_message(ev->status);
+	const char	*why = tui_cause(r, ev);
 
 	panel_banner(p, r, ev);
 	if (r->modal != NULL && formview_failed(p->tui, r->modal, why))
@@ -909,6 +922,136 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		break;
 	default:
 		break;
+	}
+}
+
+/* ---- creating ---------------------------------------------------------------- */
+
+static void
+panel_create_plain(struct tui *t, void *arg, const char *answer)
+{
+	struct panel	*p = arg;
+	char		*path, *cause = NULL;
+
+	(void)answer;
+	if ((path = kind_create_path(p->kind, p->vars, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (tui_submit(t, p, TUI_REQ_CREATE, "POST", path, NULL) != NULL)
+		tui_message(t, TUI_MSG_INFO, "creating %s...", p->kind->name);
+	free(path);
+}
+
+/* Multipart: the file chosen first, then a form for the other parts. */
+struct panel_upload {
+	struct panel	*p;
+	char		*file;
+};
+
+static void
+panel_multipart_submit(struct tui *t, struct panel *p, struct modal *m,
+    cJSON *body, const char *id, const cJSON *before)
+{
+	struct http_request	 hr;
+	struct http_part	*parts;
+	struct tui_req		*r;
+	const struct kind_field	*f;
+	const cJSON		*v;
+	char			*path, *cause = NULL, **texts;
+	size_t			 n = 0, i, max = 1;
+
+	(void)id;
+	(void)before;
+	if ((path = kind_create_path(p->kind, p->vars, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	cJSON_ArrayForEach(v, body)
+		max++;
+	parts = xcalloc(max, sizeof *parts);
+	texts = xcalloc(max, sizeof *texts);
+	for (f = p->kind->fields; f->path != NULL; f++) {
+		if (f->type == KIND_TYPE_FILE) {
+			parts[n].name = f->path;
+			parts[n++].file = p->upload_file;
+			break;
+		}
+	}
+	cJSON_ArrayForEach(v, body) {
+		if (n == max)
+			break;
+		if (cJSON_IsString(v))
+			texts[n] = xstrdup(v->valuestring);
+		else if ((texts[n] = cJSON_PrintUnformatted(v)) == NULL)
+			fatalx("out of memory");
+		parts[n].name = v->string;
+		parts[n].value = texts[n];
+		n++;
+	}
+	memset(&hr, 0, sizeof hr);
+	hr.method = "POST";
+	hr.path = path;
+	hr.parts = parts;
+	hr.nparts = n;
+	if (!tui_refuse_readonly(t, "upload") &&
+	    (r = tui_submit_request(t, p, TUI_REQ_CREATE, &hr)) != NULL) {
+		r->modal = m;
+		tui_message(t, TUI_MSG_INFO, "uploading %s...", p->upload_file);
+	}
+	for (i = 0; i < n; i++)
+		if (texts[i] != NULL)
+			free(texts[i]);
+	free(texts);
+	free(parts);
+	free(path);
+}
+
+static void
+panel_multipart_file(struct tui *t, void *arg, const char *file)
+{
+	struct panel	*p = arg;
+	struct form	*f;
+	char		*title;
+
+	if (*file == '\0')
+		return;
+	if (access(file, R_OK) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "%s: %s", file, strerror(errno));
+		return;
+	}
+	free(p->upload_file);
+	p->upload_file = xstrdup(file);
+	f = form_new(p->kind, NULL);
+	title = xprintf("new %s from %s", p->kind->name, file);
+	formview_open(t, p, f, title, panel_multipart_submit, NULL);
+	free(title);
+}
+
+void
+panel_create(struct panel *p)
+{
+	const struct kind_field	*f;
+	char			*q;
+
+	switch (p->kind->create_body) {
+	case KIND_BODY_NONE:
+		q = xprintf("Create a new %s? (y/n)", p->kind->name);
+		dialog_confirm(p->tui, "new", q, panel_create_plain, p, NULL);
+		free(q);
+		return;
+	case KIND_BODY_MULTIPART:
+		for (f = p->kind->fields; f->path != NULL; f++)
+			if (f->type == KIND_TYPE_FILE)
+				break;
+		dialog_prompt(p->tui, f->help != NULL ? f->help : "file", "",
+		    1, panel_multipart_file, p, NULL);
+		return;
+	default:
+		panel_form_new(p, NULL, NULL);
+		return;
 	}
 }
 
@@ -1111,11 +1254,20 @@ panel_action(struct panel *p, enum action a)
 	if (p->view == PANEL_DETAIL) {
 		if (a == ACTION_QUIT && p->kind->shape != KIND_SHAPE_OBJECT) {
 			p->view = PANEL_LIST;
+			p->reveal = 0;
 			return (TUI_HANDLED);
 		}
 		if (a == ACTION_JSON) {
 			p->detail_json = !p->detail_json;
 			panel_detail_text(p);
+			return (TUI_HANDLED);
+		}
+		if (a == ACTION_REVEAL) {
+			p->reveal = !p->reveal;
+			panel_detail_text(p);
+			tui_message(p->tui, TUI_MSG_INFO, p->reveal ?
+			    "secrets shown: x hides them" :
+			    "secrets hidden");
 			return (TUI_HANDLED);
 		}
 		if (textview_action(&p->detail, a, LINES - 4))
@@ -1133,7 +1285,7 @@ panel_action(struct panel *p, enum action a)
 		if (tui_refuse_readonly(p->tui, "new"))
 			return (TUI_HANDLED);
 		if (panel_can(p, KIND_VERB_CREATE, "created here"))
-			panel_form_new(p, NULL, NULL);
+			panel_create(p);
 		return (TUI_HANDLED);
 	case ACTION_EDIT:
 		if (tui_refuse_readonly(p->tui, "edit"))
@@ -1200,6 +1352,8 @@ panel_draw_title(struct panel *p, int y, int w)
 
 	buf_init(&b);
 	buf_addf(&b, " %s", p->kind->name);
+	if (p->video != NULL)
+		buf_addf(&b, " of video %s", p->video);
 	if (p->kind->shape != KIND_SHAPE_OBJECT) {
 		if (p->filter != NULL)
 			buf_addf(&b, "  %zu of %zu", rows_count(p->rows),
@@ -1345,6 +1499,11 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 			    "nothing to show", screen_role(p->error != NULL ?
 			    THEME_ROLE_ERROR : THEME_ROLE_DIM));
 			return;
+		}
+		if (p->ops != NULL && p->ops->draw != NULL) {
+			b = p->ops->draw(p, y, h, w);
+			y += b;
+			h -= b;
 		}
 		textview_draw(p->tui, &p->detail, y, 0, h, w);
 		return;

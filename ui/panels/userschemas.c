@@ -43,7 +43,7 @@ uschema_send(struct tui *t, void *arg, const char *name)
 
 	if (tui_refuse_readonly(t, "upload"))
 		return;
-	if ((path = kind_create_path(u->p->kind, t->vars, &cause)) == NULL) {
+	if ((path = kind_create_path(u->p->kind, u->p->vars, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
 		return;
@@ -212,8 +212,7 @@ uschema_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	if (r->type != TUI_REQ_OTHER)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
-		tui_message(p->tui, TUI_MSG_ERROR, "%s", ev->cause != NULL ?
-		    ev->cause : status_message(ev->status));
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", tui_cause(r, ev));
 		return (1);
 	}
 	if (ev->kind != JOBS_EVENT_DONE)

@@ -141,6 +141,24 @@ formview_key(struct tui *t, struct modal *m, int key)
 	return (TUI_HANDLED);
 }
 
+/*
+ * The label column: wide enough for the longest path, the "*" of a
+ * required item and a blank, so neither the path is cut nor the "*"
+ * touches it.
+ */
+static int
+formview_label(const struct formview *v)
+{
+	size_t	i, len, longest = 0;
+
+	for (i = 0; i < v->f->nitems; i++) {
+		len = strlen(v->f->items[i].path);
+		if (len > longest)
+			longest = len;
+	}
+	return (MAXIMUM(FORMVIEW_LABEL, (int)MINIMUM(longest, 200) + 3));
+}
+
 static void
 formview_draw(struct tui *t, struct modal *m)
 {
@@ -156,7 +174,7 @@ formview_draw(struct tui *t, struct modal *m)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 2, v->title, screen_role(THEME_ROLE_TITLE));
-	label = MINIMUM(FORMVIEW_LABEL, COLS / 3);
+	label = MINIMUM(formview_label(v), COLS / 3);
 	if (v->focus < v->top)
 		v->top = v->focus;
 	if (h > 0 && v->focus >= v->top + (size_t)h)

@@ -4,8 +4,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "screen.h"
 #include "text.h"
@@ -151,4 +154,124 @@ textview_modal(const char *title, const char *text)
 	v->m.free = textview_modal_free;
 	textview_set(&v->tv, title, text);
 	return (&v->m);
+}
+
+/* ---- a result to copy or save: an upload URL, a key shown once ---------- */
+
+struct textview_secret {
+	struct textview_modal	 v;
+	char			*copy;		/* y */
+	char			*what;
+	int			 once;		/* ask before closing */
+	int			 saved;
+};
+
+static void
+textview_secret_close(struct tui *t, void *arg, const char *answer)
+{
+	struct modal	*m = arg;
+
+	(void)answer;
+	if (t->modal == m)
+		tui_pop(t);
+}
+
+static void
+textview_secret_save(struct tui *t, void *arg, const char *file)
+{
+	struct textview_secret	*s = arg;
+	char			*cause = NULL;
+	int			 fd;
+	size_t			 len = strlen(s->copy);
+
+	if (*file == '\0')
+		return;
+	/* 0600, and never over an existing file. */
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd == -1 || write(fd, s->copy, len) != (ssize_t)len ||
+	    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+		xasprintf(&cause, "%s: %s", file, strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(file);
+		}
+		tui_message(t, TUI_MSG_ERROR, "save: %s", cause);
+		free(cause);
+		return;
+	}
+	close(fd);
+	s->saved = 1;
+	tui_message(t, TUI_MSG_OK, "saved %s to %s (mode 0600)", s->what, file);
+}
+
+static int
+textview_secret_key(struct tui *t, struct modal *m, int key)
+{
+	struct textview_secret	*s = (struct textview_secret *)m;
+	enum action		 a;
+
+	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	if (key == 033 || a == ACTION_QUIT) {
+		if (s->once && !s->saved)
+			dialog_confirm(t, "close", "This will not be shown "
+			    "again. Close it? (y/n)", textview_secret_close, m,
+			    NULL);
+		else
+			tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	if (a == ACTION_COPY) {
+		tui_copy(t, s->what, s->copy);
+		return (TUI_HANDLED);
+	}
+	if (a == ACTION_SAVE_FILE) {
+		dialog_prompt(t, "save to the file (created 0600; never "
+		    "overwritten)", "", 1, textview_secret_save, s, NULL);
+		return (TUI_HANDLED);
+	}
+	textview_action(&s->v.tv, a, LINES - 4);
+	return (TUI_HANDLED);
+}
+
+static void
+textview_secret_draw(struct tui *t, struct modal *m)
+{
+	struct textview_secret	*s = (struct textview_secret *)m;
+
+	textview_modal_draw(t, m);
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, s->once ? " y copy  w save to a file "
+	    "(0600)  q close: shown only this once" : " y copy  w save to a "
+	    "file (0600)  q close", screen_role(s->once ? THEME_ROLE_WARNING :
+	    THEME_ROLE_DIM));
+}
+
+static void
+textview_secret_free(struct modal *m)
+{
+	struct textview_secret	*s = (struct textview_secret *)m;
+
+	/* A secret does not stay in freed memory. */
+	explicit_bzero(s->copy, strlen(s->copy));
+	free(s->copy);
+	free(s->what);
+	textview_clear(&s->v.tv);
+	free(s);
+}
+
+struct modal *
+textview_result(const char *title, const char *text, const char *what,
+    const char *copy, int once)
+{
+	struct textview_secret	*s;
+
+	s = xcalloc(1, sizeof *s);
+	s->v.m.key = textview_secret_key;
+	s->v.m.draw = textview_secret_draw;
+	s->v.m.free = textview_secret_free;
+	textview_set(&s->v.tv, title, text);
+	s->copy = xstrdup(copy);
+	s->what = xstrdup(what);
+	s->once = once;
+	return (&s->v.m);
 }

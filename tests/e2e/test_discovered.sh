@@ -1,0 +1,107 @@
+#!/bin/bash
+# API Shield discovered operations in the console against edgemu: the list
+# with its states, review and ignored on the one under the cursor (one
+# PATCH each), ignored on two marked ones (the bulk PATCH), and saving one
+# into endpoint management. What the server holds is checked with its API.
+set -eu
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+
+e2e_init discovered
+e2e_edgemu_start
+GW=/zones/$CLOUDFLARE_ZONE_ID/api_gateway
+
+# The number the API counts (total_count) for PATH?QUERY.
+api_count() {
+	e2e_api GET "$GW/$1?per_page=5${2:+&$2}" |
+	    grep -oE '"total_count": *[0-9]+' | grep -oE '[0-9]+$'
+}
+
+# The state the API gives the discovered operation METHOD HOST ENDPOINT
+# (an endpoint filter matches by substring: the whole endpoint is checked).
+disc_state() {
+	local one
+
+	one=$(e2e_api GET "$GW/discovery/operations?per_page=50&method=$1&host=$2&endpoint=$3" |
+	    grep -oE "\"endpoint\": *\"$3\"[^}]*\"state\": *\"[a-z]+\"" ||
+	    true)
+	[ -n "$one" ] || e2e_fail "the API has no discovered $1 $2 $3"
+	grep -oE '"state": *"[a-z]+"' <<<"$one" | grep -oE '[a-z]+"$' |
+	    tr -d '"'
+}
+
+expect_state() {
+	local got
+
+	got=$(disc_state "$1" "$2" "$3")
+	[ "$got" = "$4" ] || e2e_fail "$1 $2 $3 is $got, not $4"
+}
+
+bulk_patches() {
+	grep -cE "PATCH $GW/discovery/operations [0-9]{3}" \
+	    "$E2E_DIR/edgemu.log" || true
+}
+
+e2e_console_start
+e2e_wait_match '^ operations  300$'
+
+# The command line takes an alias of the kind.
+e2e_keys :
+e2e_type dops
+e2e_keys Enter
+e2e_wait_match '^ discovered-operations  40$'
+e2e_assert_contains "STATE   ORIGIN"
+e2e_wait_match '^  POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
+e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
+e2e_wait_match '^  GET +auth\.example\.com +/\.well-known/openid-configuration +ignored '
+
+# Only those in review, from the server.
+e2e_keys F
+e2e_wait_for "server filters, NAME=VALUE"
+e2e_type "state=review"
+e2e_keys Enter
+e2e_wait_match '^ discovered-operations  20  \[state=review\]$'
+e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
+
+# i then R on the first row: one PATCH each.
+e2e_keys g i
+e2e_wait_for "1 operation set to ignored"
+e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +ignored '
+expect_state GET api.example.com /v1/internal/metrics ignored
+e2e_keys R
+e2e_wait_for "1 operation set to review"
+e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
+expect_state GET api.example.com /v1/internal/metrics review
+[ "$(bulk_patches)" -eq 0 ] || e2e_fail "one operation went by the bulk PATCH"
+
+# Two marked, then i: one bulk PATCH; the list reloads without them.
+e2e_keys g Space Space
+e2e_wait_match '^ discovered-operations  20  2 marked  \[state=review\]$'
+e2e_keys i
+e2e_wait_for "2 operations set to ignored"
+e2e_wait_match '^ discovered-operations  18  \[state=review\]$'
+expect_state GET api.example.com /v1/internal/metrics ignored
+expect_state GET shop.example.com /api/legacy/cart ignored
+[ "$(api_count discovery/operations state=ignored)" -eq 12 ] ||
+    e2e_fail "the API does not count 12 ignored"
+[ "$(bulk_patches)" -eq 1 ] || e2e_fail "no single bulk PATCH for the marked"
+
+# s saves the first one into endpoint management.
+e2e_keys g
+e2e_wait_match '^  GET +api\.example\.com +/v2/users/\{var1\} +review '
+e2e_keys s
+e2e_wait_for "saved into endpoint management: "
+e2e_wait_match '^ discovered-operations  17  \[state=review\]$'
+[ "$(api_count operations)" -eq 301 ] ||
+    e2e_fail "the saved operation is not in the API's operations"
+[ "$(api_count operations 'method=GET&host=api.example.com&endpoint=/v2/users/')" -eq 1 ] ||
+    e2e_fail "no operation GET api.example.com /v2/users/{var1}"
+expect_state GET api.example.com '/v2/users/\{var1\}' saved
+
+# Without the server filter, the list shows it saved.
+e2e_keys F
+e2e_wait_for "server filters, NAME=VALUE"
+e2e_keys C-u Enter
+e2e_wait_match '^ discovered-operations  40$'
+e2e_wait_match '^  GET +api\.example\.com +/v2/users/\{var1\} +saved '
+
+e2e_quit_and_check_sane q q

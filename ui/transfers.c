@@ -1,0 +1,742 @@
+/*
+ * The transfers tray: every upload, download request and processing watch
+ * is a job of the worker with its bytes, rate, ETA and state. Uploads run
+ * tusc_upload on a thread of their own with a client of their own (sharing
+ * the budget); they resume from the journal after a crash or a lost link.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "configfile.h"
+#include "http.h"
+#include "screen.h"
+#include "transfers.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+struct xfer {
+	enum xfer_kind		 kind;
+	enum xfer_state		 state;
+	char			*title;		/* the file's name, a uid */
+	char			*uid;		/* the video, once known */
+	char			*url;		/* a download's, when ready */
+	char			*error;
+	char			*phase;		/* the server's state */
+	long long		 done;
+	long long		 total;
+	double			 pct;		/* processing, downloads */
+	double			 start;		/* this run's */
+	long long		 base;		/* done at start */
+	double			 rate;		/* bytes per second */
+	unsigned long		 job;
+	struct tui_req		*req;
+
+	/* Uploads: what the thread owns while it runs. */
+	char			*file;
+	char			*name;
+	char			*creator;
+	int			 require_signed;
+	char			*state_dir;
+	struct http_client	*http;
+	struct tusc_options	 opts;
+	struct tusc_result	 res;
+	unsigned long		 run_id;	/* set by the thread */
+	struct jobs		*jobs;
+};
+
+static double
+xfer_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+static void
+xfer_free(struct xfer *x)
+{
+	free(x->title);
+	free(x->uid);
+	free(x->url);
+	free(x->error);
+	free(x->phase);
+	free(x->file);
+	free(x->name);
+	free(x->creator);
+	free(x->state_dir);
+	if (x->http != NULL)
+		http_client_free(x->http);
+	tusc_result_free(&x->res);
+	free(x);
+}
+
+static struct xfer *
+xfer_add(struct tui *t, enum xfer_kind kind, const char *title)
+{
+	struct xfer	*x;
+
+	x = xcalloc(1, sizeof *x);
+	x->kind = kind;
+	x->title = xstrdup(title);
+	x->start = xfer_now();
+	t->xfers = xreallocarray(t->xfers, t->nxfers + 1, sizeof *t->xfers);
+	t->xfers[t->nxfers++] = x;
+	t->dirty = 1;
+	return (x);
+}
+
+static void
+xfer_fail(struct tui *t, struct xfer *x, const char *why)
+{
+	x->state = XFER_FAILED;
+	free(x->error);
+	x->error = xstrdup(why);
+	tui_message(t, TUI_MSG_ERROR, "%s: %s", x->title, why);
+}
+
+/* ---- uploads ------------------------------------------------------------- */
+
+/* On the upload's thread. */
+static int
+xfer_upload_progress(long long done, long long total, void *arg)
+{
+	struct xfer	*x = arg;
+
+	return (jobs_progress(x->jobs, __atomic_load_n(&x->run_id,
+	    __ATOMIC_ACQUIRE), done, total));
+}
+
+static enum status
+xfer_upload_run(struct jobs *j, unsigned long id, void *arg, cJSON **result,
+    char **cause)
+{
+	struct xfer	*x = arg;
+
+	(void)j;
+	(void)result;
+	__atomic_store_n(&x->run_id, id, __ATOMIC_RELEASE);
+	return (tusc_upload(x->http, &x->opts, &x->res, cause));
+}
+
+static void
+xfer_upload_start(struct tui *t, struct xfer *x)
+{
+	struct http_options	 ho;
+	char			*cause = NULL;
+
+	if (tui_refuse_readonly(t, "upload"))
+		return;
+	if (x->http == NULL) {
+		memset(&ho, 0, sizeof ho);
+		ho.base_url = t->base_url;
+		ho.token = t->token;
+		ho.max_retries = -1;
+		ho.budget = http_client_budget(t->http);
+		if ((x->http = http_client_new(&ho, &cause)) == NULL) {
+			xfer_fail(t, x, cause);
+			free(cause);
+			return;
+		}
+	}
+	tusc_result_free(&x->res);
+	memset(&x->res, 0, sizeof x->res);
+	x->res.resumed_from = -1;
+	memset(&x->opts, 0, sizeof x->opts);
+	x->opts.file = x->file;
+	x->opts.base_url = t->base_url;
+	x->opts.account = t->account;
+	x->opts.creator = x->creator;
+	x->opts.meta.name = x->name;
+	x->opts.meta.require_signed = x->require_signed;
+	x->opts.chunk_size = t->cfg->prefs.chunk_size;
+	x->opts.state_dir = x->state_dir;
+	x->opts.progress = xfer_upload_progress;
+	x->opts.progress_arg = x;
+	x->jobs = t->jobs;
+	x->state = XFER_RUNNING;
+	x->start = xfer_now();
+	x->base = x->done;
+	x->rate = 0;
+	free(x->error);
+	x->error = NULL;
+
+	x->req = tui_submit_job(t, x, xfer_upload_run, x);
+	if (x->req == NULL)
+		xfer_fail(t, x, "the worker is not running");
+	else
+		x->job = x->req->job;
+}
+
+void
+transfers_upload(struct tui *t, const char *file,
+    const struct xfer_upload_opts *o)
+{
+	struct xfer	*x;
+	struct stat	 sb;
+	char		*copy, *cause = NULL;
+
+	if (tui_refuse_readonly(t, "upload"))
+		return;
+	if (t->account == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "upload: no account (profile, "
+		    "CLOUDFLARE_ACCOUNT_ID or --account)");
+		return;
+	}
+	if (stat(file, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		tui_message(t, TUI_MSG_ERROR, "upload: %s: %s", file,
+		    errno != 0 && !S_ISREG(sb.st_mode) ? strerror(errno) :
+		    "not a regular file");
+		return;
+	}
+	copy = xstrdup(file);
+	x = xfer_add(t, XFER_UPLOAD, basename(copy));
+	free(copy);
+	x->file = realpath(file, NULL);
+	if (x->file == NULL)
+		x->file = xstrdup(file);
+	x->total = (long long)sb.st_size;
+	x->name = o != NULL && o->name != NULL && *o->name != '\0' ?
+	    xstrdup(o->name) : NULL;
+	x->creator = o != NULL && o->creator != NULL && *o->creator != '\0' ?
+	    xstrdup(o->creator) : NULL;
+	x->require_signed = o != NULL && o->require_signed;
+	if ((x->state_dir = config_state_dir(NULL, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_WARN, "no resume journal: %s", cause);
+		free(cause);
+	}
+	xfer_upload_start(t, x);
+	if (x->state == XFER_RUNNING)
+		tui_message(t, TUI_MSG_INFO, "uploading %s (T shows "
+		    "transfers)", x->title);
+}
+
+void
+transfers_init(struct tui *t)
+{
+	struct tusc_entry	*e = NULL;
+	struct xfer		*x;
+	char			*dir, *cause = NULL, *copy;
+	size_t			 n = 0, i;
+
+	if (t->account == NULL ||
+	    (dir = config_state_dir(NULL, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	if (tusc_journal_list(dir, &e, &n, &cause) != 0) {
+		tui_message(t, TUI_MSG_WARN, "upload journal: %s", cause);
+		free(cause);
+		free(dir);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (e[i].base_url == NULL || e[i].account == NULL ||
+		    strcmp(e[i].base_url, t->base_url) != 0 ||
+		    strcmp(e[i].account, t->account) != 0)
+			continue;
+		copy = xstrdup(e[i].file);
+		x = xfer_add(t, XFER_UPLOAD, basename(copy));
+		free(copy);
+		x->state = XFER_PAUSED;
+		x->file = xstrdup(e[i].file);
+		x->uid = e[i].uid != NULL ? xstrdup(e[i].uid) : NULL;
+		x->done = e[i].offset;
+		x->total = e[i].size;
+		x->state_dir = xstrdup(dir);
+	}
+	tusc_entries_free(e, n);
+	free(dir);
+}
+
+/* ---- watches and downloads ------------------------------------------------ */
+
+static int
+xfer_video_over(const struct http_response *resp, void *arg)
+{
+	const cJSON	*r = resp->api.result, *st;
+
+	(void)arg;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "readyToStream")))
+		return (1);
+	st = kind_json_get(r, "status.state");
+	return (cJSON_IsString(st) && (strcmp(st->valuestring, "ready") == 0 ||
+	    strcmp(st->valuestring, "error") == 0));
+}
+
+static int
+xfer_download_over(const struct http_response *resp, void *arg)
+{
+	const cJSON	*st;
+
+	(void)arg;
+	st = kind_json_get(resp->api.result, "default.status");
+	return (cJSON_IsString(st) && (strcmp(st->valuestring, "ready") == 0 ||
+	    strcmp(st->valuestring, "error") == 0));
+}
+
+static void
+xfer_poll(struct tui *t, struct xfer *x, const char *path, jobs_until_cb cb)
+{
+	struct jobs_poll_options	po;
+
+	memset(&po, 0, sizeof po);
+	po.until = cb;
+	x->state = XFER_RUNNING;
+	x->req = tui_submit_poll(t, x, path, &po);
+	if (x->req == NULL)
+		xfer_fail(t, x, "the worker is not running");
+	else
+		x->job = x->req->job;
+}
+
+void
+transfers_watch(struct tui *t, const char *uid)
+{
+	struct api_var	 vars[4];
+	struct xfer	*x;
+	char		*path, *cause = NULL;
+
+	memcpy(vars, t->vars, sizeof vars);
+	vars[2].name = "video";
+	vars[2].value = uid;
+	vars[3].name = NULL;
+	if ((path = kind_item_path(&kind_videos, vars, uid, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	x = xfer_add(t, XFER_PROCESSING, uid);
+	x->uid = xstrdup(uid);
+	xfer_poll(t, x, path, xfer_video_over);
+	free(path);
+}
+
+void
+transfers_download(struct tui *t, const char *uid)
+{
+	struct api_var	 vars[4];
+	struct xfer	*x;
+	char		*path, *cause = NULL;
+
+	if (tui_refuse_readonly(t, "download request"))
+		return;
+	memcpy(vars, t->vars, sizeof vars);
+	vars[2].name = "video";
+	vars[2].value = uid;
+	vars[3].name = NULL;
+	if ((path = kind_create_path(&kind_downloads, vars, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	x = xfer_add(t, XFER_DOWNLOAD, uid);
+	x->uid = xstrdup(uid);
+	x->state = XFER_RUNNING;
+	/* Ask for it, then poll the same path until it is ready. */
+	x->req = tui_submit_xfer(t, x, "POST", path);
+	if (x->req == NULL)
+		xfer_fail(t, x, "the worker is not running");
+	else
+		x->job = x->req->job;
+	free(path);
+	tui_message(t, TUI_MSG_INFO, "download of %s requested (T shows "
+	    "transfers)", uid);
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+static double
+xfer_number(const cJSON *v)
+{
+	if (cJSON_IsNumber(v))
+		return (v->valuedouble);
+	if (cJSON_IsString(v))
+		return (strtod(v->valuestring, NULL));
+	return (-1);
+}
+
+static void
+xfer_phase(struct xfer *x, const char *phase)
+{
+	free(x->phase);
+	x->phase = phase != NULL ? xstrdup(phase) : NULL;
+}
+
+static void
+xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
+{
+	free(x->uid);
+	x->uid = x->res.uid != NULL ? xstrdup(x->res.uid) : NULL;
+	if (ev->kind == JOBS_EVENT_DONE) {
+		x->state = XFER_DONE;
+		x->done = x->total = x->res.size;
+		tui_message(t, TUI_MSG_OK, "uploaded %s: video %s; watching "
+		    "its processing", x->title, x->uid != NULL ? x->uid : "");
+		if (x->uid != NULL)
+			transfers_watch(t, x->uid);
+		return;
+	}
+	if (x->res.status == STATUS_CANCELLED || ev->status ==
+	    STATUS_CANCELLED) {
+		x->state = XFER_CANCELLED;
+		tui_message(t, TUI_MSG_INFO, "upload of %s stopped; it can "
+		    "resume later (T, Enter)", x->title);
+		return;
+	}
+	xfer_fail(t, x, ev->cause != NULL ? ev->cause :
+	    status_message(ev->status));
+}
+
+static void
+xfer_processing(struct tui *t, struct xfer *x, struct jobs_event *ev)
+{
+	const cJSON	*r = ev->result, *st, *why, *dur;
+
+	st = kind_json_get(r, "status.state");
+	xfer_phase(x, cJSON_IsString(st) ? st->valuestring : NULL);
+	x->pct = xfer_number(kind_json_get(r, "status.pctComplete"));
+	if (ev->kind != JOBS_EVENT_DONE)
+		return;
+	if (cJSON_IsString(st) && strcmp(st->valuestring, "error") == 0) {
+		why = kind_json_get(r, "status.errorReasonText");
+		xfer_fail(t, x, cJSON_IsString(why) ? why->valuestring :
+		    "processing failed");
+		return;
+	}
+	x->state = XFER_DONE;
+	x->pct = 100;
+	dur = cJSON_GetObjectItemCaseSensitive(r, "duration");
+	tui_message(t, TUI_MSG_OK, "video %s is ready (duration %.1f s)",
+	    x->uid, cJSON_IsNumber(dur) ? dur->valuedouble : 0.0);
+}
+
+static void
+xfer_download(struct tui *t, struct xfer *x, struct tui_req *r,
+    struct jobs_event *ev)
+{
+	const cJSON	*st, *url;
+
+	st = kind_json_get(ev->result, "default.status");
+	url = kind_json_get(ev->result, "default.url");
+	xfer_phase(x, cJSON_IsString(st) ? st->valuestring : NULL);
+	x->pct = xfer_number(kind_json_get(ev->result,
+	    "default.percentComplete"));
+	if (ev->kind != JOBS_EVENT_DONE)
+		return;
+	if (cJSON_IsString(st) && strcmp(st->valuestring, "ready") == 0) {
+		x->state = XFER_DONE;
+		x->pct = 100;
+		free(x->url);
+		x->url = cJSON_IsString(url) ? xstrdup(url->valuestring) : NULL;
+		tui_message(t, TUI_MSG_OK, "download of %s is ready: %s",
+		    x->uid, x->url != NULL ? x->url : "(no URL)");
+		return;
+	}
+	if (cJSON_IsString(st) && strcmp(st->valuestring, "error") == 0) {
+		xfer_fail(t, x, "the server reports an error for the download");
+		return;
+	}
+	/* The POST answered "inprogress": poll the same path. */
+	if (strcmp(r->method, "POST") == 0) {
+		char *path = xstrdup(r->path);
+		xfer_poll(t, x, path, xfer_download_over);
+		free(path);
+	}
+}
+
+int
+transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
+{
+	struct xfer	*x = r->xfer;
+	double		 dt;
+
+	switch (ev->kind) {
+	case JOBS_EVENT_PROGRESS:
+		x->done = ev->done;
+		if (ev->total > 0)
+			x->total = ev->total;
+		if (x->base > x->done)
+			x->base = x->done;
+		dt = xfer_now() - x->start;
+		if (dt > 0.2)
+			x->rate = (double)(x->done - x->base) / dt;
+		return (0);
+	case JOBS_EVENT_FAILED:
+		if (x->kind == XFER_UPLOAD) {
+			xfer_upload_over(t, x, ev);
+			break;
+		}
+		if (ev->status == STATUS_CANCELLED)
+			x->state = XFER_CANCELLED;
+		else
+			xfer_fail(t, x, tui_cause(r, ev));
+		break;
+	default:
+		if (x->kind == XFER_UPLOAD)
+			xfer_upload_over(t, x, ev);
+		else if (x->kind == XFER_PROCESSING)
+			xfer_processing(t, x, ev);
+		else
+			xfer_download(t, x, r, ev);
+		break;
+	}
+	if (ev->kind == JOBS_EVENT_DONE || ev->kind == JOBS_EVENT_FAILED) {
+		if (x->req == r)
+			x->req = NULL;
+	}
+	return (1);
+}
+
+void
+transfers_free(struct tui *t)
+{
+	size_t	i;
+
+	/* jobs_free (before this) waited for every upload thread. */
+	for (i = 0; i < t->nxfers; i++)
+		xfer_free(t->xfers[i]);
+	free(t->xfers);
+	t->xfers = NULL;
+	t->nxfers = 0;
+}
+
+size_t
+transfers_paused(struct tui *t)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < t->nxfers; i++)
+		if (t->xfers[i]->state == XFER_PAUSED)
+			n++;
+	return (n);
+}
+
+/* ---- drawing ------------------------------------------------------------------ */
+
+static void
+xfer_size(char *out, size_t len, double v)
+{
+	if (v >= 1e9)
+		snprintf(out, len, "%.1f GB", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(out, len, "%.1f MB", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(out, len, "%.0f kB", v / 1e3);
+	else
+		snprintf(out, len, "%.0f B", v);
+}
+
+static int
+xfer_percent(const struct xfer *x)
+{
+	if (x->kind == XFER_UPLOAD)
+		return (x->total > 0 ? (int)(x->done * 100 / x->total) : 0);
+	return (x->pct >= 0 ? (int)x->pct : 0);
+}
+
+void
+transfers_summary(struct tui *t, struct buf *b)
+{
+	size_t	 i, up = 0, other = 0;
+	double	 rate = 0;
+	long long done = 0, total = 0;
+	char	 r[32];
+
+	for (i = 0; i < t->nxfers; i++) {
+		struct xfer *x = t->xfers[i];
+		if (x->state != XFER_RUNNING)
+			continue;
+		if (x->kind == XFER_UPLOAD) {
+			up++;
+			done += x->done;
+			total += x->total;
+			rate += x->rate;
+		} else
+			other++;
+	}
+	if (up > 0) {
+		xfer_size(r, sizeof r, rate);
+		buf_addf(b, "up %zu %d%% %s/s", up, total > 0 ?
+		    (int)(done * 100 / total) : 0, r);
+	}
+	if (other > 0)
+		buf_addf(b, "%swatching %zu", up > 0 ? ", " : "", other);
+}
+
+static const char *
+xfer_state_name(const struct xfer *x)
+{
+	switch (x->state) {
+	case XFER_PAUSED:	return ("unfinished");
+	case XFER_RUNNING:	return (x->phase != NULL ? x->phase :
+				    x->kind == XFER_UPLOAD ? "uploading" :
+				    "waiting");
+	case XFER_DONE:		return (x->kind == XFER_UPLOAD ? "uploaded" :
+				    "ready");
+	case XFER_FAILED:	return ("failed");
+	case XFER_CANCELLED:	return ("stopped");
+	}
+	return ("");
+}
+
+static void
+xfer_line(const struct xfer *x, struct buf *b, int barw)
+{
+	static const char *kinds[] = { "upload  ", "download", "process " };
+	char		 done[32], total[32], rate[32], eta[32];
+	int		 pct = xfer_percent(x), i, fill;
+	double		 left;
+
+	buf_addf(b, "%s  %-24.24s %3d%% [", kinds[x->kind], x->title, pct);
+	fill = barw * pct / 100;
+	for (i = 0; i < barw; i++)
+		buf_addc(b, i < fill ? '#' : '.');
+	buf_adds(b, "]");
+	if (x->kind == XFER_UPLOAD) {
+		xfer_size(done, sizeof done, (double)x->done);
+		xfer_size(total, sizeof total, (double)x->total);
+		buf_addf(b, " %s of %s", done, total);
+		if (x->state == XFER_RUNNING && x->rate > 0) {
+			xfer_size(rate, sizeof rate, x->rate);
+			left = (double)(x->total - x->done) / x->rate;
+			snprintf(eta, sizeof eta, "%d:%02d", (int)left / 60,
+			    (int)left % 60);
+			buf_addf(b, " %s/s ETA %s", rate, eta);
+		}
+	}
+	buf_addf(b, "  %s", xfer_state_name(x));
+	if (x->uid != NULL && x->kind == XFER_UPLOAD)
+		buf_addf(b, "  %s", x->uid);
+	if (x->url != NULL)
+		buf_addf(b, "  %s", x->url);
+	if (x->error != NULL)
+		buf_addf(b, "  %s", x->error);
+}
+
+/* ---- the tray ------------------------------------------------------------------ */
+
+struct tray {
+	struct modal	 m;
+	size_t		 sel;
+};
+
+static void
+tray_resume(struct tui *t, struct xfer *x)
+{
+	if (x->kind != XFER_UPLOAD || x->state == XFER_RUNNING ||
+	    x->state == XFER_DONE) {
+		tui_message(t, TUI_MSG_INFO, "nothing to resume there");
+		return;
+	}
+	xfer_upload_start(t, x);
+	if (x->state == XFER_RUNNING)
+		tui_message(t, TUI_MSG_INFO, "resuming %s", x->title);
+}
+
+static int
+tray_key(struct tui *t, struct modal *m, int key)
+{
+	struct tray	*tr = (struct tray *)m;
+	struct xfer	*x = tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL;
+	enum action	 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
+
+	if (key == 033 || a == ACTION_QUIT || a == ACTION_TRANSFERS) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	switch (a) {
+	case ACTION_UP:
+		if (tr->sel > 0)
+			tr->sel--;
+		break;
+	case ACTION_DOWN:
+		if (tr->sel + 1 < t->nxfers)
+			tr->sel++;
+		break;
+	case ACTION_DETAILS:		/* Enter: resume or retry */
+	case ACTION_REFRESH:
+		if (x != NULL)
+			tray_resume(t, x);
+		break;
+	case ACTION_DELETE:		/* d: cancel */
+		if (x != NULL && x->state == XFER_RUNNING && x->req != NULL) {
+			if (x->kind == XFER_UPLOAD)
+				jobs_cancel(t->jobs, x->job);
+			else {
+				tui_cancel_req(t, x->req);
+				x->req = NULL;
+				x->state = XFER_CANCELLED;
+			}
+		}
+		break;
+	case ACTION_COPY:
+		if (x != NULL && (x->url != NULL || x->uid != NULL))
+			tui_copy(t, x->url != NULL ? "the URL" : "the uid",
+			    x->url != NULL ? x->url : x->uid);
+		break;
+	default:
+		break;
+	}
+	return (TUI_HANDLED);
+}
+
+static void
+tray_draw(struct tui *t, struct modal *m)
+{
+	struct tray	*tr = (struct tray *)m;
+	struct buf	 b;
+	size_t		 i;
+	int		 y;
+	attr_t		 a;
+
+	for (y = 1; y < LINES - 1; y++)
+		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
+	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
+	screen_put(1, 1, COLS - 1, "transfers", screen_role(THEME_ROLE_TITLE));
+	if (t->nxfers == 0)
+		screen_put(3, 2, COLS - 2, "No transfers yet: u uploads a "
+		    "file from the videos list, D asks for a download.",
+		    screen_role(THEME_ROLE_DIM));
+	buf_init(&b);
+	for (i = 0, y = 2; i < t->nxfers && y < LINES - 1; i++, y++) {
+		buf_reset(&b);
+		xfer_line(t->xfers[i], &b, 20);
+		a = i == tr->sel ? screen_role(THEME_ROLE_ROW_SELECTED) :
+		    t->xfers[i]->state == XFER_FAILED ?
+		    screen_role(THEME_ROLE_STATE_ERROR) :
+		    screen_role(THEME_ROLE_NORMAL);
+		if (i == tr->sel)
+			screen_fill(y, 0, COLS, a);
+		screen_put(y, 1, COLS - 1, buf_str(&b), a);
+	}
+	buf_free(&b);
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, " Enter resume/retry  d cancel  y copy "
+	    "URL  q close", screen_role(THEME_ROLE_DIM));
+}
+
+static void
+tray_free(struct modal *m)
+{
+	free(m);
+}
+
+void
+transfers_open(struct tui *t)
+{
+	struct tray	*tr;
+
+	tr = xcalloc(1, sizeof *tr);
+	tr->m.key = tray_key;
+	tr->m.draw = tray_draw;
+	tr->m.free = tray_free;
+	tui_push(t, &tr->m);
+}
