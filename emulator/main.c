@@ -25,6 +25,8 @@
 #include "util.h"
 #include "xmalloc.h"
 
+#define UPLOAD_RATE_MAX	1000000000000LL	/* a terabyte a second */
+
 static __dead void
 usage(int status)
 {
@@ -33,8 +35,8 @@ usage(int status)
 	fprintf(f,
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
 "              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
-"              [--ready-file PATH] [--threads N] [--legacy-gone] [-v]\n"
-"              [--version]\n"
+"              [--ready-file PATH] [--threads N] [--legacy-gone]\n"
+"              [--upload-rate BYTES] [-v] [--version]\n"
 "\n"
 "A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
 "(Stream, API Shield, rate limits), stored in SQLite under --data.\n"
@@ -51,7 +53,11 @@ usage(int status)
 "  --threads N              request threads (default 2)\n"
 "  --legacy-gone            answer every legacy rate-limit route with\n"
 "                           410 Gone, as the cloud now does\n"
-"  -v, --verbose            log every request to stderr\n"
+"  --upload-rate BYTES      read each tus PATCH body at most BYTES a second\n"
+"                           (default: no cap), so an upload can be cut\n"
+"                           midway on purpose\n"
+"  -v, --verbose            log every request to stderr (a tus request\n"
+"                           with the Upload-Offset sent and answered)\n"
 "\n"
 "Once it accepts connections it prints EDGEMU_URL=..., EDGEMU_TOKEN=...\n"
 "(and EDGEMU_ACCOUNT=..., EDGEMU_ZONE=... with --demo-data).\n");
@@ -179,6 +185,7 @@ main(int argc, char **argv)
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "legacy-gone", no_argument, NULL, 'G' },
+		{ "upload-rate", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -257,6 +264,19 @@ main(int argc, char **argv)
 			break;
 		case 'G':
 			opts.legacy_gone = 1;
+			break;
+		case 'R':
+			errno = 0;
+			opts.upload_rate = strtoll(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    opts.upload_rate < 0 ||
+			    opts.upload_rate > UPLOAD_RATE_MAX) {
+				fprintf(stderr, "edgemu: --upload-rate %s: "
+				    "expected bytes a second, from 0 (no cap) "
+				    "to %lld\n", optarg, UPLOAD_RATE_MAX);
+				status = 2;
+				goto out;
+			}
 			break;
 		case 'v':
 			opts.verbose = 1;

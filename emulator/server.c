@@ -56,6 +56,7 @@ struct reqctx {
 	size_t			 cap;
 	size_t			 discarded;
 	struct timespec		 t0;
+	char			*offset_sent;	/* a tus Upload-Offset, for -v */
 };
 
 static const char *const http_method_names[] = {
@@ -537,6 +538,38 @@ server_check_auth(struct server *srv, struct reqctx *rc)
 	}
 }
 
+/* -v: the Upload-Offset a tus request sends, digits only. */
+static void
+server_note_offset(struct reqctx *rc)
+{
+	const char	*v = req_header(&rc->req, "Upload-Offset");
+	size_t		 n;
+
+	if (v == NULL)
+		return;
+	n = strlen(v);
+	rc->offset_sent = n > 0 && n <= 20 && strspn(v, "0123456789") == n ?
+	    xstrdup(v) : xstrdup("(malformed)");
+}
+
+/* -v: " from N" for the offset sent, " offset N" for the one answered. */
+static void
+server_log_offsets(const struct reqctx *rc, char *out, size_t len)
+{
+	const struct reply	*r = &rc->reply;
+	const char		*answered = NULL;
+	size_t			 i;
+
+	for (i = 0; i < r->nheaders; i++) {
+		if (strcasecmp(r->headers[i].name, "Upload-Offset") == 0)
+			answered = r->headers[i].value;
+	}
+	snprintf(out, len, "%s%s%s%s", rc->offset_sent != NULL ? " from " : "",
+	    rc->offset_sent != NULL ? rc->offset_sent : "",
+	    answered != NULL ? " offset " : "",
+	    answered != NULL ? answered : "");
+}
+
 /* The first call for a request: route, authenticate, check the body. */
 static void
 server_begin(struct server *srv, struct reqctx *rc, const char *url,
@@ -549,6 +582,8 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 	enum route_match	 m;
 
 	req->method = http_method_parse(method);
+	if (srv->opts.verbose)
+		server_note_offset(rc);
 	/* tus: clients that cannot send PATCH or DELETE say so on a POST. */
 	override = req_header(req, "X-HTTP-Method-Override");
 	if (req->method == HTTP_POST && override != NULL) {
@@ -820,6 +855,7 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	struct reply	 scratch;
 	struct timespec	 t1;
 	double		 ms;
+	char		 offsets[64];
 
 	(void)conn;
 	if (rc == NULL)
@@ -834,9 +870,11 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ms = (double)(t1.tv_sec - rc->t0.tv_sec) * 1e3 +
 		    (double)(t1.tv_nsec - rc->t0.tv_nsec) / 1e6;
-		log_info("%s %s %u %.1fms%s", http_method_name(rc->req.method),
+		server_log_offsets(rc, offsets, sizeof offsets);
+		log_info("%s %s %u %.1fms%s%s",
+		    http_method_name(rc->req.method),
 		    rc->req.path != NULL ? rc->req.path : rc->uri,
-		    rc->reply.status, ms,
+		    rc->reply.status, ms, offsets,
 		    toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (connection closed)");
 	}
@@ -846,6 +884,7 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	cJSON_Delete(rc->req.json);
 	multipart_free(rc->req.parts);
 	reply_free(&rc->reply);
+	free(rc->offset_sent);
 	free(rc->uri);
 	free(rc);
 	*req_cls = NULL;

@@ -134,6 +134,7 @@ struct server_options {
 	int		 threads;
 	int		 verbose;
 	int		 legacy_gone;	/* ROUTE_LEGACY routes answer 410 */
+	long long	 upload_rate;	/* tus PATCH bytes a second; 0: no cap */
 };
 
 extern const struct area *const server_areas[];

@@ -893,6 +893,7 @@ struct tus_patch {
 	int64_t			 received;	/* bytes written */
 	int64_t			 declared;	/* Content-Length, or -1 */
 	int64_t			 hinted;	/* handed to writeback so far */
+	struct timespec		 t0;		/* for --upload-rate */
 	int			 overflow;	/* more came than fits */
 	int			 rollback;	/* refused after writing */
 };
@@ -1045,6 +1046,7 @@ tus_patch_begin(struct req *req, struct reply *rep)
 	}
 	if (tus_patch_open(req, rep, tp) != 0)
 		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &tp->t0);
 	return (0);
 
 fail:
@@ -1065,6 +1067,31 @@ tus_patch_writeback(struct tus_patch *tp)
 #else
 	(void)tp;
 #endif
+}
+
+/*
+ * --upload-rate: once the bytes run ahead of the rate, this request's
+ * thread pauses until they are on time, which holds the client back too.
+ */
+static void
+tus_patch_throttle(struct req *req, struct tus_patch *tp)
+{
+	long long	rate = server_options(req->server)->upload_rate;
+	struct timespec	now, ts;
+	double		ahead;
+
+	if (rate <= 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ahead = (double)tp->received / (double)rate -
+	    ((double)(now.tv_sec - tp->t0.tv_sec) +
+	    (double)(now.tv_nsec - tp->t0.tv_nsec) / 1e9);
+	if (ahead <= 0)
+		return;
+	ts.tv_sec = (time_t)ahead;
+	ts.tv_nsec = (long)((ahead - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
 static int
@@ -1100,6 +1127,7 @@ tus_patch_data(struct req *req, const char *data, size_t size,
 		return (-1);
 	}
 	tus_patch_writeback(tp);
+	tus_patch_throttle(req, tp);
 	return (0);
 }
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* text_sanitize flags. */
-#define TEXT_DROP_ESC	0x1	/* drop escape sequences whole, not ESC */
+#define TEXT_DROP_ESC	0x1	/* drop escape sequences, not just ESC */
 #define TEXT_SPACE	0x2	/* a run of TAB, CR and LF is one space */
 
 /*
@@ -44,7 +44,8 @@ struct text_needle {
 	unsigned char	 c;
 	unsigned char	 fold;
 };
-void		 text_needle_init(struct text_needle *, const char *, size_t);
+void		 text_needle_init(struct text_needle *, const char *,
+		     size_t);
 const char	*text_needle_find(const struct text_needle *, const char *,
 		     size_t);
 int		 text_contains_nocase(const char *, const char *);

@@ -63,7 +63,11 @@ screen_color(int c)
 
 	if (c == THEME_COLOR_DEFAULT)
 		return (-1);
-	n = screen_ncolors >= 0x1000000 ? 0x1000000 : screen_ncolors;
+	/*
+	 * Direct-colour terminals would need init_extended_pair; 256
+	 * indexed colours look the same for a palette of a few roles.
+	 */
+	n = screen_ncolors > 256 ? 256 : screen_ncolors;
 	c = theme_color_degrade(c, n);
 	if (c == THEME_COLOR_DEFAULT || c < 0 || c >= COLORS)
 		return (-1);
@@ -134,6 +138,11 @@ screen_init(const struct theme *t, int ascii)
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	/* Home and End as tmux and rxvt send them, whatever terminfo says. */
+	define_key("\033[1~", KEY_HOME);
+	define_key("\033[4~", KEY_END);
+	define_key("\033[7~", KEY_HOME);
+	define_key("\033[8~", KEY_END);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	nc = getenv("NO_COLOR");
@@ -238,6 +247,34 @@ screen_hline(int y, int x, int w, attr_t attr)
 		return;
 	attrset(attr);
 	mvhline(y, x, screen_ascii_mode ? '-' : ACS_HLINE, w);
+	attrset(A_NORMAL);
+}
+
+void
+screen_box(int y, int x, int h, int w, attr_t attr)
+{
+	if (h < 2 || w < 2)
+		return;
+	attrset(attr);
+	if (screen_ascii_mode) {
+		mvhline(y, x, '-', w);
+		mvhline(y + h - 1, x, '-', w);
+		mvvline(y, x, '|', h);
+		mvvline(y, x + w - 1, '|', h);
+		mvaddch(y, x, '+');
+		mvaddch(y, x + w - 1, '+');
+		mvaddch(y + h - 1, x, '+');
+		mvaddch(y + h - 1, x + w - 1, '+');
+	} else {
+		mvhline(y, x, ACS_HLINE, w);
+		mvhline(y + h - 1, x, ACS_HLINE, w);
+		mvvline(y, x, ACS_VLINE, h);
+		mvvline(y, x + w - 1, ACS_VLINE, h);
+		mvaddch(y, x, ACS_ULCORNER);
+		mvaddch(y, x + w - 1, ACS_URCORNER);
+		mvaddch(y + h - 1, x, ACS_LLCORNER);
+		mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	}
 	attrset(A_NORMAL);
 }
 

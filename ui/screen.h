@@ -25,6 +25,8 @@ void		 screen_fill(int, int, int, attr_t);
 /* A horizontal rule (ACS or '-'). */
 void		 screen_hline(int, int, int, attr_t);
 int		 screen_ascii(void);
+/* A frame around h rows and w columns at y,x (ACS or ASCII). */
+void		 screen_box(int, int, int, int, attr_t);
 /* Send text to the terminal's clipboard (OSC 52); 0 if it was sent. */
 int		 screen_osc52(const char *);
 /* Write raw bytes straight to the terminal (outside curses' buffer). */

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define DRIVE_ROWS		40
 #define DRIVE_COLS		120
 /* The list's rows: the screen less header, title, column line, status. */
@@ -48,7 +50,7 @@ struct drive {
 struct sample {
 	size_t		 bytes;
 	double		 first_ms;	/* write to the first byte */
-	double		 last_ms;	/* write to the last byte of the burst */
+	double		 last_ms;	/* write to the burst's last byte */
 	double		 cpu_ms;	/* the console's CPU time meanwhile */
 };
 
@@ -58,7 +60,7 @@ struct series {
 	size_t		 n;
 };
 
-static __attribute__((noreturn, format(printf, 1, 2))) void
+static __dead printflike(1, 2) void
 drive_fatal(const char *fmt, ...)
 {
 	va_list	ap;
@@ -265,7 +267,7 @@ drive_send(struct drive *d, const char *key)
 	free(sr);
 }
 
-/* ---- statistics ---------------------------------------------------------- */
+/* ---- statistics -------------------------------------------------------- */
 
 static int
 drive_cmp(const void *a, const void *b)
@@ -333,7 +335,7 @@ drive_time_line(const char *what, const struct series *sr, size_t from,
 	    target != NULL ? " " : "", target != NULL ? target : "");
 }
 
-/* ---- phases ---------------------------------------------------------------- */
+/* ---- phases ------------------------------------------------------------ */
 
 static void
 drive_child(char **argv)
@@ -388,7 +390,8 @@ drive_wait_loaded(struct drive *d, const char *log, const char *pattern,
 		if (drive_count_lines(log, pattern) - base >= count)
 			seen = drive_now() - t0;
 		if (drive_now() - t0 > timeout_s * 1e3)
-			drive_fatal("no %ld requests in %d s", count, timeout_s);
+			drive_fatal("no %ld requests in %d s", count,
+			    timeout_s);
 	}
 	d->quiet_ms = load_ms;
 	while (quiet < (log != NULL ? 1 : 2)) {
@@ -455,7 +458,7 @@ drive_moves(struct drive *d, int keys)
 	drive_time_line("pgdn, time to draw a page", pgdn, 0, pgdn->n,
 	    "(target <= 1 ms)");
 	drive_time_line("down, keypress to screen", down, 0, down->n,
-	    "(target <= 1 ms)");
+	    NULL);
 	free(down);
 	free(pgdn);
 }
@@ -500,8 +503,10 @@ drive_filter(struct drive *d, const char *filter, int rounds)
 	free(all);
 }
 
-/* The floor under every time above: a raw echo child on the same kind of
- * terminal, one byte there and back. */
+/*
+ * The floor under every time above: a raw echo child on the same kind of
+ * terminal, one byte there and back.
+ */
 static void
 drive_echo_child(void)
 {
@@ -572,7 +577,7 @@ drive_quit(struct drive *d)
 	close(d->fd);
 }
 
-static __attribute__((noreturn)) void
+static __dead void
 drive_usage(void)
 {
 	fprintf(stderr, "usage: ptydrive [-d dumpfile] [-f filter] "

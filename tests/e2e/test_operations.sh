@@ -26,6 +26,16 @@ wait_row() {
 	_e2e_poll "$E2E_TIMEOUT" "row $1 to match /$2/" _row_matches "$1" "$2"
 }
 
+# Until edgemu's log (written once a reply is sent) has N lines matching
+# REGEX.
+_log_count_is() {
+	[ "$(grep -cE -- "$1" "$E2E_DIR/edgemu.log" || true)" -eq "$2" ]
+}
+wait_log_count() {
+	_e2e_poll "$E2E_TIMEOUT" "$2 lines /$1/ in edgemu's log" \
+	    _log_count_is "$1" "$2"
+}
+
 mkdir -p "$E2E_DIR/files"
 cat >"$E2E_DIR/files/bulk-ops.txt" <<'EOF'
 # three new operations
@@ -62,8 +72,9 @@ wait_row 4 '^  PUT +api\.example\.com +/v1/users/\{var1\} '
 e2e_keys o g
 e2e_wait_match '^ operations  300  sort HOST desc$'
 wait_row 4 '^  GET +shop\.example\.com +/api/cart '
-# Back to the server's order (after ENDPOINT, LAST UPDATED and ID).
-e2e_keys O o o o o
+# Back to the server's order (after ENDPOINT and LAST UPDATED; the ID
+# column is not on screen at 120 columns, so o skips it).
+e2e_keys O o o o
 e2e_wait_match '^ operations  300$'
 e2e_keys g
 wait_row 4 '^  GET +api\.example\.com +/v1/users '
@@ -145,7 +156,7 @@ wait_row 4 '^  POST +api\.example\.com +/e2e/created '
 e2e_keys d
 e2e_wait_for "Delete operations "
 e2e_keys y
-e2e_wait_for "deleted 1 operations"
+e2e_wait_for "deleted operations "
 [ "$(ops_count)" -eq 303 ] || e2e_fail "the deleted operation is still there"
 [ "$(ops_count endpoint=/e2e/created)" -eq 0 ] ||
     e2e_fail "the API still lists /e2e/created"
@@ -168,9 +179,8 @@ e2e_wait_for "deleted 3 operations"
 [ "$(ops_count)" -eq 300 ] || e2e_fail "the marked operations were not deleted"
 [ "$(ops_count endpoint=/e2e-bulk/)" -eq 0 ] ||
     e2e_fail "the API still lists bulk-created operations"
-n=$(grep -cE "DELETE /zones/[0-9a-f]+/api_gateway/operations [0-9]{3}" \
-    "$E2E_DIR/edgemu.log" || true)
-[ "$n" -eq 1 ] || e2e_fail "$n bulk DELETE calls, not 1"
+wait_log_count "DELETE $OPS [0-9]{3}" 1
+wait_log_count "DELETE $OPS/[-0-9a-f]+ [0-9]{3}" 1
 
 # Clear the filter: the full list comes back.
 e2e_keys /

@@ -292,7 +292,8 @@ test_filter(void **state)
 static void
 test_filter_typing(void **state)
 {
-	const char	*word = "/v1/users/{id}/settings/notifications/email/x";
+	const char	*word =
+	    "/v1/users/{id}/settings/notifications/email/x";
 	struct rows	*typed = five_ops(), *fresh = five_ops();
 	char		 text[64], id[16];
 	size_t		 len = strlen(word), k;

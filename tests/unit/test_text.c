@@ -19,7 +19,7 @@
 #include "text.h"
 
 #define CLEAN(in, want) do {						\
-	char	*c_ = text_clean(in);					\
+	char	*c_ = text_clean(in);				\
 	assert_string_equal(c_, want);					\
 	free(c_);							\
 } while (0)

@@ -111,9 +111,33 @@ discovered_action(struct panel *p, enum action a)
 	}
 }
 
+/* The answer's fields into the row of id; -1 when it is not in view. */
+static int
+discovered_merge(struct panel *p, const char *id, const cJSON *fields)
+{
+	const cJSON	*f;
+	cJSON		*rec;
+	long		 i;
+
+	if (id == NULL || !cJSON_IsObject(fields) ||
+	    (i = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
+		return (-1);
+	cJSON_ArrayForEach(f, fields) {
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, f->string);
+		cJSON_AddItemToObject(rec, f->string, cJSON_Duplicate(f, 1));
+	}
+	rows_put(p->rows, rec);
+	cJSON_Delete(rec);
+	return (0);
+}
+
 static int
 discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
+	const cJSON	*one;
+	int		 stale = 0;
+
 	if (r->type != TUI_REQ_OTHER || ev->kind == JOBS_EVENT_PROGRESS ||
 	    ev->kind == JOBS_EVENT_POLL_UPDATE)
 		return (r->type == TUI_REQ_OTHER);
@@ -130,11 +154,21 @@ discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		panel_load(p);	/* its state is now saved */
 		return (1);
 	}
-	/* One PATCH answers the record; the bulk one, id -> {state}. */
-	if (r->count == 1 && cJSON_IsObject(ev->result) &&
-	    kind_record_id(p->kind, ev->result) != NULL)
-		rows_put(p->rows, ev->result);
-	else if (cJSON_IsObject(ev->result))
+	/*
+	 * One PATCH answers {state}, the bulk one id -> {state}: put that
+	 * into the rows rather than spend a request on a reload, unless a
+	 * row is out of sight (the filter) or the answer is not that.
+	 */
+	if (!cJSON_IsObject(ev->result))
+		stale = 1;
+	else if (r->count == 1 && r->id != NULL)
+		stale = discovered_merge(p, r->id, ev->result) != 0;
+	else {
+		cJSON_ArrayForEach(one, ev->result)
+			if (discovered_merge(p, one->string, one) != 0)
+				stale = 1;
+	}
+	if (stale)
 		panel_load(p);
 	rows_mark_all(p->rows, 0);
 	panel_after_change(p);

@@ -300,11 +300,18 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		p->error = xstrdup(tui_cause(r, ev));
 		p->loading = 0;
 		panel_banner(p, r, ev);
+		if (p->banner != NULL && ev->http_status == 410) {
+			free(p->error);
+			p->error = xstrdup("HTTP 410 Gone: this server retired "
+			    "the API (see above)");
+		}
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", p->error);
 		return;
 	}
 	p->loaded = 1;
 	p->loaded_at = time(NULL);
+	free(p->banner);
+	p->banner = NULL;
 	if (p->kind->shape == KIND_SHAPE_OBJECT) {
 		panel_show_record(p, ev->result);
 		p->loading = 0;
@@ -703,8 +710,9 @@ panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 	a->fresh = cJSON_Duplicate(fresh, 1);
 	a->edited = r->data;
 	r->data = NULL;
-	buf_addf(&b, "\nApply %zu change%s to %s %s? (y/n)", n,
-	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? a->id : "");
+	buf_addf(&b, "\nApply %zu change%s to %s%s%s? (y/n)", n,
+	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? " " : "",
+	    a->id != NULL ? a->id : "");
 	dialog_confirm(p->tui, "apply the edit", buf_str(&b),
 	    panel_apply_yes, a, panel_apply_free);
 	buf_free(&b);
@@ -770,6 +778,7 @@ panel_delete_yes(struct tui *t, void *arg, const char *answer)
 		r = tui_submit(t, p, TUI_REQ_DELETE, "DELETE", path, NULL);
 		if (r != NULL) {
 			r->id = xstrdup(d->ids[i]);
+			r->count = d->n;
 			if ((j = rows_find(p->rows, d->ids[i])) >= 0)
 				r->before = rows_record(p->rows, (size_t)j);
 		}
@@ -821,6 +830,18 @@ panel_delete(struct panel *p)
 	free(q);
 }
 
+/* Whether other deletes of this panel are still on their way. */
+static int
+panel_deletes_pending(struct panel *p, struct tui_req *r)
+{
+	struct tui_req	*o;
+
+	for (o = p->tui->reqs; o != NULL; o = o->next)
+		if (o != r && o->panel == p && o->type == TUI_REQ_DELETE)
+			return (1);
+	return (0);
+}
+
 static void
 panel_deleted(struct panel *p, struct tui_req *r)
 {
@@ -846,6 +867,8 @@ panel_failed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	const char	*why = tui_cause(r, ev);
 
 	panel_banner(p, r, ev);
+	if (p->banner != NULL && ev->http_status == 410)
+		why = "HTTP 410 Gone: this server retired the API (see above)";
 	if (r->modal != NULL && formview_failed(p->tui, r->modal, why))
 		return;
 	tui_message(p->tui, TUI_MSG_ERROR, "%s", why);
@@ -917,8 +940,17 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 			if (i >= 0)
 				rows_mark(p->rows, (size_t)i, 0);
 		}
-		tui_message(t, TUI_MSG_OK, "deleted %zu %s",
-		    r->count > 0 ? r->count : 1, name);
+		/* One message for a batch of single deletes, after the last. */
+		if (r->type == TUI_REQ_DELETE && panel_deletes_pending(p, r))
+			break;
+		if (t->msg != NULL && t->msg_class == TUI_MSG_ERROR)
+			break;
+		if (r->count > 1)
+			tui_message(t, TUI_MSG_OK, "deleted %zu %s", r->count,
+			    name);
+		else
+			tui_message(t, TUI_MSG_OK, "deleted %s %s", name,
+			    r->id != NULL ? r->id : "");
 		break;
 	default:
 		break;
@@ -1218,8 +1250,11 @@ panel_list_action(struct panel *p, enum action a)
 	case ACTION_FILTER:	panel_filter_open(p); break;
 	case ACTION_QUERY:	panel_query(p); break;
 	case ACTION_SORT:
-		p->sort_col = p->sort_col + 1 >= (int)p->ncols ? -1 :
-		    p->sort_col + 1;
+		/* The next column on screen, then the server's order. */
+		do {
+			p->sort_col = p->sort_col + 1 >= (int)p->ncols ? -1 :
+			    p->sort_col + 1;
+		} while (p->sort_col >= 0 && p->widths[p->sort_col] == 0);
 		rows_sort(p->rows, p->sort_col, p->sort_desc);
 		panel_restore(p);
 		break;
@@ -1248,6 +1283,13 @@ panel_action(struct panel *p, enum action a)
 {
 	int	rv;
 
+	if (p->banner != NULL && (a == ACTION_NEW || a == ACTION_EDIT ||
+	    a == ACTION_EDIT_YAML || a == ACTION_DELETE ||
+	    a == ACTION_TOGGLE)) {
+		tui_message(p->tui, TUI_MSG_WARN, "this server retired the "
+		    "API (see the notice above): nothing was sent");
+		return (TUI_HANDLED);
+	}
 	if (p->ops != NULL && p->ops->action != NULL &&
 	    (rv = p->ops->action(p, a)) != 0)
 		return (rv);

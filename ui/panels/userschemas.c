@@ -102,6 +102,8 @@ uschema_get(struct panel *p, int source)
 	if (id == NULL || (path = panel_item_path(p, id)) == NULL)
 		return;
 	if (!source && (rec = panel_current_record(p)) != NULL) {
+		/* The list's copy may hold it: not shown while the GET runs. */
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, "source");
 		panel_show_record(p, rec);
 		p->detail.top = 0;
 		cJSON_Delete(rec);

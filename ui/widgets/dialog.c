@@ -210,11 +210,12 @@ dialog_draw(struct tui *t, struct modal *m)
 		nlines++;
 	}
 	w = MINIMUM(COLS - 2, MAXIMUM(width + 4, 50));
-	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ? 3 : 5));
+	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ? 3 : 6));
 	y0 = MAXIMUM(1, (LINES - h) / 2);
 	x0 = MAXIMUM(0, (COLS - w) / 2);
 	for (y = y0; y < y0 + h; y++)
 		screen_fill(y, x0, w, a);
+	screen_box(y0, x0, h, w, screen_role(THEME_ROLE_BORDER));
 	screen_fill(y0, x0, w, screen_role(THEME_ROLE_TITLE));
 	screen_put(y0, x0 + 1, w - 2, d->title, screen_role(THEME_ROLE_TITLE));
 	y = y0 + 1;
@@ -230,7 +231,7 @@ dialog_draw(struct tui *t, struct modal *m)
 		y = MINIMUM(y + 1, y0 + h - 2);
 		line_draw(&d->line, y, x0 + 2, w - 4,
 		    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
-		if (d->hint != NULL && y + 1 < y0 + h)
+		if (d->hint != NULL && y + 1 < y0 + h - 1)
 			screen_put(y + 1, x0 + 2, w - 4, d->hint,
 			    screen_role(THEME_ROLE_DIM));
 	}

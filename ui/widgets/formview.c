@@ -184,7 +184,11 @@ formview_draw(struct tui *t, struct modal *m)
 		x = 1;
 		screen_put(y, x, label - x - 1, it->path,
 		    i == v->focus ? screen_role(THEME_ROLE_KEY) : na);
-		if (it->field != NULL && (it->field->flags & KIND_F_REQUIRED))
+		/*
+		 * Not the field's flag: a member of an optional object that
+		 * is left out (action.response.body) is not required.
+		 */
+		if (form_required(v->f, i))
 			screen_put(y, label - 1, 1, "*",
 			    screen_role(THEME_ROLE_WARNING));
 		if (i == v->focus && formview_is_text(it))
@@ -259,7 +263,9 @@ formview_failed(struct tui *t, struct modal *m, const char *why)
 	v->sending = 0;
 	free(v->error);
 	v->error = xstrdup(why);
-	t->dirty = 1;
+	/* Else "creating..." would stay below a form that was refused. */
+	tui_message(t, TUI_MSG_ERROR, "refused by the server: the form "
+	    "shows why");
 	return (1);
 }
 

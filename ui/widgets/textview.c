@@ -164,6 +164,7 @@ struct textview_secret {
 	char			*what;
 	int			 once;		/* ask before closing */
 	int			 saved;
+	int			 told;		/* y or w left a message */
 };
 
 static void
@@ -197,11 +198,13 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 		}
 		tui_message(t, TUI_MSG_ERROR, "save: %s", cause);
 		free(cause);
+		s->told = 1;
 		return;
 	}
 	close(fd);
 	s->saved = 1;
 	tui_message(t, TUI_MSG_OK, "saved %s to %s (mode 0600)", s->what, file);
+	s->told = 1;
 }
 
 static int
@@ -211,6 +214,7 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 	enum action		 a;
 
 	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	s->told = 0;
 	if (key == 033 || a == ACTION_QUIT) {
 		if (s->once && !s->saved)
 			dialog_confirm(t, "close", "This will not be shown "
@@ -222,6 +226,7 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 	}
 	if (a == ACTION_COPY) {
 		tui_copy(t, s->what, s->copy);
+		s->told = 1;
 		return (TUI_HANDLED);
 	}
 	if (a == ACTION_SAVE_FILE) {
@@ -240,6 +245,13 @@ textview_secret_draw(struct tui *t, struct modal *m)
 
 	textview_modal_draw(t, m);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	/* What y or w did (copied, saved, failed) stays until a key. */
+	if (s->told && t->msg != NULL) {
+		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(
+		    t->msg_class == TUI_MSG_ERROR ? THEME_ROLE_ERROR :
+		    THEME_ROLE_OK));
+		return;
+	}
 	screen_put(LINES - 1, 0, COLS, s->once ? " y copy  w save to a file "
 	    "(0600)  q close: shown only this once" : " y copy  w save to a "
 	    "file (0600)  q close", screen_role(s->once ? THEME_ROLE_WARNING :
