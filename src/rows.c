@@ -34,6 +34,7 @@
  */
 struct row {
 	uint32_t	seq;		/* arrival: the server's order */
+	uint32_t	rseq;		/* its place in the last refresh */
 	uint32_t	gen;		/* the refresh that last put it */
 	uint32_t	hash;		/* of the id */
 	uint32_t	nokey;		/* a bit per column without value */
@@ -86,6 +87,10 @@ struct rows {
 	int				  sort_desc;
 	uint32_t			  seq;
 	uint32_t			  gen;
+	uint32_t			  rseq;		/* puts since rows_begin */
+	int				  refreshing;
+	size_t				  fresh;	/* new rows in it */
+	size_t				  before;	/* rows when it began */
 	size_t				  marked;
 	size_t				  bytes;	/* of the rows */
 	struct buf			  json;		/* scratch */
@@ -586,11 +591,14 @@ rows_put(struct rows *r, const cJSON *record)
 
 	rows_levels_drop(r, 0);
 	row = rows_build(r, record, id);
+	row->rseq = r->rseq++;
 	if (id != NULL && r->index_used != 0) {
 		slot = rows_index_slot(r, id, row->hash);
 		old = r->index[slot];
 	}
 	if (old == NULL) {
+		if (r->refreshing)
+			r->fresh++;
 		row->seq = r->seq++;
 		if (id != NULL)
 			rows_index_add(r, row);
@@ -630,6 +638,31 @@ void
 rows_begin(struct rows *r)
 {
 	r->gen++;
+	r->rseq = 0;
+	r->fresh = 0;
+	r->before = r->total;
+	r->refreshing = 1;
+}
+
+static void	rows_sort_array(const struct rows *, struct row **, size_t);
+
+/*
+ * Records new in a refresh were numbered after the old ones while it
+ * lasted (the arrays stay ordered); now every row takes its place in the
+ * server's answer, so a new video sent first is listed first.
+ */
+static void
+rows_renumber(struct rows *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->total; i++)
+		r->order[i]->seq = r->order[i]->rseq;
+	r->seq = r->rseq;
+	rows_levels_drop(r, 0);
+	rows_sort_array(r, r->order, r->total);
+	if (r->filtered)
+		rows_sort_array(r, r->view, r->nview);
 }
 
 /* Drop the rows flagged ROW_STALE from a, keeping the order. */
@@ -650,7 +683,10 @@ rows_end(struct rows *r)
 {
 	size_t		 i, j, n = 0;
 	struct row	*row;
+	/* A first load is in the server's order already. */
+	int		 fresh = r->refreshing && r->fresh > 0 && r->before > 0;
 
+	r->refreshing = 0;
 	for (i = 0; i < r->total; i++) {
 		row = r->order[i];
 		if (row->gen != r->gen) {
@@ -658,8 +694,11 @@ rows_end(struct rows *r)
 			n++;
 		}
 	}
-	if (n == 0)
+	if (n == 0) {
+		if (fresh)
+			rows_renumber(r);
 		return (0);
+	}
 	rows_levels_drop(r, 0);
 	if (r->filtered)
 		r->nview = rows_sweep(r->view, r->nview);
@@ -674,6 +713,8 @@ rows_end(struct rows *r)
 		rows_drop(r, row);
 	}
 	r->total = j;
+	if (fresh)
+		rows_renumber(r);
 	return (n);
 }
 

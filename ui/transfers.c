@@ -718,6 +718,9 @@ tray_draw(struct tui *t, struct modal *m)
 		screen_put(y, 1, COLS - 1, buf_str(&b), a);
 	}
 	buf_free(&b);
+	/* A message (unfinished uploads, a refusal) keeps the status line. */
+	if (t->msg != NULL)
+		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, " Enter resume/retry  d cancel  y copy "
 	    "URL  q close", screen_role(THEME_ROLE_DIM));

@@ -3,11 +3,11 @@
 # written byte by byte (no encoder), a field out of edgemu's JSON, and the
 # pid of the program in the pane.
 
-# Four bytes, big-endian, as printf escapes.
+# Four bytes, big-endian.
 _stream_be32() {
-	printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x \
-	    $(($1 >> 16 & 255)))\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf \
-	    %02x $(($1 & 255)))"
+	printf '%b' "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' \
+	    $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) \
+	    $(($1 & 255)))"
 }
 
 # stream_mp4 FILE MILLISECONDS BYTES: an MP4 in its boxes only: ftyp, a

@@ -494,6 +494,10 @@ test_usage_errors(void **state)
 	assert_int_equal(run_edgemu("--processing-seconds -1", err, sizeof err),
 	    2);
 	assert_non_null(strstr(err, "--processing-seconds"));
+	assert_int_equal(run_edgemu("--upload-rate -1", err, sizeof err), 2);
+	assert_non_null(strstr(err, "--upload-rate"));
+	assert_int_equal(run_edgemu("--upload-rate 16M", err, sizeof err), 2);
+	assert_non_null(strstr(err, "--upload-rate"));
 	assert_int_equal(run_edgemu("--no-such-option", err, sizeof err), 2);
 	assert_int_equal(run_edgemu("--token 'bad token'", err, sizeof err), 2);
 	assert_int_equal(run_edgemu("--help", err, sizeof err), 0);

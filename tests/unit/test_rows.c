@@ -202,12 +202,21 @@ test_refresh(void **state)
 	assert_int_equal(rows_total(r), 6);
 	assert_int_equal(rows_end(r), 2);
 	assert_int_equal(rows_total(r), 4);
-	/* Rows keep the place they first came in. */
-	assert_string_equal(ids(r), "a c e g");
-	assert_string_equal(rows_cell(r, 1, col(&kind_operations,
+	/* The list follows the answer: g, new, where the server put it. */
+	assert_string_equal(ids(r), "a g c e");
+	assert_string_equal(rows_cell(r, 2, col(&kind_operations,
 	    "ENDPOINT")), "/v2/orders");
 	assert_int_equal(rows_find(r, "b"), -1);
 	assert_int_equal(rows_find(r, "d"), -1);
+
+	/* Without new records, rows keep their places (no reordering). */
+	rows_begin(r);
+	op(r, "e", "PUT", "shop.example.com", "/cart/items", T0, 90);
+	op(r, "c", "GET", "api.example.com", "/v2/orders", T0, 30000);
+	op(r, "a", "GET", "api.example.com", "/v1/users", T0, 1200);
+	op(r, "g", "GET", "new.example.com", "/new", T0, 1);
+	assert_int_equal(rows_end(r), 0);
+	assert_string_equal(ids(r), "a g c e");
 
 	/* Nothing gone, nothing removed; b can come back. */
 	rows_begin(r);

@@ -366,7 +366,7 @@ panel_mask(const struct kind *k, cJSON *rec)
 			continue;
 		item = cJSON_GetObjectItemCaseSensitive(parent, dot);
 		if (item != NULL && !cJSON_IsNull(item))
-			cJSON_ReplaceItemViaPointer(parent, item,
+			cJSON_ReplaceItemInObjectCaseSensitive(parent, dot,
 			    cJSON_CreateString(PANEL_SECRET_MASK));
 	}
 }
@@ -750,6 +750,16 @@ panel_delete_yes(struct tui *t, void *arg, const char *answer)
 	long			 j;
 
 	(void)answer;
+	if (p->kind->shape == KIND_SHAPE_OBJECT) {
+		/* The one object of its kind: its path takes no id. */
+		if ((path = panel_item_path(p, NULL)) == NULL)
+			return;
+		r = tui_submit(t, p, TUI_REQ_DELETE, "DELETE", path, NULL);
+		if (r != NULL)
+			r->before = panel_current_record(p);
+		free(path);
+		return;
+	}
 	if (d->n > 1 && (p->kind->verbs & KIND_VERB_BULK_DELETE) &&
 	    p->kind->bulk_delete_key != NULL) {
 		if ((path = kind_list_path(p->kind, p->vars, &cause)) ==
@@ -799,6 +809,18 @@ panel_delete(struct panel *p)
 	if (!panel_can(p, KIND_VERB_DELETE | KIND_VERB_BULK_DELETE,
 	    "deleted"))
 		return;
+	warn = p->ops != NULL && p->ops->delete_warning != NULL ?
+	    p->ops->delete_warning : NULL;
+	if (p->kind->shape == KIND_SHAPE_OBJECT && p->record != NULL) {
+		d = xcalloc(1, sizeof *d);
+		d->p = p;
+		q = xprintf("Delete the %s?%s%s (y/n)", p->kind->name,
+		    warn != NULL ? "\n" : "", warn != NULL ? warn : "");
+		dialog_confirm(p->tui, "delete", q, panel_delete_yes, d,
+		    panel_delete_free);
+		free(q);
+		return;
+	}
 	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
 		free(ids);
 		tui_message(p->tui, TUI_MSG_WARN, "nothing to delete");
@@ -811,8 +833,6 @@ panel_delete(struct panel *p)
 	for (i = 0; i < n; i++)
 		d->ids[i] = xstrdup(ids[i]);
 	free(ids);
-	warn = p->ops != NULL && p->ops->delete_warning != NULL ?
-	    p->ops->delete_warning : NULL;
 	if (n == 1) {
 		q = xprintf("Delete %s %s?%s%s (y/n)", p->kind->name,
 		    d->ids[0], warn != NULL ? "\n" : "",
@@ -847,6 +867,12 @@ panel_deleted(struct panel *p, struct tui_req *r)
 {
 	cJSON	*id;
 
+	if (p->kind->shape == KIND_SHAPE_OBJECT) {
+		cJSON_Delete(p->record);
+		p->record = NULL;
+		textview_set(&p->detail, p->kind->name, "(deleted)");
+		return;
+	}
 	if (r->type == TUI_REQ_DELETE && r->id != NULL)
 		rows_remove(p->rows, r->id);
 	else if (r->data != NULL) {

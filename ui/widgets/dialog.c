@@ -209,6 +209,8 @@ dialog_draw(struct tui *t, struct modal *m)
 		width = MAXIMUM(width, (int)(nl - s));
 		nlines++;
 	}
+	/* A prompt has its question in the title: it is not cut either. */
+	width = MAXIMUM(width, (int)text_width(d->title));
 	w = MINIMUM(COLS - 2, MAXIMUM(width + 4, 50));
 	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ? 3 : 6));
 	y0 = MAXIMUM(1, (LINES - h) / 2);
