@@ -205,6 +205,15 @@ screen_put(int y, int x, int w, const char *s, attr_t attr)
 	memset(&ps, 0, sizeof ps);
 	len = strlen(s);
 	while (len > 0 && n < nitems(buf) - 1) {
+		/* Printable ASCII, most of what is drawn, needs no lookups. */
+		if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+			if (col + 1 > w)
+				break;
+			buf[n++] = (wchar_t)*s++;
+			col++;
+			len--;
+			continue;
+		}
 		size_t k = mbrtowc(&wc, s, len, &ps);
 		if (k == (size_t)-1 || k == (size_t)-2) {
 			memset(&ps, 0, sizeof ps);
@@ -350,10 +359,17 @@ screen_want_cursor(int y, int x)
 void
 screen_place_cursor(void)
 {
+	/*
+	 * Without a text cursor, curses need not park it anywhere after an
+	 * update: fewer bytes per key on a slow link.
+	 */
 	if (screen_cursor_y >= 0) {
+		leaveok(stdscr, FALSE);
 		move(screen_cursor_y, screen_cursor_x);
 		curs_set(1);
-	} else
+	} else {
+		leaveok(stdscr, TRUE);
 		curs_set(0);
+	}
 	screen_cursor_y = -1;
 }

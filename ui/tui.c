@@ -1041,8 +1041,8 @@ tui_key(struct tui *t, int key)
 static void
 tui_read_keys(struct tui *t)
 {
-	wint_t	wc;
-	int	r, key, next;
+	wint_t	wc, nwc;
+	int	r, nr, key;
 
 	for (;;) {
 		r = get_wch(&wc);
@@ -1051,8 +1051,13 @@ tui_read_keys(struct tui *t)
 		key = r == OK ? keymap_key_char(wc) : (int)wc;
 		if (r == OK && wc == 033) {
 			/* Esc then a key at once: Meta (Alt) that key. */
-			if ((next = getch()) != ERR && next != 033)
-				key = next | KEYMAP_META;
+			nr = get_wch(&nwc);
+			if (nr == OK && nwc != 033)
+				key = keymap_key_char(nwc) | KEYMAP_META;
+			else if (nr == KEY_CODE_YES)
+				key = (int)nwc | KEYMAP_META;
+			else if (nr == OK)
+				unget_wch(nwc);
 		}
 		if (r == OK && (wc == '\n' || wc == '\r'))
 			key = '\r';

@@ -117,6 +117,7 @@ struct panel {
 	size_t			 top;
 	char			*cursor_id;	/* kept across refreshes */
 	char			*filter;	/* the '/' text */
+	char			*filter_pending; /* typed, not yet applied */
 	char			*query;		/* server filters (F) */
 	int			 sort_col;	/* -1: the server's order */
 	int			 sort_desc;
@@ -260,6 +261,7 @@ void		 panel_show_record(struct panel *, const cJSON *);
 void		 panel_layout(struct panel *, int);
 char		*panel_item_path(struct panel *, const char *);
 void		 panel_after_change(struct panel *);
+void		 panel_filter_flush(struct panel *);
 /* Create with the kind's body: none, a form, or a file and a form. */
 void		 panel_create(struct panel *);
 /* Close a panel opened from another and show that one. */

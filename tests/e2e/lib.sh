@@ -357,10 +357,17 @@ e2e_program_start() {
 	    e2e_fail "tmux set window-size failed"
 }
 
-# e2e_console_start [ARGS...]: the console (edgetui with no command).
+# e2e_console_start [ARGS...]: the console (edgetui with no command),
+# under EDGETUI_WRAPPER when set (make check-valgrind: memcheck, its
+# report in a file so the screen stays the console's).
 e2e_console_start() {
 	[ -x "$EDGETUI" ] || e2e_fail "no edgetui at $EDGETUI"
-	e2e_program_start "$EDGETUI" "$@"
+	if [ -n "${EDGETUI_WRAPPER:-}" ]; then
+		# shellcheck disable=SC2086 # the wrapper is words
+		e2e_program_start $EDGETUI_WRAPPER "$EDGETUI" "$@"
+	else
+		e2e_program_start "$EDGETUI" "$@"
+	fi
 }
 
 # e2e_keys KEY...: tmux send-keys: names (Enter Escape Space Tab BSpace

@@ -121,7 +121,7 @@ head -n 1 "$E2E_DIR/round2.yaml" |
     e2e_fail "no error comment on top of the second round: $(head -n 3 "$E2E_DIR/round2.yaml")"
 grep -q '^#   YAML: line ' "$E2E_DIR/round2.yaml" ||
     e2e_fail "the comment does not say what is wrong with the YAML"
-grep -q '^    name: \[unclosed$' "$E2E_DIR/round2.yaml" ||
+grep -q '^[ >]   name: \[unclosed$' "$E2E_DIR/round2.yaml" ||
     e2e_fail "the second round lost the first round's text"
 e2e_keys y
 e2e_wait_for "saved api-config"

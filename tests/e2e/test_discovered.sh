@@ -62,9 +62,9 @@ e2e_type dops
 e2e_keys Enter
 e2e_wait_match '^ discovered-operations  40$'
 e2e_assert_contains "STATE   ORIGIN"
-e2e_wait_match '^  POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
-e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
-e2e_wait_match '^  GET +auth\.example\.com +/\.well-known/openid-configuration +ignored '
+e2e_wait_match '^[ >] POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '
+e2e_wait_match '^[ >] GET +auth\.example\.com +/\.well-known/openid-configuration +ignored '
 
 # A saved one cannot go back to review: the server's reason is shown
 # and nothing changes.
@@ -79,7 +79,7 @@ e2e_wait_for "server filters, NAME=VALUE"
 e2e_type "state=review"
 e2e_keys Enter
 e2e_wait_match '^ discovered-operations  20  \[state=review\]$'
-e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '
 
 # i then R on the first row: one PATCH each, whose answer is shown
 # without a reload (the list was loaded twice, all then in review, and
@@ -87,11 +87,11 @@ e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
 wait_log_count "$LIST_GET" 3
 e2e_keys g i
 e2e_wait_for "1 operation set to ignored"
-e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +ignored '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +ignored '
 expect_state GET api.example.com /v1/internal/metrics ignored
 e2e_keys R
 e2e_wait_for "1 operation set to review"
-e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +review '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '
 expect_state GET api.example.com /v1/internal/metrics review
 # Two from the console and three from expect_state.
 wait_log_count "$LIST_GET" 5
@@ -105,8 +105,8 @@ e2e_wait_match '^ discovered-operations  20  2 marked  \[state=review\]$'
 e2e_keys i
 e2e_wait_for "2 operations set to ignored"
 e2e_wait_match '^ discovered-operations  20  \[state=review\]$'
-e2e_wait_match '^  GET +api\.example\.com +/v1/internal/metrics +ignored '
-e2e_wait_match '^  GET +shop\.example\.com +/api/legacy/cart +ignored '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +ignored '
+e2e_wait_match '^[ >] GET +shop\.example\.com +/api/legacy/cart +ignored '
 e2e_keys r
 e2e_wait_match '^ discovered-operations  18  \[state=review\]$'
 expect_state GET api.example.com /v1/internal/metrics ignored
@@ -117,7 +117,7 @@ wait_log_count "$BULK_PATCH" 1
 
 # s saves the first one into endpoint management.
 e2e_keys g
-e2e_wait_match '^  GET +api\.example\.com +/v2/users/\{var1\} +review '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v2/users/\{var1\} +review '
 e2e_keys s
 e2e_wait_for "saved into endpoint management: "
 e2e_wait_match '^ discovered-operations  17  \[state=review\]$'
@@ -132,6 +132,6 @@ e2e_keys F
 e2e_wait_for "server filters, NAME=VALUE"
 e2e_keys C-u Enter
 e2e_wait_match '^ discovered-operations  40$'
-e2e_wait_match '^  GET +api\.example\.com +/v2/users/\{var1\} +saved '
+e2e_wait_match '^[ >] GET +api\.example\.com +/v2/users/\{var1\} +saved '
 
 e2e_quit_and_check_sane q q

@@ -65,19 +65,19 @@ e2e_wait_match '^ operations  300$'
 # (the cursor stays on its record through a sort).
 e2e_keys o g
 e2e_wait_match '^ operations  300  sort METHOD asc$'
-wait_row 4 '^  DELETE +api\.example\.com +/v1/users/\{var1\} '
+wait_row 4 '^[ >] DELETE +api\.example\.com +/v1/users/\{var1\} '
 e2e_keys O g
 e2e_wait_match '^ operations  300  sort METHOD desc$'
-wait_row 4 '^  PUT +api\.example\.com +/v1/users/\{var1\} '
+wait_row 4 '^[ >] PUT +api\.example\.com +/v1/users/\{var1\} '
 e2e_keys o g
 e2e_wait_match '^ operations  300  sort HOST desc$'
-wait_row 4 '^  GET +shop\.example\.com +/api/cart '
+wait_row 4 '^[ >] GET +shop\.example\.com +/api/cart '
 # Back to the server's order (after ENDPOINT and LAST UPDATED; the ID
 # column is not on screen at 120 columns, so o skips it).
 e2e_keys O o o o
 e2e_wait_match '^ operations  300$'
 e2e_keys g
-wait_row 4 '^  GET +api\.example\.com +/v1/users '
+wait_row 4 '^[ >] GET +api\.example\.com +/v1/users '
 
 # Details carry the features the list lacks (thresholds).
 e2e_keys Enter
@@ -92,9 +92,9 @@ e2e_wait_for "server filters, NAME=VALUE"
 e2e_type "host=shop.example.com method=GET"
 e2e_keys Enter
 e2e_wait_match '^ operations  34  \[host=shop\.example\.com&method=GET\]$'
-rows=$(e2e_screen | sed -n '4,$p' | grep -cE '^  [A-Z]+ ' || true)
-odd=$(e2e_screen | sed -n '4,$p' | grep -E '^  [A-Z]+ ' |
-    grep -cvE '^  GET +shop\.example\.com ' || true)
+rows=$(e2e_screen | sed -n '4,$p' | grep -cE '^[ >] [A-Z]+ ' || true)
+odd=$(e2e_screen | sed -n '4,$p' | grep -E '^[ >] [A-Z]+ ' |
+    grep -cvE '^[ >] GET +shop\.example\.com ' || true)
 [ "$rows" -eq 34 ] || e2e_fail "$rows rows shown for 34 operations"
 [ "$odd" -eq 0 ] || e2e_fail "$odd rows are not GET on shop.example.com"
 e2e_keys F
@@ -152,7 +152,7 @@ e2e_keys /
 e2e_type "/e2e/created"
 e2e_keys Enter
 e2e_wait_match '^ operations  1 of 1  /\/e2e\/created$'
-wait_row 4 '^  POST +api\.example\.com +/e2e/created '
+wait_row 4 '^[ >] POST +api\.example\.com +/e2e/created '
 e2e_keys d
 e2e_wait_for "Delete operations "
 e2e_keys y
@@ -170,7 +170,7 @@ e2e_keys Enter
 e2e_wait_match '^ operations  3 of 3  /\/e2e-bulk\/$'
 e2e_keys g Space Space Space
 e2e_wait_match '^ operations  3 of 3  3 marked'
-[ "$(e2e_screen | grep -c '^\* ')" -eq 3 ] || e2e_fail "3 rows not shown marked"
+[ "$(e2e_screen | grep -cE '^(\* |>\*)')" -eq 3 ] || e2e_fail "3 rows not shown marked"
 e2e_keys d
 e2e_wait_for "Delete 3 operations (the marked ones)?"
 e2e_type 3
@@ -191,8 +191,8 @@ e2e_wait_match '^ operations  300$'
 # A resize lays the list out again, narrower.
 e2e_resize 80 24
 e2e_wait_match '^ operations  300$'
-e2e_wait_match '^  METHOD  HOST +ENDPOINT'
+e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT'
 e2e_resize 120 40
-e2e_wait_match '^  METHOD  HOST +ENDPOINT +LAST UPDATED'
+e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT +LAST UPDATED'
 
 e2e_quit_and_check_sane q

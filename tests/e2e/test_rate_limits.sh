@@ -83,7 +83,7 @@ e2e_api GET "$RL/$login" | grep -q '"disabled":true' ||
 
 e2e_keys Down Space Space
 e2e_wait_match '^ rate-limits  8  2 marked$'
-e2e_wait_match '^\* .*api\.example\.com/v1/\* +no '
+e2e_wait_match '^(\* |>\*).*api\.example\.com/v1/\* +no '
 e2e_keys t
 e2e_wait_match 'api\.example\.com/v1/\* +yes '
 e2e_wait_match 'www\.example\.com/search\* +yes '
@@ -120,7 +120,7 @@ e2e_type 120
 e2e_keys Enter
 e2e_wait_for "created rate-limits "
 e2e_wait_match '^ rate-limits  9$'
-e2e_wait_match '^  ban +10/1m +e2e\.example\.com/api\* +no '
+e2e_wait_match '^[ >] ban +10/1m +e2e\.example\.com/api\* +no '
 [ "$(rl_total)" = 9 ] || e2e_fail "the server does not hold 9 rules"
 new=$(rl_id "e2e.example.com/api*")
 e2e_api GET "$RL/$new" | grep -q '"description":"e2e created rule"' ||
@@ -137,7 +137,7 @@ e2e_keys C-u
 e2e_type 25
 e2e_keys Enter
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^  ban +25/1m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] ban +25/1m +e2e\.example\.com/api\*'
 [ "$(rl_number "$new" threshold)" = 25 ] ||
     e2e_fail "the form's threshold did not reach the server"
 
@@ -148,7 +148,7 @@ e2e_wait_for "Apply 1 change to rate-limits $new? (y/n)"
 e2e_assert_contains "threshold"
 e2e_keys y
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^  ban +77/1m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] ban +77/1m +e2e\.example\.com/api\*'
 [ "$(rl_number "$new" threshold)" = 77 ] ||
     e2e_fail "the YAML edit did not reach the server"
 
@@ -167,7 +167,7 @@ grep -q '^#   YAML: ' "$E2E_DIR/editor.reopened" ||
     e2e_fail "the reopened file does not say the YAML is broken"
 e2e_keys y
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^  ban +77/2m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] ban +77/2m +e2e\.example\.com/api\*'
 [ "$(rl_number "$new" period)" = 120 ] ||
     e2e_fail "the fixed YAML edit did not reach the server"
 
@@ -210,8 +210,8 @@ fi
 # ---- d on two marked rules: the count typed, then Enter.
 e2e_keys g Space Space
 e2e_wait_match '^ rate-limits  8  2 marked$'
-e2e_wait_match '^\* .*www\.example\.com/login\*'
-e2e_wait_match '^\* .*api\.example\.com/v1/\*'
+e2e_wait_match '^(\* |>\*).*www\.example\.com/login\*'
+e2e_wait_match '^(\* |>\*).*api\.example\.com/v1/\*'
 e2e_keys d
 e2e_wait_for "Delete 2 rate-limits (the marked ones)?"
 e2e_type 2

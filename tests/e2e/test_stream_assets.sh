@@ -68,7 +68,7 @@ cmp "$E2E_DIR/clip.mp4" "$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$uid" ||
 e2e_keys /
 e2e_type "Interview with the CTO"
 e2e_wait_match "^ videos  1 of 51  /Interview with the CTO$"
-e2e_wait_match "^  Interview with the CTO\.mp4 +ready "
+e2e_wait_match "^[ >] Interview with the CTO\.mp4 +ready "
 # Enter keeps the filter, and has the server search with it.
 e2e_keys Enter
 e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
@@ -114,7 +114,7 @@ grep -q '"label":"Director commentary"' <<<"$tracks" &&
 
 # The second one (the first is the video's default and stays).
 e2e_keys G
-e2e_wait_match "^  Described audio +no "
+e2e_wait_match "^[ >] Described audio +no "
 e2e_keys d
 e2e_wait_for "Delete audio-tracks $second? (y/n)"
 e2e_keys y
@@ -128,5 +128,5 @@ fi
 
 e2e_keys q
 e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
-e2e_wait_match "^  Interview with the CTO\.mp4 +ready "
+e2e_wait_match "^[ >] Interview with the CTO\.mp4 +ready "
 e2e_quit_and_check_sane q

@@ -32,10 +32,10 @@ main=$(grep -oE '"uid":"[0-9a-f]{32}"' <<<"$inputs" | head -n 1 |
 key=$(e2e_api GET "$STREAM/live_inputs/$main" | stream_field streamKey)
 [ "${#key}" -ge 32 ] || e2e_fail "live input $main has no stream key"
 open_kind live-inputs "^ live-inputs  3$"
-e2e_wait_match "^  Main stage +$main "
+e2e_wait_match "^[ >] Main stage +$main "
 e2e_keys Enter
 e2e_wait_match "^ live-inputs  3  >  live-inputs $main$"
-e2e_wait_match '^   streamKey: "\*{8}"$'
+e2e_wait_match '^[ >]  streamKey: "\*{8}"$'
 e2e_assert_not_contains "$key"
 e2e_keys x
 e2e_wait_for "   streamKey: $key"
@@ -43,7 +43,7 @@ e2e_keys q
 e2e_wait_match "^ live-inputs  3$"
 e2e_keys Enter
 e2e_wait_match "^ live-inputs  3  >  live-inputs $main$"
-e2e_wait_match '^   streamKey: "\*{8}"$'
+e2e_wait_match '^[ >]  streamKey: "\*{8}"$'
 e2e_assert_not_contains "$key"
 e2e_keys q
 e2e_wait_match "^ live-inputs  3$"
@@ -84,7 +84,7 @@ e2e_assert_not_contains "This will not be shown again."
 
 # Its details and the list have no PEM.
 e2e_keys G
-e2e_wait_match "^  $kid "
+e2e_wait_match "^[ >] $kid "
 e2e_keys Enter
 e2e_wait_match "^ signing-keys  3  >  signing-keys $kid$"
 e2e_wait_match "^ id: $kid$"
@@ -115,7 +115,7 @@ e2e_keys /
 e2e_type "$kid"
 e2e_wait_match "^ signing-keys  1 of 4  /$kid$"
 e2e_keys Enter
-e2e_wait_match "^  $kid "
+e2e_wait_match "^[ >] $kid "
 e2e_keys d
 e2e_wait_for "Delete signing-keys $kid?"
 e2e_wait_for "Every URL signed with it stops working. (y/n)"
@@ -159,9 +159,9 @@ fi
 # ---- storage usage
 videos=$(e2e_api GET "$STREAM/storage-usage" | stream_number videoCount)
 open_kind storage-usage "^ storage-usage  >  storage-usage$"
-e2e_wait_match "^  Minutes stored: [0-9]+ of [0-9]+ \([0-9]+%\)$"
-e2e_wait_match "^  \[[#.]+\]$"
-e2e_wait_match "^  Videos: $videos$"
+e2e_wait_match "^[ >] Minutes stored: [0-9]+ of [0-9]+ \([0-9]+%\)$"
+e2e_wait_match "^[ >] \[[#.]+\]$"
+e2e_wait_match "^[ >] Videos: $videos$"
 
 # ---- a watermark from a PNG, with a name and an opacity
 open_kind watermarks "^ watermarks  2$"
@@ -182,7 +182,7 @@ e2e_wait_match "^created watermarks [0-9a-f]{32}$"
 wid=$(grep -oE '^created watermarks [0-9a-f]{32}' "$E2E_DIR/screen.now" |
     grep -oE '[0-9a-f]{32}')
 e2e_wait_match "^ watermarks  3$"
-e2e_wait_match "^  Test stamp +[a-zA-Z]+ +0\.5 .* 75 B "
+e2e_wait_match "^[ >] Test stamp +[a-zA-Z]+ +0\.5 .* 75 B "
 mark=$(e2e_api GET "$STREAM/watermarks/$wid")
 [ "$(stream_field name <<<"$mark")" = "Test stamp" ] &&
     [ "$(stream_number opacity <<<"$mark")" = 0.5 ] &&

@@ -52,8 +52,8 @@ e2e_keys :
 e2e_type user-schemas
 e2e_keys Enter
 e2e_wait_match '^ user-schemas  2$'
-e2e_wait_match '^  Shop storefront \(JSON\) +openapi_v3 yes '
-e2e_wait_match '^  Identity service \(YAML\) +openapi_v3 no '
+e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 yes '
+e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 no '
 
 # Upload: n asks for the file (Tab completes), then for the name.
 e2e_keys n
@@ -70,7 +70,7 @@ e2e_type "E2E pets"
 e2e_keys Enter
 e2e_wait_for "uploaded "
 e2e_wait_match '^ user-schemas  3$'
-e2e_wait_match '^  E2E pets +openapi_v3 no '
+e2e_wait_match '^[ >] E2E pets +openapi_v3 no '
 [ "$(us_count)" -eq 3 ] || e2e_fail "the API does not list the upload"
 id=$(us_id "E2E pets")
 [ -n "$id" ] || e2e_fail "the API has no schema named E2E pets"
@@ -96,7 +96,7 @@ e2e_wait_match '^ user-schemas  3$'
 # t turns validation on; the API cannot turn it off, and t says so.
 e2e_keys t
 e2e_wait_for "saved user-schemas $id"
-e2e_wait_match '^  E2E pets +openapi_v3 yes '
+e2e_wait_match '^[ >] E2E pets +openapi_v3 yes '
 e2e_api GET "$US/$id?omit_source=true" |
     grep -qE '"validation_enabled": *true' ||
     e2e_fail "the API does not validate with the schema"

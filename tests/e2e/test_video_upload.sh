@@ -69,7 +69,7 @@ e2e_wait_match "^ videos  51$"
 e2e_keys /
 e2e_type Twelve
 e2e_wait_match "^ videos  1 of 51  /Twelve$"
-e2e_wait_match "^  Twelve seconds +ready +100% +0:12 +4\.1 kB +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5} -$"
+e2e_wait_match "^[ >] Twelve seconds +ready +100% +0:12 +4\.1 kB +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5} -$"
 e2e_keys Escape
 e2e_wait_match "^ videos  51$"
 

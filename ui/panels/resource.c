@@ -90,6 +90,7 @@ panel_free(struct panel *p)
 	rows_free(p->rows);
 	free(p->video);
 	free(p->upload_file);
+	free(p->filter_pending);
 	if (p->pager != NULL)
 		pager_free(p->pager);
 	textview_clear(&p->detail);
@@ -1135,6 +1136,18 @@ panel_filter_apply(struct panel *p, const char *text)
 	}
 }
 
+void
+panel_filter_flush(struct panel *p)
+{
+	char	*text;
+
+	if ((text = p->filter_pending) == NULL)
+		return;
+	p->filter_pending = NULL;
+	panel_filter_apply(p, text);
+	free(text);
+}
+
 static int
 panel_filter_key(struct tui *t, struct modal *m, int key)
 {
@@ -1143,11 +1156,14 @@ panel_filter_key(struct tui *t, struct modal *m, int key)
 	int			 server;
 
 	if (key == 033) {
+		free(p->filter_pending);
+		p->filter_pending = NULL;
 		panel_filter_apply(p, f->orig);
 		tui_pop(t);
 		return (TUI_HANDLED);
 	}
 	if (key == '\r') {
+		panel_filter_flush(p);
 		server = kind_filter_text(p->kind) != NULL &&
 		    (f->orig == NULL ? f->line.len > 0 :
 		    strcmp(f->orig, f->line.buf) != 0) &&
@@ -1158,8 +1174,11 @@ panel_filter_key(struct tui *t, struct modal *m, int key)
 			panel_load(p);
 		return (TUI_HANDLED);
 	}
-	if (line_key(&f->line, key) == LINE_CHANGED)
-		panel_filter_apply(p, f->line.buf);
+	/* Applied once before the next draw, however many keys came. */
+	if (line_key(&f->line, key) == LINE_CHANGED) {
+		free(p->filter_pending);
+		p->filter_pending = xstrdup(f->line.buf);
+	}
 	return (TUI_HANDLED);
 }
 
@@ -1495,13 +1514,19 @@ panel_draw_row(struct panel *p, size_t i, int y, int w)
 	attr_t	a = A_NORMAL;
 	int	selected = i == p->cursor, marked = rows_marked(p->rows, i);
 
+	/*
+	 * The cursor row shows by its marker and its cells' text, not by
+	 * a full-width bar: a one-row move then costs the terminal a
+	 * fraction of two whole rows (ncurses cannot erase in reverse).
+	 */
 	if (marked)
 		a = screen_role(THEME_ROLE_ROW_MARKED);
 	if (selected)
 		a = screen_role(THEME_ROLE_ROW_SELECTED);
-	if (selected || marked)
+	if (marked && !selected)
 		screen_fill(y, 0, w, a);
-	screen_put(y, 0, 2, marked ? "* " : "  ", a);
+	screen_put(y, 0, 2, selected ? (marked ? ">*" : "> ") :
+	    marked ? "* " : "  ", a);
 	for (c = 0; c < (int)p->ncols && x < w; c++) {
 		if (p->widths[c] == 0)
 			continue;
@@ -1554,6 +1579,7 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 	int	b;
 
 	(void)x;
+	panel_filter_flush(p);
 	panel_draw_title(p, y, w);
 	y++;
 	h--;
