@@ -925,7 +925,7 @@ tui_draw(struct tui *t)
 
 	erase();
 	if (LINES < 5 || COLS < 20) {
-		screen_put(0, 0, COLS, "terminal too small", A_NORMAL);
+		screen_put(0, 0, COLS, "too small: 20x5 at least", A_NORMAL);
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;

@@ -261,6 +261,13 @@ panel_load(struct panel *p)
 			p->loading = 0;
 			return;
 		}
+		/* Server filters (F) apply to an object too: one creator's. */
+		if (p->query != NULL && *p->query != '\0') {
+			char *full = xprintf("%s%c%s", path,
+			    strchr(path, '?') != NULL ? '&' : '?', p->query);
+			free(path);
+			path = full;
+		}
 		if (tui_submit(p->tui, p, TUI_REQ_LIST, "GET", path,
 		    NULL) == NULL)
 			p->loading = 0;
@@ -1293,7 +1300,6 @@ panel_list_action(struct panel *p, enum action a)
 	case ACTION_TOP:	panel_move(p, -(long)rows_count(p->rows)); break;
 	case ACTION_BOTTOM:	panel_move(p, (long)rows_count(p->rows)); break;
 	case ACTION_FILTER:	panel_filter_open(p); break;
-	case ACTION_QUERY:	panel_query(p); break;
 	case ACTION_SORT:
 		/* The next column on screen, then the server's order. */
 		do {
@@ -1367,6 +1373,9 @@ panel_action(struct panel *p, enum action a)
 		panel_load(p);
 		tui_message(p->tui, TUI_MSG_INFO, "refreshing %s",
 		    p->kind->name);
+		return (TUI_HANDLED);
+	case ACTION_QUERY:
+		panel_query(p);
 		return (TUI_HANDLED);
 	case ACTION_NEW:
 		if (tui_refuse_readonly(p->tui, "new"))
