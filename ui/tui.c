@@ -151,6 +151,18 @@ tui_req_free(struct tui_req *r)
 	free(r);
 }
 
+static struct tui_req *
+tui_req_started(struct tui *t, struct tui_req *r, enum status st)
+{
+	if (st != STATUS_OK) {
+		tui_req_free(r);
+		return (NULL);
+	}
+	r->next = t->reqs;
+	t->reqs = r;
+	return (r);
+}
+
 struct tui_req *
 tui_submit_request(struct tui *t, struct panel *p, enum tui_req_type type,
     const struct http_request *hr)
@@ -165,15 +177,10 @@ tui_submit_request(struct tui *t, struct panel *p, enum tui_req_type type,
 	r->method = hr->method;
 	r->path = xstrdup(hr->path);
 	st = jobs_submit(t->jobs, hr, r, &r->job);
-	if (st != STATUS_OK) {
+	if (st != STATUS_OK)
 		tui_message(t, TUI_MSG_ERROR, "%s %s: %s", hr->method,
 		    hr->path, status_message(st));
-		tui_req_free(r);
-		return (NULL);
-	}
-	r->next = t->reqs;
-	t->reqs = r;
-	return (r);
+	return (tui_req_started(t, r, st));
 }
 
 struct tui_req *
@@ -212,17 +219,6 @@ tui_req_link(struct xfer *x, const char *method, const char *path)
 	return (r);
 }
 
-static struct tui_req *
-tui_req_started(struct tui *t, struct tui_req *r, enum status st)
-{
-	if (st != STATUS_OK) {
-		tui_req_free(r);
-		return (NULL);
-	}
-	r->next = t->reqs;
-	t->reqs = r;
-	return (r);
-}
 
 struct tui_req *
 tui_submit_job(struct tui *t, struct xfer *x, jobs_run_cb fn, void *arg)

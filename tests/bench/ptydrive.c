@@ -7,12 +7,14 @@
 #include "config.h"
 
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
@@ -35,7 +37,14 @@
 #define DRIVE_FIRST_MS		2000	/* a key's output must start by then */
 #define DRIVE_ECHO_ROUNDS	200
 #define DRIVE_MAX_SAMPLES	1024
+/* console-upload-bench: */
+#define DRIVE_KEY_QUIET_MS	30	/* a j/k burst ends after this quiet */
+#define DRIVE_POLL_MS		2	/* the log is read this often */
+#define DRIVE_GAP_MS		50	/* output further apart: two redraws */
+#define DRIVE_UPLOAD_MAX_S	3600
 
+/* Where the numbers go: console-bench's lines or console-upload-bench's. */
+static const char	*drive_prog = "console-bench";
 static const char	 drive_down[] = "j";
 static const char	 drive_pgdn[] = "\033[6~";
 
@@ -52,6 +61,7 @@ struct sample {
 	double		 first_ms;	/* write to the first byte */
 	double		 last_ms;	/* write to the burst's last byte */
 	double		 cpu_ms;	/* the console's CPU time meanwhile */
+	double		 runq_ms;	/* its main thread's wait for a CPU */
 };
 
 struct series {
@@ -82,17 +92,22 @@ drive_now(void)
 	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
 }
 
-/* CPU time of all the console's threads, in ms, from schedstat (ns). */
+/*
+ * CPU time of all the console's threads, in ms, from schedstat (ns); the
+ * time its main thread (the one that draws) was runnable but waiting for a
+ * CPU into *runq.
+ */
 static double
-drive_cpu(pid_t pid)
+drive_cpu(pid_t pid, double *runq)
 {
 	char			 path[64], sub[384];
 	DIR			*d;
 	struct dirent		*de;
 	FILE			*f;
-	unsigned long long	 ns, total = 0;
+	unsigned long long	 ns, wait, total = 0, waited = 0;
 
 	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	*runq = 0;
 	if ((d = opendir(path)) == NULL)
 		return (0);
 	while ((de = readdir(d)) != NULL) {
@@ -101,11 +116,15 @@ drive_cpu(pid_t pid)
 		snprintf(sub, sizeof sub, "%s/%s/schedstat", path, de->d_name);
 		if ((f = fopen(sub, "r")) == NULL)
 			continue;
-		if (fscanf(f, "%llu", &ns) == 1)
+		if (fscanf(f, "%llu %llu", &ns, &wait) == 2) {
 			total += ns;
+			if (strtol(de->d_name, NULL, 10) == (long)pid)
+				waited += wait;
+		}
 		fclose(f);
 	}
 	closedir(d);
+	*runq = waited / 1e6;
 	return (total / 1e6);
 }
 
@@ -231,26 +250,27 @@ drive_key(struct drive *d, const char *key, struct series *sr,
 	struct sample	*s = &sr->s[sr->n];
 	static char	 keep[65536];
 	size_t		 kept = 0;
-	double		 t0, cpu0;
+	double		 t0, cpu0, runq0, runq;
 
 	if (sr->n == DRIVE_MAX_SAMPLES)
 		drive_fatal("too many samples");
-	cpu0 = drive_cpu(d->pid);
+	cpu0 = drive_cpu(d->pid, &runq0);
 	t0 = drive_now();
 	if (write(d->fd, key, strlen(key)) != (ssize_t)strlen(key))
 		drive_fatal("write: %s", strerror(errno));
 	s->bytes = drive_read_burst(d, t0, DRIVE_FIRST_MS, 0, &s->first_ms,
 	    &s->last_ms, dump_as != NULL && d->dump != NULL ? keep : NULL,
 	    sizeof keep, &kept);
-	s->cpu_ms = drive_cpu(d->pid) - cpu0;
+	s->cpu_ms = drive_cpu(d->pid, &runq) - cpu0;
+	s->runq_ms = runq - runq0;
 	if (d->gone)
 		drive_fatal("the console exited");
 	if (dump_as != NULL && d->dump != NULL)
 		drive_dump(d->dump, dump_as, keep, kept);
 	if (d->dump != NULL && sr->name != NULL)
 		fprintf(d->dump, "%s %zu: %zu bytes, first %.3f ms, last %.3f "
-		    "ms, cpu %.3f ms\n", sr->name, sr->n + 1, s->bytes,
-		    s->first_ms, s->last_ms, s->cpu_ms);
+		    "ms, cpu %.3f ms, runq %.3f ms\n", sr->name, sr->n + 1,
+		    s->bytes, s->first_ms, s->last_ms, s->cpu_ms, s->runq_ms);
 	sr->n++;
 }
 
@@ -307,13 +327,14 @@ drive_pct(const struct series *sr, size_t from, size_t to, size_t off,
 #define DRIVE_FIRST	offsetof(struct sample, first_ms)
 #define DRIVE_LAST	offsetof(struct sample, last_ms)
 #define DRIVE_CPU	offsetof(struct sample, cpu_ms)
+#define DRIVE_RUNQ	offsetof(struct sample, runq_ms)
 
 static void
 drive_bytes_line(const char *what, const struct series *sr, size_t from,
     size_t to, const char *target)
 {
-	printf("console-bench: %s bytes median %.0f (min %.0f, max %.0f; "
-	    "%zu keys%s%s)\n", what, drive_pct(sr, from, to, DRIVE_BYTES, 50),
+	printf("%s: %s bytes median %.0f (min %.0f, max %.0f; %zu keys%s%s)\n",
+	    drive_prog, what, drive_pct(sr, from, to, DRIVE_BYTES, 50),
 	    drive_pct(sr, from, to, DRIVE_BYTES, 0),
 	    drive_pct(sr, from, to, DRIVE_BYTES, 100),
 	    (to < sr->n ? to : sr->n) - from, target != NULL ? "; " : "",
@@ -324,9 +345,9 @@ static void
 drive_time_line(const char *what, const struct series *sr, size_t from,
     size_t to, const char *target)
 {
-	printf("console-bench: %s: last byte p50 %.3f ms p99 %.3f ms; first "
+	printf("%s: %s: last byte p50 %.3f ms p99 %.3f ms; first "
 	    "byte p50 %.3f p99 %.3f; console CPU p50 %.3f p99 %.3f ms%s%s\n",
-	    what, drive_pct(sr, from, to, DRIVE_LAST, 50),
+	    drive_prog, what, drive_pct(sr, from, to, DRIVE_LAST, 50),
 	    drive_pct(sr, from, to, DRIVE_LAST, 99),
 	    drive_pct(sr, from, to, DRIVE_FIRST, 50),
 	    drive_pct(sr, from, to, DRIVE_FIRST, 99),
@@ -406,11 +427,12 @@ drive_wait_loaded(struct drive *d, const char *log, const char *pattern,
 	}
 	d->quiet_ms = saved;
 	if (seen >= 0)
-		printf("console-bench: loaded: the %ld list requests answered "
-		    "after %.1f s; terminal quiet %.1f s after start\n", count,
+		printf("%s: loaded: the %ld list requests answered "
+		    "after %.1f s; terminal quiet %.1f s after start\n",
+		    drive_prog, count,
 		    seen / 1e3, (drive_now() - t0 - load_ms) / 1e3);
 	else
-		printf("console-bench: terminal quiet %.1f s after start\n",
+		printf("%s: terminal quiet %.1f s after start\n", drive_prog,
 		    (drive_now() - t0 - 2.0 * load_ms) / 1e3);
 }
 
@@ -577,12 +599,294 @@ drive_quit(struct drive *d)
 	close(d->fd);
 }
 
+/* ---- an upload through the console (console-upload-bench) ------------- */
+
+/* New lines of edgemu's -v log as they come, counting those with pattern. */
+struct tail {
+	int		 fd;
+	const char	*pattern;
+	char		 line[4096];
+	size_t		 len;
+	long		 hits;
+};
+
+struct upload {
+	const char	*file;
+	long long	 size;
+	struct tail	 tail;		/* the last PATCH's line ends it */
+	double		 t0;		/* the final Enter's write */
+	double		 done_ms;	/* -1 until that line is logged */
+	size_t		 bytes;		/* to the terminal meanwhile */
+	size_t		 redraws;
+};
+
+static void
+drive_tail_open(struct tail *tl, const char *file, const char *pattern)
+{
+	memset(tl, 0, sizeof *tl);
+	tl->pattern = pattern;
+	if ((tl->fd = open(file, O_RDONLY)) == -1)
+		drive_fatal("%s: %s", file, strerror(errno));
+	/* Only what is logged from now on counts. */
+	if (lseek(tl->fd, 0, SEEK_END) == -1)
+		drive_fatal("%s: %s", file, strerror(errno));
+}
+
+static void
+drive_tail_read(struct tail *tl)
+{
+	char	 buf[8192];
+	ssize_t	 n, i;
+
+	while ((n = read(tl->fd, buf, sizeof buf)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (tl->len < sizeof tl->line - 1)
+					tl->line[tl->len++] = buf[i];
+				continue;
+			}
+			tl->line[tl->len] = '\0';
+			if (strstr(tl->line, tl->pattern) != NULL)
+				tl->hits++;
+			tl->len = 0;
+		}
+	}
+}
+
+static void
+drive_upload_check(struct upload *up)
+{
+	if (up->done_ms >= 0)
+		return;
+	drive_tail_read(&up->tail);
+	if (up->tail.hits > 0)
+		up->done_ms = drive_now() - up->t0;
+}
+
+/*
+ * Drain the terminal for ms (or until the upload is over, if until_done),
+ * looking for the upload's end every DRIVE_POLL_MS. Bytes and redraws (reads
+ * DRIVE_GAP_MS apart) go to *bytes and *redraws if not NULL, and to the
+ * upload's own counts while it runs.
+ */
+static void
+drive_pump(struct drive *d, struct upload *up, double ms, int until_done,
+    size_t *bytes, size_t *redraws)
+{
+	struct pollfd	 pfd;
+	char		 buf[65536];
+	double		 start = drive_now(), t, last = -1e9;
+	ssize_t		 n;
+
+	while (!d->gone) {
+		drive_upload_check(up);
+		if ((until_done && up->done_ms >= 0) ||
+		    (!until_done && drive_now() - start >= ms))
+			break;
+		pfd.fd = d->fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, DRIVE_POLL_MS) == -1) {
+			if (errno == EINTR)
+				continue;
+			drive_fatal("poll: %s", strerror(errno));
+		}
+		if (pfd.revents == 0)
+			continue;
+		if ((n = read(d->fd, buf, sizeof buf)) <= 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			d->gone = 1;
+			break;
+		}
+		t = drive_now();
+		if (bytes != NULL && d->dump != NULL)
+			drive_dump(d->dump, "quiet window", buf, (size_t)n);
+		if (bytes != NULL)
+			*bytes += (size_t)n;
+		if (redraws != NULL && t - last >= DRIVE_GAP_MS)
+			(*redraws)++;
+		if (up->done_ms < 0) {
+			up->bytes += (size_t)n;
+			if (t - last >= DRIVE_GAP_MS)
+				up->redraws++;
+		}
+		last = t;
+	}
+	if (d->gone)
+		drive_fatal("the console exited during the upload");
+}
+
+/*
+ * j and k in turn, one every every_ms while the upload runs, each timed to
+ * the last byte of its burst; a burst ends after DRIVE_KEY_QUIET_MS without
+ * output (console-bench's 200 ms would not fit between two keys).
+ */
+static void
+drive_upload_keys(struct drive *d, struct upload *up, int keys, int every_ms)
+{
+	struct series	*sr;
+	int		 saved = d->quiet_ms, i;
+	double		 t0;
+	char		 what[192];
+
+	if ((sr = calloc(1, sizeof *sr)) == NULL)
+		drive_fatal("out of memory");
+	sr->name = "j/k";
+	d->quiet_ms = DRIVE_KEY_QUIET_MS;
+	for (i = 0; i < keys && up->done_ms < 0; i++) {
+		t0 = drive_now();
+		drive_key(d, i % 2 == 0 ? "j" : "k", sr, i == 0 ?
+		    "j while uploading" : NULL);
+		/* Its burst may hold the redraw of the upload's end. */
+		drive_upload_check(up);
+		if (up->done_ms >= 0) {
+			sr->n--;
+			break;
+		}
+		drive_pump(d, up, every_ms - (drive_now() - t0), 0, NULL,
+		    NULL);
+	}
+	d->quiet_ms = saved;
+	/* The console's CPU there counts the upload's thread too. */
+	snprintf(what, sizeof what, "j/k every %d ms while uploading, "
+	    "keypress to screen (%zu keys%s; CPU with the upload's thread)",
+	    every_ms, sr->n, up->done_ms >= 0 ? ", the upload ended first" :
+	    "");
+	drive_time_line(what, sr, 0, sr->n, "(target p99 <= 50 ms)");
+	drive_bytes_line("  j/k", sr, 0, sr->n, NULL);
+	/* A slow key with little CPU: the console waited for a CPU, or not. */
+	printf("%s:   j/k, the console's main thread waiting for a CPU: p50 "
+	    "%.3f ms p99 %.3f ms max %.3f ms\n", drive_prog,
+	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 50),
+	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 99),
+	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 100));
+	free(sr);
+}
+
+/* What the terminal gets while no key is pressed, mid-upload. */
+static void
+drive_upload_window(struct drive *d, struct upload *up, int window_ms)
+{
+	size_t	bytes = 0, redraws = 0;
+
+	/* The last key's redraw and the progress it held back. */
+	drive_pump(d, up, 1000, 0, NULL, NULL);
+	if (up->done_ms >= 0) {
+		printf("%s: no quiet window: the upload ended first\n",
+		    drive_prog);
+		return;
+	}
+	drive_pump(d, up, window_ms, 0, &bytes, &redraws);
+	printf("%s: quiet window of %.1f s mid-upload: %zu bytes, %.0f B/s, "
+	    "%zu redraws (%.1f a second)%s (target <= 2048 B/s)\n",
+	    drive_prog, window_ms / 1e3, bytes, bytes * 1e3 / window_ms,
+	    redraws, redraws * 1e3 / window_ms, up->done_ms >= 0 ?
+	    "; the upload ended inside it" : "");
+}
+
+/* Send keys as one write and wait for their output to end. */
+static void
+drive_type(struct drive *d, const char *keys)
+{
+	drive_send(d, keys);
+	if (d->gone)
+		drive_fatal("the console exited");
+}
+
+/*
+ * :videos, u, the file's path, Enter, Enter at the name prompt; from that
+ * last Enter to edgemu logging the PATCH that ends the upload (done_pattern,
+ * its final offset).
+ */
+static void
+drive_upload(struct drive *d, const char *file, const char *log,
+    const char *done_pattern, int keys, int every_ms, int window_ms)
+{
+	struct upload	 up;
+	struct stat	 sb;
+	char		*path;
+	size_t		 len;
+
+	memset(&up, 0, sizeof up);
+	if (stat(file, &sb) != 0)
+		drive_fatal("%s: %s", file, strerror(errno));
+	up.file = file;
+	up.size = (long long)sb.st_size;
+	up.done_ms = -1;
+
+	drive_type(d, ":");
+	drive_type(d, "videos");
+	drive_type(d, "\r");
+	drive_type(d, "u");
+	len = strlen(file) + 2;
+	if ((path = malloc(len)) == NULL)
+		drive_fatal("out of memory");
+	snprintf(path, len, "%s\r", file);
+	drive_type(d, path);		/* the name prompt follows */
+	free(path);
+
+	drive_tail_open(&up.tail, log, done_pattern);
+	up.t0 = drive_now();
+	if (write(d->fd, "\r", 1) != 1)
+		drive_fatal("write: %s", strerror(errno));
+	if (keys > 0)
+		drive_upload_keys(d, &up, keys, every_ms);
+	if (window_ms > 0)
+		drive_upload_window(d, &up, window_ms);
+	while (up.done_ms < 0) {
+		drive_pump(d, &up, 0, 1, NULL, NULL);
+		if (drive_now() - up.t0 > DRIVE_UPLOAD_MAX_S * 1e3)
+			drive_fatal("the upload did not end in %d s",
+			    DRIVE_UPLOAD_MAX_S);
+	}
+	close(up.tail.fd);
+
+	printf("%s: upload %.3f s, %.1f MB/s (%lld bytes; the last Enter to "
+	    "the last PATCH logged)\n", drive_prog, up.done_ms / 1e3,
+	    up.size / (up.done_ms / 1e3) / 1e6, up.size);
+	printf("%s: terminal output while it ran: %zu bytes, %.0f B/s, %zu "
+	    "redraws (%.1f a second)%s\n", drive_prog, up.bytes,
+	    up.bytes / (up.done_ms / 1e3), up.redraws,
+	    up.redraws / (up.done_ms / 1e3), keys > 0 ? ", besides the "
+	    "keys' bursts" : "");
+	printf("%s: console peak RSS %.1f MB (VmHWM; VmRSS %.1f MB)\n",
+	    drive_prog, drive_status_kb(d->pid, "VmHWM") / 1024.0,
+	    drive_status_kb(d->pid, "VmRSS") / 1024.0);
+}
+
+/* q until the console is gone: it may close a panel before it quits. */
+static void
+drive_quit_all(struct drive *d)
+{
+	double	 f, l, t0;
+	int	 i, status;
+
+	for (i = 0; i < 5 && !d->gone; i++) {
+		if (write(d->fd, "q", 1) != 1)
+			break;
+		t0 = drive_now();
+		while (!d->gone && drive_now() - t0 < 1000)
+			drive_read_burst(d, drive_now(), 100, 100, &f, &l,
+			    NULL, 0, NULL);
+	}
+	if (!d->gone) {
+		fprintf(stderr, "ptydrive: the console did not quit; "
+		    "SIGTERM\n");
+		kill(d->pid, SIGTERM);
+	}
+	waitpid(d->pid, &status, 0);
+	close(d->fd);
+}
+
 static __dead void
 drive_usage(void)
 {
 	fprintf(stderr, "usage: ptydrive [-d dumpfile] [-f filter] "
 	    "[-k keys] [-r rounds]\n\t[-l log -p pattern -n count] "
-	    "[-w load-quiet-ms] -- command [arg ...]\n");
+	    "[-w load-quiet-ms] -- command [arg ...]\n"
+	    "       ptydrive -u file -e done-pattern -l log [-p pattern -n "
+	    "count]\n\t[-j keys] [-i every-ms] [-W window-ms] [-w "
+	    "load-quiet-ms]\n\t[-d dumpfile] -- command [arg ...]\n");
 	exit(2);
 }
 
@@ -591,23 +895,30 @@ main(int argc, char **argv)
 {
 	struct drive	 d;
 	const char	*log = NULL, *pattern = NULL, *filter = "items/";
+	const char	*upload = NULL, *done = NULL;
 	long		 count = 0;
 	int		 ch, keys = 50, rounds = 20, load_ms = 2000;
+	int		 upkeys = 0, every_ms = 100, window_ms = 0;
 
 	memset(&d, 0, sizeof d);
 	d.quiet_ms = 200;
-	while ((ch = getopt(argc, argv, "d:f:k:l:n:p:r:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:e:f:i:j:k:l:n:p:r:u:W:w:")) != -1) {
 		switch (ch) {
 		case 'd':
 			if ((d.dump = fopen(optarg, "w")) == NULL)
 				drive_fatal("%s: %s", optarg, strerror(errno));
 			break;
+		case 'e': done = optarg; break;
 		case 'f': filter = optarg; break;
+		case 'i': every_ms = atoi(optarg); break;
+		case 'j': upkeys = atoi(optarg); break;
 		case 'k': keys = atoi(optarg); break;
 		case 'l': log = optarg; break;
 		case 'n': count = atol(optarg); break;
 		case 'p': pattern = optarg; break;
 		case 'r': rounds = atoi(optarg); break;
+		case 'u': upload = optarg; break;
+		case 'W': window_ms = atoi(optarg); break;
 		case 'w': load_ms = atoi(optarg); break;
 		default: drive_usage();
 		}
@@ -618,11 +929,24 @@ main(int argc, char **argv)
 	    keys <= 0 || keys > DRIVE_MAX_SAMPLES || rounds <= 0 ||
 	    (size_t)rounds * strlen(filter) > DRIVE_MAX_SAMPLES / 2)
 		drive_usage();
+	if (upload != NULL && (log == NULL || done == NULL || upkeys < 0 ||
+	    upkeys > DRIVE_MAX_SAMPLES || every_ms <= 0 || window_ms < 0))
+		drive_usage();
 	unsetenv("NO_COLOR");
 	unsetenv("ESCDELAY");
 	signal(SIGPIPE, SIG_IGN);
 
 	d.pid = drive_spawn(&d.fd, argv);
+	if (upload != NULL) {
+		drive_prog = "console-upload-bench";
+		drive_wait_loaded(&d, log, pattern, count, load_ms, 600);
+		drive_upload(&d, upload, log, done, upkeys, every_ms,
+		    window_ms);
+		drive_quit_all(&d);
+		if (d.dump != NULL)
+			fclose(d.dump);
+		return (0);
+	}
 	drive_wait_loaded(&d, log, pattern, count, load_ms, 600);
 	drive_rss(&d, "after the list loaded", 1);
 	drive_moves(&d, keys);

@@ -28,6 +28,7 @@
 #include "itest.h"
 #include "media.h"
 #include "tusc.h"
+#include "testdir.h"
 #include "xmalloc.h"
 
 #define MIB		(1024LL * 1024)
@@ -45,15 +46,6 @@ struct rig {
 	int			 killed;
 	int			 sleeps;
 };
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(path));
-}
 
 /* A valid small MP4 whose mdat never repeats, so misplaced bytes show. */
 static void
@@ -176,13 +168,11 @@ static int
 setup(void **state)
 {
 	struct rig	*r = xcalloc(1, sizeof *r);
-	char		 tmpl[] = "/tmp/test_tusc.XXXXXX";
 
 	edgemu_start(&r->e, NULL, 1, NULL);
 	assert_non_null(r->e.account);
-	assert_non_null(mkdtemp(tmpl));
-	r->state = xstrdup(tmpl);
-	r->file = xprintf("%s/clip.mp4", tmpl);
+	assert_non_null(r->state = testdir_new("tusc"));
+	r->file = xprintf("%s/clip.mp4", r->state);
 	make_mp4(r->file);
 	rig_client(r);
 	r->o.file = r->file;
@@ -205,7 +195,7 @@ teardown(void **state)
 
 	http_client_free(r->c);
 	edgemu_finish(&r->e);
-	nftw(r->state, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	testdir_remove(r->state);
 	free(r->state);
 	free(r->file);
 	free(r);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "configfile.h"
+#include "testdir.h"
 #include "xmalloc.h"
 
 #define HEX_A	"0123456789abcdef0123456789abcdef"
@@ -31,39 +32,12 @@ static char *env_plain[] = { "HOME=/home/tester", NULL };
 /* ---- helpers -------------------------------------------------------------- */
 
 static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(path));
-}
-
-static int
 setup_dir(void **state)
 {
-	const char	*tmp = getenv("TMPDIR");
-	char		*dir;
-
-	dir = xprintf("%s/edgetui-config-XXXXXX", tmp != NULL ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL) {
-		free(dir);
-		return (-1);
-	}
-	*state = dir;
-	return (0);
+	return (testdir_setup(state, "config"));
 }
 
-static int
-teardown_dir(void **state)
-{
-	char	*dir = *state;
-	int	 rc;
-
-	rc = nftw(dir, rm_one, 16, FTW_DEPTH|FTW_PHYS);
-	free(dir);
-	return (rc);
-}
+#define teardown_dir testdir_teardown
 
 static char *
 write_file(const char *dir, const char *name, const char *text, mode_t mode)

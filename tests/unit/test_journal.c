@@ -24,44 +24,18 @@
 #include <cjson/cJSON.h>
 
 #include "journal.h"
+#include "testdir.h"
 #include "xmalloc.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
 static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(path));
-}
-
-static int
 setup_dir(void **state)
 {
-	const char	*tmp = getenv("TMPDIR");
-	char		*dir;
-
-	dir = xprintf("%s/edgetui-journal-XXXXXX", tmp != NULL ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL) {
-		free(dir);
-		return (-1);
-	}
-	*state = dir;
-	return (0);
+	return (testdir_setup(state, "journal"));
 }
 
-static int
-teardown_dir(void **state)
-{
-	char	*dir = *state;
-	int	 rc;
-
-	rc = nftw(dir, rm_one, 16, FTW_DEPTH|FTW_PHYS);
-	free(dir);
-	return (rc);
-}
+#define teardown_dir testdir_teardown
 
 static struct journal *
 open_ok(const char *dir)

@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "common.h"
 #include "theme.h"
+#include "testdir.h"
 #include "xmalloc.h"
 
 #define ACCEPTED "(a name such as red or bright-blue, colorN or #rrggbb)"
@@ -32,39 +33,12 @@ static const char *shipped[] = {
 /* ---- helpers ----------------------------------------------------------- */
 
 static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(path));
-}
-
-static int
 setup_dir(void **state)
 {
-	const char	*tmp = getenv("TMPDIR");
-	char		*dir;
-
-	dir = xprintf("%s/edgetui-theme-XXXXXX", tmp != NULL ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL) {
-		free(dir);
-		return (-1);
-	}
-	*state = dir;
-	return (0);
+	return (testdir_setup(state, "theme"));
 }
 
-static int
-teardown_dir(void **state)
-{
-	char	*dir = *state;
-	int	 rc;
-
-	rc = nftw(dir, rm_one, 16, FTW_DEPTH|FTW_PHYS);
-	free(dir);
-	return (rc);
-}
+#define teardown_dir testdir_teardown
 
 static void
 write_file(const char *dir, const char *name, const char *text)

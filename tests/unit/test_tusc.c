@@ -20,30 +20,22 @@
 #include <cmocka.h>
 
 #include "tusc.h"
+#include "testdir.h"
 #include "xmalloc.h"
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(path));
-}
 
 static char *
 tmpdir_make(void)
 {
-	char	*d = xstrdup("/tmp/test_tusc.XXXXXX");
+	char	*d = testdir_new("tusc");
 
-	assert_non_null(mkdtemp(d));
+	assert_non_null(d);
 	return (d);
 }
 
 static void
 tmpdir_remove(char *d)
 {
-	nftw(d, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	testdir_remove(d);
 	free(d);
 }
 
