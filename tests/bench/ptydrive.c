@@ -41,7 +41,8 @@
 #define DRIVE_KEY_QUIET_MS	30	/* a j/k burst ends after this quiet */
 #define DRIVE_POLL_MS		2	/* the log is read this often */
 #define DRIVE_GAP_MS		50	/* output further apart: two redraws */
-#define DRIVE_UPLOAD_MAX_S	3600
+#define DRIVE_UPLOAD_MAX_S	600
+#define DRIVE_PROBE_MS		20	/* a key this late: look at the console */
 
 /* Where the numbers go: console-bench's lines or console-upload-bench's. */
 static const char	*drive_prog = "console-bench";
@@ -54,6 +55,13 @@ struct drive {
 	int		 quiet_ms;
 	int		 gone;		/* the console exited */
 	FILE		*dump;
+	int		 probe_ms;	/* look at a late key's console then */
+	char		 probe[1024];	/* what it was doing, for the dump */
+	long		 csw0;		/* main thread's switches at the key */
+	int		 late_unwoken;	/* asleep, not woken since the key */
+	int		 late_poll;	/* asleep in poll, woken meanwhile */
+	int		 late_run;	/* running or runnable */
+	int		 late_other;	/* asleep elsewhere */
 };
 
 struct sample {
@@ -62,6 +70,8 @@ struct sample {
 	double		 last_ms;	/* write to the burst's last byte */
 	double		 cpu_ms;	/* the console's CPU time meanwhile */
 	double		 runq_ms;	/* its main thread's wait for a CPU */
+	double		 self_ms;	/* this driver's wait for a CPU */
+	double		 main_ms;	/* the console's main thread's CPU */
 };
 
 struct series {
@@ -128,6 +138,88 @@ drive_cpu(pid_t pid, double *runq)
 	return (total / 1e6);
 }
 
+/*
+ * CPU time of the whole console in ms, from /proc/PID/stat: unlike
+ * schedstat it keeps the time of threads that have ended (an upload's).
+ */
+static double
+drive_proc_cpu(pid_t pid)
+{
+	char		 path[64], buf[1024], *p;
+	FILE		*f;
+	unsigned long	 utime, stime;
+	size_t		 n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* Fields 14 and 15, counted from the state after the name's ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %*c %*d %*d "
+	    "%*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+		return (0);
+	return ((utime + stime) * 1e3 / sysconf(_SC_CLK_TCK));
+}
+
+/* The context switches of the console's main thread so far, or -1. */
+static long
+drive_switches(pid_t pid)
+{
+	char	 path[96], line[256];
+	FILE	*f;
+	long	 n = 0, v;
+	int	 seen = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/status", (long)pid,
+	    (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (-1);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1) {
+			n += v;
+			seen++;
+		}
+	}
+	fclose(f);
+	return (seen == 2 ? n : -1);
+}
+
+/* This driver's wait for a CPU, in ms: it too may read the output late. */
+static double
+drive_self_runq(void)
+{
+	FILE			*f;
+	unsigned long long	 ns, wait = 0;
+
+	if ((f = fopen("/proc/thread-self/schedstat", "r")) == NULL)
+		return (0);
+	if (fscanf(f, "%llu %llu", &ns, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return (wait / 1e6);
+}
+
+/* CPU time of the console's main thread (the one that draws), in ms. */
+static double
+drive_main_cpu(pid_t pid)
+{
+	char			 path[96];
+	FILE			*f;
+	unsigned long long	 ns = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/schedstat", (long)pid,
+	    (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return (ns / 1e6);
+}
+
 /* A line of /proc/PID/status in kB, or -1. */
 static long
 drive_status_kb(pid_t pid, const char *field)
@@ -188,6 +280,82 @@ drive_dump(FILE *f, const char *what, const char *buf, size_t len)
 	fputc('\n', f);
 }
 
+/* A file's first line into out (newline dropped), or "?". */
+static void
+drive_first_line(const char *path, char *out, size_t len)
+{
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(out, len, "?");
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	if (fgets(out, (int)len, f) == NULL)
+		snprintf(out, len, "?");
+	fclose(f);
+	n = strcspn(out, "\n");
+	out[n] = '\0';
+}
+
+/*
+ * A key's output is late: what the console's main thread is doing (its
+ * state, the syscall it is in, where the kernel has it sleeping), so the
+ * dump tells waiting for a CPU from sleeping on something.
+ */
+static void
+drive_probe(struct drive *d)
+{
+	char	 base[64], path[96], line[512], sc[128], wchan[64], stack[256];
+	char	*p, state = '?';
+	FILE	*f;
+	size_t	 n = 0, used = 0;
+	long	 csw;
+
+	snprintf(base, sizeof base, "/proc/%ld/task/%ld", (long)d->pid,
+	    (long)d->pid);
+	snprintf(path, sizeof path, "%s/stat", base);
+	drive_first_line(path, line, sizeof line);
+	if ((p = strrchr(line, ')')) != NULL && p[1] == ' ')
+		state = p[2];
+	snprintf(path, sizeof path, "%s/syscall", base);
+	drive_first_line(path, sc, sizeof sc);
+	if ((p = strchr(sc, ' ')) != NULL)
+		*p = '\0';		/* the number; the arguments are noise */
+	snprintf(path, sizeof path, "%s/wchan", base);
+	drive_first_line(path, wchan, sizeof wchan);
+	/* The innermost three frames, "[<0>] name+off/len" each. */
+	stack[0] = '\0';
+	snprintf(path, sizeof path, "%s/stack", base);
+	if ((f = fopen(path, "r")) != NULL) {
+		while (n < 3 && fgets(line, sizeof line, f) != NULL) {
+			line[strcspn(line, "\n")] = '\0';
+			p = strchr(line, ' ') != NULL ? strchr(line, ' ') + 1 :
+			    line;
+			used += (size_t)snprintf(stack + used, sizeof stack -
+			    used, "%s%s", n > 0 ? " < " : "", p);
+			if (used >= sizeof stack)
+				break;
+			n++;
+		}
+		fclose(f);
+	}
+	snprintf(d->probe, sizeof d->probe, "state %c, syscall %s, wchan %s, "
+	    "stack %s", state, sc, wchan, stack[0] != '\0' ? stack : "-");
+	csw = drive_switches(d->pid);
+	if (state == 'R')
+		d->late_run++;
+	else if (strstr(wchan, "poll") != NULL && csw == d->csw0 && csw != -1)
+		d->late_unwoken++;
+	else if (strstr(wchan, "poll") != NULL)
+		d->late_poll++;
+	else
+		d->late_other++;
+	n = strlen(d->probe);
+	if (csw == d->csw0)
+		snprintf(d->probe + n, sizeof d->probe - n, "; not woken since "
+		    "the key");
+}
+
 /*
  * Read until nothing came for quiet_ms (or first_ms before the first
  * byte), or for max_ms in all if that is not 0; times are from t0.
@@ -202,9 +370,10 @@ drive_read_burst(struct drive *d, double t0, int first_ms, int max_ms,
 	double		 mark = t0, t;
 	size_t		 total = 0;
 	ssize_t		 n;
-	int		 wait;
+	int		 wait, probed = 0;
 
 	*first = *last = -1;
+	d->probe[0] = '\0';
 	for (;;) {
 		wait = (int)((total == 0 ? first_ms : d->quiet_ms) -
 		    (drive_now() - mark));
@@ -212,6 +381,14 @@ drive_read_burst(struct drive *d, double t0, int first_ms, int max_ms,
 			wait = (int)(max_ms - (drive_now() - t0));
 		if (wait <= 0 || d->gone)
 			break;
+		if (d->probe_ms > 0 && total == 0 && !probed) {
+			if (drive_now() - t0 >= d->probe_ms) {
+				drive_probe(d);
+				probed = 1;
+			} else if (wait > d->probe_ms - (drive_now() - t0))
+				wait = (int)(d->probe_ms -
+				    (drive_now() - t0)) + 1;
+		}
 		pfd.fd = d->fd;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, wait) == -1) {
@@ -250,11 +427,15 @@ drive_key(struct drive *d, const char *key, struct series *sr,
 	struct sample	*s = &sr->s[sr->n];
 	static char	 keep[65536];
 	size_t		 kept = 0;
-	double		 t0, cpu0, runq0, runq;
+	double		 t0, cpu0, runq0, runq, self0, main0;
 
 	if (sr->n == DRIVE_MAX_SAMPLES)
 		drive_fatal("too many samples");
 	cpu0 = drive_cpu(d->pid, &runq0);
+	self0 = drive_self_runq();
+	main0 = drive_main_cpu(d->pid);
+	if (d->probe_ms > 0)
+		d->csw0 = drive_switches(d->pid);
 	t0 = drive_now();
 	if (write(d->fd, key, strlen(key)) != (ssize_t)strlen(key))
 		drive_fatal("write: %s", strerror(errno));
@@ -263,14 +444,19 @@ drive_key(struct drive *d, const char *key, struct series *sr,
 	    sizeof keep, &kept);
 	s->cpu_ms = drive_cpu(d->pid, &runq) - cpu0;
 	s->runq_ms = runq - runq0;
+	s->self_ms = drive_self_runq() - self0;
+	s->main_ms = drive_main_cpu(d->pid) - main0;
 	if (d->gone)
 		drive_fatal("the console exited");
 	if (dump_as != NULL && d->dump != NULL)
 		drive_dump(d->dump, dump_as, keep, kept);
 	if (d->dump != NULL && sr->name != NULL)
 		fprintf(d->dump, "%s %zu: %zu bytes, first %.3f ms, last %.3f "
-		    "ms, cpu %.3f ms, runq %.3f ms\n", sr->name, sr->n + 1,
-		    s->bytes, s->first_ms, s->last_ms, s->cpu_ms, s->runq_ms);
+		    "ms, cpu %.3f ms (main thread %.3f), runq %.3f ms, driver "
+		    "runq %.3f ms%s%s\n", sr->name, sr->n + 1, s->bytes,
+		    s->first_ms, s->last_ms, s->cpu_ms, s->main_ms, s->runq_ms,
+		    s->self_ms, d->probe[0] != '\0' ? "; late, the console: " :
+		    "", d->probe);
 	sr->n++;
 }
 
@@ -328,6 +514,7 @@ drive_pct(const struct series *sr, size_t from, size_t to, size_t off,
 #define DRIVE_LAST	offsetof(struct sample, last_ms)
 #define DRIVE_CPU	offsetof(struct sample, cpu_ms)
 #define DRIVE_RUNQ	offsetof(struct sample, runq_ms)
+#define DRIVE_SELF	offsetof(struct sample, self_ms)
 
 static void
 drive_bytes_line(const char *what, const struct series *sr, size_t from,
@@ -614,8 +801,11 @@ struct upload {
 	const char	*file;
 	long long	 size;
 	struct tail	 tail;		/* the last PATCH's line ends it */
+	pid_t		 pid;		/* the console */
 	double		 t0;		/* the final Enter's write */
 	double		 done_ms;	/* -1 until that line is logged */
+	double		 cpu_ms;	/* the console's, all threads */
+	double		 main_ms;	/* its main thread's */
 	size_t		 bytes;		/* to the terminal meanwhile */
 	size_t		 redraws;
 };
@@ -659,8 +849,11 @@ drive_upload_check(struct upload *up)
 	if (up->done_ms >= 0)
 		return;
 	drive_tail_read(&up->tail);
-	if (up->tail.hits > 0)
+	if (up->tail.hits > 0) {
 		up->done_ms = drive_now() - up->t0;
+		up->cpu_ms += drive_proc_cpu(up->pid);
+		up->main_ms += drive_main_cpu(up->pid);
+	}
 }
 
 /*
@@ -733,6 +926,8 @@ drive_upload_keys(struct drive *d, struct upload *up, int keys, int every_ms)
 		drive_fatal("out of memory");
 	sr->name = "j/k";
 	d->quiet_ms = DRIVE_KEY_QUIET_MS;
+	d->probe_ms = DRIVE_PROBE_MS;
+	d->late_unwoken = d->late_poll = d->late_run = d->late_other = 0;
 	for (i = 0; i < keys && up->done_ms < 0; i++) {
 		t0 = drive_now();
 		drive_key(d, i % 2 == 0 ? "j" : "k", sr, i == 0 ?
@@ -747,6 +942,7 @@ drive_upload_keys(struct drive *d, struct upload *up, int keys, int every_ms)
 		    NULL);
 	}
 	d->quiet_ms = saved;
+	d->probe_ms = 0;
 	/* The console's CPU there counts the upload's thread too. */
 	snprintf(what, sizeof what, "j/k every %d ms while uploading, "
 	    "keypress to screen (%zu keys%s; CPU with the upload's thread)",
@@ -760,6 +956,19 @@ drive_upload_keys(struct drive *d, struct upload *up, int keys, int every_ms)
 	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 50),
 	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 99),
 	    drive_pct(sr, 0, sr->n, DRIVE_RUNQ, 100));
+	printf("%s:   j/k, this driver waiting for a CPU: p50 %.3f ms p99 "
+	    "%.3f ms max %.3f ms\n", drive_prog,
+	    drive_pct(sr, 0, sr->n, DRIVE_SELF, 50),
+	    drive_pct(sr, 0, sr->n, DRIVE_SELF, 99),
+	    drive_pct(sr, 0, sr->n, DRIVE_SELF, 100));
+	printf("%s:   j/k with no output after %d ms: %d; the console's main "
+	    "thread then: asleep in poll, not woken since the key was written "
+	    "(the key still in the kernel's pty) %d; asleep in poll, woken "
+	    "meanwhile (its output in the pty, or not the key yet) %d; running "
+	    "or runnable %d; asleep elsewhere %d\n", drive_prog,
+	    DRIVE_PROBE_MS, d->late_unwoken + d->late_poll + d->late_run +
+	    d->late_other, d->late_unwoken, d->late_poll, d->late_run,
+	    d->late_other);
 	free(sr);
 }
 
@@ -826,6 +1035,9 @@ drive_upload(struct drive *d, const char *file, const char *log,
 	free(path);
 
 	drive_tail_open(&up.tail, log, done_pattern);
+	up.pid = d->pid;
+	up.cpu_ms = -drive_proc_cpu(d->pid);
+	up.main_ms = -drive_main_cpu(d->pid);
 	up.t0 = drive_now();
 	if (write(d->fd, "\r", 1) != 1)
 		drive_fatal("write: %s", strerror(errno));
@@ -849,6 +1061,9 @@ drive_upload(struct drive *d, const char *file, const char *log,
 	    up.bytes / (up.done_ms / 1e3), up.redraws,
 	    up.redraws / (up.done_ms / 1e3), keys > 0 ? ", besides the "
 	    "keys' bursts" : "");
+	printf("%s: console CPU while it ran: %.0f ms (%.0f%% of one core), "
+	    "%.0f ms of it on the main thread\n", drive_prog, up.cpu_ms,
+	    100 * up.cpu_ms / up.done_ms, up.main_ms);
 	printf("%s: console peak RSS %.1f MB (VmHWM; VmRSS %.1f MB)\n",
 	    drive_prog, drive_status_kb(d->pid, "VmHWM") / 1024.0,
 	    drive_status_kb(d->pid, "VmRSS") / 1024.0);

@@ -61,7 +61,12 @@ stream_pane_pid() {
 
 	sh=$(_e2e_tmux display -p -t "$E2E_SESSION" '#{pane_pid}') ||
 	    e2e_fail "tmux display pane_pid failed"
-	pid=$(pgrep -P "$sh" -x "$(basename "$EDGETUI")" || true)
+	# Under EDGETUI_WRAPPER (memcheck) the child has the wrapper's name.
+	if [ -n "${EDGETUI_WRAPPER:-}" ]; then
+		pid=$(pgrep -P "$sh" || true)
+	else
+		pid=$(pgrep -P "$sh" -x "$(basename "$EDGETUI")" || true)
+	fi
 	[ -n "$pid" ] && [ "$(wc -w <<<"$pid")" -eq 1 ] ||
 	    e2e_fail "no single $(basename "$EDGETUI") under the pane's shell $sh: '$pid'"
 	echo "$pid"

@@ -88,6 +88,7 @@ e2e_init() {
 	    "$XDG_CACHE_HOME"
 	for v in $(compgen -e); do
 		case $v in
+		EDGETUI_WRAPPER) ;;	# make check-valgrind's memcheck
 		CLOUDFLARE_*|EDGETUI_*|EDGEMU_TOKEN|LC_*) unset "$v" ;;
 		esac
 	done
@@ -439,6 +440,15 @@ e2e_wait_for() {
 # e2e_wait_gone TEXT [SECONDS]: until TEXT is off the screen.
 e2e_wait_gone() {
 	_e2e_poll "${2:-$E2E_TIMEOUT}" "'$1' to go" _e2e_lacks "$1"
+}
+
+_e2e_count() { [ "$(grep -cE -- "$1" <<<"$_e2e_scr")" -eq "$2" ]; }
+
+# e2e_wait_count REGEX N [SECONDS]: until exactly N lines match REGEX: a
+# whole new list on screen, not the first lines of one being drawn.
+e2e_wait_count() {
+	_e2e_poll "${3:-$E2E_TIMEOUT}" "$2 lines matching /$1/" _e2e_count \
+	    "$1" "$2"
 }
 
 # e2e_wait_match REGEX [SECONDS]: until a line matches REGEX (grep -E).
