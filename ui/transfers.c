@@ -21,6 +21,8 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+#define XFER_PROGRESS_S	0.1
+
 struct xfer {
 	enum xfer_kind		 kind;
 	enum xfer_state		 state;
@@ -48,6 +50,7 @@ struct xfer {
 	struct tusc_options	 opts;
 	struct tusc_result	 res;
 	unsigned long		 run_id;	/* set by the thread */
+	double			 posted;	/* the thread's last report */
 	struct jobs		*jobs;
 };
 
@@ -104,14 +107,22 @@ xfer_fail(struct tui *t, struct xfer *x, const char *why)
 
 /* ---- uploads ------------------------------------------------------------- */
 
-/* On the upload's thread. */
+/*
+ * On the upload's thread: curl reports many times a second; the console
+ * redraws twice a second at most, so it is woken ten times a second at
+ * most (a stop asked for is still seen at each call).
+ */
 static int
 xfer_upload_progress(long long done, long long total, void *arg)
 {
 	struct xfer	*x = arg;
+	unsigned long	 id = __atomic_load_n(&x->run_id, __ATOMIC_ACQUIRE);
+	double		 now = xfer_now();
 
-	return (jobs_progress(x->jobs, __atomic_load_n(&x->run_id,
-	    __ATOMIC_ACQUIRE), done, total));
+	if (done < total && now - x->posted < XFER_PROGRESS_S)
+		return (jobs_cancelled(x->jobs, id));
+	x->posted = now;
+	return (jobs_progress(x->jobs, id, done, total));
 }
 
 static enum status
