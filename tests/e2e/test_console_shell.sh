@@ -1,7 +1,8 @@
 #!/bin/bash
 # The console's shell against edgemu: the first list, the : command line
 # with completion and history, help from the live keymap (rebinding a key
-# changes it), themes switched live, a resize, and a clean quit.
+# changes it), themes switched live, server text cleaned, :profile, a
+# resize, and a clean quit.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -15,6 +16,11 @@ keymap:
   list:
     x: delete
     d: none
+default_profile: main
+profiles:
+  main: {}
+  audit:
+    readonly: true
 YAML
 chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
 
@@ -75,9 +81,41 @@ e2e_type "theme nosuch"
 e2e_keys Enter
 e2e_wait_for "theme: "
 
+# Text from the server reaches the screen cleaned: escape sequences and
+# bidi overrides in a rule's description neither clear the screen nor
+# reorder it.
+rule=$(e2e_api POST "/zones/$CLOUDFLARE_ZONE_ID/rate_limits" \
+    '{"description":"evil\u001b[2J\u001b]0;pwned\u0007\u202etxt.exe","match":{"request":{"url":"evil.example.com/*"}},"threshold":5,"period":60,"action":{"mode":"simulate","timeout":60}}' || true)
+case $rule in *'"success":true'*) ;; *) e2e_fail "rule: $rule" ;; esac
+e2e_keys r
+e2e_wait_for "evil.example.com/*"
+e2e_keys G Enter
+# Shown, escaped, as text: \x1B stays four characters, the override a '?'.
+e2e_wait_for 'description: "evil\x1B[2J\x1B]0;pwned\x07?txt.exe"'
+e2e_assert_contains "edgetui  profile main"
+e2e_assert_contains "rate-limits  9  >  rate-limits"
+e2e_keys q
+e2e_wait_gone 'description: "evil'
+
+# :profile switches where and as whom: a read-only profile says so.
+e2e_keys :
+e2e_type "profile audit"
+e2e_keys Enter
+e2e_wait_for "profile audit"
+e2e_wait_for "READ-ONLY"
+e2e_wait_match "^ operations  300$"
+e2e_keys :
+e2e_type "profile nosuch"
+e2e_keys Enter
+e2e_wait_for "no profile 'nosuch'"
+e2e_keys :
+e2e_type rl
+e2e_keys Enter
+e2e_wait_match "^ rate-limits  9$"
+
 # A resize re-lays out the list.
 e2e_resize 80 24
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits  9"
 e2e_assert_contains "MODE"
 e2e_resize 120 40
 
