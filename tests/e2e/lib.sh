@@ -402,10 +402,19 @@ e2e_resize() {
 # The screen into screen.now and _e2e_scr; screen.last keeps the last one
 # captured while the program was still running.
 _e2e_grab() {
-	_e2e_tmux capture-pane -p -t "$E2E_SESSION" >"$E2E_DIR/screen.now" \
-	    2>&1 || e2e_fail "tmux capture-pane: $(cat "$E2E_DIR/screen.now")"
+	local alt
+
+	# The screen and, in the same tmux call, whether the program's
+	# alternate screen is up: only such a screen is the program's own
+	# (after it exits, the pane shows the shell's lines, "Hangup"...).
+	_e2e_tmux capture-pane -p -t "$E2E_SESSION" \; \
+	    display -p -t "$E2E_SESSION" '#{alternate_on}' \
+	    >"$E2E_DIR/screen.raw" 2>&1 ||
+	    e2e_fail "tmux capture-pane: $(cat "$E2E_DIR/screen.raw")"
+	alt=$(tail -n 1 "$E2E_DIR/screen.raw")
+	sed '$d' "$E2E_DIR/screen.raw" >"$E2E_DIR/screen.now"
 	_e2e_scr=$(<"$E2E_DIR/screen.now")
-	if [[ $_e2e_scr != *E2E-EXIT:* ]]; then
+	if [ "$alt" = 1 ] && [[ $_e2e_scr != *E2E-EXIT:* ]]; then
 		printf '%s\n' "$_e2e_scr" >"$E2E_DIR/screen.last"
 	fi
 }
