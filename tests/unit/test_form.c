@@ -1,5 +1,5 @@
 /*
- * Unit tests for form.c: the items a kind's form has and their order,
+ * Unit tests for form_model.c: the items a kind's form has and their order,
  * texts parsed and checked as they are typed, cross-field rules placed on
  * their items, and bodies built from records without losing what the form
  * does not know.
@@ -17,7 +17,7 @@
 
 #include "buf.h"
 #include "common.h"
-#include "form.h"
+#include "form_model.h"
 #include "kind.h"
 #include "validate.h"
 #include "xmalloc.h"

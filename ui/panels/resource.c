@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "edit.h"
-#include "form.h"
+#include "form_model.h"
 #include "http.h"
 #include "log.h"
 #include "pager.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "form.h"
+#include "form_model.h"
 #include "transfers.h"
 #include "tui.h"
 #include "xmalloc.h"

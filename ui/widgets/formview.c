@@ -1,5 +1,5 @@
 /*
- * The form widget: draws a struct form (src/form.c holds the model and
+ * The form widget: draws a struct form (src/form_model.c holds the model and
  * its checks) and edits it from the keyboard. It stays open while what it
  * sent is on its way, so a refusal from the server loses nothing.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "form.h"
+#include "form_model.h"
 #include "screen.h"
 #include "tui.h"
 #include "widgets/line.h"

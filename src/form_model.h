@@ -4,8 +4,8 @@
  * edited and as a whole before submit. It knows nothing of curses; the
  * form widget draws it and sends it keys as text edits.
  */
-#ifndef EDGE_FORM_H
-#define EDGE_FORM_H
+#ifndef EDGE_FORM_MODEL_H
+#define EDGE_FORM_MODEL_H
 
 #include <stddef.h>
 

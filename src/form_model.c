@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "form.h"
+#include "form_model.h"
 #include "log.h"
 #include "xmalloc.h"
 
