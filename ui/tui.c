@@ -587,6 +587,12 @@ tui_cmd_profile(struct tui *t, const char *name)
 	} else
 		tui_message(t, TUI_MSG_OK, "profile %s", name);
 	tui_open_first(t);
+	/* This server's and account's unfinished uploads, if any. */
+	transfers_init(t);
+	if (transfers_paused(t) > 0)
+		tui_message(t, TUI_MSG_WARN, "profile %s: %zu unfinished "
+		    "upload%s (T, Enter resumes)", name, transfers_paused(t),
+		    transfers_paused(t) == 1 ? "" : "s");
 	return (0);
 }
 
