@@ -164,61 +164,49 @@ text_clean(const char *s)
 /* ---- width -------------------------------------------------------------- */
 
 /*
- * The columns of the character at s (len bytes left) and its length in *n;
- * a byte that is not a character in the locale counts one column.
+ * The columns of the character at s and its length in *n. Characters are
+ * UTF-8 whatever the locale, so a cut never splits one; their width is
+ * the locale's wcwidth, and what has none (an invalid byte, a character
+ * the locale does not know, a control) counts one column.
  */
 static size_t
-text_char_width(const char *s, size_t len, mbstate_t *ps, size_t *n)
+text_char_width(const char *s, size_t *n)
 {
-	wchar_t	wc;
-	int	w;
+	uint32_t	cp;
+	int		w;
 
-	*n = mbrtowc(&wc, s, len, ps);
-	if (*n == (size_t)-1 || *n == (size_t)-2 || *n == 0) {
-		memset(ps, 0, sizeof *ps);
-		*n = 1;
+	*n = text_decode((const unsigned char *)s, &cp);
+	if (cp == TEXT_BAD)
 		return (1);
-	}
-	w = wcwidth(wc);
+	w = wcwidth((wchar_t)cp);
 	return (w < 0 ? 1 : (size_t)w);
 }
 
 size_t
 text_width(const char *s)
 {
-	mbstate_t	ps;
-	size_t		len = strlen(s), cols = 0, n;
+	size_t	cols = 0, n;
 
-	memset(&ps, 0, sizeof ps);
-	while (len > 0) {
-		cols += text_char_width(s, len, &ps, &n);
-		s += n;
-		len -= n;
-	}
+	for (; *s != '\0'; s += n)
+		cols += text_char_width(s, &n);
 	return (cols);
 }
 
 size_t
 text_cut(char *s, size_t cols)
 {
-	mbstate_t	ps;
-	size_t		len = strlen(s), kept = 0, w, n;
+	size_t	kept = 0, w, n;
 
-	memset(&ps, 0, sizeof ps);
-	while (len > 0) {
-		w = text_char_width(s, len, &ps, &n);
+	for (; *s != '\0'; s += n) {
+		w = text_char_width(s, &n);
 		if (kept + w > cols) {
 			*s = '\0';
 			break;
 		}
 		kept += w;
-		s += n;
-		len -= n;
 	}
 	return (kept);
 }
-
-/* ---- search ------------------------------------------------------------- */
 
 static inline unsigned char
 text_lower(unsigned char c)

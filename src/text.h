@@ -24,8 +24,8 @@ size_t		 text_sanitize(const char *, char *, size_t, int);
 char		*text_clean(const char *);
 
 /*
- * Display columns (mbrtowc and wcwidth in the caller's locale; what has no
- * width of its own counts one), and cutting in place to at most cols
+ * Display columns of UTF-8 text (wcwidth in the caller's locale; what has
+ * no width of its own counts one), and cutting in place to at most cols
  * columns without splitting a character (returns the columns kept).
  */
 size_t		 text_width(const char *);

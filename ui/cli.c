@@ -31,6 +31,7 @@
 #include "kind.h"
 #include "log.h"
 #include "pager.h"
+#include "text.h"
 #include "tusc.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -335,32 +336,6 @@ cli_journal(struct cli *c, const char *method, const char *path, long status,
 
 /* ---- output ------------------------------------------------------------------ */
 
-static size_t
-cli_utf8_width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return (n);
-}
-
-/* Cut s to at most w characters, in place. */
-static void
-cli_utf8_cut(char *s, size_t w)
-{
-	size_t	n = 0;
-	char   *p;
-
-	for (p = s; *p != '\0'; p++) {
-		if (((unsigned char)*p & 0xc0) != 0x80 && n++ == w) {
-			*p = '\0';
-			return;
-		}
-	}
-}
-
 /* The default columns, with the id first when they do not show it. */
 static void
 cli_table_init(struct cli_table *t, const struct kind *k)
@@ -408,8 +383,8 @@ cli_table_cell(const struct cli_table *t, size_t i, const char *text)
 
 	snprintf(cell, sizeof cell, "%s", text);
 	if (!last || col->width > 0)
-		cli_utf8_cut(cell, w);
-	n = cli_utf8_width(cell);
+		text_cut(cell, w);
+	n = text_width(cell);
 	if (i != 0)
 		fputs("  ", stdout);
 	if ((col->flags & KIND_COL_RIGHT) && n < w)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,8 @@ main(int argc, char **argv)
 	int		 ch, status, demo = 0;
 
 	memset(&o, 0, sizeof o);
+	/* Character widths only: numbers keep the C locale's format. */
+	setlocale(LC_CTYPE, "");
 	log_set_sink(log_sink_stderr, (void *)"edgetui");
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "p:o:vf:", main_options,

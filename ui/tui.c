@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1246,8 +1245,6 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		    "command instead (edgetui --help)\n");
 		return (HTTP_EXIT_USAGE);
 	}
-	/* Wide characters only: numbers keep the C locale's format. */
-	setlocale(LC_CTYPE, "");
 	memset(&t, 0, sizeof t);
 	tui_opts = o;
 	if ((t.cfg = config_load(o->config, NULL, &cause)) == NULL) {

@@ -261,6 +261,8 @@ void		 panel_show_record(struct panel *, const cJSON *);
 void		 panel_layout(struct panel *, int);
 char		*panel_item_path(struct panel *, const char *);
 void		 panel_after_change(struct panel *);
+/* Put fields (a partial answer) into listed record id; -1 if not listed. */
+int		 panel_merge(struct panel *, const char *, const cJSON *);
 void		 panel_filter_flush(struct panel *);
 /* Create with the kind's body: none, a form, or a file and a form. */
 void		 panel_create(struct panel *);

@@ -53,6 +53,14 @@ wait_log_count() {
 LIST_GET="GET $GW/discovery/operations [0-9]{3}"
 BULK_PATCH="PATCH $GW/discovery/operations [0-9]{3}"
 
+# The console's $EDITOR for E: review becomes ignored.
+cat >"$E2E_DIR/editor.sh" <<'SH'
+#!/bin/sh
+sed -i 's/^state: review$/state: ignored/' "$1"
+SH
+chmod +x "$E2E_DIR/editor.sh"
+export EDITOR="$E2E_DIR/editor.sh"
+
 e2e_console_start
 e2e_wait_match '^ operations  300$'
 
@@ -133,5 +141,22 @@ e2e_wait_for "server filters, NAME=VALUE"
 e2e_keys C-u Enter
 e2e_wait_match '^ discovered-operations  40$'
 e2e_wait_match '^[ >] GET +api\.example\.com +/v2/users/\{var1\} +saved '
+
+# E on a kind with no call for one record: the listed copy is edited and
+# diffed, the PATCH's partial answer ({state}) merges into the row.
+e2e_keys F
+e2e_wait_for "server filters, NAME=VALUE"
+e2e_keys C-u
+e2e_type "state=review"
+e2e_keys Enter
+e2e_wait_match '^ discovered-operations  17  \[state=review\]$'
+e2e_keys g E
+e2e_wait_for "Apply 1 change to discovered-operations"
+e2e_assert_contains "state: \"review\" → \"ignored\""
+e2e_keys y
+e2e_wait_for "saved discovered-operations"
+e2e_wait_match '^> [A-Z]+ .* ignored '
+[ "$(api_count discovery/operations state=ignored)" -eq 13 ] ||
+    e2e_fail "the edit did not reach the server"
 
 e2e_quit_and_check_sane q q

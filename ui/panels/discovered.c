@@ -111,27 +111,6 @@ discovered_action(struct panel *p, enum action a)
 	}
 }
 
-/* The answer's fields into the row of id; -1 when it is not in view. */
-static int
-discovered_merge(struct panel *p, const char *id, const cJSON *fields)
-{
-	const cJSON	*f;
-	cJSON		*rec;
-	long		 i;
-
-	if (id == NULL || !cJSON_IsObject(fields) ||
-	    (i = rows_find(p->rows, id)) < 0 ||
-	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
-		return (-1);
-	cJSON_ArrayForEach(f, fields) {
-		cJSON_DeleteItemFromObjectCaseSensitive(rec, f->string);
-		cJSON_AddItemToObject(rec, f->string, cJSON_Duplicate(f, 1));
-	}
-	rows_put(p->rows, rec);
-	cJSON_Delete(rec);
-	return (0);
-}
-
 static int
 discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
@@ -162,10 +141,10 @@ discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	if (!cJSON_IsObject(ev->result))
 		stale = 1;
 	else if (r->count == 1 && r->id != NULL)
-		stale = discovered_merge(p, r->id, ev->result) != 0;
+		stale = panel_merge(p, r->id, ev->result) != 0;
 	else {
 		cJSON_ArrayForEach(one, ev->result)
-			if (discovered_merge(p, one->string, one) != 0)
+			if (panel_merge(p, one->string, one) != 0)
 				stale = 1;
 	}
 	if (stale)

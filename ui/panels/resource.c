@@ -447,12 +447,47 @@ panel_details(struct panel *p)
 
 /* ---- changes -------------------------------------------------------------- */
 
-/* The panel's copy of a record after the server changed it. */
+int
+panel_merge(struct panel *p, const char *id, const cJSON *fields)
+{
+	const cJSON	*f;
+	cJSON		*rec;
+	long		 i;
+
+	if (id == NULL || !cJSON_IsObject(fields) ||
+	    (i = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
+		return (-1);
+	cJSON_ArrayForEach(f, fields) {
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, f->string);
+		cJSON_AddItemToObject(rec, f->string, cJSON_Duplicate(f, 1));
+	}
+	rows_put(p->rows, rec);
+	if (p->view == PANEL_DETAIL && p->record != NULL &&
+	    kind_record_id(p->kind, p->record) != NULL &&
+	    strcmp(kind_record_id(p->kind, p->record), id) == 0)
+		panel_show_record(p, rec);
+	cJSON_Delete(rec);
+	return (0);
+}
+
+/*
+ * The panel's copy of a record after the server changed it: the whole
+ * record, or (an answer without the id, such as a PATCH's {state}) the
+ * fields that changed in record id.
+ */
 static void
-panel_changed_record(struct panel *p, const cJSON *rec)
+panel_changed_record(struct panel *p, const char *id, const cJSON *rec)
 {
 	if (rec == NULL || !cJSON_IsObject(rec))
 		return;
+	if (p->kind->shape != KIND_SHAPE_OBJECT &&
+	    kind_record_id(p->kind, rec) == NULL) {
+		if (panel_merge(p, id, rec) != 0)
+			panel_load(p);
+		panel_restore(p);
+		return;
+	}
 	if (p->kind->shape == KIND_SHAPE_OBJECT) {
 		panel_show_record(p, rec);
 		return;
@@ -553,39 +588,65 @@ panel_can(struct panel *p, unsigned verb, const char *what)
 	return (1);
 }
 
+/*
+ * A copy of record id to work on (type says what for; data and before are
+ * taken). Kinds with no call for one record use the listed copy, the
+ * freshest there is, and are answered at once.
+ */
+static void
+panel_fetch_as(struct panel *p, enum tui_req_type type, const char *id,
+    cJSON *data, cJSON *before)
+{
+	struct jobs_event	 ev;
+	struct tui_req		*r, local;
+	char			*path;
+	long			 i;
+
+	if ((p->kind->verbs & KIND_VERB_GET) == 0 &&
+	    p->kind->shape != KIND_SHAPE_OBJECT) {
+		memset(&ev, 0, sizeof ev);
+		memset(&local, 0, sizeof local);
+		ev.kind = JOBS_EVENT_DONE;
+		if (id != NULL && (i = rows_find(p->rows, id)) >= 0)
+			ev.result = rows_record(p->rows, (size_t)i);
+		local.panel = p;
+		local.type = type;
+		local.id = id != NULL ? xstrdup(id) : NULL;
+		local.data = data;
+		local.before = before;
+		if (ev.result != NULL)
+			panel_event(p, &local, &ev);
+		else
+			tui_message(p->tui, TUI_MSG_ERROR, "%s %s is no longer "
+			    "listed", p->kind->name, id != NULL ? id : "");
+		cJSON_Delete(ev.result);
+		free(local.id);
+		cJSON_Delete(local.data);
+		cJSON_Delete(local.before);
+		return;
+	}
+	r = NULL;
+	if ((path = panel_item_path(p, id)) != NULL)
+		r = tui_submit(p->tui, p, type, "GET", path, NULL);
+	free(path);
+	if (r == NULL) {
+		cJSON_Delete(data);
+		cJSON_Delete(before);
+		return;
+	}
+	r->id = id != NULL ? xstrdup(id) : NULL;
+	r->data = data;
+	r->before = before;
+}
+
 static void
 panel_fetch(struct panel *p, enum tui_req_type type)
 {
-	struct tui_req	*r;
 	const char	*id = panel_current_id(p);
-	char		*path;
 
 	if (p->kind->shape != KIND_SHAPE_OBJECT && id == NULL)
 		return;
-	if ((path = panel_item_path(p, id)) == NULL)
-		return;
-	if ((p->kind->verbs & KIND_VERB_GET) == 0 &&
-	    p->kind->shape != KIND_SHAPE_OBJECT) {
-		/* No call for one record: the listed copy is the freshest. */
-		struct jobs_event ev;
-		struct tui_req fake;
-
-		memset(&ev, 0, sizeof ev);
-		memset(&fake, 0, sizeof fake);
-		ev.kind = JOBS_EVENT_DONE;
-		ev.result = panel_current_record(p);
-		fake.panel = p;
-		fake.type = type;
-		fake.id = (char *)id;
-		panel_event(p, &fake, &ev);
-		cJSON_Delete(ev.result);
-		free(path);
-		return;
-	}
-	r = tui_submit(p->tui, p, type, "GET", path, NULL);
-	if (r != NULL && id != NULL)
-		r->id = xstrdup(id);
-	free(path);
+	panel_fetch_as(p, type, id, NULL, NULL);
 }
 
 /* ---- edit as YAML ---------------------------------------------------------- */
@@ -609,10 +670,9 @@ panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
 {
 	struct edit		 e;
 	struct panel_editor	 pe;
-	struct tui_req		*r;
 	enum edit_status	 st;
 	cJSON			*edited = NULL;
-	char			*cause = NULL, *path;
+	char			*cause = NULL;
 
 	memset(&e, 0, sizeof e);
 	if (edit_open(&e, p->kind, rec, p->kind->shape == KIND_SHAPE_OBJECT ||
@@ -650,19 +710,8 @@ panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
 		return;
 	}
 	/* Diff against a fresh copy: the record may have changed since. */
-	if ((path = panel_item_path(p, id)) == NULL) {
-		cJSON_Delete(edited);
-		edit_close(&e);
-		return;
-	}
-	r = tui_submit(p->tui, p, TUI_REQ_FETCH_DIFF, "GET", path, NULL);
-	if (r != NULL) {
-		r->id = id != NULL ? xstrdup(id) : NULL;
-		r->data = edited;
-		r->before = cJSON_Duplicate(e.orig, 1);
-	} else
-		cJSON_Delete(edited);
-	free(path);
+	panel_fetch_as(p, TUI_REQ_FETCH_DIFF, id, edited,
+	    cJSON_Duplicate(e.orig, 1));
 	edit_close(&e);
 }
 
@@ -929,7 +978,7 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	switch (r->type) {
 	case TUI_REQ_GET:
 		if (p->view == PANEL_DETAIL && ev->result != NULL)
-			panel_changed_record(p, ev->result);
+			panel_changed_record(p, r->id, ev->result);
 		break;
 	case TUI_REQ_FETCH_FORM:
 		panel_form_new(p, ev->result, r->id);
@@ -944,7 +993,7 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		tui_journal(t, r, ev->http_status, ev->result);
 		if (r->modal != NULL)
 			formview_close(t, r->modal);
-		panel_changed_record(p, ev->result);
+		panel_changed_record(p, NULL, ev->result);
 		if (kind_record_id(p->kind, ev->result) != NULL) {
 			free(p->cursor_id);
 			p->cursor_id = xstrdup(kind_record_id(p->kind,
@@ -959,7 +1008,7 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		tui_journal(t, r, ev->http_status, ev->result);
 		if (r->modal != NULL)
 			formview_close(t, r->modal);
-		panel_changed_record(p, ev->result);
+		panel_changed_record(p, r->id, ev->result);
 		tui_message(t, TUI_MSG_OK, "saved %s %s", name,
 		    r->id != NULL ? r->id : "");
 		break;
