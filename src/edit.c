@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,11 @@ edit_update_body(const struct kind *k, const cJSON *before,
 	    k->id_field != NULL && strchr(k->id_field, '.') == NULL &&
 	    cJSON_IsObject(body) && !cJSON_HasObjectItem(body, k->id_field))
 		cJSON_AddStringToObject(body, k->id_field, id);
-	if (k->update_method != KIND_METHOD_PATCH || before == NULL ||
+	/*
+	 * A POST edits like a PATCH (Stream's videos): a member sent back
+	 * as the server gave it could be refused (maxDurationSeconds -1).
+	 */
+	if (k->update_method == KIND_METHOD_PUT || before == NULL ||
 	    !cJSON_IsObject(body))
 		return (body);
 	for (m = body->child; m != NULL; m = next) {
@@ -299,15 +304,16 @@ edit_check(const struct kind *k, const char *text, size_t len,
 		free(why);
 		return (EDIT_INVALID);
 	}
-	if (validate_record(k, rec, mode, &errs, &nerrs) != 0) {
+	/* Saved as fetched: nothing to check, nothing to send. */
+	if (orig != NULL && cJSON_Compare(rec, orig, 1)) {
+		cJSON_Delete(rec);
+		return (EDIT_UNCHANGED);
+	}
+	if (validate_changes(k, rec, orig, mode, &errs, &nerrs) != 0) {
 		*cause = validate_errors_text(errs, nerrs, "\n");
 		validate_errors_free(errs, nerrs);
 		cJSON_Delete(rec);
 		return (EDIT_INVALID);
-	}
-	if (orig != NULL && cJSON_Compare(rec, orig, 1)) {
-		cJSON_Delete(rec);
-		return (EDIT_UNCHANGED);
 	}
 	*record = rec;
 	return (EDIT_CHANGED);
@@ -505,4 +511,25 @@ edit_run_editor(const char *file, char **cause)
 	pthread_sigmask(SIG_SETMASK, &omask, NULL);
 	free(copy);
 	return (rv);
+}
+
+/* ---- paths typed by the user -------------------------------------------- */
+
+char *
+edit_path_expand(const char *path)
+{
+	const char	*home;
+	struct passwd	*pw;
+
+	if (path[0] != '~' || (path[1] != '\0' && path[1] != '/'))
+		return (xstrdup(path));
+	if ((home = getenv("HOME")) == NULL || *home == '\0') {
+		if ((pw = getpwuid(getuid())) == NULL || pw->pw_dir == NULL)
+			return (xstrdup(path));
+		home = pw->pw_dir;
+	}
+	/* "~/" on a home of "/" is "/", not "//". */
+	if (path[1] == '/' && home[strlen(home) - 1] == '/')
+		path++;
+	return (xprintf("%s%s", home, path + 1));
 }

@@ -72,6 +72,8 @@ int	 edit_run_editor(const char *, char **);
  * One saved text against the original record: EDIT_EMPTY, EDIT_UNCHANGED,
  * EDIT_CHANGED with *record (caller frees), or EDIT_INVALID with *cause:
  * "YAML: line 3, column 5: ..." or one "field: message" line per problem.
+ * Only the values that differ from the original are checked (see
+ * validate_changes); a text that parses to the original is unchanged.
  */
 enum edit_status edit_check(const struct kind *, const char *, size_t,
 	     const cJSON *, enum validate_mode, cJSON **, char **);
@@ -79,8 +81,8 @@ enum edit_status edit_check(const struct kind *, const char *, size_t,
 /*
  * The body an update sends for the edited record (caller frees): a PUT
  * replaces the record and the API wants its id in it (added from id when
- * missing); a PATCH sends only the top-level members that differ from
- * before (when before is not NULL); a POST sends the record as edited.
+ * missing); a PATCH or a POST sends only the top-level members that
+ * differ from before (when before is not NULL; else the record as edited).
  */
 cJSON	*edit_update_body(const struct kind *, const cJSON *, const cJSON *,
 	     const char *);
@@ -105,6 +107,11 @@ char	*edit_temp_file(const struct kind *, const char *, char **);
 char	*edit_with_comment(const char *, const char *);
 /* Whether the text holds only comments and blank space. */
 int	 edit_blank(const char *);
+/*
+ * A path as typed in a prompt: "~" and a leading "~/" stand for $HOME (else
+ * the user's home directory); anything else is left as it is (allocated).
+ */
+char	*edit_path_expand(const char *);
 /* Whole files: read (at most EDIT_FILE_MAX), write; NULL or -1, *cause. */
 char	*edit_read_file(const char *, size_t *, char **);
 int	 edit_write_file(const char *, const char *, char **);

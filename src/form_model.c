@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "buf.h"
 #include "form_model.h"
@@ -19,6 +20,7 @@
 
 #define FORM_QUOTE	40	/* characters of typed text quoted */
 #define FORM_NEAR	16	/* characters after a JSON syntax error */
+#define FORM_LIST_SEP	", \t\n"	/* between a list's items */
 
 static const char *const form_toggle_values[] = { "yes", "no", NULL };
 
@@ -201,7 +203,7 @@ form_list_text(const cJSON *v)
 		return (xstrdup("[]"));
 	cJSON_ArrayForEach(e, v) {
 		if (*e->valuestring == '\0' ||
-		    !form_plain(e->valuestring, "") ||
+		    !form_plain(e->valuestring, FORM_LIST_SEP) ||
 		    (e == v->child && *e->valuestring == '['))
 			return (form_json_text(v));
 	}
@@ -447,30 +449,93 @@ form_parse_toggle(const char *t, cJSON **out, char **why)
 }
 
 /*
- * "a, b, c": split on commas, each item trimmed, empty ones dropped. An
- * item holding a comma cannot be typed this way; the input takes a JSON
- * array for that (and form_text_of shows such a list as one).
+ * The value of an enum field that t names, in the API's spelling: typed
+ * "https" is the declared "HTTPS". NULL when none is.
+ */
+static const char *
+form_enum_value(const struct kind_field *f, const char *t)
+{
+	const char *const	*v;
+
+	if (f->values == NULL)
+		return (NULL);
+	for (v = f->values; *v != NULL; v++) {
+		if (strcmp(*v, t) == 0)
+			return (*v);
+	}
+	for (v = f->values; *v != NULL; v++) {
+		if (strcasecmp(*v, t) == 0)
+			return (*v);
+	}
+	return (NULL);
+}
+
+/*
+ * "a, b c": split on commas and blanks, empty items dropped, enum values
+ * in their declared spelling. An item holding a comma or a blank cannot
+ * be typed this way; the input takes a JSON array for that (and
+ * form_text_of shows such a list as one).
  */
 static int
-form_parse_list(const char *t, cJSON **out)
+form_parse_list(const struct kind_field *f, const char *t, cJSON **out)
 {
-	const char	*p = t, *end;
+	const char	*p = t, *value;
 	char		*s;
 	size_t		 n;
 
 	*out = form_json_check(cJSON_CreateArray());
 	for (;;) {
-		end = strchr(p, ',');
-		n = end != NULL ? (size_t)(end - p) : strlen(p);
-		s = form_trimmed(p, n);
-		if (*s != '\0')
-			cJSON_AddItemToArray(*out,
-			    form_json_check(cJSON_CreateString(s)));
-		free(s);
-		if (end == NULL)
+		p += strspn(p, FORM_LIST_SEP);
+		if (*p == '\0')
 			return (0);
-		p = end + 1;
+		n = strcspn(p, FORM_LIST_SEP);
+		s = xstrndup(p, n);
+		if ((value = form_enum_value(f, s)) == NULL)
+			value = s;
+		cJSON_AddItemToArray(*out,
+		    form_json_check(cJSON_CreateString(value)));
+		free(s);
+		p += n;
 	}
+}
+
+/*
+ * "+15m", "+2h", "+30d" (also s and w): that long from now, as RFC 3339
+ * UTC. NULL when t is not one.
+ */
+char *
+form_time_from_now(const char *t, time_t now)
+{
+	static const struct {
+		char	unit;
+		long	seconds;
+	} units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+		{ 'w', 7 * 86400 }
+	};
+	char		 out[32], *end;
+	long		 n;
+	size_t		 i;
+	struct tm	 tm;
+	time_t		 when;
+
+	if (*t != '+' || !isdigit((unsigned char)t[1]))
+		return (NULL);
+	n = strtol(t + 1, &end, 10);
+	/* At most ten years out: no overflow, and no typo of a century. */
+	if (end[0] == '\0' || end[1] != '\0' || n < 0 || n > 3660L * 86400)
+		return (NULL);
+	for (i = 0; i < nitems(units); i++) {
+		if (units[i].unit == *end)
+			break;
+	}
+	if (i == nitems(units) || n > 3660L * 86400 / units[i].seconds)
+		return (NULL);
+	when = now + (time_t)(n * units[i].seconds);
+	if (gmtime_r(&when, &tm) == NULL ||
+	    strftime(out, sizeof out, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return (NULL);
+	return (xstrdup(out));
 }
 
 /* One "key=value" of a MAP into o. */
@@ -558,12 +623,14 @@ form_parse_input(const struct form_item *it, const char *text,
 	case FORM_TOGGLE:
 		return (form_parse_toggle(t, out, why));
 	case FORM_ENUM:
+		if (form_enum_value(it->field, t) != NULL)
+			t = form_enum_value(it->field, t);
 		*out = form_json_check(cJSON_CreateString(t));
 		return (0);
 	case FORM_LIST:
 		if (*t == '[')
 			return (form_parse_json(text, out, why));
-		return (form_parse_list(t, out));
+		return (form_parse_list(it->field, t, out));
 	case FORM_MAP:
 		if (*t == '{')
 			return (form_parse_json(text, out, why));
@@ -585,6 +652,18 @@ form_parse(const struct form *form, const struct form_item *it,
 	int	 rc = 0;
 
 	*out = NULL;
+	if (it->input == FORM_TEXT && it->field->type == KIND_TYPE_TIME &&
+	    *text == '+') {
+		if ((t = form_time_from_now(text, time(NULL))) == NULL) {
+			xasprintf(why, "'%.*s' is not a time from now such as "
+			    "+15m, +2h or +30d", form_quote_len(text,
+			    FORM_QUOTE), text);
+			return (-1);
+		}
+		*out = form_json_check(cJSON_CreateString(t));
+		free(t);
+		return (0);
+	}
 	if (it->input == FORM_TEXT) {
 		if (*text != '\0')
 			*out = form_json_check(cJSON_CreateString(text));
@@ -960,10 +1039,13 @@ form_refresh(struct form *form, int all, size_t *problems)
 	found = xcalloc(form->nitems + 1, sizeof *found);
 	own = xcalloc(form->nitems + 1, sizeof *own);
 	for (i = 0; i < form->nitems; i++) {
-		found[i] = form_problem(form, &form->items[i], body);
+		/* An edit checks what the user changed, not the server's. */
+		if (form->mode == VALIDATE_CREATE || form->items[i].changed)
+			found[i] = form_problem(form, &form->items[i], body);
 		own[i] = found[i] != NULL;
 	}
-	if (validate_record(form->kind, body, form->mode, &errs, &n) != 0) {
+	if (validate_changes(form->kind, body, form->mode == VALIDATE_UPDATE ?
+	    form->base : NULL, form->mode, &errs, &n) != 0) {
 		for (i = 0; i < n; i++)
 			count += form_place(form, found, own, &errs[i], &whole);
 		validate_errors_free(errs, n);
@@ -1067,6 +1149,56 @@ form_cycle(struct form *form, size_t i, int dir)
 	else
 		next = (int)((cur + total + (dir < 0 ? -1 : 1)) % total);
 	form_set(form, i, (size_t)next == n ? "" : values[next]);
+}
+
+int
+form_settle(struct form *form, size_t i)
+{
+	struct form_item	*it;
+	char			*t;
+
+	if (i >= form->nitems)
+		fatalx("form_settle: no item %zu", i);
+	it = &form->items[i];
+	if (it->input != FORM_TEXT || it->field->type != KIND_TYPE_TIME ||
+	    (t = form_time_from_now(it->text, time(NULL))) == NULL)
+		return (0);
+	form_set(form, i, t);
+	free(t);
+	return (1);
+}
+
+int
+form_jump(struct form *form, size_t i, int c)
+{
+	struct form_item	*it;
+	const char *const	*values;
+	size_t			 n = 0, j, start = 0;
+	int			 cur;
+
+	if (i >= form->nitems)
+		fatalx("form_jump: no item %zu", i);
+	it = &form->items[i];
+	if (it->input == FORM_TOGGLE)
+		values = form_toggle_values;
+	else if (it->input == FORM_ENUM && it->field->values != NULL)
+		values = it->field->values;
+	else
+		return (0);
+	while (values[n] != NULL)
+		n++;
+	/* Pressed again, the next value with that letter. */
+	cur = form_value_index(it, values, n, it->text);
+	if (cur != -1 && tolower((unsigned char)*values[cur]) == tolower(c))
+		start = (size_t)cur + 1;
+	for (j = 0; j < n; j++) {
+		if (tolower((unsigned char)*values[(start + j) % n]) ==
+		    tolower(c)) {
+			form_set(form, i, values[(start + j) % n]);
+			return (1);
+		}
+	}
+	return (0);
 }
 
 int

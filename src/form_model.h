@@ -8,6 +8,7 @@
 #define EDGE_FORM_MODEL_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -20,7 +21,7 @@ enum form_input {
 	FORM_NUMBER,		/* INT NUMBER */
 	FORM_TOGGLE,		/* BOOL: true / false / (unset) */
 	FORM_ENUM,		/* ENUM: one of values, or unset */
-	FORM_LIST,		/* STRINGS ENUMS: "a, b, c" */
+	FORM_LIST,		/* STRINGS ENUMS: "a, b c" */
 	FORM_MAP,		/* MAP: "key=value, key2=value2" */
 	FORM_JSON		/* OBJECTS and anything else: JSON text */
 };
@@ -73,6 +74,19 @@ void		 form_set(struct form *, size_t, const char *);
  * value, unset included (unless the field is required).
  */
 void		 form_cycle(struct form *, size_t, int);
+/*
+ * FORM_TOGGLE and FORM_ENUM: a typed letter picks the first value that
+ * starts with it (any case), or the next one when the value shown does.
+ * Returns 0 when none does.
+ */
+int		 form_jump(struct form *, size_t, int);
+/*
+ * Leaving item i: a date typed as a time from now ("+2h") is shown as the
+ * RFC 3339 date it stands for. Returns 1 when the text changed.
+ */
+int		 form_settle(struct form *, size_t);
+/* "+15m", "+2h", "+30d", "+1w" after now as RFC 3339 UTC, or NULL. */
+char		*form_time_from_now(const char *, time_t);
 /* Whether any item changed. */
 int		 form_changed(const struct form *);
 /* The index of the item at path ("action.mode"), or -1. */
@@ -89,7 +103,9 @@ int		 form_required(const struct form *, size_t);
  * member). Every item is checked, then the whole (the kind's cross-field
  * rules). NULL when something is wrong: the items' errors and form->error
  * say what, and *cause is a one-line summary ("2 fields need attention:
- * threshold: ...").
+ * threshold: ..."). Editing a record, only the items the user changed are
+ * checked: the others keep the server's values, even one that breaks a
+ * local rule (validate_changes).
  */
 cJSON		*form_result(struct form *, char **);
 

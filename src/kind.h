@@ -152,6 +152,7 @@ struct kind_field {
 	size_t			 max_items;	/* lists; 0: any */
 	enum kind_check		 check;
 	const char		*help;		/* one line */
+	const char		*example;	/* a valid value, for errors */
 };
 
 /*

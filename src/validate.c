@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -327,9 +328,12 @@ validate_origin(const char *s)
 	return (NULL);
 }
 
-/* An absolute http or https URL with a host, as the service takes it. */
+/*
+ * An absolute http or https URL with a host, as the service takes it;
+ * example is the field's own (a webhook's is not an audio file's).
+ */
 static const char *
-validate_url(const char *s, char *why, size_t size)
+validate_url(const char *s, const char *example, char *why, size_t size)
 {
 	const char	*sep, *auth, *end, *at, *host, *port;
 	size_t		 i, n = strlen(s);
@@ -346,9 +350,11 @@ validate_url(const char *s, char *why, size_t size)
 			return ("must be ASCII without spaces or control "
 			    "characters (percent-encode them)");
 	}
-	if ((sep = strstr(s, "://")) == NULL)
-		return ("must be an absolute URL such as "
-		    "https://example.com/hook");
+	if ((sep = strstr(s, "://")) == NULL) {
+		snprintf(why, size, "must be an absolute URL such as %s",
+		    example != NULL ? example : "https://example.com/path");
+		return (why);
+	}
 	if (!((sep - s == 4 && strncasecmp(s, "http", 4) == 0) ||
 	    (sep - s == 5 && strncasecmp(s, "https", 5) == 0))) {
 		snprintf(why, size, "the scheme must be http or https, not "
@@ -496,7 +502,7 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 			    "2014-01-02T02:20:00Z";
 		break;
 	case KIND_TYPE_URI:
-		bad = validate_url(s, why, sizeof why);
+		bad = validate_url(s, f->example, why, sizeof why);
 		break;
 	case KIND_TYPE_HEX32:
 		if (!kind_is_hex32(s))
@@ -748,5 +754,72 @@ validate_field(const struct kind_field *f, const cJSON *v, char **cause)
 		return (0);
 	*cause = validate_errors_text(ctx.errs, ctx.n, "; ");
 	validate_errors_free(ctx.errs, ctx.n);
+	return (-1);
+}
+
+/* ---- what changed ------------------------------------------------------- */
+
+/*
+ * The value at a concrete path ("bypass[1].value", "meta.name"), or NULL
+ * (absent, or null: both mean "not there" to the checks).
+ */
+static const cJSON *
+validate_at(const cJSON *o, const char *path)
+{
+	char	 key[128];
+	size_t	 n;
+	long	 i;
+	char	*end;
+
+	while (o != NULL && *path != '\0') {
+		if (*path == '[') {
+			i = strtol(path + 1, &end, 10);
+			if (end == path + 1 || *end != ']' || i < 0 ||
+			    !cJSON_IsArray(o) || i > INT_MAX)
+				return (NULL);
+			o = cJSON_GetArrayItem(o, (int)i);
+			path = end + 1;
+		} else {
+			n = strcspn(path, ".[");
+			if (!cJSON_IsObject(o) || n >= sizeof key)
+				return (NULL);
+			memcpy(key, path, n);
+			key[n] = '\0';
+			o = cJSON_GetObjectItemCaseSensitive(o, key);
+			path += n;
+		}
+		if (*path == '.')
+			path++;
+	}
+	return (cJSON_IsNull(o) ? NULL : o);
+}
+
+int
+validate_changes(const struct kind *k, const cJSON *body, const cJSON *orig,
+    enum validate_mode mode, struct validate_error **errs, size_t *n)
+{
+	const cJSON	*a, *b;
+	size_t		 i, kept = 0;
+
+	if (validate_record(k, body, mode, errs, n) == 0 || orig == NULL)
+		return (*n == 0 ? 0 : -1);
+	for (i = 0; i < *n; i++) {
+		a = validate_at(body, (*errs)[i].field);
+		b = validate_at(orig, (*errs)[i].field);
+		/* "" is the whole record: a rule across fields stays. */
+		if (*(*errs)[i].field != '\0' && (a == b ||
+		    (a != NULL && b != NULL && cJSON_Compare(a, b, 1)))) {
+			free((*errs)[i].field);
+			free((*errs)[i].message);
+			continue;
+		}
+		(*errs)[kept++] = (*errs)[i];
+	}
+	*n = kept;
+	if (kept == 0) {
+		free(*errs);
+		*errs = NULL;
+		return (0);
+	}
 	return (-1);
 }

@@ -34,6 +34,15 @@ struct validate_error {
  */
 int	 validate_record(const struct kind *, const cJSON *,
 	     enum validate_mode, struct validate_error **, size_t *);
+/*
+ * validate_record on an edit of orig, keeping only the problems where
+ * body differs from orig: a value the server sent and the user left as it
+ * was is not checked against the local rules (the server's own record may
+ * break them, as a video's maxDurationSeconds -1). Problems of the whole
+ * ("") are kept. orig NULL: validate_record.
+ */
+int	 validate_changes(const struct kind *, const cJSON *, const cJSON *,
+	     enum validate_mode, struct validate_error **, size_t *);
 void	 validate_errors_free(struct validate_error *, size_t);
 /* "field: message" for each, joined by sep (allocated). */
 char	*validate_errors_text(const struct validate_error *, size_t,

@@ -293,9 +293,15 @@ void		 dialog_confirm(struct tui *, const char *, const char *,
 void		 dialog_confirm_typed(struct tui *, const char *,
 		     const char *, const char *, dialog_cb, void *,
 		     dialog_free_cb);
-/* A line of input; files: Tab completes paths. */
+/*
+ * A line of input, the initial text selected (typing replaces it); files:
+ * Tab completes paths and "~/" is the home directory.
+ */
 void		 dialog_prompt(struct tui *, const char *, const char *, int,
 		     dialog_cb, void *, dialog_free_cb);
+/* A refused answer asked again: the text as typed, and why under it. */
+void		 dialog_prompt_again(struct tui *, const char *, const char *,
+		     const char *, int, dialog_cb, void *, dialog_free_cb);
 
 /* ui/widgets/formview.c */
 /* Submit: the modal, the body, the record's id (NULL: new), the original. */

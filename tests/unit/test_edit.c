@@ -231,9 +231,13 @@ static void
 test_body_post(void **state)
 {
 	(void)state;
+	/* Only what changed: the server's -1 is not sent back to it. */
+	assert_body(&kind_post,
+	    "{\"uid\":\"u\",\"name\":\"a\",\"max\":-1}",
+	    "{\"uid\":\"u\",\"name\":\"b\",\"period\":10,\"max\":-1}",
+	    "u", "{\"name\":\"b\",\"period\":10}");
 	assert_body(&kind_post, "{\"uid\":\"u\",\"name\":\"a\"}",
-	    "{\"name\":\"b\",\"period\":10}", "u",
-	    "{\"name\":\"b\",\"period\":10}");
+	    "{\"name\":\"b\"}", NULL, "{\"name\":\"b\"}");
 }
 
 /* ---- the diff ----------------------------------------------------------- */
@@ -421,6 +425,36 @@ test_check(void **state)
 	assert_null(rec);
 	assert_string_equal(cause, "name: must not be empty\n"
 	    "period: 5 is out of range (10 to 86400)");
+	free(cause);
+	cJSON_Delete(orig);
+}
+
+/*
+ * A record the server sent breaks a local rule (period 5): saved as it
+ * was it is unchanged, and an edit elsewhere is not refused for the
+ * value the user left alone; changing that value checks it.
+ */
+static void
+test_check_server_values(void **state)
+{
+	cJSON	*orig = parse("{\"id\":\"abc\",\"name\":\"first\","
+		    "\"period\":5}"), *rec;
+	char	*cause, *got;
+
+	(void)state;
+	assert_int_equal(check("id: abc\nname: first\nperiod: 5\n", orig,
+	    &rec, &cause), EDIT_UNCHANGED);
+	assert_null(rec);
+	assert_int_equal(check("id: abc\nname: second\nperiod: 5\n", orig,
+	    &rec, &cause), EDIT_CHANGED);
+	got = print(rec);
+	assert_string_equal(got,
+	    "{\"id\":\"abc\",\"name\":\"second\",\"period\":5}");
+	free(got);
+	cJSON_Delete(rec);
+	assert_int_equal(check("id: abc\nname: first\nperiod: 7\n", orig,
+	    &rec, &cause), EDIT_INVALID);
+	assert_string_equal(cause, "period: 7 is out of range (10 to 86400)");
 	free(cause);
 	cJSON_Delete(orig);
 }
@@ -690,6 +724,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_read_write_file,
 		    tmp_setup, tmp_teardown),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_check_server_values),
 		cmocka_unit_test_setup_teardown(test_loop, tmp_setup,
 		    tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_rounds, tmp_setup,

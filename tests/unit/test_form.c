@@ -794,6 +794,159 @@ test_left_out(void **state)
 	form_free(form);
 }
 
+/*
+ * A video as the server sends it, maxDurationSeconds -1 (not a value the
+ * local range takes): an edit of another field is taken and leaves the
+ * -1 as it was; a change to it is checked.
+ */
+static void
+test_server_values(void **state)
+{
+	cJSON		*record, *body;
+	struct form	*form;
+	char		*cause;
+
+	(void)state;
+	record = parse("{\"uid\":\"9e0c67e0a2f4e37aa63d36321e7644b1\","
+	    "\"meta\":{\"name\":\"Keynote\"},\"creator\":\"studio-7\","
+	    "\"maxDurationSeconds\":-1,\"requireSignedURLs\":false}");
+	form = form_new(&kind_videos, record);
+	assert_false(form_changed(form));
+	body = result_ok(form);
+	cJSON_Delete(body);
+	set(form, "creator", "studio-8");
+	assert_null(item(form, "maxDurationSeconds")->error);
+	body = result_ok(form);
+	assert_member(body, "creator", "\"studio-8\"");
+	assert_member(body, "maxDurationSeconds", "-1");
+	cJSON_Delete(body);
+	set(form, "maxDurationSeconds", "0");
+	cause = result_refused(form);
+	assert_non_null(strstr(cause, "maxDurationSeconds: 0 is out of range"));
+	free(cause);
+	/* Put back as it was: the server's again, not checked. */
+	set(form, "maxDurationSeconds", "-1");
+	body = result_ok(form);
+	cJSON_Delete(body);
+	form_free(form);
+	cJSON_Delete(record);
+}
+
+/* Lists split on blanks or commas; enum values in the API's spelling. */
+static void
+test_list_separators(void **state)
+{
+	cJSON		*body;
+	struct form	*form;
+	char		*cause;
+
+	(void)state;
+	form = form_new(&kind_rate_limits, NULL);
+	fill_rate_limit(form);
+	set(form, "match.request.methods", "post  put,get");
+	set(form, "match.request.schemes", "https http");
+	assert_null(item(form, "match.request.schemes")->error);
+	body = result_ok(form);
+	assert_member(body, "match.request.methods",
+	    "[\"POST\",\"PUT\",\"GET\"]");
+	assert_member(body, "match.request.schemes", "[\"HTTPS\",\"HTTP\"]");
+	cJSON_Delete(body);
+	set(form, "match.request.schemes", "gopher");
+	assert_non_null(item(form, "match.request.schemes")->error);
+	/* An item with a blank in it is shown as JSON, which reads back. */
+	body = parse("[\"a b\",\"c\"]");
+	cause = form_text_of(FORM_LIST, body);
+	assert_string_equal(cause, "[\"a b\",\"c\"]");
+	free(cause);
+	cJSON_Delete(body);
+	form_free(form);
+}
+
+static void
+test_enum_jump(void **state)
+{
+	struct form	*form;
+
+	(void)state;
+	form = form_new(&kind_rate_limits, NULL);
+	assert_int_equal(form_jump(form, (size_t)form_find(form,
+	    "action.mode"), 'B'), 1);
+	assert_string_equal(item(form, "action.mode")->text, "ban");
+	/* c: challenge, then the next value starting with c, and around. */
+	form_jump(form, (size_t)form_find(form, "action.mode"), 'c');
+	assert_string_equal(item(form, "action.mode")->text, "challenge");
+	assert_int_equal(form_jump(form, (size_t)form_find(form,
+	    "action.mode"), 'x'), 0);
+	assert_string_equal(item(form, "action.mode")->text, "challenge");
+	form_jump(form, (size_t)form_find(form, "action.mode"), 'm');
+	assert_string_equal(item(form, "action.mode")->text,
+	    "managed_challenge");
+	form_jump(form, (size_t)form_find(form, "disabled"), 'y');
+	assert_string_equal(item(form, "disabled")->text, "yes");
+	form_jump(form, (size_t)form_find(form, "disabled"), 'N');
+	assert_string_equal(item(form, "disabled")->text, "no");
+	form_free(form);
+}
+
+/* "+2h" and the like: from now, as RFC 3339 UTC. */
+static void
+test_time_from_now(void **state)
+{
+	static const struct {
+		const char	*typed;
+		const char	*want;	/* from 2026-03-01T08:00:00Z */
+	} cases[] = {
+		{ "+15m", "2026-03-01T08:15:00Z" },
+		{ "+2h", "2026-03-01T10:00:00Z" },
+		{ "+30d", "2026-03-31T08:00:00Z" },
+		{ "+1w", "2026-03-08T08:00:00Z" },
+		{ "+366d", "2027-03-02T08:00:00Z" },
+		{ "+2", NULL }, { "+h", NULL }, { "2h", NULL }, { "+2hh", NULL },
+		{ "+-2h", NULL }, { "+99999999999d", NULL }, { "+2y", NULL }
+	};
+	cJSON		*record, *body;
+	struct form	*form;
+	char		*got;
+	const cJSON	*v;
+	int64_t		 when;
+	time_t		 before, after;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		got = form_time_from_now(cases[i].typed, 1772352000);
+		if (cases[i].want == NULL)
+			assert_null(got);
+		else
+			assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	record = parse("{\"uid\":\"9e0c67e0a2f4e37aa63d36321e7644b1\"}");
+	form = form_new(&kind_videos, record);
+	set(form, "scheduledDeletion", "+2x");
+	assert_non_null(strstr(item(form, "scheduledDeletion")->error,
+	    "is not a time from now such as +15m"));
+	before = time(NULL);
+	set(form, "scheduledDeletion", "+30d");
+	assert_null(item(form, "scheduledDeletion")->error);
+	body = result_ok(form);
+	after = time(NULL);
+	v = cJSON_GetObjectItemCaseSensitive(body, "scheduledDeletion");
+	assert_true(cJSON_IsString(v));
+	assert_int_equal(kind_parse_time(v->valuestring, &when), 0);
+	assert_true(when >= before + 30 * 86400 && when <= after + 30 * 86400);
+	cJSON_Delete(body);
+	/* Left, the field shows the date it stands for. */
+	assert_int_equal(form_settle(form, (size_t)form_find(form,
+	    "scheduledDeletion")), 1);
+	assert_int_equal(kind_parse_time(item(form, "scheduledDeletion")->text,
+	    &when), 0);
+	assert_int_equal(form_settle(form, (size_t)form_find(form,
+	    "scheduledDeletion")), 0);
+	form_free(form);
+	cJSON_Delete(record);
+}
+
 int
 main(void)
 {
@@ -812,6 +965,10 @@ main(void)
 		cmocka_unit_test(test_objects_as_json),
 		cmocka_unit_test(test_api_config_limit),
 		cmocka_unit_test(test_left_out),
+		cmocka_unit_test(test_server_values),
+		cmocka_unit_test(test_list_separators),
+		cmocka_unit_test(test_enum_jump),
+		cmocka_unit_test(test_time_from_now),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -704,6 +704,62 @@ test_webhook_audio(void **state)
 	    VALIDATE_CREATE, "label", "required");
 	refused(&kind_audio_tracks, "{\"label\":\"\"}", VALIDATE_CREATE,
 	    "label", "must not be empty");
+	/* Each URL's example is its own: an audio file, not a webhook. */
+	refused(&kind_audio_tracks, "{\"label\":\"fr\",\"url\":\"a.m4a\"}",
+	    VALIDATE_CREATE, "url", "such as https://example.com/audio/");
+	refused(&kind_webhook, "{\"notificationUrl\":\"hooks.example.com\"}",
+	    VALIDATE_UPDATE, "notificationUrl",
+	    "such as https://example.com/stream-hook");
+}
+
+/*
+ * An edit is checked where it differs from the record fetched: the
+ * server's maxDurationSeconds -1 breaks the local range but is not the
+ * user's doing; a change to it, or to another field, is checked.
+ */
+static void
+test_changes(void **state)
+{
+	struct validate_error	*errs;
+	size_t			 n;
+	cJSON			*orig, *body;
+
+	(void)state;
+	orig = parse("{\"uid\":\"9e0c67e0a2f4e37aa63d36321e7644b1\","
+	    "\"creator\":\"a\",\"maxDurationSeconds\":-1}");
+	body = parse("{\"uid\":\"9e0c67e0a2f4e37aa63d36321e7644b1\","
+	    "\"creator\":\"b\",\"maxDurationSeconds\":-1}");
+	assert_int_equal(validate_changes(&kind_videos, body, orig,
+	    VALIDATE_UPDATE, &errs, &n), 0);
+	assert_null(errs);
+	assert_int_equal(n, 0);
+	/* Without the original, the whole record is checked. */
+	refused_json(&kind_videos, body, VALIDATE_UPDATE, "maxDurationSeconds",
+	    "out of range");
+	cJSON_Delete(body);
+	body = parse("{\"uid\":\"9e0c67e0a2f4e37aa63d36321e7644b1\","
+	    "\"creator\":\"c\",\"maxDurationSeconds\":0}");
+	assert_int_equal(validate_changes(&kind_videos, body, orig,
+	    VALIDATE_UPDATE, &errs, &n), -1);
+	assert_int_equal(n, 1);
+	assert_string_equal(errs[0].field, "maxDurationSeconds");
+	validate_errors_free(errs, n);
+	cJSON_Delete(body);
+	cJSON_Delete(orig);
+
+	/* Paths into arrays: bypass[0].value changed, bypass[1] as it was. */
+	orig = parse("{\"bypass\":[{\"name\":\"url\",\"value\":\"\"},"
+	    "{\"name\":\"url\",\"value\":\"\"}]}");
+	body = parse("{\"bypass\":[{\"name\":\"nope\",\"value\":\"\"},"
+	    "{\"name\":\"url\",\"value\":\"\"}]}");
+	if (validate_changes(&kind_rate_limits, body, orig, VALIDATE_UPDATE,
+	    &errs, &n) == 0)
+		fail_msg("bypass[0].name taken");
+	assert_int_equal(n, 1);
+	assert_string_equal(errs[0].field, "bypass[0].name");
+	validate_errors_free(errs, n);
+	cJSON_Delete(body);
+	cJSON_Delete(orig);
 }
 
 /* ---- API Shield --------------------------------------------------------- */
@@ -938,6 +994,7 @@ main(void)
 		cmocka_unit_test(test_live_inputs),
 		cmocka_unit_test(test_watermarks),
 		cmocka_unit_test(test_webhook_audio),
+		cmocka_unit_test(test_changes),
 		cmocka_unit_test(test_operations),
 		cmocka_unit_test(test_api_config),
 		cmocka_unit_test(test_user_schemas),

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1271,67 +1272,123 @@ panel_filter_open(struct panel *p)
 	f->p = p;
 	f->orig = p->filter != NULL ? xstrdup(p->filter) : NULL;
 	line_set(&f->line, p->filter);
+	/* Typing starts a new filter; an arrow or Backspace edits this one. */
+	line_select(&f->line);
 	tui_push(p->tui, &f->m);
 }
 
 /* ---- server filters (F) -------------------------------------------------- */
 
-static void
-panel_query_set(struct tui *t, void *arg, const char *text)
-{
-	struct panel	*p = arg;
-	struct buf	 q;
-	char		*copy, *word, *save = NULL, *eq, *cause = NULL;
-
-	buf_init(&q);
-	copy = xstrdup(text);
-	for (word = strtok_r(copy, " ", &save); word != NULL;
-	    word = strtok_r(NULL, " ", &save)) {
-		if ((eq = strchr(word, '=')) == NULL) {
-			tui_message(t, TUI_MSG_ERROR, "'%s': write NAME=VALUE",
-			    word);
-			goto out;
-		}
-		*eq++ = '\0';
-		if (kind_filter_find(p->kind, word) == NULL) {
-			tui_message(t, TUI_MSG_ERROR, "%s has no filter '%s'",
-			    p->kind->name, word);
-			goto out;
-		}
-		if (kind_filter_add(p->kind, word, eq, &q, &cause) != 0) {
-			tui_message(t, TUI_MSG_ERROR, "%s", cause);
-			free(cause);
-			goto out;
-		}
-	}
-	free(p->query);
-	p->query = q.len > 0 ? xstrdup(buf_str(&q)) : NULL;
-	panel_load(p);
-out:
-	free(copy);
-	buf_free(&q);
-}
-
-static void
-panel_query(struct panel *p)
+/* The prompt's question: the form of the answer and the filters' names. */
+static char *
+panel_query_title(struct panel *p)
 {
 	const struct kind_filter	*f;
 	struct buf			 b;
 
-	if (p->kind->filters == NULL || p->kind->filters[0].name == NULL) {
-		tui_message(p->tui, TUI_MSG_WARN, "%s has no server filters",
-		    p->kind->name);
-		return;
-	}
 	buf_init(&b);
 	buf_adds(&b, "server filters, NAME=VALUE ... (");
 	for (f = p->kind->filters; f->name != NULL; f++)
 		buf_addf(&b, "%s%s", f == p->kind->filters ? "" : " ",
 		    f->name);
 	buf_adds(&b, ")");
-	dialog_prompt(p->tui, buf_str(&b), p->query, 0, panel_query_set, p,
-	    NULL);
-	buf_free(&b);
+	return (buf_detach(&b, NULL));
+}
+
+/* NAME=VALUE words into an encoded query; -1 and *why on the first bad. */
+static int
+panel_query_parse(struct panel *p, const char *text, struct buf *q,
+    char **why)
+{
+	char	*copy, *word, *save = NULL, *eq;
+	int	 rc = -1;
+
+	copy = xstrdup(text);
+	for (word = strtok_r(copy, " ", &save); word != NULL;
+	    word = strtok_r(NULL, " ", &save)) {
+		if ((eq = strchr(word, '=')) == NULL) {
+			*why = xprintf("'%s': write NAME=VALUE", word);
+			goto out;
+		}
+		*eq++ = '\0';
+		if (kind_filter_find(p->kind, word) == NULL) {
+			*why = xprintf("%s has no filter '%s'", p->kind->name,
+			    word);
+			goto out;
+		}
+		if (kind_filter_add(p->kind, word, eq, q, why) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(copy);
+	return (rc);
+}
+
+static void
+panel_query_set(struct tui *t, void *arg, const char *text)
+{
+	struct panel	*p = arg;
+	struct buf	 q;
+	char		*why = NULL, *title;
+
+	buf_init(&q);
+	if (panel_query_parse(p, text, &q, &why) != 0) {
+		/* Asked again with what was typed, and why it was refused. */
+		title = panel_query_title(p);
+		dialog_prompt_again(t, title, text, why, 0, panel_query_set,
+		    p, NULL);
+		tui_message(t, TUI_MSG_ERROR, "%s", why);
+		free(title);
+		free(why);
+		buf_free(&q);
+		return;
+	}
+	free(p->query);
+	p->query = q.len > 0 ? xstrdup(buf_str(&q)) : NULL;
+	panel_load(p);
+	buf_free(&q);
+}
+
+/* The query as it is typed: "a=1&b=x%20y" is "a=1 b=x y". */
+static char *
+panel_query_typed(const char *query)
+{
+	struct buf	 b;
+	const char	*s;
+	char		 hex[3];
+
+	buf_init(&b);
+	for (s = query; s != NULL && *s != '\0'; s++) {
+		if (*s == '&')
+			buf_addc(&b, ' ');
+		else if (*s == '%' && isxdigit((unsigned char)s[1]) &&
+		    isxdigit((unsigned char)s[2])) {
+			memcpy(hex, s + 1, 2);
+			hex[2] = '\0';
+			buf_addc(&b, (char)strtol(hex, NULL, 16));
+			s += 2;
+		} else
+			buf_addc(&b, *s);
+	}
+	return (buf_detach(&b, NULL));
+}
+
+static void
+panel_query(struct panel *p)
+{
+	char	*title, *typed;
+
+	if (p->kind->filters == NULL || p->kind->filters[0].name == NULL) {
+		tui_message(p->tui, TUI_MSG_WARN, "%s has no server filters",
+		    p->kind->name);
+		return;
+	}
+	title = panel_query_title(p);
+	typed = panel_query_typed(p->query);
+	dialog_prompt(p->tui, title, typed, 0, panel_query_set, p, NULL);
+	free(typed);
+	free(title);
 }
 
 /* ---- actions ------------------------------------------------------------------ */

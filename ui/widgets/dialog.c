@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edit.h"
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
@@ -29,6 +30,7 @@ struct dialog {
 	int		 files;
 	struct line	 line;
 	char		*hint;
+	int		 hint_error;	/* why the last answer was refused */
 	dialog_cb	 cb;
 	void		*arg;
 	dialog_free_cb	 free_cb;
@@ -94,6 +96,12 @@ dialog_complete_path(struct dialog *d)
 	size_t		 n = 0, blen, i;
 	struct buf	 names;
 
+	/* "~/" completes in the home directory, shown in full. */
+	if (d->line.buf[0] == '~') {
+		slash = edit_path_expand(d->line.buf);
+		line_set(&d->line, slash);
+		free(slash);
+	}
 	snprintf(dir, sizeof dir, "%s", d->line.buf);
 	if ((slash = strrchr(dir, '/')) != NULL) {
 		base = d->line.buf + (slash - dir) + 1;
@@ -178,7 +186,9 @@ dialog_key(struct tui *t, struct modal *m, int key)
 		return (TUI_HANDLED);
 	case DIALOG_PROMPT:
 		if (key == '\r') {
-			char *answer = xstrdup(d->line.buf);
+			/* Every file prompt takes "~/" for the home directory. */
+			char *answer = d->files ? edit_path_expand(d->line.buf) :
+			    xstrdup(d->line.buf);
 			dialog_finish(t, d, answer);
 			free(answer);
 			return (TUI_HANDLED);
@@ -235,7 +245,8 @@ dialog_draw(struct tui *t, struct modal *m)
 		    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
 		if (d->hint != NULL && y + 1 < y0 + h - 1)
 			screen_put(y + 1, x0 + 2, w - 4, d->hint,
-			    screen_role(THEME_ROLE_DIM));
+			    screen_role(d->hint_error ? THEME_ROLE_ERROR :
+			    THEME_ROLE_DIM));
 	}
 }
 
@@ -276,8 +287,8 @@ dialog_confirm_typed(struct tui *t, const char *title, const char *text,
 	d->expect = xstrdup(expect);
 }
 
-void
-dialog_prompt(struct tui *t, const char *title, const char *initial,
+static struct dialog *
+dialog_prompt_new(struct tui *t, const char *title, const char *initial,
     int files, dialog_cb cb, void *arg, dialog_free_cb free_cb)
 {
 	struct dialog	*d;
@@ -286,5 +297,30 @@ dialog_prompt(struct tui *t, const char *title, const char *initial,
 	d->files = files;
 	line_set(&d->line, initial);
 	if (files)
-		d->hint = xstrdup("Tab completes the path");
+		d->hint = xstrdup("Tab completes the path; ~/ is your home");
+	return (d);
+}
+
+void
+dialog_prompt(struct tui *t, const char *title, const char *initial,
+    int files, dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_prompt_new(t, title, initial, files, cb, arg, free_cb);
+	/* A suggested answer: Enter takes it, typing replaces it. */
+	line_select(&d->line);
+}
+
+void
+dialog_prompt_again(struct tui *t, const char *title, const char *typed,
+    const char *why, int files, dialog_cb cb, void *arg,
+    dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_prompt_new(t, title, typed, files, cb, arg, free_cb);
+	free(d->hint);
+	d->hint = text_clean(why);
+	d->hint_error = 1;
 }

@@ -10,6 +10,7 @@
 
 #include "form_model.h"
 #include "screen.h"
+#include "text.h"
 #include "tui.h"
 #include "widgets/line.h"
 #include "xmalloc.h"
@@ -53,6 +54,9 @@ formview_focus(struct formview *v, size_t i)
 {
 	if (v->f->nitems == 0)
 		return;
+	/* A date typed as "+2h" shows as the date it is once left. */
+	if (v->focus < v->f->nitems)
+		form_settle(v->f, v->focus);
 	v->focus = i % v->f->nitems;
 	line_set(&v->line, v->f->items[v->focus].text);
 }
@@ -87,6 +91,11 @@ formview_submit(struct tui *t, struct formview *v)
 
 	free(v->error);
 	v->error = NULL;
+	if (v->f->mode == VALIDATE_UPDATE && !form_changed(v->f)) {
+		tui_message(t, TUI_MSG_INFO, "no change: nothing sent");
+		tui_pop(t);
+		return;
+	}
 	if ((body = form_result(v->f, &cause)) == NULL) {
 		v->error = cause;
 		for (i = 0; i < v->f->nitems; i++)
@@ -133,6 +142,8 @@ formview_key(struct tui *t, struct modal *m, int key)
 			form_cycle(v->f, v->focus, 1);
 		else if (key == KEY_LEFT)
 			form_cycle(v->f, v->focus, -1);
+		else if (key > ' ' && key < 0x7f)
+			form_jump(v->f, v->focus, key);
 		line_set(&v->line, it->text);
 		return (TUI_HANDLED);
 	}
@@ -159,6 +170,61 @@ formview_label(const struct formview *v)
 	return (MAXIMUM(FORMVIEW_LABEL, (int)MINIMUM(longest, 200) + 3));
 }
 
+/*
+ * A path in width columns: whole, else its last members after an ellipsis
+ * ("…origin_traffic"), never a cut word that reads as another field.
+ */
+static char *
+formview_label_text(const char *path, int width)
+{
+	const char	*ell = screen_ascii() ? ".." : "\xe2\x80\xa6";
+	const char	*s;
+
+	if (width <= 0 || (int)text_width(path) <= width)
+		return (xstrdup(path));
+	for (s = strchr(path, '.'); s != NULL; s = strchr(s + 1, '.')) {
+		if ((int)(text_width(s + 1) + text_width(ell)) <= width)
+			return (xprintf("%s%s", ell, s + 1));
+	}
+	/* Even the last member is too long: cut it, and say so. */
+	s = strrchr(path, '.') != NULL ? strrchr(path, '.') + 1 : path;
+	return (xprintf("%s%s", ell, s + MAXIMUM(0, (int)strlen(s) -
+	    MAXIMUM(1, width - (int)text_width(ell)))));
+}
+
+/*
+ * Where to cut s (ASCII: the descriptors' help, longer than width) for
+ * two lines: at the last blank that fits, else at width.
+ */
+static size_t
+formview_wrap(const char *s, int width)
+{
+	int	i;
+
+	for (i = width; i > 0 && s[i] != ' '; i--)
+		;
+	return ((size_t)(i > 0 ? i : width));
+}
+
+/* The focused item's help: the field's, its values, how to type it. */
+static void
+formview_help(const struct form_item *it, struct buf *b)
+{
+	if (it->field != NULL && it->field->help != NULL)
+		buf_adds(b, it->field->help);
+	if (it->field != NULL && it->field->values != NULL) {
+		buf_adds(b, b->len > 0 ? "; one of: " : "one of: ");
+		kind_values_text(it->field->values, b);
+	}
+	if (it->input == FORM_LIST)
+		buf_adds(b, b->len > 0 ? "; separate values with spaces or "
+		    "commas" : "separate values with spaces or commas");
+	if (it->input == FORM_TEXT && it->field != NULL &&
+	    it->field->type == KIND_TYPE_TIME)
+		buf_adds(b, b->len > 0 ? "; or from now: +15m +2h +30d" :
+		    "RFC 3339, or from now: +15m +2h +30d");
+}
+
 static void
 formview_draw(struct tui *t, struct modal *m)
 {
@@ -167,9 +233,23 @@ formview_draw(struct tui *t, struct modal *m)
 	struct buf		 b;
 	int			 y, y0 = 2, h = LINES - 5, label, x;
 	size_t			 i;
+	char			*shown, *help1;
+	const char		*help2;
+	size_t			 cut;
 	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
 
 	(void)t;
+	/* The focused field's help, on two lines when one is too short. */
+	buf_init(&b);
+	formview_help(&v->f->items[v->focus], &b);
+	help2 = NULL;
+	if (COLS > 12 && b.len > (size_t)COLS - 2) {
+		cut = formview_wrap(buf_str(&b), COLS - 2);
+		help2 = buf_str(&b) + cut + (b.data[cut] == ' ');
+		help1 = xstrndup(buf_str(&b), cut);
+		h--;
+	} else
+		help1 = xstrdup(buf_str(&b));
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
@@ -182,8 +262,10 @@ formview_draw(struct tui *t, struct modal *m)
 	for (i = v->top, y = y0; i < v->f->nitems && y < y0 + h; i++, y++) {
 		it = &v->f->items[i];
 		x = 1;
-		screen_put(y, x, label - x - 1, it->path,
+		shown = formview_label_text(it->path, label - x - 2);
+		screen_put(y, x, label - x - 1, shown,
 		    i == v->focus ? screen_role(THEME_ROLE_KEY) : na);
+		free(shown);
 		/*
 		 * Not the field's flag: a member of an optional object that
 		 * is left out (action.response.body) is not required.
@@ -195,7 +277,7 @@ formview_draw(struct tui *t, struct modal *m)
 			line_draw(&v->line, y, label + 1, COLS - label - 2,
 			    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
 		else {
-			char *shown = it->input == FORM_ENUM ||
+			shown = it->input == FORM_ENUM ||
 			    it->input == FORM_TOGGLE ?
 			    xprintf("< %s >", *it->text != '\0' ? it->text :
 			    "(unset)") : xstrdup(it->text);
@@ -214,24 +296,20 @@ formview_draw(struct tui *t, struct modal *m)
 		}
 	}
 	/* The focused field's help and choices, then the form's error. */
-	it = &v->f->items[v->focus];
-	buf_init(&b);
-	if (it->field != NULL && it->field->help != NULL)
-		buf_adds(&b, it->field->help);
-	if (it->field != NULL && it->field->values != NULL) {
-		buf_adds(&b, b.len > 0 ? "; one of: " : "one of: ");
-		kind_values_text(it->field->values, &b);
-	}
-	screen_put(LINES - 3, 1, COLS - 2, buf_str(&b),
+	screen_put(LINES - (help2 != NULL ? 4 : 3), 1, COLS - 2, help1,
 	    screen_role(THEME_ROLE_DIM));
+	if (help2 != NULL)
+		screen_put(LINES - 3, 1, COLS - 2, help2,
+		    screen_role(THEME_ROLE_DIM));
+	free(help1);
 	buf_free(&b);
 	if (v->error != NULL || v->f->error != NULL)
 		screen_put(LINES - 2, 1, COLS - 2, v->error != NULL ?
 		    v->error : v->f->error, screen_role(THEME_ROLE_ERROR));
 	else
 		screen_put(LINES - 2, 1, COLS - 2, v->sending ? "sending..." :
-		    "Tab/S-Tab move  Left/Right change a choice  Enter submit"
-		    "  Esc cancel", screen_role(THEME_ROLE_DIM));
+		    "Tab/S-Tab move  Left/Right/letter pick a choice  Enter "
+		    "submit  Esc cancel", screen_role(THEME_ROLE_DIM));
 }
 
 void

@@ -1,6 +1,7 @@
 /*
  * A one-line text editor: UTF-8 text, a cursor, the usual keys (arrows,
- * Home/End, Backspace/Delete, C-a C-e C-u C-k C-w).
+ * Home/End, Backspace/Delete, C-a C-e C-u C-k C-w), and a selection of
+ * the whole text that the first character typed replaces.
  */
 #include "config.h"
 
@@ -25,6 +26,13 @@ line_set(struct line *l, const char *s)
 		memcpy(l->buf, s, n);
 	l->buf[n] = '\0';
 	l->len = l->pos = n;
+	l->selected = 0;
+}
+
+void
+line_select(struct line *l)
+{
+	l->selected = l->len > 0;
 }
 
 static size_t
@@ -79,11 +87,31 @@ line_insert(struct line *l, int key)
 	return (LINE_CHANGED);
 }
 
+/* A character typed; over a selection, it replaces the text. */
+static int
+line_type(struct line *l, int key, int selected)
+{
+	struct line	before;
+	int		rc;
+
+	if (!selected)
+		return (line_insert(l, key));
+	before = *l;
+	line_cut(l, 0, l->len);
+	if ((rc = line_insert(l, key)) != LINE_CHANGED) {
+		*l = before;
+		l->selected = 1;
+	}
+	return (rc);
+}
+
 int
 line_key(struct line *l, int key)
 {
 	size_t	p;
+	int	was = l->selected;
 
+	l->selected = 0;
 	switch (key) {
 	case KEY_LEFT:
 		l->pos = line_prev(l, l->pos);
@@ -128,9 +156,11 @@ line_key(struct line *l, int key)
 		line_cut(l, p, l->pos);
 		return (LINE_CHANGED);
 	default:
-		if (key >= KEY_MIN && key <= KEY_MAX)
+		if (key >= KEY_MIN && key <= KEY_MAX) {
+			l->selected = was;
 			return (0);
-		return (line_insert(l, key));
+		}
+		return (line_type(l, key, was));
 	}
 }
 
@@ -155,7 +185,9 @@ line_draw(const struct line *l, int y, int x, int w, attr_t attr, int focus)
 			start++;
 	}
 	screen_fill(y, x, w, attr);
-	screen_put(y, x, w, l->buf + start, attr);
+	/* Reversed while selected: typing replaces what shows so. */
+	screen_put(y, x, w, l->buf + start, l->selected ? attr ^ A_REVERSE :
+	    attr);
 	if (focus) {
 		col = screen_put(y, x, w, tmp, attr);
 		screen_want_cursor(y, x + col);

@@ -11,12 +11,18 @@ struct line {
 	char	buf[LINE_MAX_BYTES];
 	size_t	len;
 	size_t	pos;		/* byte offset of the cursor */
+	int	selected;	/* the whole text: typing replaces it */
 };
 
 #define LINE_CHANGED	1	/* the text changed */
 #define LINE_MOVED	2	/* only the cursor moved */
 
 void	 line_set(struct line *, const char *);
+/*
+ * Select the whole text (a pre-filled answer): the first character typed
+ * replaces it; a movement, Backspace or another editing key keeps it.
+ */
+void	 line_select(struct line *);
 /* An editing key: LINE_CHANGED, LINE_MOVED, or 0 when not one. */
 int	 line_key(struct line *, int);
 /* Draw at y,x in w columns, scrolled so the cursor shows. */
