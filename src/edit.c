@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
@@ -17,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "edit.h"
 #include "log.h"
@@ -532,4 +535,44 @@ edit_path_expand(const char *path)
 	if (path[1] == '/' && home[strlen(home) - 1] == '/')
 		path++;
 	return (xprintf("%s%s", home, path + 1));
+}
+
+/* ---- what the API sends as base64 --------------------------------------- */
+
+char *
+edit_base64_decode(const char *text, size_t *lenp, char **cause)
+{
+	char		*clean, *out;
+	size_t		 n = 0, i, pad = 0;
+	int		 got;
+
+	/* The API's is one line; a pasted one may be wrapped. */
+	clean = xmalloc(strlen(text) + 1);
+	for (i = 0; text[i] != '\0'; i++) {
+		if (strchr(" \t\r\n", text[i]) == NULL)
+			clean[n++] = text[i];
+	}
+	clean[n] = '\0';
+	if (n == 0 || n % 4 != 0 || n > INT_MAX) {
+		free(clean);
+		*cause = xstrdup("not base64 (its length is not a multiple "
+		    "of 4)");
+		return (NULL);
+	}
+	out = xmalloc(n / 4 * 3 + 1);
+	got = EVP_DecodeBlock((unsigned char *)out, (unsigned char *)clean,
+	    (int)n);
+	/* EVP_DecodeBlock counts the padding as zero bytes. */
+	pad = (clean[n - 1] == '=') + (clean[n - 2] == '=');
+	explicit_bzero(clean, n);
+	free(clean);
+	if (got < 0 || (size_t)got < pad) {
+		free(out);
+		*cause = xstrdup("not base64");
+		return (NULL);
+	}
+	out[got - (int)pad] = '\0';
+	if (lenp != NULL)
+		*lenp = (size_t)got - pad;
+	return (out);
 }

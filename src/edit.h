@@ -112,6 +112,12 @@ int	 edit_blank(const char *);
  * the user's home directory); anything else is left as it is (allocated).
  */
 char	*edit_path_expand(const char *);
+/*
+ * Base64 as the API sends a signing key's PEM and JWK (blanks and line
+ * breaks skipped), decoded and NUL-terminated; *len (if not NULL) is its
+ * length. NULL with *cause when it is not base64.
+ */
+char	*edit_base64_decode(const char *, size_t *, char **);
 /* Whole files: read (at most EDIT_FILE_MAX), write; NULL or -1, *cause. */
 char	*edit_read_file(const char *, size_t *, char **);
 int	 edit_write_file(const char *, const char *, char **);

@@ -282,6 +282,12 @@ struct modal	*textview_modal(const char *, const char *);
  */
 struct modal	*textview_result(const char *, const char *, const char *,
 		     const char *, int);
+/*
+ * A file w saves from a result instead of its copy text: what ("the
+ * PEM"), the content, the file name offered. Several are saved in turn.
+ */
+void		 textview_result_file(struct modal *, const char *,
+		     const char *, const char *);
 
 /* ui/widgets/dialog.c */
 typedef void (*dialog_cb)(struct tui *, void *, const char *);

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Secrets in the Stream panels, from the console against edgemu: a live
 # input's stream key masked in its details until x; a new signing key's
-# PEM shown once (closing asks, w saves it 0600), never again in its
-# details nor in the list, and its delete warning; the webhook edited,
-# its secret masked, then deleted; the storage usage; a watermark made
-# from a PNG. The API is asked what the server holds.
+# PEM shown once (closing asks; w saves it 0600 as a PEM file, then the
+# JWK), never again in its details nor in the list, and its delete
+# warning; the webhook edited, its secret masked, then deleted; the
+# storage usage; a watermark made from a PNG. The API is asked what the
+# server holds.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/lib-stream.sh"
@@ -63,20 +64,38 @@ e2e_keys q
 e2e_wait_for "This will not be shown again. Close it? (y/n)"
 e2e_keys n
 e2e_wait_gone "This will not be shown again."
-# w saves it, 0600; what is saved is on the screen, and is a PEM.
+# w saves the PEM as a PEM file, 0600, under a name offered (typing
+# replaces it; ~/ is the home directory); w again saves the JWK as JSON.
 e2e_keys w
-e2e_wait_for "save to the file (created 0600; never overwritten)"
-e2e_type "$E2E_DIR/signing.pem"
+e2e_wait_for "save the PEM to the file (created 0600; never overwritten)"
+e2e_wait_for "~/signing-key-$kid.pem"
+e2e_type "~/signing.pem"
 e2e_keys Enter
-e2e_wait_for "saved the PEM to $E2E_DIR/signing.pem (mode 0600)"
-[ "$(stat -c %a "$E2E_DIR/signing.pem")" = 600 ] ||
-    e2e_fail "the saved PEM is mode $(stat -c %a "$E2E_DIR/signing.pem")"
-pem=$(head -n 1 "$E2E_DIR/signing.pem")
-[ "${#pem}" -gt 100 ] || e2e_fail "the saved PEM is short: '$pem'"
-base64 -d <"$E2E_DIR/signing.pem" 2>/dev/null |
-    grep -q -- '-----BEGIN [A-Z ]*PRIVATE KEY-----' ||
-    e2e_fail "the file saved holds no PEM private key (base64)"
-e2e_assert_contains " ${pem:0:100}"
+e2e_wait_for "saved the PEM (mode 0600) to $HOME/signing.pem"
+[ "$(stat -c %a "$HOME/signing.pem")" = 600 ] ||
+    e2e_fail "the saved PEM is mode $(stat -c %a "$HOME/signing.pem")"
+head -n 1 "$HOME/signing.pem" |
+    grep -qE -- '^-----BEGIN [A-Z ]*PRIVATE KEY-----$' ||
+    e2e_fail "the file saved is not a PEM: $(head -c 80 "$HOME/signing.pem")"
+tail -n 1 "$HOME/signing.pem" | grep -qE -- '^-----END [A-Z ]*PRIVATE KEY-----$' ||
+    e2e_fail "the PEM saved does not end with its END line"
+if command -v openssl >/dev/null 2>&1; then
+	openssl pkey -in "$HOME/signing.pem" -noout ||
+	    e2e_fail "openssl does not read the PEM saved"
+fi
+pem=$(sed -n 2p "$HOME/signing.pem")
+[ "${#pem}" -eq 64 ] || e2e_fail "the PEM's first base64 line: '$pem'"
+e2e_assert_contains " $pem"
+e2e_keys j
+e2e_wait_for " y copy  w save the JWK (0600)  q close: shown only this once"
+e2e_keys w
+e2e_wait_for "save the JWK to the file (created 0600; never overwritten)"
+e2e_wait_for "~/signing-key-$kid.jwk.json"
+e2e_keys Enter
+e2e_wait_for "saved the JWK (mode 0600) to $HOME/signing-key-$kid.jwk.json"
+grep -q "\"kid\":\"$kid\"" "$HOME/signing-key-$kid.jwk.json" ||
+    e2e_fail "the JWK saved is not the key's: $(head -c 80 \
+    "$HOME/signing-key-$kid.jwk.json")"
 # Saved: q closes without asking.
 e2e_keys q
 e2e_wait_match "^ signing-keys  3$"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
@@ -158,6 +159,15 @@ textview_modal(const char *title, const char *text)
 
 /* ---- a result to copy or save: an upload URL, a key shown once ---------- */
 
+/* What w saves (a file name offered), in turn when there are several. */
+struct textview_file {
+	char			*what;
+	char			*content;
+	char			*name;
+};
+
+#define TEXTVIEW_FILES	4
+
 struct textview_secret {
 	struct textview_modal	 v;
 	char			*copy;		/* y */
@@ -165,6 +175,9 @@ struct textview_secret {
 	int			 once;		/* ask before closing */
 	int			 saved;
 	int			 told;		/* y or w left a message */
+	struct textview_file	 files[TEXTVIEW_FILES];
+	size_t			 nfiles;	/* 0: w saves copy */
+	size_t			 next;		/* the one w saves next */
 };
 
 static void
@@ -181,16 +194,24 @@ static void
 textview_secret_save(struct tui *t, void *arg, const char *file)
 {
 	struct textview_secret	*s = arg;
+	const char		*what = s->what, *content = s->copy;
 	char			*cause = NULL;
-	int			 fd;
-	size_t			 len = strlen(s->copy);
+	int			 fd, nl;
+	size_t			 len;
 
 	if (*file == '\0')
 		return;
+	if (s->nfiles > 0) {
+		what = s->files[s->next].what;
+		content = s->files[s->next].content;
+	}
+	len = strlen(content);
+	/* A text file ends with a line break; a PEM has its own. */
+	nl = len == 0 || content[len - 1] != '\n';
 	/* 0600, and never over an existing file. */
 	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd == -1 || write(fd, s->copy, len) != (ssize_t)len ||
-	    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+	if (fd == -1 || write(fd, content, len) != (ssize_t)len ||
+	    (nl && write(fd, "\n", 1) != 1) || fsync(fd) != 0) {
 		xasprintf(&cause, "%s: %s", file, strerror(errno));
 		if (fd != -1) {
 			close(fd);
@@ -203,7 +224,14 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 	}
 	close(fd);
 	s->saved = 1;
-	tui_message(t, TUI_MSG_OK, "saved %s to %s (mode 0600)", s->what, file);
+	if (s->nfiles > 0)
+		s->next = (s->next + 1) % s->nfiles;
+	if (s->nfiles > 1 && s->next != 0)
+		tui_message(t, TUI_MSG_OK, "saved %s (mode 0600) to %s; w "
+		    "saves %s", what, file, s->files[s->next].what);
+	else
+		tui_message(t, TUI_MSG_OK, "saved %s (mode 0600) to %s", what,
+		    file);
 	s->told = 1;
 }
 
@@ -212,6 +240,7 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 {
 	struct textview_secret	*s = (struct textview_secret *)m;
 	enum action		 a;
+	char			*q;
 
 	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
 	s->told = 0;
@@ -229,9 +258,17 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 		s->told = 1;
 		return (TUI_HANDLED);
 	}
-	if (a == ACTION_SAVE_FILE) {
+	if (a == ACTION_SAVE_FILE && s->nfiles == 0) {
 		dialog_prompt(t, "save to the file (created 0600; never "
 		    "overwritten)", "", 1, textview_secret_save, s, NULL);
+		return (TUI_HANDLED);
+	}
+	if (a == ACTION_SAVE_FILE) {
+		q = xprintf("save %s to the file (created 0600; never "
+		    "overwritten)", s->files[s->next].what);
+		dialog_prompt(t, q, s->files[s->next].name, 1,
+		    textview_secret_save, s, NULL);
+		free(q);
 		return (TUI_HANDLED);
 	}
 	textview_action(&s->v.tv, a, LINES - 4);
@@ -242,6 +279,7 @@ static void
 textview_secret_draw(struct tui *t, struct modal *m)
 {
 	struct textview_secret	*s = (struct textview_secret *)m;
+	char			*hint;
 
 	textview_modal_draw(t, m);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
@@ -250,6 +288,16 @@ textview_secret_draw(struct tui *t, struct modal *m)
 		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(
 		    t->msg_class == TUI_MSG_ERROR ? THEME_ROLE_ERROR :
 		    THEME_ROLE_OK));
+		return;
+	}
+	if (s->nfiles > 0) {
+		/* Which file w saves now. */
+		hint = xprintf(" y copy  w save %s (0600)  q close%s",
+		    s->files[s->next].what, s->once ? ": shown only this once" :
+		    "");
+		screen_put(LINES - 1, 0, COLS, hint, screen_role(s->once ?
+		    THEME_ROLE_WARNING : THEME_ROLE_DIM));
+		free(hint);
 		return;
 	}
 	screen_put(LINES - 1, 0, COLS, s->once ? " y copy  w save to a file "
@@ -262,10 +310,18 @@ static void
 textview_secret_free(struct modal *m)
 {
 	struct textview_secret	*s = (struct textview_secret *)m;
+	size_t			 i;
 
 	/* A secret does not stay in freed memory. */
 	explicit_bzero(s->copy, strlen(s->copy));
 	free(s->copy);
+	for (i = 0; i < s->nfiles; i++) {
+		explicit_bzero(s->files[i].content,
+		    strlen(s->files[i].content));
+		free(s->files[i].content);
+		free(s->files[i].what);
+		free(s->files[i].name);
+	}
 	free(s->what);
 	textview_clear(&s->v.tv);
 	free(s);
@@ -286,4 +342,19 @@ textview_result(const char *title, const char *text, const char *what,
 	s->what = xstrdup(what);
 	s->once = once;
 	return (&s->v.m);
+}
+
+void
+textview_result_file(struct modal *m, const char *what, const char *content,
+    const char *name)
+{
+	struct textview_secret	*s = (struct textview_secret *)m;
+	struct textview_file	*f;
+
+	if (s->nfiles == TEXTVIEW_FILES)
+		fatalx("textview_result_file: too many files");
+	f = &s->files[s->nfiles++];
+	f->what = xstrdup(what);
+	f->content = xstrdup(content);
+	f->name = xstrdup(name != NULL ? name : "");
 }
