@@ -564,6 +564,9 @@ edit_base64_decode(const char *text, size_t *lenp, char **cause)
 	    (int)n);
 	/* EVP_DecodeBlock counts the padding as zero bytes. */
 	pad = (clean[n - 1] == '=') + (clean[n - 2] == '=');
+	/* And takes padding anywhere; only the end may have it. */
+	if (strcspn(clean, "=") < n - pad)
+		got = -1;
 	explicit_bzero(clean, n);
 	free(clean);
 	if (got < 0 || (size_t)got < pad) {

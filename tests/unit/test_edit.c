@@ -459,6 +459,74 @@ test_check_server_values(void **state)
 	cJSON_Delete(orig);
 }
 
+/* ---- base64 and paths --------------------------------------------------- */
+
+static void
+test_base64(void **state)
+{
+	char	*got, *cause = NULL;
+	size_t	 len;
+
+	(void)state;
+	/* "-----BEGIN KEY-----\n", as the API sends a PEM. */
+	got = edit_base64_decode("LS0tLS1CRUdJTiBLRVktLS0tLQo=", &len, &cause);
+	assert_string_equal(got, "-----BEGIN KEY-----\n");
+	assert_int_equal(len, 20);
+	free(got);
+	got = edit_base64_decode("YWI=\nY2Q=", &len, &cause);
+	assert_null(got);
+	free(cause);
+	got = edit_base64_decode(" YWJj\r\nZGVm\n", &len, &cause);
+	assert_string_equal(got, "abcdef");
+	assert_int_equal(len, 6);
+	free(got);
+	got = edit_base64_decode("YWJjZA==", NULL, &cause);
+	assert_string_equal(got, "abcd");
+	free(got);
+	assert_null(edit_base64_decode("YWJ", &len, &cause));
+	assert_non_null(strstr(cause, "not base64"));
+	free(cause);
+	assert_null(edit_base64_decode("!!!!", &len, &cause));
+	free(cause);
+	assert_null(edit_base64_decode("", &len, &cause));
+	free(cause);
+}
+
+static void
+test_path_expand(void **state)
+{
+	static const struct {
+		const char	*home;
+		const char	*typed;
+		const char	*want;
+	} cases[] = {
+		{ "/home/ann", "~/a.pem", "/home/ann/a.pem" },
+		{ "/home/ann", "~", "/home/ann" },
+		{ "/home/ann", "~/", "/home/ann/" },
+		{ "/", "~/a.pem", "/a.pem" },
+		{ "/home/ann", "~bob/a", "~bob/a" },
+		{ "/home/ann", "a/~/b", "a/~/b" },
+		{ "/home/ann", "/tmp/x", "/tmp/x" },
+		{ "/home/ann", "", "" }
+	};
+	char	*got, *saved = getenv("HOME") != NULL ?
+		    xstrdup(getenv("HOME")) : NULL;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		setenv("HOME", cases[i].home, 1);
+		got = edit_path_expand(cases[i].typed);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	if (saved != NULL) {
+		setenv("HOME", saved, 1);
+		free(saved);
+	} else
+		unsetenv("HOME");
+}
+
 /* ---- the reopen loop ---------------------------------------------------- */
 
 static void
@@ -725,6 +793,8 @@ main(void)
 		    tmp_setup, tmp_teardown),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_check_server_values),
+		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test_setup_teardown(test_loop, tmp_setup,
 		    tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_rounds, tmp_setup,
