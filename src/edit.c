@@ -341,6 +341,19 @@ edit_open(struct edit *e, const struct kind *k, const cJSON *record,
 	return (e->file != NULL ? 0 : -1);
 }
 
+int
+edit_open_text(struct edit *e, const struct kind *k, const cJSON *record,
+    const char *text, enum validate_mode mode, char **cause)
+{
+	memset(e, 0, sizeof *e);
+	e->kind = k;
+	e->mode = mode;
+	if ((e->orig = cJSON_Duplicate(record, 1)) == NULL)
+		fatalx("out of memory");
+	e->file = edit_temp_file(k, text, cause);
+	return (e->file != NULL ? 0 : -1);
+}
+
 enum edit_status
 edit_next(struct edit *e, cJSON **record, char **cause)
 {

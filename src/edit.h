@@ -46,6 +46,9 @@ struct edit {
  */
 int	 edit_open(struct edit *, const struct kind *, const cJSON *,
 	     enum validate_mode, char **);
+/* The same with text in the file (an edit not applied, taken up again). */
+int	 edit_open_text(struct edit *, const struct kind *, const cJSON *,
+	     const char *, enum validate_mode, char **);
 /*
  * After the editor has exited 0: read the file and check it. *record (on
  * EDIT_CHANGED only, the caller frees it) is the parsed, valid record. On

@@ -295,6 +295,19 @@ typedef void (*dialog_free_cb)(void *);
 /* Ask y/n; yes calls cb with "y". */
 void		 dialog_confirm(struct tui *, const char *, const char *,
 		     dialog_cb, void *, dialog_free_cb);
+/* Ask y/n; cb gets "y", or "n" for n, q and Esc. */
+void		 dialog_ask(struct tui *, const char *, const char *,
+		     dialog_cb, void *, dialog_free_cb);
+/*
+ * Something is being fetched: the text until dialog_wait_done closes it;
+ * keys meanwhile are held, Esc calls cancel with "cancel" and closes it.
+ * dialog_wait_failed turns it into a notice of why (Enter, Esc, q close).
+ */
+struct modal	*dialog_wait(struct tui *, const char *, const char *,
+		     dialog_cb, void *);
+void		 dialog_wait_done(struct tui *, struct modal *);
+void		 dialog_wait_failed(struct tui *, struct modal *, const char *,
+		     const char *);
 /* Ask the user to type expect (a count or a name) to go on. */
 void		 dialog_confirm_typed(struct tui *, const char *,
 		     const char *, const char *, dialog_cb, void *,

@@ -589,6 +589,97 @@ panel_can(struct panel *p, unsigned verb, const char *what)
 	return (1);
 }
 
+static void	panel_reedit_offer(struct panel *, const char *,
+		    const cJSON *, const char *, const char *);
+
+/* What a fetch is for, as the wait and its failure say it. */
+static const char *
+panel_fetch_purpose(enum tui_req_type type)
+{
+	switch (type) {
+	case TUI_REQ_FETCH_FORM:
+		return ("no form was opened");
+	case TUI_REQ_FETCH_EDIT:
+		return ("no editor was opened");
+	default:
+		return ("your edit was not applied");
+	}
+}
+
+/* The edited text and record a diff's fetch carries (r->data). */
+static const char *
+panel_edit_text_of(const struct tui_req *r)
+{
+	const cJSON	*text = cJSON_GetObjectItemCaseSensitive(r->data,
+			    "text");
+
+	return (cJSON_IsString(text) ? text->valuestring : NULL);
+}
+
+static void
+panel_wait_cancel(struct tui *t, void *arg, const char *answer)
+{
+	struct tui_req	*r = arg, *x;
+
+	(void)answer;
+	for (x = t->reqs; x != NULL && x != r; x = x->next)
+		;
+	if (x == NULL)
+		return;
+	r->modal = NULL;
+	if (r->type == TUI_REQ_FETCH_DIFF && panel_edit_text_of(r) != NULL)
+		panel_reedit_offer(r->panel, r->id, r->before,
+		    panel_edit_text_of(r), "Cancelled: your edit was not "
+		    "applied.");
+	else
+		tui_message(t, TUI_MSG_INFO, "cancelled: %s",
+		    panel_fetch_purpose(r->type));
+	tui_cancel_req(t, r);
+}
+
+/*
+ * While a record is fetched to edit, the keys typed for the form or the
+ * editor are held rather than acted on by the list; Esc cancels.
+ */
+static struct modal *
+panel_wait(struct panel *p, struct tui_req *r)
+{
+	struct modal	*m;
+	char		*text;
+
+	if (r->type != TUI_REQ_FETCH_FORM && r->type != TUI_REQ_FETCH_EDIT &&
+	    r->type != TUI_REQ_FETCH_DIFF)
+		return (NULL);
+	text = xprintf("Fetching %s%s%s%s...\nEsc cancels.", p->kind->name,
+	    r->id != NULL ? " " : "", r->id != NULL ? r->id : "",
+	    r->type == TUI_REQ_FETCH_DIFF ? " to compare your edit" : "");
+	m = dialog_wait(p->tui, "fetching", text, panel_wait_cancel, r);
+	free(text);
+	return (m);
+}
+
+/* A fetch to edit failed: why, in place of the wait, until a key. */
+static void
+panel_fetch_failed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	const char	*why = tui_cause(r, ev);
+	char		*text;
+
+	text = xprintf("Could not fetch %s%s%s:\n%s\n\nSo %s.", p->kind->name,
+	    r->id != NULL ? " " : "", r->id != NULL ? r->id : "", why,
+	    panel_fetch_purpose(r->type));
+	tui_message(p->tui, TUI_MSG_ERROR, "%s: %s", panel_fetch_purpose(
+	    r->type), why);
+	if (r->type == TUI_REQ_FETCH_DIFF && panel_edit_text_of(r) != NULL) {
+		dialog_wait_done(p->tui, r->modal);
+		panel_reedit_offer(p, r->id, r->before, panel_edit_text_of(r),
+		    text);
+	} else
+		dialog_wait_failed(p->tui, r->modal, "fetch failed", text);
+	r->modal = NULL;
+	free(text);
+}
+
 /*
  * A copy of record id to work on (type says what for; data and before are
  * taken). Kinds with no call for one record use the listed copy, the
@@ -638,6 +729,7 @@ panel_fetch_as(struct panel *p, enum tui_req_type type, const char *id,
 	r->id = id != NULL ? xstrdup(id) : NULL;
 	r->data = data;
 	r->before = before;
+	r->modal = panel_wait(p, r);
 }
 
 static void
@@ -665,23 +757,20 @@ panel_run_editor(void *arg)
 	return (edit_run_editor(pe->e->file, &pe->cause));
 }
 
-/* The editor on the fetched record until it is valid or given up. */
+/*
+ * The editor on the opened edit until it is valid or given up; then the
+ * fresh copy is fetched to diff against, carrying the text as saved so
+ * that an edit not applied can be taken up again.
+ */
 static void
-panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
+panel_edit_run(struct panel *p, const char *id, struct edit *ep)
 {
-	struct edit		 e;
+	struct edit		 e = *ep;
 	struct panel_editor	 pe;
 	enum edit_status	 st;
-	cJSON			*edited = NULL;
-	char			*cause = NULL;
+	cJSON			*edited = NULL, *data;
+	char			*cause = NULL, *text;
 
-	memset(&e, 0, sizeof e);
-	if (edit_open(&e, p->kind, rec, p->kind->shape == KIND_SHAPE_OBJECT ||
-	    id != NULL ? VALIDATE_UPDATE : VALIDATE_CREATE, &cause) != 0) {
-		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
-		free(cause);
-		return;
-	}
 	pe.e = &e;
 	for (;;) {
 		pe.cause = NULL;
@@ -710,10 +799,111 @@ panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
 		edit_close(&e);
 		return;
 	}
+	data = cJSON_CreateObject();
+	if (data == NULL || !cJSON_AddItemToObject(data, "record", edited))
+		fatalx("out of memory");
+	if ((text = edit_read_file(e.file, NULL, &cause)) != NULL) {
+		if (cJSON_AddStringToObject(data, "text", text) == NULL)
+			fatalx("out of memory");
+		free(text);
+	} else
+		free(cause);
 	/* Diff against a fresh copy: the record may have changed since. */
-	panel_fetch_as(p, TUI_REQ_FETCH_DIFF, id, edited,
+	panel_fetch_as(p, TUI_REQ_FETCH_DIFF, id, data,
 	    cJSON_Duplicate(e.orig, 1));
 	edit_close(&e);
+}
+
+static enum validate_mode
+panel_edit_mode(struct panel *p, const char *id)
+{
+	return (p->kind->shape == KIND_SHAPE_OBJECT || id != NULL ?
+	    VALIDATE_UPDATE : VALIDATE_CREATE);
+}
+
+/* The editor on the fetched record. */
+static void
+panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
+{
+	struct edit	 e;
+	char		*cause = NULL;
+
+	if (edit_open(&e, p->kind, rec, panel_edit_mode(p, id), &cause) != 0) {
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	panel_edit_run(p, id, &e);
+}
+
+/* The editor again on a text not applied, against the original. */
+static void
+panel_edit_again(struct panel *p, const char *id, const cJSON *orig,
+    const char *text)
+{
+	struct edit	 e;
+	char		*cause = NULL;
+
+	if (edit_open_text(&e, p->kind, orig, text, panel_edit_mode(p, id),
+	    &cause) != 0) {
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	panel_edit_run(p, id, &e);
+}
+
+/* An edit not applied: offer the editor again, with the text as saved. */
+struct panel_reedit {
+	struct panel	*p;
+	char		*id;
+	cJSON		*orig;
+	char		*text;
+};
+
+static void
+panel_reedit_free(void *arg)
+{
+	struct panel_reedit	*a = arg;
+
+	free(a->id);
+	cJSON_Delete(a->orig);
+	free(a->text);
+	free(a);
+}
+
+static void
+panel_reedit_answer(struct tui *t, void *arg, const char *answer)
+{
+	struct panel_reedit	*a = arg;
+
+	if (strcmp(answer, "y") != 0) {
+		tui_message(t, TUI_MSG_INFO, "edit: not applied; your text is "
+		    "dropped");
+		return;
+	}
+	panel_edit_again(a->p, a->id, a->orig, a->text);
+}
+
+static void
+panel_reedit_offer(struct panel *p, const char *id, const cJSON *orig,
+    const char *text, const char *why)
+{
+	struct panel_reedit	*a;
+	char			*q;
+
+	a = xcalloc(1, sizeof *a);
+	a->p = p;
+	a->id = id != NULL ? xstrdup(id) : NULL;
+	if ((a->orig = cJSON_Duplicate(orig, 1)) == NULL)
+		fatalx("out of memory");
+	a->text = xstrdup(text);
+	q = xprintf("%s\n\nReopen the editor with your text? (y/n)", why);
+	dialog_ask(p->tui, "edit not applied", q, panel_reedit_answer, a,
+	    panel_reedit_free);
+	free(q);
 }
 
 struct panel_apply {
@@ -721,6 +911,8 @@ struct panel_apply {
 	char		*id;
 	cJSON		*fresh;
 	cJSON		*edited;
+	cJSON		*orig;		/* as first fetched, to edit again */
+	char		*text;		/* as saved, or NULL */
 };
 
 static void
@@ -731,17 +923,27 @@ panel_apply_free(void *arg)
 	free(a->id);
 	cJSON_Delete(a->fresh);
 	cJSON_Delete(a->edited);
+	cJSON_Delete(a->orig);
+	free(a->text);
 	free(a);
 }
 
 static void
-panel_apply_yes(struct tui *t, void *arg, const char *answer)
+panel_apply_answer(struct tui *t, void *arg, const char *answer)
 {
 	struct panel_apply	*a = arg;
 
-	(void)t;
-	(void)answer;
-	panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
+	if (strcmp(answer, "y") == 0) {
+		panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
+		return;
+	}
+	if (a->text == NULL) {
+		tui_message(t, TUI_MSG_INFO, "edit: not applied");
+		return;
+	}
+	/* n is not the end of the edit: the text can be taken up again. */
+	panel_reedit_offer(a->p, a->id, a->orig != NULL ? a->orig : a->fresh,
+	    a->text, "Not applied: nothing was sent.");
 }
 
 static void
@@ -751,11 +953,16 @@ panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 	struct buf		 b;
 	size_t			 n;
 
+	const cJSON		*edited;
+
+	edited = cJSON_GetObjectItemCaseSensitive(r->data, "record");
+	if (edited == NULL)
+		return;
 	buf_init(&b);
 	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
 		buf_adds(&b, "Warning: the record changed on the server while "
 		    "you edited it;\nthe diff is against its current copy.\n\n");
-	n = edit_diff(&b, fresh, r->data);
+	n = edit_diff(&b, fresh, edited);
 	if (n == 0) {
 		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
 		    "already holds these values; nothing to apply");
@@ -766,13 +973,15 @@ panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 	a->p = p;
 	a->id = r->id != NULL ? xstrdup(r->id) : NULL;
 	a->fresh = cJSON_Duplicate(fresh, 1);
-	a->edited = r->data;
-	r->data = NULL;
+	a->edited = cJSON_DetachItemFromObjectCaseSensitive(r->data, "record");
+	a->orig = r->before != NULL ? cJSON_Duplicate(r->before, 1) : NULL;
+	a->text = panel_edit_text_of(r) != NULL ?
+	    xstrdup(panel_edit_text_of(r)) : NULL;
 	buf_addf(&b, "\nApply %zu change%s to %s%s%s? (y/n)", n,
 	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? " " : "",
 	    a->id != NULL ? a->id : "");
-	dialog_confirm(p->tui, "apply the edit", buf_str(&b),
-	    panel_apply_yes, a, panel_apply_free);
+	dialog_ask(p->tui, "apply the edit", buf_str(&b),
+	    panel_apply_answer, a, panel_apply_free);
 	buf_free(&b);
 }
 
@@ -969,6 +1178,17 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	if (r->type == TUI_REQ_LIST) {
 		panel_list_done(p, r, ev);
 		return;
+	}
+	if (r->modal != NULL && (r->type == TUI_REQ_FETCH_FORM ||
+	    r->type == TUI_REQ_FETCH_EDIT || r->type == TUI_REQ_FETCH_DIFF)) {
+		if (ev->kind == JOBS_EVENT_FAILED) {
+			panel_fetch_failed(p, r, ev);
+			return;
+		}
+		if (ev->kind == JOBS_EVENT_DONE) {
+			dialog_wait_done(t, r->modal);
+			r->modal = NULL;
+		}
 	}
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		panel_failed(p, r, ev);

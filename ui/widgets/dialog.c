@@ -1,6 +1,7 @@
 /*
  * Dialogs: a y/n confirmation, a confirmation that needs a count or a name
- * typed, and a one-line prompt (with path completion for files).
+ * typed, a one-line prompt (with path completion for files), and a notice
+ * that holds the keys while something is fetched, then says why it failed.
  */
 #include "config.h"
 
@@ -18,7 +19,9 @@
 enum dialog_type {
 	DIALOG_CONFIRM,
 	DIALOG_TYPED,
-	DIALOG_PROMPT
+	DIALOG_PROMPT,
+	DIALOG_WAIT,		/* Esc cancels; other keys are held */
+	DIALOG_NOTICE		/* Enter, Esc or q closes; others are held */
 };
 
 struct dialog {
@@ -31,6 +34,7 @@ struct dialog {
 	struct line	 line;
 	char		*hint;
 	int		 hint_error;	/* why the last answer was refused */
+	int		 answer_no;	/* a confirmation: n is an answer */
 	dialog_cb	 cb;
 	void		*arg;
 	dialog_free_cb	 free_cb;
@@ -161,7 +165,9 @@ dialog_key(struct tui *t, struct modal *m, int key)
 	struct dialog	*d = (struct dialog *)m;
 
 	if (key == 033) {
-		dialog_finish(t, d, NULL);
+		/* A wait's answer is that it was cancelled. */
+		dialog_finish(t, d, d->type == DIALOG_WAIT ? "cancel" :
+		    d->answer_no ? "n" : NULL);
 		return (TUI_HANDLED);
 	}
 	switch (d->type) {
@@ -169,6 +175,13 @@ dialog_key(struct tui *t, struct modal *m, int key)
 		if (key == 'y' || key == 'Y')
 			dialog_finish(t, d, "y");
 		else if (key == 'n' || key == 'N' || key == 'q')
+			dialog_finish(t, d, d->answer_no ? "n" : NULL);
+		return (TUI_HANDLED);
+	case DIALOG_WAIT:
+		/* Keys typed for what is awaited do not reach the list. */
+		return (TUI_HANDLED);
+	case DIALOG_NOTICE:
+		if (key == '\r' || key == 'q' || key == ' ')
 			dialog_finish(t, d, NULL);
 		return (TUI_HANDLED);
 	case DIALOG_TYPED:
@@ -222,7 +235,8 @@ dialog_draw(struct tui *t, struct modal *m)
 	/* A prompt has its question in the title: it is not cut either. */
 	width = MAXIMUM(width, (int)text_width(d->title));
 	w = MINIMUM(COLS - 2, MAXIMUM(width + 4, 50));
-	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ? 3 : 6));
+	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ||
+	    d->type == DIALOG_WAIT || d->type == DIALOG_NOTICE ? 3 : 6));
 	y0 = MAXIMUM(1, (LINES - h) / 2);
 	x0 = MAXIMUM(0, (COLS - w) / 2);
 	for (y = y0; y < y0 + h; y++)
@@ -239,7 +253,8 @@ dialog_draw(struct tui *t, struct modal *m)
 		screen_put(y++, x0 + 2, w - 4, line, a);
 		free(line);
 	}
-	if (d->type != DIALOG_CONFIRM && y < LINES - 1) {
+	if ((d->type == DIALOG_TYPED || d->type == DIALOG_PROMPT) &&
+	    y < LINES - 1) {
 		y = MINIMUM(y + 1, y0 + h - 2);
 		line_draw(&d->line, y, x0 + 2, w - 4,
 		    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
@@ -323,4 +338,106 @@ dialog_prompt_again(struct tui *t, const char *title, const char *typed,
 	free(d->hint);
 	d->hint = text_clean(why);
 	d->hint_error = 1;
+}
+
+void
+dialog_ask(struct tui *t, const char *title, const char *text, dialog_cb cb,
+    void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_new(t, DIALOG_CONFIRM, title, text, cb, arg, free_cb);
+	d->answer_no = 1;
+}
+
+struct modal *
+dialog_wait(struct tui *t, const char *title, const char *text,
+    dialog_cb cancel, void *arg)
+{
+	struct dialog	*d;
+
+	d = dialog_new(t, DIALOG_WAIT, title, text, cancel, arg, NULL);
+	return (&d->m);
+}
+
+/* Whether m is on the stack of modals (a dialog may sit on top of it). */
+static struct modal **
+dialog_link(struct tui *t, struct modal *m)
+{
+	struct modal	**pp;
+
+	for (pp = &t->modal; *pp != NULL; pp = &(*pp)->below) {
+		if (*pp == m)
+			return (pp);
+	}
+	return (NULL);
+}
+
+void
+dialog_wait_done(struct tui *t, struct modal *m)
+{
+	struct modal	**pp;
+
+	if ((pp = dialog_link(t, m)) == NULL)
+		return;
+	*pp = m->below;
+	dialog_free(m);
+	t->dirty = 1;
+}
+
+/* Lines of text broken at blanks to fit width columns (a word too long is cut). */
+static char *
+dialog_wrap(const char *text, int width)
+{
+	struct buf	 b;
+	const char	*s, *end, *brk;
+	char		*piece;
+	int		 col;
+
+	buf_init(&b);
+	for (s = text; *s != '\0';) {
+		/* The longest run from s that fits, ended at a blank. */
+		brk = NULL;
+		for (end = s; *end != '\0' && *end != '\n'; end++) {
+			piece = xstrndup(s, (size_t)(end - s + 1));
+			col = (int)text_width(piece);
+			free(piece);
+			if (col > width)
+				break;
+			if (*end == ' ')
+				brk = end;
+		}
+		if (*end != '\0' && *end != '\n' && brk != NULL)
+			end = brk;
+		if (end == s)
+			end = s + 1;
+		buf_add(&b, s, (size_t)(end - s));
+		buf_addc(&b, '\n');
+		s = end;
+		if (*s == ' ' || *s == '\n')
+			s++;
+	}
+	return (buf_detach(&b, NULL));
+}
+
+void
+dialog_wait_failed(struct tui *t, struct modal *m, const char *title,
+    const char *why)
+{
+	struct dialog	*d = (struct dialog *)m;
+	char		*clean;
+
+	if (dialog_link(t, m) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", why);
+		return;
+	}
+	d->type = DIALOG_NOTICE;
+	free(d->title);
+	d->title = xstrdup(title);
+	free(d->text);
+	clean = dialog_clean(why);
+	/* A reason from curl or the server is long: wrapped, not cut. */
+	d->text = dialog_wrap(clean, MAXIMUM(20, COLS - 6));
+	free(clean);
+	t->dirty = 1;
 }
