@@ -901,7 +901,8 @@ test_time_from_now(void **state)
 		{ "+30d", "2026-03-31T08:00:00Z" },
 		{ "+1w", "2026-03-08T08:00:00Z" },
 		{ "+366d", "2027-03-02T08:00:00Z" },
-		{ "+2", NULL }, { "+h", NULL }, { "2h", NULL }, { "+2hh", NULL },
+		{ "+2", NULL }, { "+h", NULL }, { "2h", NULL },
+		{ "+2hh", NULL },
 		{ "+-2h", NULL }, { "+99999999999d", NULL }, { "+2y", NULL }
 	};
 	cJSON		*record, *body;

@@ -665,6 +665,7 @@ panel_fetch_failed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	const char	*why = tui_cause(r, ev);
 	char		*text;
 
+	panel_banner(p, r, ev);
 	text = xprintf("Could not fetch %s%s%s:\n%s\n\nSo %s.", p->kind->name,
 	    r->id != NULL ? " " : "", r->id != NULL ? r->id : "", why,
 	    panel_fetch_purpose(r->type));
@@ -1173,12 +1174,7 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	struct tui	*t = p->tui;
 	const char	*name = p->kind->name;
 
-	if (p->ops != NULL && p->ops->event != NULL && p->ops->event(p, r, ev))
-		return;
-	if (r->type == TUI_REQ_LIST) {
-		panel_list_done(p, r, ev);
-		return;
-	}
+	/* The wait for a record to edit ends first, whoever handles it. */
 	if (r->modal != NULL && (r->type == TUI_REQ_FETCH_FORM ||
 	    r->type == TUI_REQ_FETCH_EDIT || r->type == TUI_REQ_FETCH_DIFF)) {
 		if (ev->kind == JOBS_EVENT_FAILED) {
@@ -1189,6 +1185,12 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 			dialog_wait_done(t, r->modal);
 			r->modal = NULL;
 		}
+	}
+	if (p->ops != NULL && p->ops->event != NULL && p->ops->event(p, r, ev))
+		return;
+	if (r->type == TUI_REQ_LIST) {
+		panel_list_done(p, r, ev);
+		return;
 	}
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		panel_failed(p, r, ev);

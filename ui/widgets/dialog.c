@@ -199,8 +199,9 @@ dialog_key(struct tui *t, struct modal *m, int key)
 		return (TUI_HANDLED);
 	case DIALOG_PROMPT:
 		if (key == '\r') {
-			/* Every file prompt takes "~/" for the home directory. */
-			char *answer = d->files ? edit_path_expand(d->line.buf) :
+			/* Every file prompt takes "~/" for the home. */
+			char *answer = d->files ?
+			    edit_path_expand(d->line.buf) :
 			    xstrdup(d->line.buf);
 			dialog_finish(t, d, answer);
 			free(answer);
@@ -385,7 +386,7 @@ dialog_wait_done(struct tui *t, struct modal *m)
 	t->dirty = 1;
 }
 
-/* Lines of text broken at blanks to fit width columns (a word too long is cut). */
+/* text broken at blanks into lines of width columns (a long word is cut). */
 static char *
 dialog_wrap(const char *text, int width)
 {
