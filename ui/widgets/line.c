@@ -186,8 +186,9 @@ line_draw(const struct line *l, int y, int x, int w, attr_t attr, int focus)
 	}
 	screen_fill(y, x, w, attr);
 	/* Reversed while selected: typing replaces what shows so. */
-	screen_put(y, x, w, l->buf + start, l->selected ? attr ^ A_REVERSE :
-	    attr);
+	if (l->selected)
+		attr ^= A_REVERSE;
+	screen_put(y, x, w, l->buf + start, attr);
 	if (focus) {
 		col = screen_put(y, x, w, tmp, attr);
 		screen_want_cursor(y, x + col);
