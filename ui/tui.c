@@ -739,7 +739,10 @@ tui_disconnect(struct tui *t)
 	t->profile = t->base_url = t->account = t->zone = NULL;
 }
 
-/* The options given on the command line, for the first profile only. */
+/*
+ * The options given on the command line: where to connect, for the first
+ * profile only; --readonly, for every profile of the process.
+ */
 static const struct cli_opts	*tui_opts;
 static struct demo		 tui_demo;
 static int			 tui_demo_on;
@@ -758,8 +761,9 @@ tui_connect(struct tui *t, const char *profile, char **cause)
 		o_base = tui_opts->base_url;
 		o_acc = tui_opts->account;
 		o_zone = tui_opts->zone;
-		o_ro = tui_opts->readonly;
 	}
+	if (tui_opts != NULL)
+		o_ro = tui_opts->readonly;
 	if (tui_demo_on) {
 		o_base = tui_demo.url;
 		o_acc = tui_demo.account;

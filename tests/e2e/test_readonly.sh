@@ -82,6 +82,31 @@ ro_open rl '^ rate-limits  8$'
 ro_refused t toggle "$why"
 ro_refused E edit "$why"
 
+e2e_quit_and_check_sane : q! Enter
+
+# ---- --readonly holds for every profile of the process; a read-only
+# profile stays read-only after a switch to it
+cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
+profiles:
+  default: {}
+  careful:
+    readonly: true
+YAML
+e2e_console_start --readonly
+e2e_wait_match '^ edgetui  profile default .* READ-ONLY +budget [0-9]+$'
+for prof in careful default; do
+	ro_open "profile $prof" "^ operations  300\$"
+	e2e_wait_match "^ edgetui  profile $prof .* READ-ONLY +budget [0-9]+\$"
+	ro_refused d delete --readonly
+	ro_refused n new --readonly
+done
+e2e_quit_and_check_sane : q! Enter
+e2e_console_start
+e2e_wait_match "^ operations  300$"
+e2e_assert_not_contains READ-ONLY
+ro_open "profile careful" "^ edgetui  profile careful .* READ-ONLY"
+ro_refused d delete "read-only profile"
+
 [ -z "$(ro_mutations)" ] ||
     e2e_fail "read-only sessions sent: $(ro_mutations)"
 grep -q ' GET /zones/.*/rate_limits' "$E2E_DIR/edgemu.log" ||
