@@ -553,6 +553,8 @@ tui_problems(struct tui *t)
 
 /* ---- the last messages (:messages) ------------------------------------ */
 
+static size_t	tui_wrap(const char *, size_t, char **, size_t);
+
 static void
 tui_messages(struct tui *t)
 {
@@ -562,15 +564,22 @@ tui_messages(struct tui *t)
 	};
 	struct buf	 b;
 	struct tm	 tm;
-	char		 when[16];
-	size_t		 i;
+	char		 when[16], *rows[8];
+	size_t		 i, j, n, cols;
 
+	/* Whole messages: wrapped under their text, never cut. */
+	cols = COLS > 60 ? (size_t)COLS - 19 : 41;
 	buf_init(&b);
 	for (i = 0; i < t->nmsglog; i++) {
 		localtime_r(&t->msglog[i].time, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		buf_addf(&b, "%s  %-5s  %s\n", when,
-		    class_names[t->msglog[i].class], t->msglog[i].text);
+		n = tui_wrap(t->msglog[i].text, cols, rows, nitems(rows));
+		for (j = 0; j < n; j++) {
+			buf_addf(&b, "%-8s  %-5s  %s\n", j == 0 ? when : "",
+			    j == 0 ? class_names[t->msglog[i].class] : "",
+			    rows[j]);
+			free(rows[j]);
+		}
 	}
 	if (b.len == 0)
 		buf_adds(&b, "No message yet.\n");
