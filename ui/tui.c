@@ -1111,8 +1111,8 @@ tui_draw_status(struct tui *t, char **rows, size_t nrows)
 	buf_init(&b);
 	/* Until the first command, say how to reach the other lists. */
 	if (t->nhistory == 0 && t->npanels <= 1)
-		buf_adds(&b, " ? help  :videos :rate-limits :ops (: Tab lists "
-		    "all)  / filter  Enter details");
+		buf_adds(&b, " ? help  :videos :rl …  / filter  Enter "
+		    "details");
 	else
 		buf_adds(&b, " ? help  : command  / filter  Enter details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)

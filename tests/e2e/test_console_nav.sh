@@ -55,7 +55,7 @@ e2e_wait_for "1 problem in the configuration"
 # The first screen says how to reach the other lists (once a key cleared
 # the message).
 e2e_keys j
-e2e_wait_for ":videos :rate-limits"
+e2e_wait_for " ? help  :videos :rl …  / filter"
 
 # :problems gives file:line for the keymap entry.
 nav_cmd problems
@@ -103,9 +103,9 @@ e2e_type "theme sol"
 e2e_keys Tab
 e2e_wait_match "^:theme solarized-dark$"
 e2e_keys Enter
-e2e_wait_for "theme solarized-dark"
+e2e_wait_match "^theme solarized-dark$"
 nav_cmd "theme default   "
-e2e_wait_for "theme default"
+e2e_wait_match "^theme default$"
 
 # A long message wraps: its end is on screen, and :messages keeps it.
 long=no-such-command-$(printf 'x%.0s' {1..60})

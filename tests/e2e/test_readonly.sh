@@ -60,7 +60,7 @@ ro_open discovered-operations '^ discovered-operations  [0-9]+$'
 ro_refused R review "$why"
 ro_refused i ignored "$why"
 ro_refused s save "$why"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
 
 # ---- a profile with readonly: true (the file must be mode 600)
 mkdir -p "$XDG_CONFIG_HOME/edgetui"
@@ -111,4 +111,4 @@ ro_refused d delete "read-only profile"
     e2e_fail "read-only sessions sent: $(ro_mutations)"
 grep -q ' GET /zones/.*/rate_limits' "$E2E_DIR/edgemu.log" ||
     e2e_fail "edgemu's log shows no request at all: is -v on?"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
