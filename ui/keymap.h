@@ -29,7 +29,7 @@ enum keymap_context {
 	X(ACTION_QUIT, "quit", KEYMAP_GLOBAL, "go back; quit from the last list") \
 	X(ACTION_HELP, "help", KEYMAP_GLOBAL, "this help") \
 	X(ACTION_COMMAND, "command", KEYMAP_GLOBAL, \
-	    "the : command line (kinds, :profile, :theme, :q)") \
+	    "the : command line (kinds, :profile, :messages ...; Tab lists)") \
 	X(ACTION_NEXT_PANEL, "next-panel", KEYMAP_GLOBAL, "next panel") \
 	X(ACTION_PREV_PANEL, "prev-panel", KEYMAP_GLOBAL, "previous panel") \
 	X(ACTION_REFRESH, "refresh", KEYMAP_GLOBAL, "reload from the server") \
