@@ -529,6 +529,23 @@ tui_request_log(struct tui *t)
 
 /* ---- configuration problems (:problems) -------------------------------- */
 
+static size_t	tui_wrap(const char *, size_t, char **, size_t);
+
+/* A line that may be wider than the screen: the rest indented below it. */
+static void
+tui_add_wrapped(struct buf *b, const char *text)
+{
+	char	*rows[8];
+	size_t	 i, n;
+
+	n = tui_wrap(text, COLS > 40 ? (size_t)COLS - 6 : 34, rows,
+	    nitems(rows));
+	for (i = 0; i < n; i++) {
+		buf_addf(b, "%s%s\n", i > 0 ? "    " : "", rows[i]);
+		free(rows[i]);
+	}
+}
+
 static void
 tui_problems(struct tui *t)
 {
@@ -538,12 +555,12 @@ tui_problems(struct tui *t)
 
 	buf_init(&b);
 	for (i = 0; i < t->cfg->nproblems; i++)
-		buf_addf(&b, "%s\n", t->cfg->problems[i].message);
+		tui_add_wrapped(&b, t->cfg->problems[i].message);
 	kp = keymap_problems(t->keymap, &n);
 	for (i = 0; i < n; i++)
-		buf_addf(&b, "%s\n", kp[i]);
+		tui_add_wrapped(&b, kp[i]);
 	for (i = 0; i < t->nproblems; i++)
-		buf_addf(&b, "%s\n", t->problems[i]);
+		tui_add_wrapped(&b, t->problems[i]);
 	if (b.len == 0)
 		buf_adds(&b, "No problem in the configuration, keymap or "
 		    "theme.\n");
@@ -552,8 +569,6 @@ tui_problems(struct tui *t)
 }
 
 /* ---- the last messages (:messages) ------------------------------------ */
-
-static size_t	tui_wrap(const char *, size_t, char **, size_t);
 
 static void
 tui_messages(struct tui *t)

@@ -59,7 +59,8 @@ e2e_wait_for " ? help  :videos :rl …  / filter"
 
 # :problems gives file:line for the keymap entry.
 nav_cmd problems
-e2e_wait_for "config.yaml:8: keymap.list.X: 'frobnicate' is not an action"
+e2e_wait_match "/config\.yaml:8:( |\$)"
+e2e_wait_for "keymap.list.X: 'frobnicate' is not an action"
 
 # : over a view; the list it opens replaces the view.
 nav_cmd videos
@@ -112,7 +113,8 @@ long=no-such-command-$(printf 'x%.0s' {1..60})
 nav_cmd "$long"
 e2e_wait_for "then Tab lists them)"
 nav_cmd messages
-e2e_wait_match "^ ?[0-9]{2}:[0-9]{2}:[0-9]{2}  error  unknown command ':$long'"
+e2e_wait_match "^ ?[0-9]{2}:[0-9]{2}:[0-9]{2}  error  unknown command ':no-such-command-x+"
+e2e_wait_for " Tab lists them)"
 e2e_wait_match "^ ?[0-9]{2}:[0-9]{2}:[0-9]{2}  ok     theme default"
 nav_esc
 e2e_wait_gone "  error  unknown command"
@@ -124,7 +126,7 @@ e2e_type "$E2E_DIR/clip.mp4"
 e2e_keys Enter
 e2e_wait_for "name of the video (Enter: clip.mp4)"
 e2e_keys Enter
-e2e_wait_match '^ edgetui .* up 1 [0-9]+% '
+e2e_wait_for "uploading clip.mp4"
 e2e_keys q
 e2e_wait_match "^ operations  300$"
 ask='1 upload at [0-9]+% will stop; it can be resumed later\. Quit\? \(y/n\)'
@@ -147,7 +149,7 @@ e2e_quit_and_check_sane -s 130
 e2e_console_start
 e2e_wait_match "^ transfers$"
 e2e_keys Enter
-e2e_wait_match '^ edgetui .* up 1 [0-9]+% '
+e2e_wait_for "resuming clip.mp4"
 e2e_quit_and_check_sane : q! Enter
 
 # confirm_quit: always asks even with nothing running; y quits.
