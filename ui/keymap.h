@@ -27,6 +27,7 @@ enum keymap_context {
  */
 #define KEYMAP_ACTIONS(X) \
 	X(ACTION_QUIT, "quit", KEYMAP_GLOBAL, "go back; quit from the last list") \
+	X(ACTION_BACK, "back", KEYMAP_GLOBAL, "go back; never quits") \
 	X(ACTION_HELP, "help", KEYMAP_GLOBAL, "this help") \
 	X(ACTION_COMMAND, "command", KEYMAP_GLOBAL, \
 	    "the : command line (kinds, :profile, :messages ...; Tab lists)") \

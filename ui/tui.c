@@ -860,7 +860,8 @@ tui_help_modal(struct tui *t)
 	    "  : then Tab        every command and kind; : works over help,\n"
 	    "                    logs and the tray too\n"
 	    "\nq and Esc go back: details, then the list it was opened from "
-	    "or the one\n  shown before; q in the last list quits.\n"
+	    "or the one\n  shown before; q in the last list quits (Esc never "
+	    "does).\n"
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
 	    "choice,\n  Enter submits, Esc cancels.\n");
 	m = textview_modal("help", buf_str(&b));
@@ -1254,6 +1255,18 @@ tui_key(struct tui *t, int key)
 	a = keymap_lookup(t->keymap, ctx, key);
 	if (a == ACTION_NONE)
 		return;
+	/* Esc goes back as q does, but never out of the last list. */
+	if (a == ACTION_BACK) {
+		if (t->npanels > 1 || (p != NULL && p->view == PANEL_DETAIL &&
+		    p->kind->shape != KIND_SHAPE_OBJECT))
+			a = ACTION_QUIT;
+		else {
+			tui_message(t, TUI_MSG_INFO, "nothing to go back to: q "
+			    "or :q quits");
+			t->dirty = 1;
+			return;
+		}
+	}
 	if (t->msg != NULL) {
 		free(t->msg);
 		t->msg = NULL;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Moving around the console: the first screen names the lists to open; q
-# and Esc go back one level (details, a sub-list, the list before) and
-# quit only from the last list, asking first while an upload runs (q, :q,
-# Ctrl-C; a second Ctrl-C and :q! quit at once); : opens the command line
+# and Esc go back one level (details, a sub-list, the list before); q
+# quits from the last list (Esc never does), asking first while an upload
+# runs (q, :q, Ctrl-C; a second Ctrl-C and :q! quit at once); : opens the
+# command line
 # over help, the tray and the logs, and a list it opens replaces them;
 # Tab lists every command and completes arguments that the command takes;
 # a long message wraps instead of being cut, and :messages keeps it;
@@ -78,6 +79,9 @@ nav_esc
 e2e_wait_match "^ videos  50$"
 e2e_keys q
 e2e_wait_match "^ operations  300$"
+# Esc in the last list does not quit (a second Esc after a dialog's).
+nav_esc
+e2e_wait_for "nothing to go back to: q or :q quits"
 
 # From the tray and from help, : reaches the command line.
 e2e_keys T
