@@ -3,8 +3,8 @@
 # and Esc go back one level (details, a sub-list, the list before); q
 # quits from the last list (Esc never does), asking first while an upload
 # runs (q, :q, Ctrl-C; a second Ctrl-C and :q! quit at once); : opens the
-# command line
-# over help, the tray and the logs, and a list it opens replaces them;
+# command line over help, the tray and the logs, and a list it opens
+# replaces them;
 # Tab lists every command and completes arguments that the command takes;
 # a long message wraps instead of being cut, and :messages keeps it;
 # :problems names the line of a wrong keymap entry.
