@@ -96,10 +96,20 @@ e2e_wait_match "^ rate-limits  8$"
 e2e_assert_not_contains "go back; quit from the last list"
 e2e_keys q
 e2e_wait_match "^ videos  50$"
+# And from details.
+e2e_keys Enter
+e2e_wait_for "requireSignedURLs:"
+nav_cmd rl
+e2e_wait_match "^ rate-limits  8$"
+e2e_keys q
+e2e_wait_for "requireSignedURLs:"
+nav_esc
+e2e_wait_match "^ videos  50$"
 
 # : then Tab lists every command and kind.
 e2e_keys : Tab
-e2e_wait_for "help log messages problems profile"
+e2e_wait_for "commands: help log messages problems profile"
+e2e_wait_for "lists: videos"
 e2e_wait_for "rate-limits"
 nav_esc
 # An argument completed is taken as is (no trailing space refused).

@@ -93,8 +93,13 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 	memset(&cm, 0, sizeof cm);
 	buf_init(&cm.names);
 	if ((arg = strchr(c->line.buf, ' ')) == NULL) {
+		/* Everything, on an empty line: say which is which. */
+		if (c->line.len == 0)
+			buf_adds(&cm.names, "commands: ");
 		for (i = 0; cmdline_words[i] != NULL; i++)
 			cmdline_consider(&cm, cmdline_words[i], c->line.buf);
+		if (c->line.len == 0)
+			buf_adds(&cm.names, "  lists: ");
 		cmdline_kind_words(&cm, c->line.buf);
 		cmdlen = 0;
 	} else {
