@@ -1068,7 +1068,7 @@ tui_wrap(const char *s, size_t cols, char **rows, size_t max)
 		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
 		len = strlen(row);
 		if (s[len] != '\0' && (sp = strrchr(row, ' ')) != NULL &&
-		    text_width(sp) < cols / 3)
+		    sp > row && text_width(sp) < cols / 3)
 			*sp = '\0';
 		len = strlen(row);
 		if (n + 1 == max && s[len] != '\0') {
