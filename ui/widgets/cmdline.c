@@ -194,6 +194,8 @@ cmdline_hint_rows(const char *hint, int w, const char **starts, int max)
 	const char	*s = hint, *p, *sp, *end;
 	int		 n = 0;
 
+	if (w < 1)
+		return (0);
 	while (*s == ' ')
 		s++;
 	while (*s != '\0' && n < max) {
@@ -228,7 +230,7 @@ cmdline_draw(struct tui *t, struct modal *m)
 
 	(void)t;
 	/* Every choice, in as many rows above the line as they need. */
-	max = LINES - 3 < (int)nitems(starts) ? LINES - 3 : (int)nitems(starts);
+	max = MINIMUM(LINES - 3, (int)nitems(starts));
 	if (c->hint != NULL && max > 0) {
 		n = cmdline_hint_rows(c->hint, COLS - 2, starts, max);
 		for (i = 0; i < n; i++) {
