@@ -602,7 +602,7 @@ tui_messages(struct tui *t)
 	buf_free(&b);
 }
 
-/* ---- quitting -------------------------------------------------------------- */
+/* ---- quitting ---------------------------------------------------------- */
 
 static void
 tui_quit_yes(struct tui *t, void *arg, const char *answer)
