@@ -83,6 +83,9 @@ struct config_option {
 static const char *const config_output_choices[] = {
 	"table", "json", "yaml", NULL
 };
+static const char *const config_confirm_quit_choices[] = {
+	"always", "transfers", "never", NULL
+};
 
 /* Everything outside profiles:; a dot names a section. */
 static const struct config_option config_options[] = {
@@ -112,6 +115,11 @@ static const struct config_option config_options[] = {
 	  .offset = offsetof(struct config, prefs.poll_interval), .dflt = "1",
 	  .min = 1, .max = 3600,
 	  .help = "seconds between polls of a video that is processing" },
+	{ .name = "preferences.confirm_quit", .type = CONFIG_ENUM,
+	  .offset = offsetof(struct config, prefs.confirm_quit),
+	  .dflt = "transfers", .choices = config_confirm_quit_choices,
+	  .help = "ask before the console quits: always, while transfers"
+	  " run, never" },
 };
 
 /* The keys of one entry under profiles:. */
@@ -1165,6 +1173,44 @@ config_is_section(const char *name)
 	return (0);
 }
 
+/* A key's line, for problems found later by others (the keymap). */
+static void
+config_add_key_line(struct config *cfg, const char *path, int line)
+{
+	cfg->key_lines = xreallocarray(cfg->key_lines, cfg->nkey_lines + 1,
+	    sizeof *cfg->key_lines);
+	cfg->key_lines[cfg->nkey_lines].path = xstrdup(path);
+	cfg->key_lines[cfg->nkey_lines++].line = line;
+}
+
+/*
+ * keymap: is the console's to read (ui/keymap.c, from JSON without lines):
+ * keep where each context and key is, so its problems can say.
+ */
+static void
+config_keymap_lines(struct config_parse *p, const yaml_node_t *map,
+    const char *prefix, int depth)
+{
+	const yaml_node_pair_t	*pair;
+	yaml_node_t		*k, *v;
+	char			*path;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return;
+	for (pair = map->data.mapping.pairs.start;
+	    pair < map->data.mapping.pairs.top; pair++) {
+		k = yaml_document_get_node(p->doc, pair->key);
+		v = yaml_document_get_node(p->doc, pair->value);
+		if (k == NULL || k->type != YAML_SCALAR_NODE)
+			continue;
+		path = xprintf("%s.%s", prefix, (char *)k->data.scalar.value);
+		config_add_key_line(p->cfg, path, config_line(k));
+		if (v != NULL && depth == 0)
+			config_keymap_lines(p, v, path, 1);
+		free(path);
+	}
+}
+
 static void
 config_walk_section(struct config_parse *p, const yaml_node_t *map,
     const char *prefix)
@@ -1187,7 +1233,8 @@ config_walk_section(struct config_parse *p, const yaml_node_t *map,
 		else if (*prefix == '\0' && strcmp(key, "profiles") == 0)
 			config_walk_profiles(p, v);
 		else if (*prefix == '\0' && strcmp(key, "keymap") == 0) {
-			/* The console's keymap reads this (ui/keymap.c). */
+			config_add_key_line(p->cfg, "keymap", config_line(k));
+			config_keymap_lines(p, v, "keymap", 0);
 		}
 		else if ((o = config_find(config_options,
 		    nitems(config_options), full)) != NULL) {
@@ -1503,8 +1550,22 @@ config_free(struct config *cfg)
 		free(cfg->problems[i].message);
 	}
 	free(cfg->problems);
+	for (i = 0; i < cfg->nkey_lines; i++)
+		free(cfg->key_lines[i].path);
+	free(cfg->key_lines);
 	free(cfg->file);
 	free(cfg);
+}
+
+int
+config_key_line(const struct config *cfg, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nkey_lines; i++)
+		if (strcmp(cfg->key_lines[i].path, path) == 0)
+			return (cfg->key_lines[i].line);
+	return (0);
 }
 
 const struct config_profile *

@@ -25,6 +25,13 @@ enum config_output {
 	CONFIG_OUTPUT_YAML
 };
 
+/* The order of preferences.confirm_quit's choices. */
+enum config_confirm_quit {
+	CONFIG_CONFIRM_ALWAYS,
+	CONFIG_CONFIRM_TRANSFERS,	/* while uploads or downloads run */
+	CONFIG_CONFIRM_NEVER
+};
+
 /* Where config_token found (or would look for) a profile's token. */
 enum config_token_source {
 	CONFIG_TOKEN_NONE,
@@ -58,6 +65,7 @@ struct config_preferences {
 	int		 mouse;
 	long long	 chunk_size;	/* upload chunk in bytes */
 	long long	 poll_interval;	/* seconds */
+	int		 confirm_quit;	/* enum config_confirm_quit */
 };
 
 /*
@@ -71,6 +79,12 @@ struct config_problem {
 	char		*message;	/* "config.yaml:7: profiles.prod.budget: ..." */
 };
 
+/* Where a key read by others (keymap.list.x) is in the file. */
+struct config_key_line {
+	char		*path;
+	int		 line;
+};
+
 struct config {
 	char			*file;		/* NULL: built-in defaults */
 	char			*default_profile; /* always names a profile */
@@ -79,6 +93,8 @@ struct config {
 	struct config_preferences prefs;
 	struct config_problem	*problems;
 	size_t			 nproblems;
+	struct config_key_line	*key_lines;
+	size_t			 nkey_lines;
 };
 
 /* A profile with the environment's overrides applied: what a session uses. */
@@ -117,6 +133,8 @@ struct config	*config_parse_text(const char *, const char *, size_t, mode_t,
 		     char *const *);
 void		 config_free(struct config *);
 
+/* The line of keymap, keymap.CONTEXT or keymap.CONTEXT.KEY; 0 if none. */
+int		 config_key_line(const struct config *, const char *);
 /* The profile called name, or the default profile if name is NULL. */
 const struct config_profile *config_profile(const struct config *,
 		     const char *);

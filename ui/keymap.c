@@ -44,6 +44,8 @@ struct keymap {
 	struct keymap_table	 tables[KEYMAP_NCONTEXTS];
 	char			**problems;
 	size_t			 nproblems;
+	keymap_line_cb		 line_cb;	/* where a key is in source */
+	void			*line_arg;
 };
 
 static const struct keymap_action {
@@ -439,24 +441,39 @@ keymap_keys_of(const struct keymap *km, enum keymap_context context,
 
 /* ---- reading a keymap --------------------------------------------------- */
 
+void
+keymap_set_lines(struct keymap *km, keymap_line_cb cb, void *arg)
+{
+	km->line_cb = cb;
+	km->line_arg = arg;
+}
+
 /*
- * A problem "source: keymap.context.key: why". Text from the file may hold
- * control characters; they never reach the screen.
+ * A problem "source:line: keymap.context.key: why" (without the line when
+ * no keymap_set_lines knows it). Text from the file may hold control
+ * characters; they never reach the screen.
  */
 static void printflike(5, 6)
 keymap_problem(struct keymap *km, const char *source, const char *context,
     const char *key, const char *fmt, ...)
 {
-	struct buf	 b = BUF_INITIALIZER;
+	struct buf	 b = BUF_INITIALIZER, path = BUF_INITIALIZER;
 	va_list		 ap;
 	size_t		 i;
+	int		 line = 0;
 
-	buf_addf(&b, "%s: keymap", source);
+	buf_adds(&path, "keymap");
 	if (context != NULL)
-		buf_addf(&b, ".%s", context);
+		buf_addf(&path, ".%s", context);
 	if (key != NULL)
-		buf_addf(&b, ".%s", key);
-	buf_adds(&b, ": ");
+		buf_addf(&path, ".%s", key);
+	if (km->line_cb != NULL)
+		line = km->line_cb(buf_str(&path), km->line_arg);
+	if (line > 0)
+		buf_addf(&b, "%s:%d: %s: ", source, line, buf_str(&path));
+	else
+		buf_addf(&b, "%s: %s: ", source, buf_str(&path));
+	buf_free(&path);
 	va_start(ap, fmt);
 	buf_addvf(&b, fmt, ap);
 	va_end(ap);

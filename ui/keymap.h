@@ -26,10 +26,11 @@ enum keymap_context {
  * to (where the defaults bind it) and its line of help.
  */
 #define KEYMAP_ACTIONS(X) \
-	X(ACTION_QUIT, "quit", KEYMAP_GLOBAL, "go back; quit at the top") \
+	X(ACTION_QUIT, "quit", KEYMAP_GLOBAL, "go back; quit from the last list") \
+	X(ACTION_BACK, "back", KEYMAP_GLOBAL, "go back; never quits") \
 	X(ACTION_HELP, "help", KEYMAP_GLOBAL, "this help") \
 	X(ACTION_COMMAND, "command", KEYMAP_GLOBAL, \
-	    "the : command line (kinds, :profile, :theme, :q)") \
+	    "the : command line (kinds, :profile, :messages ...; Tab lists)") \
 	X(ACTION_NEXT_PANEL, "next-panel", KEYMAP_GLOBAL, "next panel") \
 	X(ACTION_PREV_PANEL, "prev-panel", KEYMAP_GLOBAL, "previous panel") \
 	X(ACTION_REFRESH, "refresh", KEYMAP_GLOBAL, "reload from the server") \
@@ -127,6 +128,12 @@ void		 keymap_free(struct keymap *);
  * the rest applies. Returns the number of problems added. NULL adds none.
  */
 size_t		 keymap_apply(struct keymap *, const cJSON *, const char *);
+/*
+ * Where "keymap.context.key" is in the source, a line from 1 or 0: later
+ * problems then read "source:line: keymap.context.key: why". NULL: none.
+ */
+typedef int	(*keymap_line_cb)(const char *, void *);
+void		 keymap_set_lines(struct keymap *, keymap_line_cb, void *);
 /* Every problem so far, "source: keymap.list.x: why". */
 const char *const *keymap_problems(const struct keymap *, size_t *);
 

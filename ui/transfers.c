@@ -752,5 +752,36 @@ transfers_open(struct tui *t)
 	tr->m.key = tray_key;
 	tr->m.draw = tray_draw;
 	tr->m.free = tray_free;
+	tr->m.flags = MODAL_VIEW;
 	tui_push(t, &tr->m);
+}
+
+/*
+ * The uploads and downloads still running, for the question before
+ * quitting: "1 upload at 18%", "2 uploads at 40%, 1 download".
+ */
+size_t
+transfers_unfinished(struct tui *t, struct buf *what)
+{
+	size_t		 i, up = 0, down = 0;
+	long long	 done = 0, total = 0;
+
+	for (i = 0; i < t->nxfers; i++) {
+		struct xfer *x = t->xfers[i];
+		if (x->state != XFER_RUNNING)
+			continue;
+		if (x->kind == XFER_UPLOAD) {
+			up++;
+			done += x->done;
+			total += x->total;
+		} else if (x->kind == XFER_DOWNLOAD)
+			down++;
+	}
+	if (up > 0)
+		buf_addf(what, "%zu upload%s at %d%%", up, up == 1 ? "" : "s",
+		    total > 0 ? (int)(done * 100 / total) : 0);
+	if (down > 0)
+		buf_addf(what, "%s%zu download%s", up > 0 ? ", " : "", down,
+		    down == 1 ? "" : "s");
+	return (up + down);
 }

@@ -50,6 +50,8 @@ int	 transfers_event(struct tui *, struct tui_req *, struct jobs_event *);
 /* "↑1 45% 12.0 MB/s" for the header, or nothing when idle. */
 void	 transfers_summary(struct tui *, struct buf *);
 size_t	 transfers_paused(struct tui *);
+/* Running uploads and downloads, and "1 upload at 18%" into buf. */
+size_t	 transfers_unfinished(struct tui *, struct buf *);
 /* The tray (T). */
 void	 transfers_open(struct tui *);
 

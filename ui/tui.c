@@ -37,6 +37,8 @@
 #define TUI_HISTORY_MAX		100
 #define TUI_LOG_LINES		200
 #define TUI_PROGRESS_S		0.5	/* progress redraws: 2 a second */
+#define TUI_MESSAGES_MAX	50	/* kept for :messages */
+#define TUI_STATUS_ROWS		3	/* a message wraps to at most these */
 
 static volatile sig_atomic_t	 tui_signalled;
 
@@ -109,6 +111,26 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 	t->msg_class = class;
 	t->msg_time = time(NULL);
 	t->dirty = 1;
+
+	if (t->nmsglog == TUI_MESSAGES_MAX) {
+		free(t->msglog[0].text);
+		memmove(t->msglog, t->msglog + 1,
+		    (t->nmsglog - 1) * sizeof *t->msglog);
+		t->nmsglog--;
+	}
+	if (t->msglog == NULL)
+		t->msglog = xcalloc(TUI_MESSAGES_MAX, sizeof *t->msglog);
+	t->msglog[t->nmsglog].time = t->msg_time;
+	t->msglog[t->nmsglog].class = class;
+	t->msglog[t->nmsglog++].text = xstrdup(t->msg);
+}
+
+/* The views (help, a log, the tray) a command opening a list replaces. */
+static void
+tui_close_views(struct tui *t)
+{
+	while (t->modal != NULL && (t->modal->flags & MODAL_VIEW))
+		tui_pop(t);
 }
 
 void
@@ -378,6 +400,7 @@ tui_open_video_kind(struct tui *t, const struct kind *k, const char *video)
 		}
 	}
 	p = panel_new(t, k, video);
+	p->back = tui_panel(t);
 	t->panels = xreallocarray(t->panels, t->npanels + 1,
 	    sizeof *t->panels);
 	t->panels[t->npanels] = p;
@@ -409,13 +432,20 @@ tui_close_panel(struct tui *t, struct panel *p)
 	memmove(t->panels + i, t->panels + i + 1,
 	    (t->npanels - i - 1) * sizeof *t->panels);
 	t->npanels--;
-	t->current = 0;
+	/* Back to where it was opened from, else to the one opened before. */
+	t->current = i > 0 ? i - 1 : 0;
+	for (j = 0; j < t->npanels; j++)
+		if (t->panels[j] == p->back)
+			t->current = j;
 	for (j = 0; j < t->npanels; j++)
 		if (t->panels[j] == p->parent)
 			t->current = j;
-	for (j = 0; j < t->npanels; j++)
+	for (j = 0; j < t->npanels; j++) {
 		if (t->panels[j]->parent == p)
 			t->panels[j]->parent = NULL;
+		if (t->panels[j]->back == p)
+			t->panels[j]->back = p->back;
+	}
 	panel_free(p);
 	t->dirty = 1;
 }
@@ -499,6 +529,23 @@ tui_request_log(struct tui *t)
 
 /* ---- configuration problems (:problems) -------------------------------- */
 
+static size_t	tui_wrap(const char *, size_t, char **, size_t);
+
+/* A line that may be wider than the screen: the rest indented below it. */
+static void
+tui_add_wrapped(struct buf *b, const char *text)
+{
+	char	*rows[8];
+	size_t	 i, n;
+
+	n = tui_wrap(text, COLS > 40 ? (size_t)COLS - 6 : 34, rows,
+	    nitems(rows));
+	for (i = 0; i < n; i++) {
+		buf_addf(b, "%s%s\n", i > 0 ? "    " : "", rows[i]);
+		free(rows[i]);
+	}
+}
+
 static void
 tui_problems(struct tui *t)
 {
@@ -508,17 +555,112 @@ tui_problems(struct tui *t)
 
 	buf_init(&b);
 	for (i = 0; i < t->cfg->nproblems; i++)
-		buf_addf(&b, "%s\n", t->cfg->problems[i].message);
+		tui_add_wrapped(&b, t->cfg->problems[i].message);
 	kp = keymap_problems(t->keymap, &n);
 	for (i = 0; i < n; i++)
-		buf_addf(&b, "%s\n", kp[i]);
+		tui_add_wrapped(&b, kp[i]);
 	for (i = 0; i < t->nproblems; i++)
-		buf_addf(&b, "%s\n", t->problems[i]);
+		tui_add_wrapped(&b, t->problems[i]);
 	if (b.len == 0)
 		buf_adds(&b, "No problem in the configuration, keymap or "
 		    "theme.\n");
 	tui_push(t, textview_modal("configuration problems", buf_str(&b)));
 	buf_free(&b);
+}
+
+/* ---- the last messages (:messages) ------------------------------------ */
+
+static void
+tui_messages(struct tui *t)
+{
+	static const char *const class_names[] = {
+		[TUI_MSG_INFO] = "", [TUI_MSG_OK] = "ok",
+		[TUI_MSG_WARN] = "warn", [TUI_MSG_ERROR] = "error"
+	};
+	struct buf	 b;
+	struct tm	 tm;
+	char		 when[16], *rows[8];
+	size_t		 i, j, n, cols;
+
+	/* Whole messages: wrapped under their text, never cut. */
+	cols = COLS > 60 ? (size_t)COLS - 19 : 41;
+	buf_init(&b);
+	for (i = 0; i < t->nmsglog; i++) {
+		localtime_r(&t->msglog[i].time, &tm);
+		strftime(when, sizeof when, "%H:%M:%S", &tm);
+		n = tui_wrap(t->msglog[i].text, cols, rows, nitems(rows));
+		for (j = 0; j < n; j++) {
+			buf_addf(&b, "%-8s  %-5s  %s\n", j == 0 ? when : "",
+			    j == 0 ? class_names[t->msglog[i].class] : "",
+			    rows[j]);
+			free(rows[j]);
+		}
+	}
+	if (b.len == 0)
+		buf_adds(&b, "No message yet.\n");
+	tui_push(t, textview_modal("messages (newest last)", buf_str(&b)));
+	buf_free(&b);
+}
+
+/* ---- quitting ---------------------------------------------------------- */
+
+static void
+tui_quit_yes(struct tui *t, void *arg, const char *answer)
+{
+	(void)arg;
+	(void)answer;
+	t->quit = 1;
+}
+
+static void
+tui_quit_asked(void *arg)
+{
+	struct tui	*t = arg;
+
+	t->quit_asking = 0;
+}
+
+/*
+ * Quit, or ask first (preferences.confirm_quit): by default only while
+ * uploads or downloads run, which quitting stops.
+ */
+static void
+tui_quit(struct tui *t, int ask)
+{
+	struct buf	 what;
+	size_t		 n;
+	char		*q;
+
+	if (t->quit_asking)
+		return;
+	buf_init(&what);
+	n = transfers_unfinished(t, &what);
+	if (ask) {
+		switch (t->cfg->prefs.confirm_quit) {
+		case CONFIG_CONFIRM_ALWAYS:
+			break;
+		case CONFIG_CONFIRM_NEVER:
+			ask = 0;
+			break;
+		default:
+			ask = n > 0;
+			break;
+		}
+	}
+	if (!ask) {
+		t->quit = 1;
+		buf_free(&what);
+		return;
+	}
+	if (n > 0)
+		q = xprintf("%s will stop; %s can be resumed later. Quit? "
+		    "(y/n)", buf_str(&what), n == 1 ? "it" : "they");
+	else
+		q = xstrdup("Quit edgetui? (y/n)");
+	t->quit_asking = 1;
+	dialog_confirm(t, "quit", q, tui_quit_yes, t, tui_quit_asked);
+	free(q);
+	buf_free(&what);
 }
 
 /* ---- the : command line ---------------------------------------------- */
@@ -605,8 +747,11 @@ tui_command(struct tui *t, const char *line)
 		line++;
 	if (*line == '\0')
 		return (0);
-	tui_history_add(t, line);
 	copy = xstrdup(line);
+	/* Completion and habit leave trailing spaces: they mean nothing. */
+	for (p = copy + strlen(copy); p > copy && p[-1] == ' '; p--)
+		p[-1] = '\0';
+	tui_history_add(t, copy);
 	cmd = copy;
 	if ((p = strchr(copy, ' ')) != NULL) {
 		*p++ = '\0';
@@ -616,19 +761,23 @@ tui_command(struct tui *t, const char *line)
 	} else
 		arg = NULL;
 
-	if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0 ||
-	    strcmp(cmd, "q!") == 0)
-		t->quit = 1;
+	if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0)
+		tui_quit(t, 1);
+	else if (strcmp(cmd, "q!") == 0)
+		tui_quit(t, 0);
 	else if (strcmp(cmd, "theme") == 0 && arg != NULL)
 		tui_cmd_theme(t, arg);
-	else if (strcmp(cmd, "profile") == 0 && arg != NULL)
+	else if (strcmp(cmd, "profile") == 0 && arg != NULL) {
+		tui_close_views(t);
 		tui_cmd_profile(t, arg);
-	else if (strcmp(cmd, "help") == 0)
+	} else if (strcmp(cmd, "help") == 0)
 		tui_push(t, tui_help_modal(t));
 	else if (strcmp(cmd, "log") == 0)
 		tui_request_log(t);
 	else if (strcmp(cmd, "problems") == 0)
 		tui_problems(t);
+	else if (strcmp(cmd, "messages") == 0)
+		tui_messages(t);
 	else if ((k = kind_find(cmd)) != NULL) {
 		if (k->shape == KIND_SHAPE_NONE)
 			tui_message(t, TUI_MSG_WARN, "%s: nothing to list; "
@@ -636,14 +785,17 @@ tui_command(struct tui *t, const char *line)
 		else if (k->scope == KIND_SCOPE_VIDEO)
 			tui_message(t, TUI_MSG_WARN, "%s belong to a video: "
 			    "open them from the videos panel", k->name);
-		else
+		else {
+			tui_close_views(t);
 			tui_open_kind(t, k);
+		}
 	} else if (strcmp(cmd, "theme") == 0 || strcmp(cmd, "profile") == 0)
 		tui_message(t, TUI_MSG_WARN, ":%s needs a name (Tab lists "
 		    "them)", cmd);
 	else
 		tui_message(t, TUI_MSG_ERROR, "unknown command ':%s' (kinds, "
-		    ":profile NAME, :theme NAME, :log, :help, :q)", cmd);
+		    ":profile NAME, :theme NAME, :log, :messages, :problems, "
+		    ":help, :q; : then Tab lists them)", cmd);
 	free(copy);
 	t->dirty = 1;
 	return (0);
@@ -700,8 +852,16 @@ tui_help_modal(struct tui *t)
 	    "  :theme NAME       switch theme (default light solarized-dark "
 	    "high-contrast mono)\n"
 	    "  :log              the request log\n"
-	    "  :problems         what is wrong in the config, keymap, theme\n"
-	    "  :q                quit\n"
+	    "  :messages         the last 50 messages, with their times\n"
+	    "  :problems         what is wrong in the config, keymap, theme "
+	    "(file:line)\n"
+	    "  :q, :q!           quit (asks while transfers run, unless "
+	    ":q!)\n"
+	    "  : then Tab        every command and kind; : works over help,\n"
+	    "                    logs and the tray too\n"
+	    "\nq and Esc go back: details, then the list it was opened from "
+	    "or the one\n  shown before; q in the last list quits (Esc never "
+	    "does).\n"
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
 	    "choice,\n  Enter submits, Esc cancels.\n");
 	m = textview_modal("help", buf_str(&b));
@@ -739,7 +899,10 @@ tui_disconnect(struct tui *t)
 	t->profile = t->base_url = t->account = t->zone = NULL;
 }
 
-/* The options given on the command line, for the first profile only. */
+/*
+ * The options given on the command line: where to connect, for the first
+ * profile only; --readonly, for every profile of the process.
+ */
 static const struct cli_opts	*tui_opts;
 static struct demo		 tui_demo;
 static int			 tui_demo_on;
@@ -758,8 +921,9 @@ tui_connect(struct tui *t, const char *profile, char **cause)
 		o_base = tui_opts->base_url;
 		o_acc = tui_opts->account;
 		o_zone = tui_opts->zone;
-		o_ro = tui_opts->readonly;
 	}
+	if (tui_opts != NULL)
+		o_ro = tui_opts->readonly;
 	if (tui_demo_on) {
 		o_base = tui_demo.url;
 		o_acc = tui_demo.account;
@@ -887,15 +1051,65 @@ tui_verb_hints(struct panel *p, struct buf *b)
 		}
 }
 
+/*
+ * The message in rows of at most cols columns, broken after a space where
+ * one is near; past max rows the last one says where the rest is.
+ * Returns the rows used.
+ */
+static size_t
+tui_wrap(const char *s, size_t cols, char **rows, size_t max)
+{
+	static const char	 more[] = " … :messages";
+	char			*row, *sp;
+	size_t			 n = 0, len;
+
+	while (*s != '\0' && n < max) {
+		row = xstrdup(s);
+		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
+		len = strlen(row);
+		if (s[len] != '\0' && (sp = strrchr(row, ' ')) != NULL &&
+		    sp > row && text_width(sp) < cols / 3)
+			*sp = '\0';
+		len = strlen(row);
+		if (n + 1 == max && s[len] != '\0') {
+			rows[n++] = xprintf("%s%s", row, more);
+			free(row);
+			break;
+		}
+		rows[n++] = row;
+		for (s += len; *s == ' '; s++)
+			;
+	}
+	return (n);
+}
+
+/* The rows the status line needs: the message's, else the hints' one. */
+static size_t
+tui_status_rows(struct tui *t, char **rows)
+{
+	size_t	max = TUI_STATUS_ROWS;
+
+	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
+		return (1);
+	if (max > (size_t)LINES / 4)
+		max = (size_t)LINES / 4;
+	if (max < 1 || COLS < 24)
+		return (1);
+	return (tui_wrap(t->msg, (size_t)COLS, rows, max));
+}
+
 static void
-tui_draw_status(struct tui *t)
+tui_draw_status(struct tui *t, char **rows, size_t nrows)
 {
 	struct panel	*p = tui_panel(t);
 	attr_t		 a = screen_role(THEME_ROLE_STATUS);
 	enum theme_role	 role;
 	struct buf	 b;
+	size_t		 i;
+	int		 y = LINES - (int)nrows;
 
-	screen_fill(LINES - 1, 0, COLS, a);
+	for (i = 0; i < nrows; i++)
+		screen_fill(y + (int)i, 0, COLS, a);
 	if (t->msg != NULL) {
 		switch (t->msg_class) {
 		case TUI_MSG_ERROR: role = THEME_ROLE_ERROR; break;
@@ -903,11 +1117,20 @@ tui_draw_status(struct tui *t)
 		case TUI_MSG_OK: role = THEME_ROLE_OK; break;
 		default: role = THEME_ROLE_STATUS; break;
 		}
-		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(role));
+		if (nrows == 1 && rows[0] == NULL)
+			screen_put(y, 0, COLS, t->msg, screen_role(role));
+		for (i = 0; i < nrows && rows[i] != NULL; i++)
+			screen_put(y + (int)i, 0, COLS, rows[i],
+			    screen_role(role));
 		return;
 	}
 	buf_init(&b);
-	buf_adds(&b, " ? help  : command  / filter  Enter details");
+	/* Until the first command, say how to reach the other lists. */
+	if (t->nhistory == 0 && t->npanels <= 1)
+		buf_adds(&b, " ? help  :videos :rl …  / filter  Enter "
+		    "details");
+	else
+		buf_adds(&b, " ? help  : command  / filter  Enter details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		buf_addf(&b, "  %s", p->ops->hints);
 	else if (p != NULL)
@@ -922,7 +1145,8 @@ tui_draw(struct tui *t)
 {
 	struct panel	*p = tui_panel(t);
 	struct modal	*m, *stack[16];
-	size_t		 n = 0;
+	char		*rows[TUI_STATUS_ROWS] = { NULL };
+	size_t		 n = 0, nrows, i;
 
 	erase();
 	if (LINES < 5 || COLS < 20) {
@@ -932,9 +1156,13 @@ tui_draw(struct tui *t)
 		return;
 	}
 	tui_draw_header(t);
+	/* A long message takes rows from the bottom of the list. */
+	nrows = tui_status_rows(t, rows);
 	if (p != NULL)
-		panel_draw(p, 1, 0, LINES - 2, COLS);
-	tui_draw_status(t);
+		panel_draw(p, 1, 0, LINES - 1 - (int)nrows, COLS);
+	tui_draw_status(t, rows, nrows);
+	for (i = 0; i < nrows; i++)
+		free(rows[i]);
 	/* Modals bottom-up, so the top one is drawn last. */
 	for (m = t->modal; m != NULL && n < nitems(stack); m = m->below)
 		stack[n++] = m;
@@ -957,12 +1185,13 @@ tui_global(struct tui *t, enum action a)
 
 	switch (a) {
 	case ACTION_QUIT:
-		if (p != NULL && p->parent != NULL) {
+		/* Back to the list before; quit from the last one. */
+		if (p != NULL && t->npanels > 1) {
 			tui_close_panel(t, p);
 			return (TUI_REDRAW);
 		}
-		t->quit = 1;
-		return (TUI_QUIT);
+		tui_quit(t, 1);
+		return (t->quit ? TUI_QUIT : TUI_REDRAW);
 	case ACTION_HELP:
 		tui_push(t, tui_help_modal(t));
 		return (TUI_REDRAW);
@@ -1006,7 +1235,12 @@ tui_key(struct tui *t, int key)
 		return;
 	}
 	if (t->modal != NULL) {
-		t->modal->key(t, t->modal, key);
+		if ((t->modal->flags & MODAL_VIEW) &&
+		    keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
+		    ACTION_COMMAND)
+			cmdline_open(t, "");
+		else
+			t->modal->key(t, t->modal, key);
 		t->dirty = 1;
 		return;
 	}
@@ -1021,6 +1255,18 @@ tui_key(struct tui *t, int key)
 	a = keymap_lookup(t->keymap, ctx, key);
 	if (a == ACTION_NONE)
 		return;
+	/* Esc goes back as q does, but never out of the last list. */
+	if (a == ACTION_BACK) {
+		if (t->npanels > 1 || (p != NULL && p->view == PANEL_DETAIL &&
+		    p->kind->shape != KIND_SHAPE_OBJECT))
+			a = ACTION_QUIT;
+		else {
+			tui_message(t, TUI_MSG_INFO, "nothing to go back to: q "
+			    "or :q quits");
+			t->dirty = 1;
+			return;
+		}
+	}
 	if (t->msg != NULL) {
 		free(t->msg);
 		t->msg = NULL;
@@ -1110,6 +1356,15 @@ tui_loop(struct tui *t)
 	double		since;
 
 	while (!t->quit) {
+		if (tui_signalled == SIGINT && !t->quit_asking) {
+			/* Ctrl-C asks like :q; a second one quits at once. */
+			tui_signalled = 0;
+			tui_quit(t, 1);
+			if (!t->quit)
+				t->dirty = 1;
+			else
+				tui_signalled = SIGINT;
+		}
 		if (tui_signalled) {
 			t->quit = 1;
 			break;
@@ -1162,6 +1417,12 @@ tui_loop(struct tui *t)
 
 /* ---- start and stop ------------------------------------------------------ */
 
+static int
+tui_keymap_line(const char *path, void *arg)
+{
+	return (config_key_line(arg, path));
+}
+
 static void
 tui_keymap_user(struct tui *t)
 {
@@ -1191,8 +1452,11 @@ tui_keymap_user(struct tui *t)
 	if (doc == NULL)
 		return;	/* config.c reports what is wrong with the file */
 	km = cJSON_GetObjectItemCaseSensitive(doc, "keymap");
-	if (km != NULL)
+	if (km != NULL) {
+		keymap_set_lines(t->keymap, tui_keymap_line, t->cfg);
 		keymap_apply(t->keymap, km, t->cfg->file);
+		keymap_set_lines(t->keymap, NULL, NULL);
+	}
 	cJSON_Delete(doc);
 }
 
@@ -1213,6 +1477,9 @@ tui_free(struct tui *t)
 		theme_free(t->theme);
 	free(t->theme_name);
 	free(t->msg);
+	for (i = 0; i < t->nmsglog; i++)
+		free(t->msglog[i].text);
+	free(t->msglog);
 	for (i = 0; i < t->nhistory; i++)
 		free(t->history[i]);
 	for (i = 0; i < t->nproblems; i++)

@@ -128,6 +128,7 @@ struct panel {
 	int			 detail_json;
 	int			 reveal;	/* secrets shown (x) */
 	struct panel		*parent;	/* q goes back to it */
+	struct panel		*back;		/* shown before; else q's */
 	char			*upload_file;	/* a multipart create's */
 
 	/* The list load: pages in the background. */
@@ -142,12 +143,26 @@ struct panel {
 	void			*priv;		/* the ops' own state */
 };
 
-/* A widget on top of the panels: gets every key first. */
+/*
+ * A widget on top of the panels: gets every key first, except the command
+ * key over a view (text to read, the tray: nothing typed), which opens the
+ * command line.
+ */
+#define MODAL_VIEW	0x1
+
 struct modal {
 	int		 (*key)(struct tui *, struct modal *, int);
 	void		 (*draw)(struct tui *, struct modal *);
 	void		 (*free)(struct modal *);
 	struct modal	*below;
+	int		 flags;
+};
+
+/* A message as :messages lists it. */
+struct tui_msg_line {
+	time_t		 time;
+	enum tui_msg	 class;
+	char		*text;
 };
 
 struct config;
@@ -189,8 +204,11 @@ struct tui {
 	char			*msg;
 	enum tui_msg		 msg_class;
 	time_t			 msg_time;
+	struct tui_msg_line	*msglog;	/* the last ones, oldest first */
+	size_t			 nmsglog;
 	int			 dirty;
 	int			 quit;
+	int			 quit_asking;	/* "Quit? y/n" is shown */
 	int			 ascii;
 	long			 budget_shown;
 

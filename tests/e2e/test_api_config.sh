@@ -129,4 +129,4 @@ e2e_wait_for 'name: e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub'
 expect_chars 'header authorization,jwt e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub,'
 wait_log_count "$PUT_RE" 3
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

@@ -119,4 +119,4 @@ e2e_wait_for " rate-limits  9"
 e2e_assert_contains "MODE"
 e2e_resize 120 40
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

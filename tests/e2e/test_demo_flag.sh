@@ -39,7 +39,7 @@ e2e_type rl
 e2e_keys Enter
 e2e_wait_for " rate-limits  8"
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
 # The console waits for its edgemu before it exits: no poll is needed.
 if kill -0 "$pids" 2>/dev/null; then
 	e2e_fail "the demo edgemu (pid $pids) outlived the console"

@@ -62,4 +62,4 @@ if grep -qE ' (POST|PUT|PATCH|DELETE) /zones/[0-9a-f]+/rate_limits' \
     "$E2E_DIR/edgemu.log"; then
 	e2e_fail "a change was sent to the retired rate-limit API"
 fi
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

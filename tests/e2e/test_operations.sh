@@ -193,4 +193,4 @@ e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT'
 e2e_resize 120 40
 e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT +LAST UPDATED'
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

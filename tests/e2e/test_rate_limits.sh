@@ -227,4 +227,4 @@ done
 e2e_assert_not_contains "www.example.com/login*"
 e2e_assert_not_contains "api.example.com/v1/*"
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

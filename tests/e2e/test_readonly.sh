@@ -60,7 +60,7 @@ ro_open discovered-operations '^ discovered-operations  [0-9]+$'
 ro_refused R review "$why"
 ro_refused i ignored "$why"
 ro_refused s save "$why"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
 
 # ---- a profile with readonly: true (the file must be mode 600)
 mkdir -p "$XDG_CONFIG_HOME/edgetui"
@@ -82,8 +82,33 @@ ro_open rl '^ rate-limits  8$'
 ro_refused t toggle "$why"
 ro_refused E edit "$why"
 
+e2e_quit_and_check_sane : q! Enter
+
+# ---- --readonly holds for every profile of the process; a read-only
+# profile stays read-only after a switch to it
+cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
+profiles:
+  default: {}
+  careful:
+    readonly: true
+YAML
+e2e_console_start --readonly
+e2e_wait_match '^ edgetui  profile default .* READ-ONLY +budget [0-9]+$'
+for prof in careful default; do
+	ro_open "profile $prof" "^ operations  300\$"
+	e2e_wait_match "^ edgetui  profile $prof .* READ-ONLY +budget [0-9]+\$"
+	ro_refused d delete --readonly
+	ro_refused n new --readonly
+done
+e2e_quit_and_check_sane : q! Enter
+e2e_console_start
+e2e_wait_match "^ operations  300$"
+e2e_assert_not_contains READ-ONLY
+ro_open "profile careful" "^ edgetui  profile careful .* READ-ONLY"
+ro_refused d delete "read-only profile"
+
 [ -z "$(ro_mutations)" ] ||
     e2e_fail "read-only sessions sent: $(ro_mutations)"
 grep -q ' GET /zones/.*/rate_limits' "$E2E_DIR/edgemu.log" ||
     e2e_fail "edgemu's log shows no request at all: is -v on?"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

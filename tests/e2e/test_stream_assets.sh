@@ -129,4 +129,4 @@ fi
 e2e_keys q
 e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
 e2e_wait_match "^[ >] Interview with the CTO\.mp4 +ready "
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

@@ -87,7 +87,7 @@ ro_refused d delete
 ro_open watermarks "^ watermarks  2$"
 ro_refused n new
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
 if grep -E ' (POST|PUT|PATCH|DELETE) /' "$E2E_DIR/edgemu.log"; then
 	e2e_fail "edgemu served a request that changes something (above)"
 fi

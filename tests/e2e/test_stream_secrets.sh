@@ -208,4 +208,4 @@ mark=$(e2e_api GET "$STREAM/watermarks/$wid")
     [ "$(stream_number size <<<"$mark")" = 75 ] ||
     e2e_fail "the API's watermark $wid is not the one made: $mark"
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

@@ -129,4 +129,4 @@ if e2e_api GET "$US/$id" >/dev/null 2>&1; then
 fi
 [ "$(e2e_api_status)" = 404 ] || e2e_fail "reading the deleted schema: HTTP $(e2e_api_status), not 404"
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

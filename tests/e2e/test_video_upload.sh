@@ -87,4 +87,4 @@ cmp "$E2E_DIR/clips/twelve-seconds.mp4" \
     "$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$uid" ||
     e2e_fail "the stored bytes of $uid differ from the file"
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

@@ -402,6 +402,51 @@ test_enum(void **state)
 }
 
 static void
+test_confirm_quit(void **state)
+{
+	struct config	*cfg;
+
+	(void)state;
+	cfg = parse("preferences:\n  theme: default\n");
+	assert_int_equal(cfg->prefs.confirm_quit, CONFIG_CONFIRM_TRANSFERS);
+	config_free(cfg);
+	cfg = parse("preferences:\n  confirm_quit: never\n");
+	expect_clean(cfg);
+	assert_int_equal(cfg->prefs.confirm_quit, CONFIG_CONFIRM_NEVER);
+	config_free(cfg);
+	cfg = parse("preferences:\n  confirm_quit: always\n");
+	expect_clean(cfg);
+	assert_int_equal(cfg->prefs.confirm_quit, CONFIG_CONFIRM_ALWAYS);
+	config_free(cfg);
+	expect_only("preferences:\n  confirm_quit: sometimes\n",
+	    "config.yaml:2: preferences.confirm_quit: \"sometimes\" is not one"
+	    " of always, transfers, never");
+}
+
+static void
+test_keymap_lines(void **state)
+{
+	struct config	*cfg;
+
+	(void)state;
+	cfg = parse("preferences:\n  ascii: true\n"
+	    "keymap:\n"
+	    "  list:\n"
+	    "    x: delete\n"
+	    "    d: none\n"
+	    "  detail: 3\n");
+	expect_clean(cfg);
+	assert_int_equal(config_key_line(cfg, "keymap"), 3);
+	assert_int_equal(config_key_line(cfg, "keymap.list"), 4);
+	assert_int_equal(config_key_line(cfg, "keymap.list.x"), 5);
+	assert_int_equal(config_key_line(cfg, "keymap.list.d"), 6);
+	assert_int_equal(config_key_line(cfg, "keymap.detail"), 7);
+	assert_int_equal(config_key_line(cfg, "keymap.list.y"), 0);
+	assert_int_equal(config_key_line(cfg, "preferences.ascii"), 0);
+	config_free(cfg);
+}
+
+static void
 test_hex32(void **state)
 {
 	struct config	*cfg;
@@ -1089,6 +1134,8 @@ main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_chunk_size),
 		cmocka_unit_test(test_enum),
+		cmocka_unit_test(test_confirm_quit),
+		cmocka_unit_test(test_keymap_lines),
 		cmocka_unit_test(test_hex32),
 		cmocka_unit_test(test_url),
 		cmocka_unit_test(test_names_and_text),

@@ -515,6 +515,46 @@ test_problems(void **state)
 	keymap_free(km);
 }
 
+/* The lines config.c would give: keymap.list.X on 4, keymap.detail on 9. */
+static int
+fake_line(const char *path, void *arg)
+{
+	(void)arg;
+	if (strcmp(path, "keymap.list.X") == 0)
+		return (4);
+	if (strcmp(path, "keymap.detail") == 0)
+		return (9);
+	return (0);
+}
+
+static void
+test_problem_lines(void **state)
+{
+	struct keymap		*km;
+	const char *const	*p;
+	cJSON			*doc;
+	size_t			 total;
+
+	(void)state;
+	km = keymap_new();
+	doc = yaml("list:\n  X: frobnicate\n  Foo: quit\ndetail: 3\n");
+	keymap_set_lines(km, fake_line, NULL);
+	assert_int_equal(keymap_apply(km, doc, "config.yaml"), 3);
+	keymap_set_lines(km, NULL, NULL);
+	assert_int_equal(keymap_apply(km, doc, "config.yaml"), 3);
+	cJSON_Delete(doc);
+	p = keymap_problems(km, &total);
+	assert_int_equal(total, 6);
+	assert_string_equal(p[0], "config.yaml:4: keymap.list.X: 'frobnicate' "
+	    "is not an action (see edgetui --help-keys)");
+	/* A key the callback does not know keeps the old form. */
+	assert_prefix(p[1], "config.yaml: keymap.list.Foo: ");
+	assert_string_equal(p[2], "config.yaml:9: keymap.detail: expected a "
+	    "mapping of keys to actions, not a number");
+	assert_prefix(p[3], "config.yaml: keymap.list.X: ");
+	keymap_free(km);
+}
+
 /* ---- help -------------------------------------------------------------- */
 
 static void
@@ -538,7 +578,7 @@ test_help_defaults(void **state)
 	assert_string_equal(keys, "J");
 	assert_false(help_keys(buf_str(&b), "global", "down", keys,
 	    sizeof keys));
-	assert_non_null(strstr(buf_str(&b), "go back; quit at the top\n"));
+	assert_non_null(strstr(buf_str(&b), "go back; quit from the last list\n"));
 
 	/* Aligned: every action name starts in the same column. */
 	for (line = buf_str(&b); *line != '\0'; line = end + 1) {
@@ -625,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_unbind),
 		cmocka_unit_test(test_fallback_to_global),
 		cmocka_unit_test(test_problems),
+		cmocka_unit_test(test_problem_lines),
 		cmocka_unit_test(test_help_defaults),
 		cmocka_unit_test(test_help_follows_rebinding),
 		cmocka_unit_test(test_print_defaults),

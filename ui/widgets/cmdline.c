@@ -1,6 +1,7 @@
 /*
  * The : command line: kinds and their aliases, :profile, :theme, :log,
- * :help, :q; history with Up/Down and Tab completion.
+ * :messages, :problems, :help, :q; history with Up/Down and Tab
+ * completion, whose choices are listed above the line.
  */
 #include "config.h"
 
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "configfile.h"
 #include "screen.h"
 #include "tui.h"
@@ -15,7 +17,8 @@
 #include "xmalloc.h"
 
 static const char *const cmdline_words[] = {
-	"help", "log", "problems", "profile", "q", "quit", "theme", NULL
+	"help", "log", "messages", "problems", "profile", "q", "q!", "quit",
+	"theme", NULL
 };
 static const char *const cmdline_themes[] = {
 	"default", "high-contrast", "light", "mono", "solarized-dark", NULL
@@ -50,8 +53,8 @@ cmdline_consider(struct cmdline_match *cm, const char *word, const char *pre)
 			;
 		cm->common[i] = '\0';
 	}
-	if (cm->n++ < 12)
-		buf_addf(&cm->names, "%s ", word);
+	cm->n++;
+	buf_addf(&cm->names, "%s ", word);
 }
 
 static void
@@ -90,8 +93,13 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 	memset(&cm, 0, sizeof cm);
 	buf_init(&cm.names);
 	if ((arg = strchr(c->line.buf, ' ')) == NULL) {
+		/* Everything, on an empty line: say which is which. */
+		if (c->line.len == 0)
+			buf_adds(&cm.names, "commands: ");
 		for (i = 0; cmdline_words[i] != NULL; i++)
 			cmdline_consider(&cm, cmdline_words[i], c->line.buf);
+		if (c->line.len == 0)
+			buf_adds(&cm.names, "  lists: ");
 		cmdline_kind_words(&cm, c->line.buf);
 		cmdlen = 0;
 	} else {
@@ -106,8 +114,10 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 				    arg);
 	}
 	if (cm.common != NULL) {
+		/* A space after a whole command, for its argument; none after
+		 * an argument, which ends the line. */
 		full = xprintf("%.*s%s%s", (int)cmdlen, c->line.buf, cm.common,
-		    cm.n == 1 ? " " : "");
+		    cm.n == 1 && cmdlen == 0 ? " " : "");
 		line_set(&c->line, full);
 		free(full);
 	}
@@ -177,17 +187,62 @@ cmdline_key(struct tui *t, struct modal *m, int key)
 	return (TUI_HANDLED);
 }
 
+/* The hint's words in rows of at most w columns: the row count. */
+static int
+cmdline_hint_rows(const char *hint, int w, const char **starts, int max)
+{
+	const char	*s = hint, *p, *sp, *end;
+	int		 n = 0;
+
+	if (w < 1)
+		return (0);
+	while (*s == ' ')
+		s++;
+	while (*s != '\0' && n < max) {
+		starts[n++] = s;
+		/* Whole words while they fit; a longer one is cut. */
+		end = NULL;
+		for (p = s; *p != '\0'; p = sp + 1) {
+			if ((sp = strchr(p, ' ')) == NULL)
+				sp = p + strlen(p);
+			if (sp - s > w)
+				break;
+			end = sp;
+			if (*sp == '\0')
+				break;
+		}
+		if (end == NULL)
+			end = s + MINIMUM(strlen(s), (size_t)w);
+		for (s = end; *s == ' '; s++)
+			;
+	}
+	return (n);
+}
+
 static void
 cmdline_draw(struct tui *t, struct modal *m)
 {
 	struct cmdline	*c = (struct cmdline *)m;
 	attr_t		 a = screen_role(THEME_ROLE_INPUT);
+	const char	*starts[64];
+	char		*row;
+	int		 n, i, max, len;
 
 	(void)t;
-	if (c->hint != NULL) {
-		screen_fill(LINES - 2, 0, COLS, screen_role(THEME_ROLE_STATUS));
-		screen_put(LINES - 2, 1, COLS - 1, c->hint,
-		    screen_role(THEME_ROLE_DIM));
+	/* Every choice, in as many rows above the line as they need. */
+	max = MINIMUM(LINES - 3, (int)nitems(starts));
+	if (c->hint != NULL && max > 0) {
+		n = cmdline_hint_rows(c->hint, COLS - 2, starts, max);
+		for (i = 0; i < n; i++) {
+			len = i + 1 < n ? (int)(starts[i + 1] - starts[i]) :
+			    (int)strlen(starts[i]);
+			row = xstrndup(starts[i], (size_t)len);
+			screen_fill(LINES - 1 - n + i, 0, COLS,
+			    screen_role(THEME_ROLE_STATUS));
+			screen_put(LINES - 1 - n + i, 1, COLS - 2, row,
+			    screen_role(THEME_ROLE_DIM));
+			free(row);
+		}
 	}
 	screen_fill(LINES - 1, 0, COLS, a);
 	screen_put(LINES - 1, 0, 1, ":", a);

@@ -153,6 +153,7 @@ textview_modal(const char *title, const char *text)
 	v->m.key = textview_modal_key;
 	v->m.draw = textview_modal_draw;
 	v->m.free = textview_modal_free;
+	v->m.flags = MODAL_VIEW;
 	textview_set(&v->tv, title, text);
 	return (&v->m);
 }
