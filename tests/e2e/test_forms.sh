@@ -199,4 +199,4 @@ e2e_assert_not_contains "Delete"
 e2e_keys Enter
 e2e_wait_gone "So no form was opened."
 e2e_wait_match "^> "
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
