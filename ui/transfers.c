@@ -876,9 +876,10 @@ tray_delete(struct tui *t, struct xfer *x)
 	f = xcalloc(1, sizeof *f);
 	f->x = x;
 	f->key = key;
-	q = xprintf("Clear %s and forget its resume? The upload stops for "
-	    "good at %d%% (the server drops the partial video when it "
-	    "expires). (y/n)", x->title, xfer_percent(x));
+	q = xprintf("Clear %s and forget its resume?\nIts upload stopped at "
+	    "%d%%: once cleared it cannot\ncontinue, not even after a "
+	    "restart (the server drops\nthe partial video when it expires). "
+	    "(y/n)", x->title, xfer_percent(x));
 	dialog_confirm(t, "clear an unfinished upload", q, tray_forget_yes, f,
 	    tray_forget_free);
 	free(q);
