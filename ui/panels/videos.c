@@ -226,6 +226,7 @@ videos_refreshed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		free(cursor);
 		p->loaded_at = time(NULL);
 	}
+	/* After a POLL_UPDATE the loop no longer touches its request. */
 	if (!videos_any_pending(p->tui, ev->result))
 		videos_refresh_stop(p);
 }
