@@ -984,7 +984,7 @@ tray_legend(const struct xfer *x, struct buf *b)
 	if (x != NULL && xfer_resumable(x))
 		buf_adds(b, x->state == XFER_FAILED ? "Enter retry  " :
 		    "Enter resume  ");
-	if (x != NULL)
+	if (x != NULL && !(x->state == XFER_RUNNING && x->stop))
 		buf_adds(b, x->state == XFER_RUNNING ? "d cancel  " :
 		    "d clear  ");
 	if (x != NULL && x->url != NULL)
