@@ -949,6 +949,10 @@ jobs_poll(struct jobs *jobs, const struct http_request *req,
 	if (job->poll.max_ms < job->poll.first_ms)
 		job->poll.max_ms = job->poll.first_ms;
 	job->interval = job->prev_interval = job->poll.first_ms;
+	if (o->wait_first) {
+		job->state = JOB_WAITING;
+		job->deadline = jobs_now() + jobs_poll_interval(job);
+	}
 	return (jobs_queue(jobs, job, id));
 }
 

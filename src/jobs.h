@@ -49,12 +49,15 @@ struct jobs_event {
  * field (dotted: "status.state") equals equals (a string compares with
  * its text, anything else with its unformatted JSON: "false", "3"). Zero
  * intervals take the defaults; each interval is the sum of the two before
- * it, up to max_ms (1, 2, 3, 5, 5... seconds by default).
+ * it, up to max_ms (1, 2, 3, 5, 5... seconds by default). The first GET
+ * goes at once, or after first_ms with wait_first (a refresh of what was
+ * just fetched).
  */
 typedef int (*jobs_until_cb)(const struct http_response *, void *);
 struct jobs_poll_options {
 	long		 first_ms;
 	long		 max_ms;
+	int		 wait_first;
 	jobs_until_cb	 until;
 	void		*until_arg;
 	const char	*field;

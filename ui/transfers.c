@@ -17,16 +17,19 @@
 #include "configfile.h"
 #include "http.h"
 #include "screen.h"
+#include "text.h"
 #include "transfers.h"
 #include "tui.h"
 #include "xmalloc.h"
 
 #define XFER_PROGRESS_S	0.1
+#define XFER_STATE_W	11	/* "cancelling", "inprogress" */
+#define XFER_WIDE	110	/* columns from which rows have a bar */
 
 struct xfer {
 	enum xfer_kind		 kind;
 	enum xfer_state		 state;
-	char			*title;		/* the file's name, a uid */
+	char			*title;		/* the video's name, a file's */
 	char			*uid;		/* the video, once known */
 	char			*url;		/* a download's, when ready */
 	char			*error;
@@ -50,6 +53,7 @@ struct xfer {
 	struct tusc_options	 opts;
 	struct tusc_result	 res;
 	unsigned long		 run_id;	/* set by the thread */
+	int			 stop;		/* d: the thread ends at once */
 	double			 posted;	/* the thread's last report */
 	struct jobs		*jobs;
 };
@@ -88,7 +92,7 @@ xfer_add(struct tui *t, enum xfer_kind kind, const char *title)
 
 	x = xcalloc(1, sizeof *x);
 	x->kind = kind;
-	x->title = xstrdup(title);
+	x->title = text_clean(title);
 	x->start = xfer_now();
 	t->xfers = xreallocarray(t->xfers, t->nxfers + 1, sizeof *t->xfers);
 	t->xfers[t->nxfers++] = x;
@@ -119,6 +123,11 @@ xfer_upload_progress(long long done, long long total, void *arg)
 	unsigned long	 id = __atomic_load_n(&x->run_id, __ATOMIC_ACQUIRE);
 	double		 now = xfer_now();
 
+	if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE)) {
+		/* The row keeps where it stopped. */
+		(void)jobs_progress(x->jobs, id, done, total);
+		return (1);
+	}
 	if (done < total && now - x->posted < XFER_PROGRESS_S)
 		return (jobs_cancelled(x->jobs, id));
 	x->posted = now;
@@ -172,6 +181,7 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 	x->opts.progress = xfer_upload_progress;
 	x->opts.progress_arg = x;
 	x->jobs = t->jobs;
+	x->stop = 0;
 	x->state = XFER_RUNNING;
 	x->start = xfer_now();
 	x->base = x->done;
@@ -208,7 +218,8 @@ transfers_upload(struct tui *t, const char *file,
 		return;
 	}
 	copy = xstrdup(file);
-	x = xfer_add(t, XFER_UPLOAD, basename(copy));
+	x = xfer_add(t, XFER_UPLOAD, o != NULL && o->name != NULL &&
+	    *o->name != '\0' ? o->name : basename(copy));
 	free(copy);
 	x->file = realpath(file, NULL);
 	if (x->file == NULL)
@@ -308,12 +319,20 @@ xfer_poll(struct tui *t, struct xfer *x, const char *path, jobs_until_cb cb)
 		x->job = x->req->job;
 }
 
-void
-transfers_watch(struct tui *t, const char *uid)
+/* A row's name: the video's (cleaned: it is server text), else its uid. */
+static const char *
+xfer_title(const char *name, const char *uid, char **clean)
+{
+	*clean = name != NULL && *name != '\0' ? text_clean(name) : NULL;
+	return (*clean != NULL ? *clean : uid);
+}
+
+static void
+transfers_watch(struct tui *t, const char *uid, const char *name)
 {
 	struct api_var	 vars[4];
 	struct xfer	*x;
-	char		*path, *cause = NULL;
+	char		*path, *cause = NULL, *clean;
 
 	memcpy(vars, t->vars, sizeof vars);
 	vars[2].name = "video";
@@ -324,18 +343,19 @@ transfers_watch(struct tui *t, const char *uid)
 		free(cause);
 		return;
 	}
-	x = xfer_add(t, XFER_PROCESSING, uid);
+	x = xfer_add(t, XFER_PROCESSING, xfer_title(name, uid, &clean));
+	free(clean);
 	x->uid = xstrdup(uid);
 	xfer_poll(t, x, path, xfer_video_over);
 	free(path);
 }
 
 void
-transfers_download(struct tui *t, const char *uid)
+transfers_download(struct tui *t, const char *uid, const char *name)
 {
 	struct api_var	 vars[4];
 	struct xfer	*x;
-	char		*path, *cause = NULL;
+	char		*path, *cause = NULL, *clean;
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
@@ -348,7 +368,8 @@ transfers_download(struct tui *t, const char *uid)
 		free(cause);
 		return;
 	}
-	x = xfer_add(t, XFER_DOWNLOAD, uid);
+	x = xfer_add(t, XFER_DOWNLOAD, xfer_title(name, uid, &clean));
+	free(clean);
 	x->uid = xstrdup(uid);
 	x->state = XFER_RUNNING;
 	/* Ask for it, then poll the same path until it is ready. */
@@ -359,7 +380,7 @@ transfers_download(struct tui *t, const char *uid)
 		x->job = x->req->job;
 	free(path);
 	tui_message(t, TUI_MSG_INFO, "download of %s requested (T shows "
-	    "transfers)", uid);
+	    "transfers)", x->title);
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -381,25 +402,41 @@ xfer_phase(struct xfer *x, const char *phase)
 	x->phase = phase != NULL ? xstrdup(phase) : NULL;
 }
 
+/* The videos lists show a new video without waiting for r. */
+static void
+xfer_videos_reload(struct tui *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->npanels; i++)
+		if (t->panels[i]->kind == &kind_videos)
+			panel_load(t->panels[i]);
+}
+
 static void
 xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
 {
-	free(x->uid);
-	x->uid = x->res.uid != NULL ? xstrdup(x->res.uid) : NULL;
+	/* The thread is over: its result is the UI thread's now. */
+	if (x->res.uid != NULL && *x->res.uid != '\0') {
+		free(x->uid);
+		x->uid = xstrdup(x->res.uid);
+	}
 	if (ev->kind == JOBS_EVENT_DONE) {
 		x->state = XFER_DONE;
 		x->done = x->total = x->res.size;
 		tui_message(t, TUI_MSG_OK, "uploaded %s: video %s; watching "
 		    "its processing", x->title, x->uid != NULL ? x->uid : "");
 		if (x->uid != NULL)
-			transfers_watch(t, x->uid);
+			transfers_watch(t, x->uid, x->title);
+		xfer_videos_reload(t);
 		return;
 	}
 	if (x->res.status == STATUS_CANCELLED || ev->status ==
 	    STATUS_CANCELLED) {
 		x->state = XFER_CANCELLED;
-		tui_message(t, TUI_MSG_INFO, "upload of %s stopped; it can "
-		    "resume later (T, Enter)", x->title);
+		tui_message(t, TUI_MSG_INFO, "upload of %s cancelled at %d%%; "
+		    "Enter in the tray (T) resumes it", x->title,
+		    x->total > 0 ? (int)(x->done * 100 / x->total) : 0);
 		return;
 	}
 	xfer_fail(t, x, ev->cause != NULL ? ev->cause :
@@ -426,7 +463,7 @@ xfer_processing(struct tui *t, struct xfer *x, struct jobs_event *ev)
 	x->pct = 100;
 	dur = cJSON_GetObjectItemCaseSensitive(r, "duration");
 	tui_message(t, TUI_MSG_OK, "video %s is ready (duration %.1f s)",
-	    x->uid, cJSON_IsNumber(dur) ? dur->valuedouble : 0.0);
+	    x->title, cJSON_IsNumber(dur) ? dur->valuedouble : 0.0);
 }
 
 static void
@@ -448,7 +485,7 @@ xfer_download(struct tui *t, struct xfer *x, struct tui_req *r,
 		free(x->url);
 		x->url = cJSON_IsString(url) ? xstrdup(url->valuestring) : NULL;
 		tui_message(t, TUI_MSG_OK, "download of %s is ready: %s",
-		    x->uid, x->url != NULL ? x->url : "(no URL)");
+		    x->title, x->url != NULL ? x->url : "(no URL)");
 		return;
 	}
 	if (cJSON_IsString(st) && strcmp(st->valuestring, "error") == 0) {
@@ -471,6 +508,13 @@ transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 
 	switch (ev->kind) {
 	case JOBS_EVENT_PROGRESS:
+		/*
+		 * tusc sets the uid before its first report, and this event
+		 * passed the worker's lock after it: it may be read.
+		 */
+		if (x->kind == XFER_UPLOAD && x->uid == NULL &&
+		    x->res.uid != NULL && *x->res.uid != '\0')
+			x->uid = xstrdup(x->res.uid);
 		x->done = ev->done;
 		if (ev->total > 0)
 			x->total = ev->total;
@@ -530,6 +574,20 @@ transfers_paused(struct tui *t)
 	return (n);
 }
 
+int
+transfers_uploading(struct tui *t, const char *uid)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nxfers; i++) {
+		struct xfer *x = t->xfers[i];
+		if (x->kind == XFER_UPLOAD && x->state == XFER_RUNNING &&
+		    x->uid != NULL && strcmp(x->uid, uid) == 0)
+			return (1);
+	}
+	return (0);
+}
+
 /* ---- drawing ------------------------------------------------------------------ */
 
 static void
@@ -587,49 +645,87 @@ xfer_state_name(const struct xfer *x)
 {
 	switch (x->state) {
 	case XFER_PAUSED:	return ("unfinished");
-	case XFER_RUNNING:	return (x->phase != NULL ? x->phase :
+	case XFER_RUNNING:	if (x->stop)
+					return ("cancelling");
+				return (x->phase != NULL ? x->phase :
 				    x->kind == XFER_UPLOAD ? "uploading" :
 				    "waiting");
 	case XFER_DONE:		return (x->kind == XFER_UPLOAD ? "uploaded" :
 				    "ready");
 	case XFER_FAILED:	return ("failed");
-	case XFER_CANCELLED:	return ("stopped");
+	case XFER_CANCELLED:	return ("cancelled");
 	}
 	return ("");
 }
 
+/* s in exactly cols columns: cut without splitting a character, or padded. */
 static void
-xfer_line(const struct xfer *x, struct buf *b, int barw)
+xfer_pad(struct buf *b, const char *s, size_t cols)
+{
+	char	*copy = xstrdup(s);
+	size_t	 w = text_cut(copy, cols);
+
+	buf_adds(b, copy);
+	for (; w < cols; w++)
+		buf_addc(b, ' ');
+	free(copy);
+}
+
+/* "94.4/209.7 MB", or "512 kB/209.7 MB" when the units differ. */
+static void
+xfer_amount(struct buf *b, long long done, long long total)
+{
+	char	d[32], t[32], *du, *tu;
+
+	xfer_size(d, sizeof d, (double)done);
+	xfer_size(t, sizeof t, (double)total);
+	du = strrchr(d, ' ');
+	tu = strrchr(t, ' ');
+	if (du != NULL && tu != NULL && strcmp(du, tu) == 0)
+		*du = '\0';
+	buf_addf(b, " %s/%s", d, t);
+}
+
+/*
+ * One row: kind, name, state and percentage first, so that they stay on
+ * an 80-column screen; then the bar (wide screens), the bytes, the rate
+ * and what is left, then the id, URL or error (cut at the edge).
+ */
+static void
+xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 {
 	static const char *kinds[] = { "upload  ", "download", "process " };
-	char		 done[32], total[32], rate[32], eta[32];
+	char		 rate[32];
 	int		 pct = xfer_percent(x), i, fill;
 	double		 left;
 
-	buf_addf(b, "%s  %-24.24s %3d%% [", kinds[x->kind], x->title, pct);
-	fill = barw * pct / 100;
-	for (i = 0; i < barw; i++)
-		buf_addc(b, i < fill ? '#' : '.');
-	buf_adds(b, "]");
+	buf_addf(b, "%s  ", kinds[x->kind]);
+	xfer_pad(b, x->title, namew);
+	buf_adds(b, "  ");
+	xfer_pad(b, xfer_state_name(x), XFER_STATE_W);
+	buf_addf(b, " %3d%%", pct);
+	if (barw > 0) {
+		buf_adds(b, " [");
+		fill = barw * pct / 100;
+		for (i = 0; i < barw; i++)
+			buf_addc(b, i < fill ? '#' : '.');
+		buf_adds(b, "]");
+	}
 	if (x->kind == XFER_UPLOAD) {
-		xfer_size(done, sizeof done, (double)x->done);
-		xfer_size(total, sizeof total, (double)x->total);
-		buf_addf(b, " %s of %s", done, total);
-		if (x->state == XFER_RUNNING && x->rate > 0) {
+		xfer_amount(b, x->done, x->total);
+		if (x->state == XFER_RUNNING && !x->stop && x->rate > 0) {
 			xfer_size(rate, sizeof rate, x->rate);
 			left = (double)(x->total - x->done) / x->rate;
-			snprintf(eta, sizeof eta, "%d:%02d", (int)left / 60,
+			buf_addf(b, " %s/s ETA %d:%02d", rate, (int)left / 60,
 			    (int)left % 60);
-			buf_addf(b, " %s/s ETA %s", rate, eta);
 		}
 	}
-	buf_addf(b, "  %s", xfer_state_name(x));
-	if (x->uid != NULL && x->kind == XFER_UPLOAD)
-		buf_addf(b, "  %s", x->uid);
-	if (x->url != NULL)
-		buf_addf(b, "  %s", x->url);
 	if (x->error != NULL)
 		buf_addf(b, "  %s", x->error);
+	if (x->url != NULL)
+		buf_addf(b, "  %s", x->url);
+	else if (x->uid != NULL)
+		buf_addf(b, "  %s", x->uid);
 }
 
 /* ---- the tray ------------------------------------------------------------------ */
@@ -637,14 +733,24 @@ xfer_line(const struct xfer *x, struct buf *b, int barw)
 struct tray {
 	struct modal	 m;
 	size_t		 sel;
+	size_t		 top;
 };
+
+/* What Enter does to this row: resume (or retry) an upload. */
+static int
+xfer_resumable(const struct xfer *x)
+{
+	return (x->kind == XFER_UPLOAD && (x->state == XFER_PAUSED ||
+	    x->state == XFER_CANCELLED || x->state == XFER_FAILED));
+}
 
 static void
 tray_resume(struct tui *t, struct xfer *x)
 {
-	if (x->kind != XFER_UPLOAD || x->state == XFER_RUNNING ||
-	    x->state == XFER_DONE) {
-		tui_message(t, TUI_MSG_INFO, "nothing to resume there");
+	if (!xfer_resumable(x)) {
+		tui_message(t, TUI_MSG_INFO, x->state == XFER_RUNNING &&
+		    x->stop ? "still cancelling: Enter resumes once it says "
+		    "cancelled" : "nothing to resume there");
 		return;
 	}
 	xfer_upload_start(t, x);
@@ -652,17 +758,180 @@ tray_resume(struct tui *t, struct xfer *x)
 		tui_message(t, TUI_MSG_INFO, "resuming %s", x->title);
 }
 
+/* Take a row out of the tray (nothing of it runs any more). */
+static void
+xfer_clear(struct tui *t, struct xfer *x)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nxfers && t->xfers[i] != x; i++)
+		;
+	if (i == t->nxfers)
+		return;
+	tui_message(t, TUI_MSG_INFO, "cleared %s from the tray", x->title);
+	xfer_free(x);
+	memmove(t->xfers + i, t->xfers + i + 1,
+	    (t->nxfers - i - 1) * sizeof *t->xfers);
+	t->nxfers--;
+	t->dirty = 1;
+}
+
+/* The resume journal's key for an unfinished upload, or NULL. */
+static char *
+xfer_journal_key(struct tui *t, const struct xfer *x)
+{
+	struct tusc_entry	*e = NULL;
+	char			*cause = NULL, *key = NULL;
+	size_t			 n = 0, i;
+
+	if (x->kind != XFER_UPLOAD || x->state_dir == NULL ||
+	    x->file == NULL)
+		return (NULL);
+	if (tusc_journal_list(x->state_dir, &e, &n, &cause) != 0) {
+		tui_message(t, TUI_MSG_WARN, "upload journal: %s", cause);
+		free(cause);
+		return (NULL);
+	}
+	for (i = 0; i < n && key == NULL; i++) {
+		if (e[i].file != NULL && strcmp(e[i].file, x->file) == 0 &&
+		    e[i].base_url != NULL && e[i].account != NULL &&
+		    strcmp(e[i].base_url, t->base_url) == 0 &&
+		    strcmp(e[i].account, t->account) == 0)
+			key = xstrdup(e[i].key);
+	}
+	tusc_entries_free(e, n);
+	return (key);
+}
+
+struct tray_forget {
+	struct xfer	*x;
+	char		*key;
+};
+
+static void
+tray_forget_free(void *arg)
+{
+	struct tray_forget	*f = arg;
+
+	free(f->key);
+	free(f);
+}
+
+static void
+tray_forget_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct tray_forget	*f = arg;
+	char			*cause = NULL;
+	size_t			 i;
+
+	(void)answer;
+	for (i = 0; i < t->nxfers && t->xfers[i] != f->x; i++)
+		;
+	if (i == t->nxfers || f->x->state == XFER_RUNNING)
+		return;
+	if (tusc_journal_remove(f->x->state_dir, f->key, &cause) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "upload journal: %s; %s stays",
+		    cause, f->x->title);
+		free(cause);
+		return;
+	}
+	xfer_clear(t, f->x);
+}
+
+/*
+ * d: cancel what runs; clear what is over. An upload stops at its next
+ * progress report and keeps its journal entry: Enter resumes it. Clearing
+ * an unfinished upload would forget that, so it asks first.
+ */
+static void
+tray_delete(struct tui *t, struct xfer *x)
+{
+	struct tray_forget	*f;
+	char			*key, *q;
+
+	if (x->state == XFER_RUNNING && x->kind == XFER_UPLOAD) {
+		if (x->stop) {
+			tui_message(t, TUI_MSG_INFO, "the upload of %s is "
+			    "already cancelling", x->title);
+			return;
+		}
+		__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
+		tui_message(t, TUI_MSG_INFO, "cancelling the upload of %s",
+		    x->title);
+		return;
+	}
+	if (x->state == XFER_RUNNING) {
+		if (x->req != NULL)
+			tui_cancel_req(t, x->req);
+		x->req = NULL;
+		x->state = XFER_CANCELLED;
+		tui_message(t, TUI_MSG_INFO, "stopped watching %s",
+		    x->title);
+		return;
+	}
+	if ((key = xfer_journal_key(t, x)) == NULL) {
+		xfer_clear(t, x);
+		return;
+	}
+	f = xcalloc(1, sizeof *f);
+	f->x = x;
+	f->key = key;
+	q = xprintf("Clear %s and forget its resume?\nIts upload stopped at "
+	    "%d%%: once cleared it cannot\ncontinue, not even after a "
+	    "restart (the server drops\nthe partial video when it expires). "
+	    "(y/n)", x->title, xfer_percent(x));
+	dialog_confirm(t, "clear an unfinished upload", q, tray_forget_yes, f,
+	    tray_forget_free);
+	free(q);
+}
+
+static void
+tray_copy(struct tui *t, const struct xfer *x)
+{
+	if (x->url != NULL)
+		tui_copy(t, "the download URL", x->url);
+	else if (x->uid != NULL)
+		tui_copy(t, "the video id", x->uid);
+	else
+		tui_message(t, TUI_MSG_INFO, "nothing to copy yet: the server "
+		    "has not named the video");
+}
+
+static const char tray_help[] =
+    "The transfers tray lists every upload, MP4 download request and\n"
+    "processing watch of this session, and the unfinished uploads of\n"
+    "earlier ones. They go on while other lists are shown.\n\n"
+    "  Enter, r   resume an unfinished or cancelled upload (from the\n"
+    "             offset the server holds), retry a failed one\n"
+    "  d          cancel what runs (an upload stays resumable);\n"
+    "             clear a row that is over (an unfinished upload asks\n"
+    "             first: clearing forgets its resume)\n"
+    "  y          copy the download URL, else the video id (OSC 52)\n"
+    "  j, k       down, up; also the arrows\n"
+    "  g, G       first, last; also Home, End\n"
+    "  PgUp, PgDn a page up, down\n"
+    "  q, Esc, T  close\n";
+
 static int
 tray_key(struct tui *t, struct modal *m, int key)
 {
 	struct tray	*tr = (struct tray *)m;
-	struct xfer	*x = tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL;
+	struct xfer	*x;
 	enum action	 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
+	size_t		 page = LINES > 4 ? (size_t)LINES - 3 : 1;
 
 	if (key == 033 || a == ACTION_QUIT || a == ACTION_TRANSFERS) {
 		tui_pop(t);
 		return (TUI_HANDLED);
 	}
+	/* A key clears the last message (errors stay), as in the lists. */
+	if (t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
+		free(t->msg);
+		t->msg = NULL;
+	}
+	if (tr->sel >= t->nxfers)
+		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
+	x = tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL;
 	switch (a) {
 	case ACTION_UP:
 		if (tr->sel > 0)
@@ -672,26 +941,34 @@ tray_key(struct tui *t, struct modal *m, int key)
 		if (tr->sel + 1 < t->nxfers)
 			tr->sel++;
 		break;
+	case ACTION_PAGE_UP:
+		tr->sel = tr->sel > page ? tr->sel - page : 0;
+		break;
+	case ACTION_PAGE_DOWN:
+		tr->sel = tr->sel + page < t->nxfers ? tr->sel + page :
+		    t->nxfers > 0 ? t->nxfers - 1 : 0;
+		break;
+	case ACTION_BOTTOM:
+		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
+		break;
+	case ACTION_TOP:
+		tr->sel = 0;
+		break;
 	case ACTION_DETAILS:		/* Enter: resume or retry */
 	case ACTION_REFRESH:
 		if (x != NULL)
 			tray_resume(t, x);
 		break;
-	case ACTION_DELETE:		/* d: cancel */
-		if (x != NULL && x->state == XFER_RUNNING && x->req != NULL) {
-			if (x->kind == XFER_UPLOAD)
-				jobs_cancel(t->jobs, x->job);
-			else {
-				tui_cancel_req(t, x->req);
-				x->req = NULL;
-				x->state = XFER_CANCELLED;
-			}
-		}
+	case ACTION_DELETE:		/* d: cancel, or clear */
+		if (x != NULL)
+			tray_delete(t, x);
 		break;
 	case ACTION_COPY:
-		if (x != NULL && (x->url != NULL || x->uid != NULL))
-			tui_copy(t, x->url != NULL ? "the URL" : "the uid",
-			    x->url != NULL ? x->url : x->uid);
+		if (x != NULL)
+			tray_copy(t, x);
+		break;
+	case ACTION_HELP:
+		tui_push(t, textview_modal("transfers: keys", tray_help));
 		break;
 	default:
 		break;
@@ -699,15 +976,41 @@ tray_key(struct tui *t, struct modal *m, int key)
 	return (TUI_HANDLED);
 }
 
+/* The keys that do something on the selected row, as they do it. */
+static void
+tray_legend(const struct xfer *x, struct buf *b)
+{
+	buf_adds(b, " ");
+	if (x != NULL && xfer_resumable(x))
+		buf_adds(b, x->state == XFER_FAILED ? "Enter retry  " :
+		    "Enter resume  ");
+	if (x != NULL && !(x->state == XFER_RUNNING && x->stop))
+		buf_adds(b, x->state == XFER_RUNNING ? "d cancel  " :
+		    "d clear  ");
+	if (x != NULL && x->url != NULL)
+		buf_adds(b, "y copy URL  ");
+	else if (x != NULL && x->uid != NULL)
+		buf_adds(b, "y copy id  ");
+	buf_adds(b, "g/G first/last  ? help  q close");
+}
+
 static void
 tray_draw(struct tui *t, struct modal *m)
 {
 	struct tray	*tr = (struct tray *)m;
 	struct buf	 b;
-	size_t		 i;
-	int		 y;
+	size_t		 i, rows = LINES > 3 ? (size_t)LINES - 3 : 1;
+	size_t		 namew = COLS >= 140 ? 32 : COLS >= XFER_WIDE ? 24 : 18;
+	int		 y, barw = COLS >= XFER_WIDE ? 20 : 0;
+	char		*line;
 	attr_t		 a;
 
+	if (tr->sel >= t->nxfers)
+		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
+	if (tr->sel < tr->top)
+		tr->top = tr->sel;
+	else if (tr->sel >= tr->top + rows)
+		tr->top = tr->sel - rows + 1;
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
@@ -717,24 +1020,31 @@ tray_draw(struct tui *t, struct modal *m)
 		    "file from the videos list, D asks for a download.",
 		    screen_role(THEME_ROLE_DIM));
 	buf_init(&b);
-	for (i = 0, y = 2; i < t->nxfers && y < LINES - 1; i++, y++) {
+	for (i = tr->top, y = 2; i < t->nxfers && y < LINES - 1; i++, y++) {
 		buf_reset(&b);
-		xfer_line(t->xfers[i], &b, 20);
+		buf_adds(&b, i == tr->sel ? "> " : "  ");
+		xfer_line(t->xfers[i], &b, namew, barw);
 		a = i == tr->sel ? screen_role(THEME_ROLE_ROW_SELECTED) :
 		    t->xfers[i]->state == XFER_FAILED ?
 		    screen_role(THEME_ROLE_STATE_ERROR) :
 		    screen_role(THEME_ROLE_NORMAL);
 		if (i == tr->sel)
 			screen_fill(y, 0, COLS, a);
-		screen_put(y, 1, COLS - 1, buf_str(&b), a);
+		/* Errors and phases are the server's text. */
+		line = text_clean(buf_str(&b));
+		screen_put(y, 0, COLS, line, a);
+		free(line);
+	}
+	/* A message (unfinished uploads, a refusal) keeps the status line. */
+	if (t->msg == NULL) {
+		buf_reset(&b);
+		tray_legend(tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
+		    &b);
+		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+		screen_put(LINES - 1, 0, COLS, buf_str(&b),
+		    screen_role(THEME_ROLE_DIM));
 	}
 	buf_free(&b);
-	/* A message (unfinished uploads, a refusal) keeps the status line. */
-	if (t->msg != NULL)
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " Enter resume/retry  d cancel  y copy "
-	    "URL  q close", screen_role(THEME_ROLE_DIM));
 }
 
 static void

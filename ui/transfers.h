@@ -1,7 +1,8 @@
 /*
  * The transfers tray: uploads (TUS, resumable across sessions), MP4
  * download requests and processing watches, each a job of the worker
- * that keeps running while the user works in other panels.
+ * that keeps running while the user works in other panels. d cancels
+ * (an upload stays resumable) or clears a row that is over.
  */
 #ifndef EDGE_TRANSFERS_H
 #define EDGE_TRANSFERS_H
@@ -42,8 +43,8 @@ void	 transfers_free(struct tui *);
 /* Start; each reports in the status line when it ends. */
 void	 transfers_upload(struct tui *, const char *,
 	     const struct xfer_upload_opts *);
-void	 transfers_download(struct tui *, const char *);
-void	 transfers_watch(struct tui *, const char *);
+/* A video's MP4 download: its uid, and its name for the tray's row. */
+void	 transfers_download(struct tui *, const char *, const char *);
 
 /* An event of a transfer's job; 1 if it redrew something visible. */
 int	 transfers_event(struct tui *, struct tui_req *, struct jobs_event *);
@@ -52,6 +53,8 @@ void	 transfers_summary(struct tui *, struct buf *);
 size_t	 transfers_paused(struct tui *);
 /* Running uploads and downloads, and "1 upload at 18%" into buf. */
 size_t	 transfers_unfinished(struct tui *, struct buf *);
+/* 1 while this session uploads the video with this uid. */
+int	 transfers_uploading(struct tui *, const char *);
 /* The tray (T). */
 void	 transfers_open(struct tui *);
 

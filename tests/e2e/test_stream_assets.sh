@@ -76,8 +76,8 @@ cto=$(e2e_api GET "$STREAM?search=Interview%20with%20the%20CTO" |
     stream_field uid)
 [ -n "$cto" ] || e2e_fail "the API does not find the interview"
 e2e_keys D
-e2e_wait_for "download of $cto requested (T shows transfers)"
-e2e_wait_for "download of $cto is ready: $ROOT/media/$cto/"
+e2e_wait_for "download of Interview with the CTO.mp4 requested (T shows transfers)"
+e2e_wait_for "download of Interview with the CTO.mp4 is ready: $ROOT/media/$cto/"
 dl=$(e2e_api GET "$STREAM/$cto/downloads" | stream_field url)
 [ "$dl" = "$ROOT/media/$cto/downloads/default.mp4" ] ||
     e2e_fail "the download's URL is $dl"

@@ -55,7 +55,7 @@ e2e_console_start --readonly
 e2e_wait_match '^ edgetui  profile default .* READ-ONLY +budget [0-9]+$'
 # The tray opens on the unfinished upload; Enter may not resume it.
 e2e_wait_match "^ transfers$"
-e2e_wait_match "^ upload +left\.mp4 +0% \[\.{20}\] 0 B of 8 kB +unfinished +0123456789abcdef"
+e2e_wait_match "^> upload +left\.mp4 +unfinished +0% \[\.{20}\] 0 B/8 kB  0123456789abcdef"
 e2e_keys Enter
 e2e_wait_for "read-only: upload refused ($why); nothing was sent"
 e2e_keys q

@@ -454,6 +454,51 @@ test_cancel_poll(void **state)
 	free(path);
 }
 
+/*
+ * wait_first: nothing is sent before the first interval. Sequential GETs
+ * end one after another meanwhile (a poll sent at once would answer
+ * within the first), and its first answer comes once the interval ends.
+ */
+static void
+test_poll_wait_first(void **state)
+{
+	struct rig			*r = *state;
+	struct http_request		 req = { .method = "GET" };
+	struct jobs_poll_options	 o = { .until = never, .first_ms = 60000,
+					     .max_ms = 60000, .wait_first = 1 };
+	struct jobs_poll_options	 soon = { .until = never,
+					     .first_ms = 50, .max_ms = 50,
+					     .wait_first = 1 };
+	struct jobs_event		 ev;
+	char				*path = rl_path(r, NULL);
+	unsigned long			 id, sentinel, before, after;
+	int				 i;
+
+	req.path = path;
+	http_log_snapshot(r->c, NULL, 0, &before);
+	assert_int_equal(jobs_poll(r->j, &req, &o, NULL, &id), STATUS_OK);
+	for (i = 0; i < 5; i++) {
+		sentinel = submit_get(r, path, NULL);
+		/* wait_end fails on any event of the poll. */
+		wait_end(r, sentinel, id, &ev);
+		assert_int_equal(ev.kind, JOBS_EVENT_DONE);
+		jobs_event_free(&ev);
+	}
+	http_log_snapshot(r->c, NULL, 0, &after);
+	assert_int_equal(after - before, 5);
+	assert_int_equal(jobs_pending(r->j), 1);
+	assert_int_equal(jobs_cancel(r->j, id), 0);
+
+	/* A short first interval: the poll answers after it. */
+	assert_int_equal(jobs_poll(r->j, &req, &soon, NULL, &id), STATUS_OK);
+	next_event(r->j, &ev);
+	assert_int_equal(ev.id, id);
+	assert_int_equal(ev.kind, JOBS_EVENT_POLL_UPDATE);
+	jobs_event_free(&ev);
+	assert_int_equal(jobs_cancel(r->j, id), 0);
+	free(path);
+}
+
 /* ---- runs -------------------------------------------------------------- */
 
 #define STEPS	1000
@@ -650,6 +695,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_poll_flips, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_poll, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_poll_wait_first, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_run_progress, setup,
 		    teardown),

@@ -1,13 +1,15 @@
 /*
  * Videos: u uploads a file (TUS, in the transfers tray), U makes a
  * one-time upload URL, D asks for the MP4 download, a and c open the
- * video's audio tracks and captions.
+ * video's audio tracks and captions. While the list shows videos still
+ * being processed, it is fetched again every few seconds.
  */
 #include "config.h"
 
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "form_model.h"
 #include "transfers.h"
@@ -15,7 +17,20 @@
 #include "xmalloc.h"
 
 enum {
-	VIDEOS_DIRECT = 1
+	VIDEOS_DIRECT = 1,
+	VIDEOS_REFRESH
+};
+
+/*
+ * The refresh of a list with videos in processing: one GET of the list's
+ * first page (the newest videos) every 5 s, 12 requests a minute of the
+ * 240 the API allows, until no video there is pending.
+ */
+#define VIDEOS_REFRESH_MS	5000L
+
+struct videos {
+	struct tui_req	*refresh;	/* the poll, while one runs */
+	unsigned	 gen;		/* the load whose first page was seen */
 };
 
 struct videos_upload {
@@ -85,6 +100,137 @@ videos_direct_submit(struct tui *t, struct panel *p, struct modal *m,
 	free(path);
 }
 
+/*
+ * Not final yet: queued, inprogress, downloading; pendingupload only while
+ * this console uploads it (else it may wait for bytes that never come).
+ */
+static int
+videos_pending(struct tui *t, const cJSON *rec)
+{
+	const cJSON	*st = kind_json_get(rec, "status.state"), *uid;
+	const char	*s;
+
+	if (!cJSON_IsString(st))
+		return (0);
+	s = st->valuestring;
+	if (strcmp(s, "queued") == 0 || strcmp(s, "inprogress") == 0 ||
+	    strcmp(s, "downloading") == 0)
+		return (1);
+	uid = cJSON_GetObjectItemCaseSensitive(rec, "uid");
+	return (strcmp(s, "pendingupload") == 0 && cJSON_IsString(uid) &&
+	    transfers_uploading(t, uid->valuestring));
+}
+
+static int
+videos_any_pending(struct tui *t, const cJSON *list)
+{
+	const cJSON	*rec;
+
+	cJSON_ArrayForEach(rec, list) {
+		if (videos_pending(t, rec))
+			return (1);
+	}
+	return (0);
+}
+
+/* The refresh ends when the console says so (videos_refreshed). */
+static int
+videos_never(const struct http_response *resp, void *arg)
+{
+	(void)resp;
+	(void)arg;
+	return (0);
+}
+
+static void
+videos_refresh_stop(struct panel *p)
+{
+	struct videos	*v = p->priv;
+
+	if (v->refresh != NULL)
+		tui_cancel_req(p->tui, v->refresh);
+	v->refresh = NULL;
+}
+
+/* Poll path (the list's first page) from the next interval on. */
+static void
+videos_refresh_start(struct panel *p, const char *path)
+{
+	struct videos			*v = p->priv;
+	struct jobs_poll_options	 po;
+
+	memset(&po, 0, sizeof po);
+	po.first_ms = po.max_ms = VIDEOS_REFRESH_MS;
+	po.wait_first = 1;
+	po.until = videos_never;
+	/* A poll of the console's, answered to this panel. */
+	v->refresh = tui_submit_poll(p->tui, NULL, path, &po);
+	if (v->refresh != NULL) {
+		v->refresh->panel = p;
+		v->refresh->sub = VIDEOS_REFRESH;
+	}
+}
+
+/*
+ * A page of the list as it loads (the generic code then shows it): the
+ * first page of each load is what the refresh fetches again, when it
+ * holds a video in processing.
+ */
+static void
+videos_list_page(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct videos	*v = p->priv;
+
+	if (ev->kind != JOBS_EVENT_DONE || r->gen != p->gen ||
+	    v->gen == r->gen)
+		return;
+	v->gen = r->gen;
+	if (v->refresh != NULL && strcmp(v->refresh->path, r->path) != 0)
+		videos_refresh_stop(p);	/* other filters: another list */
+	if (v->refresh == NULL && videos_any_pending(p->tui, ev->result))
+		videos_refresh_start(p, r->path);
+}
+
+/*
+ * A refresh's answer: every video in it replaces its row (a new one is
+ * added), the cursor stays on its video; nothing pending ends it.
+ */
+static void
+videos_refreshed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct videos	*v = p->priv;
+	const cJSON	*rec;
+	const char	*id;
+	char		*cursor = NULL;
+	long		 i;
+
+	if (ev->kind == JOBS_EVENT_FAILED) {
+		v->refresh = NULL;
+		tui_message(p->tui, TUI_MSG_WARN, "videos: the automatic "
+		    "refresh stopped: %s (r reloads)", tui_cause(r, ev));
+		return;
+	}
+	if (!cJSON_IsArray(ev->result))
+		return;
+	/* A load under way brings all of it. */
+	if (!p->loading) {
+		if ((id = panel_current_id(p)) != NULL)
+			cursor = xstrdup(id);
+		cJSON_ArrayForEach(rec, ev->result) {
+			id = kind_record_id(p->kind, rec);
+			if (panel_merge(p, id, rec) != 0)
+				rows_put(p->rows, rec);
+		}
+		if (cursor != NULL && (i = rows_find(p->rows, cursor)) >= 0)
+			p->cursor = (size_t)i;
+		free(cursor);
+		p->loaded_at = time(NULL);
+	}
+	/* After a POLL_UPDATE the loop no longer touches its request. */
+	if (!videos_any_pending(p->tui, ev->result))
+		videos_refresh_stop(p);
+}
+
 static void
 videos_sub(struct panel *p, const struct kind *k)
 {
@@ -118,8 +264,13 @@ videos_action(struct panel *p, enum action a)
 		    "new direct-upload URL", videos_direct_submit, NULL);
 		return (TUI_HANDLED);
 	case ACTION_DOWNLOAD:
-		if (id != NULL)
-			transfers_download(p->tui, id);
+		if (id != NULL) {
+			cJSON *rec = panel_current_record(p);
+			const cJSON *name = kind_json_get(rec, "meta.name");
+			transfers_download(p->tui, id, cJSON_IsString(name) ?
+			    name->valuestring : NULL);
+			cJSON_Delete(rec);
+		}
 		return (TUI_HANDLED);
 	case ACTION_AUDIO:
 		videos_sub(p, &kind_audio_tracks);
@@ -138,6 +289,14 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	const cJSON	*url, *uid;
 	char		*text;
 
+	if (r->type == TUI_REQ_LIST) {
+		videos_list_page(p, r, ev);
+		return (0);
+	}
+	if (r->type == TUI_REQ_OTHER && r->sub == VIDEOS_REFRESH) {
+		videos_refreshed(p, r, ev);
+		return (1);
+	}
 	if (r->type != TUI_REQ_OTHER || r->sub != VIDEOS_DIRECT)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
@@ -168,10 +327,17 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	return (1);
 }
 
+static void
+videos_opened(struct panel *p)
+{
+	p->priv = xcalloc(1, sizeof (struct videos));
+}
+
 const struct panel_ops panel_videos_ops = {
 	.kind = "videos",
 	.action = videos_action,
 	.event = videos_event,
+	.opened = videos_opened,
 	.hints = "u upload  U upload URL  D download  a audio  c captions  "
 	    "T transfers",
 };
