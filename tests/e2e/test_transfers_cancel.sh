@@ -125,4 +125,4 @@ got=$(sha256sum <"$stored" | cut -d' ' -f1)
 
 e2e_keys q
 e2e_wait_match "^ videos  5[01]$"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

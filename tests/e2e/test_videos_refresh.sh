@@ -74,4 +74,4 @@ if tail -n +"$((cut_at + 1))" "$E2E_DIR/edgemu.log" |
 	e2e_fail "the list was fetched again with nothing pending"
 fi
 
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
