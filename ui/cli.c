@@ -1378,6 +1378,20 @@ cli_upload_progress(long long done, long long total, void *arg)
 	return (jobs_progress(u->jobs, u->id, done, total));
 }
 
+/*
+ * On the upload thread: why a resume was refused, a wait for the server.
+ * One fprintf is one line (stdio locks the stream); on a terminal it
+ * takes the progress bar's line, which the next draw puts back.
+ */
+static void
+cli_upload_notice(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%sedgetui: %s\n", isatty(STDERR_FILENO) ?
+	    "\r\033[K" : "", msg);
+	fflush(stderr);
+}
+
 /* The jobs_run function: the whole TUS upload, blocking. */
 static enum status
 cli_upload_run(struct jobs *j, unsigned long id, void *arg, cJSON **result,
@@ -1577,6 +1591,7 @@ cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
 	u.opts.state_dir = state;
 	u.opts.progress = cli_upload_progress;
 	u.opts.progress_arg = &u;
+	u.opts.notice = cli_upload_notice;
 
 	/* The worker takes c->http; the upload runs on its own client. */
 	if ((jobs = jobs_new(c->http, &cause)) == NULL) {

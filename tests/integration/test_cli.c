@@ -29,6 +29,7 @@
 #include "clitest.h"
 #include "itest.h"
 #include "media.h"
+#include "tusc.h"
 
 static const char rule_yaml[] =
 	"description: cli test rule\n"
@@ -880,6 +881,60 @@ test_upload_resume(void **state)
 	free(file);
 }
 
+/* A journal entry for file whose upload the server never had. */
+static void
+journal_forgotten(struct fixture *f, const char *file)
+{
+	struct tusc_entry	 e;
+	struct stat		 sb;
+	char			*dir, *cause = NULL;
+
+	dir = itest_printf("%s/state", f->home);
+	(void)mkdir(dir, 0700);
+	free(dir);
+	dir = itest_printf("%s/state/edgetui", f->home);
+	(void)mkdir(dir, 0700);
+	assert_int_equal(stat(file, &sb), 0);
+	memset(&e, 0, sizeof e);
+	e.key = tusc_journal_key(file, sb.st_size, sb.st_mtime, f->emu.url,
+	    f->emu.account);
+	e.file = realpath(file, NULL);
+	e.size = sb.st_size;
+	e.mtime = sb.st_mtime;
+	e.base_url = strdup(f->emu.url);
+	e.account = strdup(f->emu.account);
+	e.url = itest_printf("%s/accounts/%s/stream/%032d", f->emu.url,
+	    f->emu.account, 7);
+	e.uid = itest_printf("%032d", 7);
+	if (tusc_journal_put(dir, &e, &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entry_free(&e);
+	free(dir);
+}
+
+/* A resume the server answers 404: one line, "starting afresh". */
+static void
+test_upload_forgotten(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *want;
+
+	file = itest_printf("%s/clip.mp4", f->home);
+	write_mp4(file, 1024 * 1024, 0x5eed);
+	journal_forgotten(f, file);
+	RUN(f, &r, "upload", file);
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	want = itest_printf("edgetui: %s: the server no longer has the "
+	    "unfinished upload: starting afresh\n", file);
+	assert_string_equal(r.err, want);
+	free(want);
+	run_free(&r);
+	assert_null(journal_url(f));
+	free(file);
+}
+
 static void
 test_download(void **state)
 {
@@ -963,6 +1018,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload, setup_media,
 		    cli_teardown),
+		cmocka_unit_test_setup_teardown(test_upload_forgotten,
+		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_resume,
 		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_download, setup_media,
