@@ -1151,9 +1151,10 @@ tusc_resume(struct tusc_run *u, long long *offset, char **cause)
 			u->r->http_status = 0;
 			return (STATUS_OK);
 		}
-		if (hs == 423 && tusc_wait_locked(u) == 0)
-			continue;
-		if (!tusc_retryable(st, hs) || tusc_wait(u, 0) != 0)
+		if (hs == 423) {
+			if (tusc_wait_locked(u) != 0)
+				return (st);
+		} else if (!tusc_retryable(st, hs) || tusc_wait(u, 0) != 0)
 			return (st);
 	}
 }
@@ -1335,10 +1336,8 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 				sync = 0;
 			} else if (hs == 404 || hs == 410)
 				goto gone;
-			else if (hs == 423 && tusc_wait_locked(u) == 0)
-				continue;
-			else if (!tusc_retryable(st, hs) ||
-			    tusc_wait(u, offset) != 0)
+			else if (hs == 423 ? tusc_wait_locked(u) != 0 :
+			    !tusc_retryable(st, hs) || tusc_wait(u, offset) != 0)
 				return (st);
 			else
 				continue;
@@ -1352,6 +1351,15 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 		st = tusc_patch(u->c, u->e.url, u->fd, offset, len, size,
 		    o->progress, o->progress_arg, &next, &hs, cause);
 		u->r->http_status = hs;
+		if (st == STATUS_OK && next == offset) {
+			/* Nothing stored: a server answering so forever
+			 * would keep the loop going; count it a failure. */
+			xasprintf(cause, "PATCH %s: the server stored none of "
+			    "the %lld bytes sent", u->e.url, len);
+			if (tusc_wait(u, offset) != 0)
+				return (STATUS_SERVER);
+			continue;
+		}
 		if (st == STATUS_OK) {
 			u->locked = 0;
 			if ((st = tusc_acked(u, next, cause)) != STATUS_OK)
