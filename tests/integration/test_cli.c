@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -160,6 +161,72 @@ test_usage(void **state)
 		assert_int_equal(r.status, 2);
 		run_free(&r);
 	}
+}
+
+/*
+ * No core dumps, unless EDGETUI_CORE=1: the token_command, a child of
+ * edgetui, inherits the limit and writes it down.
+ */
+static void
+core_limit(struct fixture *f, const char *core_env, char **line)
+{
+	const char *const	 env[] = { "CLOUDFLARE_API_TOKEN=", core_env,
+	    NULL };
+	struct run		 r;
+	char			*dir, *cfg, *out, *text;
+
+	dir = itest_printf("%s/config/edgetui", f->home);
+	text = itest_printf("%s/config", f->home);
+	(void)mkdir(text, 0700);
+	free(text);
+	(void)mkdir(dir, 0700);
+	out = itest_printf("%s/limits", f->home);
+	cfg = itest_printf("%s/config.yaml", dir);
+	text = itest_printf("profiles:\n  t:\n    token_command: \"grep "
+	    "'core file' /proc/self/limits > %s; echo %s\"\n", out,
+	    f->emu.token);
+	spill(cfg, text, 0600);
+	{
+		const char *const args[] = { "-p", "t", "get", "operations",
+		    "--limit", "1", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	*line = slurp(out);
+	assert_non_null(*line);
+	unlink(out);
+	free(text);
+	free(cfg);
+	free(out);
+	free(dir);
+}
+
+static void
+test_no_core(void **state)
+{
+	struct fixture	*f = *state;
+	struct rlimit	 rl;
+	char		*line, *p;
+	long		 soft, hard;
+
+	/* Allow cores here, as much as the hard limit lets. */
+	assert_int_equal(getrlimit(RLIMIT_CORE, &rl), 0);
+	if (rl.rlim_max == 0)
+		skip();
+	rl.rlim_cur = rl.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_CORE, &rl), 0);
+
+	core_limit(f, "EDGETUI_CORE=0", &line);
+	p = line + strcspn(line, "0123456789");
+	assert_int_equal(sscanf(p, "%ld %ld", &soft, &hard), 2);
+	assert_int_equal(soft, 0);
+	assert_int_equal(hard, 0);
+	free(line);
+	core_limit(f, "EDGETUI_CORE=1", &line);
+	assert_null(strstr(line, " 0 "));
+	free(line);
 }
 
 static void
@@ -1000,6 +1067,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_kinds, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_usage, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_get_operations, cli_setup,
+		    cli_teardown),
+		cmocka_unit_test_setup_teardown(test_no_core, cli_setup,
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_get_one_yaml, cli_setup,
 		    cli_teardown),
