@@ -716,7 +716,10 @@ cli_list(struct cli *c, const struct kind *k)
 		cli_list_print(c, &t, items, n, &count);
 		http_response_free(&resp);
 	}
-	if (rv == 0 && pager_warning(p) != NULL)
+	if (rv == 0 && pager_bound_hit(p) != NULL)
+		rv = cli_error(HTTP_EXIT_REFUSED, "%s: %s", k->name,
+		    pager_bound_hit(p));
+	else if (rv == 0 && pager_warning(p) != NULL)
 		log_warn("%s", pager_warning(p));
 	pager_free(p);
 	if (c->out == CLI_OUT_TABLE && rv == 0 && !header)
