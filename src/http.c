@@ -1200,16 +1200,17 @@ http_read_info(struct http_call *call, CURLcode rc, struct http_outcome *o)
 }
 
 /*
- * The API answers with a JSON envelope; a 2xx without a body (but a 204,
- * or a DELETE, which Stream answers so) says nothing of whether the call
- * worked: a proxy or a broken server, not success.
+ * The API answers with a JSON envelope; a 200 without a body (but to a
+ * DELETE, which Stream answers so) says nothing of whether the call
+ * worked: a proxy or a broken server, not success. (204 says there is no
+ * body; a TUS 201 answers in its headers.)
  */
 static int
 http_empty_answer(const struct http_call *call, long code)
 {
 	size_t	i;
 
-	if (code == 204 || strcmp(call->method, "DELETE") == 0)
+	if (code != 200 || strcmp(call->method, "DELETE") == 0)
 		return (0);
 	for (i = 0; i < call->in.len; i++) {
 		if (!isspace((unsigned char)call->in.data[i]))

@@ -1071,11 +1071,44 @@ tusc_open(struct tusc_run *u, char **cause)
 }
 
 /*
+ * What to do with an upload no run can resume: a finished one is a video
+ * (the client died before it could forget it) and stays; one the server
+ * forgot (expired) needs nothing; any other is terminated, so it does not
+ * stay a pendingupload video. 0 with *what saying which, or -1 with
+ * *cause (then the entry is kept, to try again).
+ */
+static int
+tusc_end_upload(struct tusc_run *u, const struct tusc_entry *e,
+    const char **what, char **cause)
+{
+	long long	 offset, length;
+	enum status	 st;
+	long		 hs;
+
+	st = tusc_head(u->c, e->url, &offset, &length, &hs, cause);
+	if (st != STATUS_OK && (hs == 404 || hs == 410 || hs == 403)) {
+		free(*cause);
+		*cause = NULL;
+		*what = "had expired on the server";
+		return (0);
+	}
+	if (st != STATUS_OK)
+		return (-1);
+	if (offset == (length >= 0 ? length : e->size)) {
+		*what = "had finished: the video is kept";
+		return (0);
+	}
+	if (tusc_terminate(u->c, e->url, cause) != 0)
+		return (-1);
+	*what = "was deleted";
+	return (0);
+}
+
+/*
  * Uploads of this server and account whose file is gone or changed (so
  * no run can ever resume them: their key is the file's old size and
- * mtime) are terminated on the server, where they would stay as
- * pendingupload videos, and dropped. One that cannot be terminated stays
- * in the journal, and is named.
+ * mtime) are ended and dropped from the journal. One that cannot be
+ * ended stays in the journal, and is named.
  */
 static void
 tusc_sweep(struct tusc_run *u)
@@ -1084,7 +1117,7 @@ tusc_sweep(struct tusc_run *u)
 	struct tusc_entry		*list = NULL, *e;
 	struct stat			 sb;
 	char				*cause = NULL, *key;
-	const char			*why;
+	const char			*why, *what;
 	size_t				 n = 0, i;
 
 	if (tusc_journal_list(o->state_dir, &list, &n, &cause) != 0) {
@@ -1111,7 +1144,7 @@ tusc_sweep(struct tusc_run *u)
 			if (why == NULL)
 				continue;
 		}
-		if (tusc_terminate(u->c, e->url, &cause) != 0) {
+		if (tusc_end_upload(u, e, &what, &cause) != 0) {
 			tusc_notice(u, "%s %s since its upload began; its "
 			    "unfinished video %s stays listed: %s", e->file,
 			    why, e->uid, cause);
@@ -1124,8 +1157,8 @@ tusc_sweep(struct tusc_run *u)
 			free(cause);
 			cause = NULL;
 		}
-		tusc_notice(u, "%s %s since its upload began: its unfinished "
-		    "video %s was deleted", e->file, why, e->uid);
+		tusc_notice(u, "%s %s since its upload began: its upload "
+		    "(video %s) %s", e->file, why, e->uid, what);
 	}
 	tusc_entries_free(list, n);
 }
@@ -1229,15 +1262,23 @@ tusc_verify(struct tusc_run *u, long long offset, char **why)
 	return (0);
 }
 
-/* The server forgot the upload or the file is not what was sent. */
+/*
+ * The server forgot the upload (why NULL) or the file is not what was
+ * sent. An upload the server has whole (offset at the size) is a video
+ * of the earlier contents: it is kept, not deleted.
+ */
 static void
-tusc_refuse(struct tusc_run *u, const char *why)
+tusc_refuse(struct tusc_run *u, const char *why, long long offset)
 {
 	char	*cause = NULL;
 
 	if (why == NULL)
 		tusc_notice(u, "%s: the server no longer has the unfinished "
 		    "upload: starting afresh", u->o->file);
+	else if (offset == u->e.size)
+		tusc_notice(u, "%s changed since the upload began (%s): "
+		    "starting afresh; video %s, finished with the earlier "
+		    "contents, is kept", u->o->file, why, u->e.uid);
 	else if (tusc_terminate(u->c, u->e.url, &cause) == 0)
 		tusc_notice(u, "%s changed since the upload began (%s): "
 		    "starting afresh; the unfinished video %s was deleted",
@@ -1407,9 +1448,9 @@ tusc_begin(struct tusc_run *u, long long *offset, char **cause)
 		if ((st = tusc_resume(u, offset, cause)) != STATUS_OK)
 			return (st);
 		if (*offset < 0)
-			tusc_refuse(u, NULL);
+			tusc_refuse(u, NULL, -1);
 		else if (tusc_verify(u, *offset, &why) != 0) {
-			tusc_refuse(u, why);
+			tusc_refuse(u, why, *offset);
 			free(why);
 		} else {
 			u->r->resumed_from = *offset;

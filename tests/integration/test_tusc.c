@@ -509,6 +509,51 @@ test_stale_swept(void **state)
 	tusc_result_free(&res);
 }
 
+/*
+ * A run that died after the last chunk but before forgetting the upload:
+ * its file gone, the stale entry is dropped but the video it made stays.
+ */
+static void
+test_finished_kept(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+	struct tusc_entry	 e;
+	struct stat		 sb;
+	char			*cause = NULL, *copy, *file = r->file;
+
+	copy = xprintf("%s/done.mp4", r->state);
+	make_mp4(copy);
+	r->o.file = copy;
+	upload_ok(r, &first);
+	assert_int_equal(stat(copy, &sb), 0);
+	memset(&e, 0, sizeof e);
+	e.key = tusc_journal_key(copy, sb.st_size, sb.st_mtime, r->o.base_url,
+	    r->o.account);
+	e.file = realpath(copy, NULL);
+	e.size = sb.st_size;
+	e.mtime = sb.st_mtime;
+	e.base_url = xstrdup(r->o.base_url);
+	e.account = xstrdup(r->o.account);
+	e.url = xstrdup(first.url);
+	e.uid = xstrdup(first.uid);
+	if (tusc_journal_put(r->state, &e, &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entry_free(&e);
+	assert_int_equal(unlink(copy), 0);
+	r->o.file = file;
+	upload_ok(r, &res);
+	assert_non_null(strstr(r->notices.data, "done.mp4 is gone since its "
+	    "upload began: its upload (video"));
+	assert_non_null(strstr(r->notices.data, "had finished: the video is "
+	    "kept"));
+	assert_int_equal(video_status(r, first.uid), 200);
+	assert_int_equal(journal_count(r), 0);
+	free(copy);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
 /* The file shrinks between two chunks: exit 2, the file changed. */
 static void
 test_truncated_during(void **state)
@@ -571,6 +616,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stale_swept, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_during, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_finished_kept, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_gone_says_afresh, setup,
 		    teardown),
