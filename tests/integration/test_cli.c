@@ -208,7 +208,7 @@ test_no_core(void **state)
 {
 	struct fixture	*f = *state;
 	struct rlimit	 rl;
-	char		*line, *p;
+	char		*line, *p, word[32];
 	long		 soft, hard;
 
 	/* Allow cores here, as much as the hard limit lets. */
@@ -224,8 +224,11 @@ test_no_core(void **state)
 	assert_int_equal(soft, 0);
 	assert_int_equal(hard, 0);
 	free(line);
+	/* Asked for: the hard limit stays (a sanitizer may lower the soft). */
 	core_limit(f, "EDGETUI_CORE=1", &line);
-	assert_null(strstr(line, " 0 "));
+	p = line + strcspn(line, "0123456789u");
+	assert_int_equal(sscanf(p, "%*s %31s", word), 1);
+	assert_string_not_equal(word, "0");
 	free(line);
 }
 
