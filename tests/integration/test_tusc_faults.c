@@ -234,6 +234,32 @@ test_locked_gives_up(void **state)
 	rig_finish(&r);
 }
 
+/* A PATCH answered with no progress, again and again: it ends. */
+static void
+test_no_progress_ends(void **state)
+{
+	struct faultd_reply	 s[2];
+	struct tusc_result	 res;
+	struct rig		 r;
+	char			*cause = NULL;
+
+	(void)state;
+	rig_start(&r);
+	memset(s, 0, sizeof s);
+	s[0].status = 201;
+	s[0].headers = TUS_HDRS "Location: /accounts/acc/stream/u1\r\n"
+	    "stream-media-id: u1\r\n";
+	s[1].status = 204;
+	s[1].headers = TUS_HDRS "Upload-Offset: 0\r\n";
+	faultd_script(r.fd, s, 2);
+	assert_int_equal(tusc_upload(r.c, &r.o, &res, &cause), STATUS_SERVER);
+	assert_non_null(strstr(cause, "stored none of the"));
+	assert_int_equal(faultd_count(r.fd), 1 + 1 + TUSC_RETRY_MAX);
+	free(cause);
+	tusc_result_free(&res);
+	rig_finish(&r);
+}
+
 /* The upload URL is on another origin: no token goes there. */
 static void
 other_origin(const char *host, int same_faultd)
@@ -306,6 +332,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locked_then_resumes),
 		cmocka_unit_test(test_locked_gives_up),
+		cmocka_unit_test(test_no_progress_ends),
 		cmocka_unit_test(test_other_port_no_token),
 		cmocka_unit_test(test_other_host_no_token),
 	};
