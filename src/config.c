@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <yaml.h>
@@ -45,6 +46,13 @@ extern char **environ;
 /* A command's stderr kept for the message, and read at most. */
 #define CONFIG_STDERR_KEEP	1024
 #define CONFIG_STDERR_READ	(1024 * 1024)
+/*
+ * A token_command that has not exited by then is killed with its process
+ * group (a hung password manager must not hang the program). The
+ * environment variable shortens it for tests.
+ */
+#define CONFIG_COMMAND_TIMEOUT_MS	10000L
+#define CONFIG_COMMAND_TIMEOUT_ENV	"EDGETUI_TOKEN_COMMAND_TIMEOUT_MS"
 /* How much of a user's value or key a message quotes. */
 #define CONFIG_EXCERPT		40
 #define CONFIG_NAME_MAX		64
@@ -1780,6 +1788,8 @@ struct config_run {
 	struct config_pipe	 out;
 	struct config_pipe	 err;
 	int			 status;
+	int			 timed_out;	/* killed at the deadline */
+	long			 timeout_ms;
 };
 
 static void
@@ -1832,8 +1842,10 @@ config_spawn(const char *command, char *const *env, int outfd, int errfd,
 	sigaddset(&dfl, SIGPIPE);
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &dfl);
+	/* A group of its own, so a timeout can end all it started. */
+	posix_spawnattr_setpgroup(&attr, 0);
 	posix_spawnattr_setflags(&attr,
-	    POSIX_SPAWN_SETSIGMASK|POSIX_SPAWN_SETSIGDEF);
+	    POSIX_SPAWN_SETSIGMASK|POSIX_SPAWN_SETSIGDEF|POSIX_SPAWN_SETPGROUP);
 	error = posix_spawn(pid, "/bin/sh", &fa, &attr, argv,
 	    env != NULL ? env : environ);
 	posix_spawnattr_destroy(&attr);
@@ -1842,20 +1854,78 @@ config_spawn(const char *command, char *const *env, int outfd, int errfd,
 	return (error);
 }
 
+static long
+config_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* Past the deadline: end the command's whole group, and its pipes. */
+static void
+config_kill(struct config_run *run, pid_t pid)
+{
+	run->timed_out = 1;
+	(void)kill(-pid, SIGKILL);
+	(void)kill(pid, SIGKILL);
+	if (run->out.fd != -1)
+		close(run->out.fd);
+	if (run->err.fd != -1)
+		close(run->err.fd);
+	run->out.fd = run->err.fd = -1;
+}
+
+/* Collect both pipes until they close or the deadline passes. */
+static void
+config_collect(struct config_run *run, pid_t pid, long deadline)
+{
+	struct pollfd	pfd[2];
+	long		left;
+	int		n;
+
+	while (run->out.fd != -1 || run->err.fd != -1) {
+		if ((left = deadline - config_now_ms()) <= 0) {
+			config_kill(run, pid);
+			return;
+		}
+		pfd[0].fd = run->out.fd;
+		pfd[1].fd = run->err.fd;
+		pfd[0].events = pfd[1].events = POLLIN;
+		if ((n = poll(pfd, 2, (int)left)) == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("config: poll");
+		}
+		if (run->out.fd != -1 && pfd[0].revents != 0)
+			config_drain(&run->out);
+		if (run->err.fd != -1 && pfd[1].revents != 0)
+			config_drain(&run->err);
+	}
+}
+
 /*
  * Run command with /bin/sh -c, stdin from /dev/null, and collect its
- * output until it closes both pipes; then wait for it. Fails only when the
- * command could not be run or waited for (with *why).
+ * output until it closes both pipes; then wait for it, killing its
+ * process group if it is not over by the deadline (run->timed_out).
+ * Fails only when the command could not be run or waited for (with *why).
  */
 static int
 config_run(const char *command, char *const *env, struct config_run *run,
     char **why)
 {
-	struct pollfd	pfd[2];
-	int		outp[2], errp[2], error;
-	pid_t		pid;
+	struct timespec	tick = { 0, 10 * 1000 * 1000 };
+	const char	*v;
+	long		deadline, timeout = CONFIG_COMMAND_TIMEOUT_MS;
+	int		outp[2], errp[2], error, killed = 0;
+	pid_t		pid, w;
 
+	if ((v = config_getenv(env, CONFIG_COMMAND_TIMEOUT_ENV)) != NULL &&
+	    atol(v) > 0)
+		timeout = atol(v);
 	memset(run, 0, sizeof *run);
+	run->timeout_ms = timeout;
 	run->out.keep = run->out.limit = CONFIG_TOKEN_READ;
 	run->out.data = xmalloc(run->out.keep);
 	run->err.keep = CONFIG_STDERR_KEEP;
@@ -1883,26 +1953,25 @@ config_run(const char *command, char *const *env, struct config_run *run,
 		return (-1);
 	}
 
-	while (run->out.fd != -1 || run->err.fd != -1) {
-		pfd[0].fd = run->out.fd;
-		pfd[1].fd = run->err.fd;
-		pfd[0].events = pfd[1].events = POLLIN;
-		if (poll(pfd, 2, -1) == -1) {
-			if (errno == EINTR)
-				continue;
-			fatal("config: poll");
-		}
-		if (run->out.fd != -1 && pfd[0].revents != 0)
-			config_drain(&run->out);
-		if (run->err.fd != -1 && pfd[1].revents != 0)
-			config_drain(&run->err);
-	}
-	while (waitpid(pid, &run->status, 0) == -1) {
-		if (errno != EINTR) {
+	deadline = config_now_ms() + timeout;
+	config_collect(run, pid, deadline);
+	/* It may close its output and still not exit. */
+	for (;;) {
+		w = waitpid(pid, &run->status, killed ? 0 : WNOHANG);
+		if (w == pid)
+			break;
+		if (w == -1 && errno != EINTR) {
 			xasprintf(why, "waitpid: %s", strerror(errno));
 			return (-1);
 		}
+		if (w == 0 && config_now_ms() >= deadline) {
+			config_kill(run, pid);
+			killed = 1;
+		} else if (w == 0)
+			nanosleep(&tick, NULL);
 	}
+	if (run->timed_out)
+		(void)kill(-pid, SIGKILL);	/* what it left behind */
 	return (0);
 }
 
@@ -1941,6 +2010,12 @@ config_token_command(const struct config_profile *prof, char *const *env,
 	if (config_run(prof->token_command, env, &run, &why) != 0) {
 		xasprintf(cause, "%s: %s", what, why);
 		free(why);
+		goto out;
+	}
+	if (run.timed_out) {
+		xasprintf(cause, "%s did not exit within %ld s and was killed "
+		    "(with the processes it started)", what,
+		    (run.timeout_ms + 999) / 1000);
 		goto out;
 	}
 	/*

@@ -58,6 +58,7 @@ struct http_client {
 	long			 connect_timeout_ms;
 	long			 timeout_ms;
 	long			 low_speed_time;
+	long			 idle_time;
 	long			 budget_wait_ms;
 	double			 penalty_until;	/* after a 429 */
 	struct http_hooks	 hooks;
@@ -351,6 +352,7 @@ http_client_new(const struct http_options *o, char **cause)
 	c->timeout_ms = o->timeout_ms == 0 ? HTTP_TIMEOUT_MS : o->timeout_ms;
 	c->low_speed_time = o->low_speed_time > 0 ? o->low_speed_time :
 	    HTTP_LOW_SPEED_TIME;
+	c->idle_time = o->idle_time > 0 ? o->idle_time : HTTP_IDLE_TIME;
 	c->budget_wait_ms = o->budget_wait_ms > 0 ? o->budget_wait_ms :
 	    HTTP_BUDGET_WAIT_MS;
 	if (o->hooks != NULL)
@@ -481,6 +483,14 @@ http_log_snapshot(struct http_client *c, struct http_log_entry *out,
 }
 
 /* ---- preparing a call --------------------------------------------------- */
+
+long
+http_idle_seconds(const struct http_client *c, const struct http_request *req)
+{
+	if (req->read != NULL || req->nparts > 0)
+		return (c->low_speed_time);
+	return (c->idle_time);
+}
 
 int
 http_method_mutates(const char *method)
@@ -1011,7 +1021,8 @@ http_setup(struct http_call *call)
 	HTTP_SETOPT(e, CURLOPT_ACCEPT_ENCODING, "");
 	HTTP_SETOPT(e, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
 	HTTP_SETOPT(e, CURLOPT_LOW_SPEED_LIMIT, HTTP_LOW_SPEED_LIMIT);
-	HTTP_SETOPT(e, CURLOPT_LOW_SPEED_TIME, c->low_speed_time);
+	HTTP_SETOPT(e, CURLOPT_LOW_SPEED_TIME, call->body == HTTP_BODY_NONE ||
+	    call->body == HTTP_BODY_JSON ? c->idle_time : c->low_speed_time);
 	/* Uploads may take long: only the low-speed limit bounds them. */
 	if (c->timeout_ms > 0 && (call->body == HTTP_BODY_NONE ||
 	    call->body == HTTP_BODY_JSON))
@@ -1188,6 +1199,26 @@ http_read_info(struct http_call *call, CURLcode rc, struct http_outcome *o)
 	o->net = http_net(rc, o->connected);
 }
 
+/*
+ * The API answers with a JSON envelope; a 200 without a body (but to a
+ * DELETE, which Stream answers so) says nothing of whether the call
+ * worked: a proxy or a broken server, not success. (204 says there is no
+ * body; a TUS 201 answers in its headers.)
+ */
+static int
+http_empty_answer(const struct http_call *call, long code)
+{
+	size_t	i;
+
+	if (code != 200 || strcmp(call->method, "DELETE") == 0)
+		return (0);
+	for (i = 0; i < call->in.len; i++) {
+		if (!isspace((unsigned char)call->in.data[i]))
+			return (0);
+	}
+	return (1);
+}
+
 /* The response was read whole: what does it say? */
 static void
 http_judge_response(struct http_call *call, struct http_outcome *o)
@@ -1200,6 +1231,17 @@ http_judge_response(struct http_call *call, struct http_outcome *o)
 		return;
 	}
 	o->status = api_parse(o->code, call->in.data, call->in.len, api);
+	if (o->status == STATUS_OK && http_empty_answer(call, o->code)) {
+		o->status = api->status = STATUS_PARSE;
+		api->ok = 0;
+		o->text = xprintf("HTTP %ld with an empty body, not an API "
+		    "answer%s", o->code, http_method_mutates(call->method) ?
+		    ": the change may or may not have been made" : "");
+		api->errors = xcalloc(1, sizeof *api->errors);
+		api->errors[0].message = xstrdup(o->text);
+		api->nerrors = 1;
+		return;
+	}
 	if (o->code == 410)
 		api_explain_gone(api, call->path);
 	if (o->status == STATUS_OK)

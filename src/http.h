@@ -18,9 +18,15 @@
 #define HTTP_CONNECT_TIMEOUT_MS	10000L
 /* The whole request, for bodies in memory only: uploads have none. */
 #define HTTP_TIMEOUT_MS		60000L
-/* Below HTTP_LOW_SPEED_LIMIT bytes/s for HTTP_LOW_SPEED_TIME s aborts. */
+/*
+ * Below HTTP_LOW_SPEED_LIMIT bytes/s for HTTP_LOW_SPEED_TIME s aborts an
+ * upload (a body streamed from a file or multipart); any other request
+ * gives a silent server HTTP_IDLE_TIME s, so with its retries it is given
+ * up on in about 1.5 minutes, not 3.
+ */
 #define HTTP_LOW_SPEED_LIMIT	1L
 #define HTTP_LOW_SPEED_TIME	60L
+#define HTTP_IDLE_TIME		30L
 /* A blocking call sleeps at most this long for the budget; else reports. */
 #define HTTP_BUDGET_WAIT_MS	(300L * 1000)
 #define HTTP_LOG_DEFAULT	200	/* entries in the request-log ring */
@@ -61,7 +67,8 @@ struct http_options {
 	long long		 budget_capacity;
 	long			 connect_timeout_ms;
 	long			 timeout_ms;
-	long			 low_speed_time;	/* seconds */
+	long			 low_speed_time;	/* seconds, uploads */
+	long			 idle_time;		/* seconds, the rest */
 	long			 budget_wait_ms;
 	size_t			 log_size;
 	const struct http_hooks	*hooks;		/* copied */
@@ -181,6 +188,10 @@ struct http_client *http_client_new(const struct http_options *, char **);
 void		 http_client_free(struct http_client *);
 struct budget	*http_client_budget(struct http_client *);
 long		 http_budget_left(struct http_client *);
+
+/* The seconds of silence after which req is given up (an attempt). */
+long		 http_idle_seconds(const struct http_client *,
+		     const struct http_request *);
 
 /* 1 unless the method is GET, HEAD or OPTIONS. */
 int		 http_method_mutates(const char *);

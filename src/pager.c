@@ -48,6 +48,8 @@ struct pager {
 	long			 max_items;
 
 	int			 done;
+	int			 bound_hit;
+	long			 requests;	/* pages fed */
 	long			 have;
 	long			 total;		/* -1: unknown */
 	char			*warning;
@@ -153,6 +155,12 @@ const char *
 pager_warning(const struct pager *p)
 {
 	return (p->warning);
+}
+
+const char *
+pager_bound_hit(const struct pager *p)
+{
+	return (p->bound_hit ? p->warning : NULL);
 }
 
 size_t
@@ -723,6 +731,12 @@ pager_feed(struct pager *p, const struct api_response *r, cJSON ***items,
 		p->total = (long)*n;
 		pager_count(p, n);
 		break;
+	}
+	if (!p->done && ++p->requests >= PAGER_MAX_REQUESTS) {
+		pager_warn(p, "the server still claims more after %d requests "
+		    "(%ld records): the list stops there", PAGER_MAX_REQUESTS,
+		    p->have);
+		p->done = p->bound_hit = 1;
 	}
 	*items = p->items;
 	return (0);

@@ -30,6 +30,12 @@ enum pager_style {
 
 /* Stream's batch when no limit is sent. */
 #define PAGER_STREAM_BATCH 1000
+/*
+ * A list stops after this many requests, whatever the server says of
+ * more (a server claiming endless pages): past the API's budget of 1,200
+ * requests per 5 minutes anyway. pager_bound_hit then says so.
+ */
+#define PAGER_MAX_REQUESTS 1000
 
 struct pager_opts {
 	int		 flags;
@@ -75,6 +81,12 @@ void		 pager_progress(const struct pager *, long *, long *);
  * NULL.
  */
 const char	*pager_warning(const struct pager *);
+
+/*
+ * Why the list was stopped short at PAGER_MAX_REQUESTS (also the
+ * warning), or NULL: the caller should report it as an error.
+ */
+const char	*pager_bound_hit(const struct pager *);
 
 /* Ids the created-date cursor remembers (those at its boundary time). */
 size_t		 pager_boundary_size(const struct pager *);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,12 @@
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
+#include <openssl/evp.h>
 
 #include "buf.h"
 #include "http.h"
 #include "log.h"
+#include "retry.h"
 #include "tusc.h"
 #include "xmalloc.h"
 
@@ -294,6 +297,34 @@ tusc_head(struct http_client *c, const char *url, long long *offset,
 	return (st);
 }
 
+int
+tusc_terminate(struct http_client *c, const char *url, char **cause)
+{
+	struct http_request	 req;
+	struct http_response	 resp;
+	const char		*headers[] = { "Tus-Resumable: " TUSC_VERSION,
+	    NULL };
+	enum status		 st;
+	int			 rc = 0;
+
+	memset(&req, 0, sizeof req);
+	req.method = "DELETE";
+	req.path = url;
+	req.headers = headers;
+	req.raw = 1;
+	req.no_retry = 1;
+	st = http_perform(c, &req, &resp, cause);
+	if (st != STATUS_OK && resp.http_status != 404 &&
+	    resp.http_status != 410)
+		rc = -1;
+	else if (st != STATUS_OK) {
+		free(*cause);
+		*cause = NULL;
+	}
+	http_response_free(&resp);
+	return (rc);
+}
+
 /* The body of one PATCH: a window of the file. */
 struct tusc_body {
 	int		 fd;
@@ -303,6 +334,7 @@ struct tusc_body {
 	tusc_progress_cb progress;
 	void		*progress_arg;
 	long long	 total;
+	int		 short_read;	/* the file ended before the chunk */
 };
 
 static size_t
@@ -318,8 +350,10 @@ tusc_read(char *data, size_t len, void *arg)
 	do
 		n = pread(b->fd, data, len, (off_t)(b->start + b->pos));
 	while (n < 0 && errno == EINTR);
-	if (n <= 0)
+	if (n <= 0) {
+		b->short_read = 1;
 		return (HTTP_READ_ABORT);	/* the file shrank or failed */
+	}
 	b->pos += n;
 	return ((size_t)n);
 }
@@ -335,7 +369,12 @@ tusc_seek(void *arg, long long offset)
 	return (0);
 }
 
-/* The end of a chunk is reported once acknowledged, not once sent. */
+/*
+ * Bytes in the socket are not bytes stored: a proxy may buffer them, the
+ * server may drop them. Only the offset the server acknowledged (where
+ * this PATCH began) is reported; the call is still made so a stop asked
+ * for is seen while the chunk is on its way.
+ */
 static int
 tusc_xfer(void *arg, long long dltotal, long long dlnow, long long ultotal,
     long long ulnow)
@@ -345,9 +384,10 @@ tusc_xfer(void *arg, long long dltotal, long long dlnow, long long ultotal,
 	(void)dltotal;
 	(void)dlnow;
 	(void)ultotal;
-	if (b->progress == NULL || ulnow <= 0 || ulnow >= b->len)
+	(void)ulnow;
+	if (b->progress == NULL)
 		return (0);
-	return (b->progress(b->start + ulnow, b->total, b->progress_arg));
+	return (b->progress(b->start, b->total, b->progress_arg));
 }
 
 enum status
@@ -389,6 +429,15 @@ tusc_patch(struct http_client *c, const char *url, int fd, long long offset,
 	req.progress_arg = &b;
 	st = http_perform(c, &req, &resp, cause);
 	*http_status = resp.http_status;
+	if (st != STATUS_OK && b.short_read) {
+		/* Not curl's "aborted by callback": the file is to blame. */
+		free(*cause);
+		xasprintf(cause, "the file changed during the upload: it ends "
+		    "before byte %lld, the end of the chunk being sent",
+		    offset + len);
+		*http_status = 0;
+		st = STATUS_CONFLICT;
+	}
 	if (st == STATUS_OK && (tusc_parse_num(http_response_header(&resp,
 	    "Upload-Offset"), new_offset) != 0 || *new_offset < offset ||
 	    *new_offset > offset + len)) {
@@ -426,6 +475,7 @@ tusc_entry_free(struct tusc_entry *e)
 	free(e->account);
 	free(e->url);
 	free(e->uid);
+	free(e->sha256);
 	memset(e, 0, sizeof *e);
 }
 
@@ -455,6 +505,27 @@ tusc_json_num(const cJSON *o, const char *name)
 	return (cJSON_IsNumber(v) ? (long long)v->valuedouble : 0);
 }
 
+/* Inodes and nanosecond times pass a double's 53 bits: kept as text. */
+static long long
+tusc_json_big(const cJSON *o, const char *name)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, name);
+	long long	 n;
+
+	if (!cJSON_IsString(v) || tusc_parse_num(v->valuestring, &n) != 0)
+		return (-1);
+	return (n);
+}
+
+static void
+tusc_json_add_big(cJSON *o, const char *name, long long n)
+{
+	char	num[32];
+
+	snprintf(num, sizeof num, "%lld", n);
+	cJSON_AddStringToObject(o, name, num);
+}
+
 /* An entry from JSON; -1 when a field it cannot do without is missing. */
 static int
 tusc_entry_from_json(const cJSON *o, struct tusc_entry *e)
@@ -470,6 +541,10 @@ tusc_entry_from_json(const cJSON *o, struct tusc_entry *e)
 	e->mtime = tusc_json_num(o, "mtime");
 	e->created = (time_t)tusc_json_num(o, "created");
 	e->offset = tusc_json_num(o, "offset");
+	e->ino = tusc_json_big(o, "ino");
+	e->mtime_ns = tusc_json_big(o, "mtime_ns");
+	e->ctime_ns = tusc_json_big(o, "ctime_ns");
+	e->sha256 = tusc_json_str(o, "sha256");
 	if (e->key == NULL || e->url == NULL) {
 		tusc_entry_free(e);
 		return (-1);
@@ -496,6 +571,11 @@ tusc_entry_to_json(const struct tusc_entry *e)
 	cJSON_AddStringToObject(o, "uid", e->uid != NULL ? e->uid : "");
 	cJSON_AddNumberToObject(o, "created", (double)e->created);
 	cJSON_AddNumberToObject(o, "offset", (double)e->offset);
+	tusc_json_add_big(o, "ino", e->ino);
+	tusc_json_add_big(o, "mtime_ns", e->mtime_ns);
+	tusc_json_add_big(o, "ctime_ns", e->ctime_ns);
+	if (e->sha256 != NULL)
+		cJSON_AddStringToObject(o, "sha256", e->sha256);
 	return (o);
 }
 
@@ -732,6 +812,10 @@ tusc_journal_list(const char *dir, struct tusc_entry **out, size_t *n,
 
 /* ---- The blocking upload -------------------------------------------------- */
 
+#define TUSC_HASH_BLOCK		(1024 * 1024)
+#define TUSC_NS(ts)		((long long)(ts).tv_sec * 1000000000LL + \
+				    (long long)(ts).tv_nsec)
+
 struct tusc_run {
 	struct http_client		*c;
 	const struct tusc_options	*o;
@@ -740,7 +824,109 @@ struct tusc_run {
 	struct tusc_retry		 retry;
 	int				 fd;
 	long long			 chunk;
+	struct stat			 sb;	/* the file when opened */
+	EVP_MD_CTX			*hash;	/* of the first hashed bytes */
+	long long			 hashed;
+	int				 locked;	/* 423 waits in a row */
 };
+
+static void printflike(2, 3)
+tusc_notice(struct tusc_run *u, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (u->o->notice != NULL)
+		u->o->notice(msg, u->o->notice_arg);
+	else
+		log_info("%s", msg);
+	free(msg);
+}
+
+/* "12345 bytes" or "63.0 MiB", for messages. */
+static const char *
+tusc_size_text(long long n, char *buf, size_t len)
+{
+	if (n < 1024 * 1024)
+		snprintf(buf, len, "%lld bytes", n);
+	else
+		snprintf(buf, len, "%.1f MiB", (double)n / (1024.0 * 1024));
+	return (buf);
+}
+
+static void
+tusc_hash_reset(struct tusc_run *u)
+{
+	if (EVP_DigestInit_ex(u->hash, EVP_sha256(), NULL) != 1)
+		fatalx("SHA-256: cannot start a digest");
+	u->hashed = 0;
+}
+
+/*
+ * Move the running hash to the file's first end bytes, reading from the
+ * file (from the start again if end is behind it). -1 if the file ends
+ * first.
+ */
+static int
+tusc_hash_to(struct tusc_run *u, long long end)
+{
+	unsigned char	*blk;
+	ssize_t		 n;
+	size_t		 want;
+	int		 rc = 0;
+
+	if (end < u->hashed)
+		tusc_hash_reset(u);
+	blk = xmalloc(TUSC_HASH_BLOCK);
+	while (u->hashed < end) {
+		want = end - u->hashed < TUSC_HASH_BLOCK ?
+		    (size_t)(end - u->hashed) : TUSC_HASH_BLOCK;
+		n = pread(u->fd, blk, want, (off_t)u->hashed);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = -1;
+			break;
+		}
+		if (EVP_DigestUpdate(u->hash, blk, (size_t)n) != 1)
+			fatalx("SHA-256: digest update failed");
+		u->hashed += n;
+	}
+	free(blk);
+	return (rc);
+}
+
+/* The running hash's value so far, as hex; the hash goes on. */
+static char *
+tusc_hash_hex(struct tusc_run *u)
+{
+	EVP_MD_CTX	*t;
+	unsigned char	 md[EVP_MAX_MD_SIZE];
+	unsigned int	 len, i;
+	char		*hex;
+
+	if ((t = EVP_MD_CTX_new()) == NULL ||
+	    EVP_MD_CTX_copy_ex(t, u->hash) != 1 ||
+	    EVP_DigestFinal_ex(t, md, &len) != 1)
+		fatalx("SHA-256: cannot finish a digest");
+	EVP_MD_CTX_free(t);
+	hex = xmalloc(2 * (size_t)len + 1);
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return (hex);
+}
+
+/* The file's identity now, into the entry (for the next resume). */
+static void
+tusc_entry_stamp(struct tusc_run *u)
+{
+	u->e.ino = (long long)u->sb.st_ino;
+	u->e.mtime_ns = TUSC_NS(u->sb.st_mtim);
+	u->e.ctime_ns = TUSC_NS(u->sb.st_ctim);
+}
 
 /* A transport failure or a server error that may pass: try again. */
 static int
@@ -754,6 +940,17 @@ tusc_retryable(enum status st, long http_status)
 	    http_status == 423 || http_status == 429);
 }
 
+static void
+tusc_pause(struct tusc_run *u, long seconds)
+{
+	if (seconds <= 0)
+		return;
+	if (u->o->sleep != NULL)
+		u->o->sleep(seconds, u->o->sleep_arg);
+	else
+		sleep((unsigned int)seconds);
+}
+
 /* Sleep before the next attempt; -1 once the delays are used up. */
 static int
 tusc_wait(struct tusc_run *u, long long offset)
@@ -763,12 +960,29 @@ tusc_wait(struct tusc_run *u, long long offset)
 	if (d < 0)
 		return (-1);
 	u->r->retries++;
-	if (d > 0) {
-		if (u->o->sleep != NULL)
-			u->o->sleep(d, u->o->sleep_arg);
-		else
-			sleep((unsigned int)d);
-	}
+	tusc_pause(u, d);
+	return (0);
+}
+
+/*
+ * 423: a request of ours the server has not finished holds the upload (a
+ * PATCH cut by a crash, until the server's read timeout ends it). That is
+ * no failure and it passes: back off as retry.c does, on a count of its
+ * own, and say why the upload is waiting.
+ */
+static int
+tusc_wait_locked(struct tusc_run *u)
+{
+	long	 d;
+
+	if (u->locked >= TUSC_LOCKED_MAX)
+		return (-1);
+	d = (retry_backoff_ms(u->locked, 0) + 999) / 1000;
+	u->locked++;
+	u->r->retries++;
+	tusc_notice(u, "%s: the server is still finishing the previous "
+	    "request; trying again in %ld s", u->o->file, d);
+	tusc_pause(u, d);
 	return (0);
 }
 
@@ -799,12 +1013,23 @@ tusc_journal_drop(struct tusc_run *u)
 	}
 }
 
+/* Forget the upload of the entry (the file, key and identity stay). */
+static void
+tusc_entry_forget(struct tusc_run *u)
+{
+	free(u->e.url);
+	free(u->e.uid);
+	free(u->e.sha256);
+	u->e.url = u->e.uid = u->e.sha256 = NULL;
+	u->e.offset = 0;
+}
+
 /* Open the file and work out its journal key. */
 static enum status
 tusc_open(struct tusc_run *u, char **cause)
 {
 	const struct tusc_options	*o = u->o;
-	struct stat			 sb;
+	struct stat			*sb = &u->sb;
 	char				*jcause = NULL, *key;
 	int				 found;
 
@@ -812,18 +1037,18 @@ tusc_open(struct tusc_run *u, char **cause)
 		xasprintf(cause, "%s: %s", o->file, strerror(errno));
 		return (errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO);
 	}
-	if (fstat(u->fd, &sb) != 0) {
+	if (fstat(u->fd, sb) != 0) {
 		xasprintf(cause, "%s: %s", o->file, strerror(errno));
 		return (STATUS_IO);
 	}
-	if (!S_ISREG(sb.st_mode)) {
+	if (!S_ISREG(sb->st_mode)) {
 		xasprintf(cause, "%s: not a regular file", o->file);
 		return (STATUS_INVALID);
 	}
-	u->r->size = sb.st_size;
+	u->r->size = sb->st_size;
 	if (o->state_dir == NULL)
 		return (STATUS_OK);
-	key = tusc_journal_key(o->file, sb.st_size, sb.st_mtime,
+	key = tusc_journal_key(o->file, sb->st_size, sb->st_mtime,
 	    o->base_url, o->account);
 	found = tusc_journal_get(o->state_dir, key, &u->e, &jcause);
 	if (found < 0) {
@@ -837,11 +1062,105 @@ tusc_open(struct tusc_run *u, char **cause)
 	u->e.key = key;
 	if ((u->e.file = realpath(o->file, NULL)) == NULL)
 		u->e.file = xstrdup(o->file);
-	u->e.size = sb.st_size;
-	u->e.mtime = sb.st_mtime;
+	u->e.size = sb->st_size;
+	u->e.mtime = sb->st_mtime;
 	u->e.base_url = xstrdup(o->base_url != NULL ? o->base_url : "");
 	u->e.account = xstrdup(o->account);
+	tusc_entry_stamp(u);
 	return (STATUS_OK);
+}
+
+/*
+ * What to do with an upload no run can resume: a finished one is a video
+ * (the client died before it could forget it) and stays; one the server
+ * forgot (expired) needs nothing; any other is terminated, so it does not
+ * stay a pendingupload video. 0 with *what saying which, or -1 with
+ * *cause (then the entry is kept, to try again).
+ */
+static int
+tusc_end_upload(struct tusc_run *u, const struct tusc_entry *e,
+    const char **what, char **cause)
+{
+	long long	 offset, length;
+	enum status	 st;
+	long		 hs;
+
+	st = tusc_head(u->c, e->url, &offset, &length, &hs, cause);
+	if (st != STATUS_OK && (hs == 404 || hs == 410 || hs == 403)) {
+		free(*cause);
+		*cause = NULL;
+		*what = "had expired on the server";
+		return (0);
+	}
+	if (st != STATUS_OK)
+		return (-1);
+	if (offset == (length >= 0 ? length : e->size)) {
+		*what = "had finished: the video is kept";
+		return (0);
+	}
+	if (tusc_terminate(u->c, e->url, cause) != 0)
+		return (-1);
+	*what = "was deleted";
+	return (0);
+}
+
+/*
+ * Uploads of this server and account whose file is gone or changed (so
+ * no run can ever resume them: their key is the file's old size and
+ * mtime) are ended and dropped from the journal. One that cannot be
+ * ended stays in the journal, and is named.
+ */
+static void
+tusc_sweep(struct tusc_run *u)
+{
+	const struct tusc_options	*o = u->o;
+	struct tusc_entry		*list = NULL, *e;
+	struct stat			 sb;
+	char				*cause = NULL, *key;
+	const char			*why, *what;
+	size_t				 n = 0, i;
+
+	if (tusc_journal_list(o->state_dir, &list, &n, &cause) != 0) {
+		log_warn("upload journal: %s", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		e = &list[i];
+		if (e->base_url == NULL || e->account == NULL ||
+		    strcmp(e->base_url, o->base_url != NULL ? o->base_url :
+		    "") != 0 || strcmp(e->account, o->account) != 0 ||
+		    strcmp(e->key, u->e.key) == 0 || e->file == NULL)
+			continue;
+		if (stat(e->file, &sb) != 0) {
+			if (errno != ENOENT)
+				continue;
+			why = "is gone";
+		} else {
+			key = tusc_journal_key(e->file, sb.st_size,
+			    sb.st_mtime, e->base_url, e->account);
+			why = strcmp(key, e->key) != 0 ? "changed" : NULL;
+			free(key);
+			if (why == NULL)
+				continue;
+		}
+		if (tusc_end_upload(u, e, &what, &cause) != 0) {
+			tusc_notice(u, "%s %s since its upload began; its "
+			    "unfinished video %s stays listed: %s", e->file,
+			    why, e->uid, cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (tusc_journal_remove(o->state_dir, e->key, &cause) != 0) {
+			log_warn("upload journal: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		tusc_notice(u, "%s %s since its upload began: its upload "
+		    "(video %s) %s", e->file, why, e->uid, what);
+	}
+	tusc_entries_free(list, n);
 }
 
 /* HEAD the stored URL: its offset, or -1 when the server forgot it. */
@@ -862,11 +1181,119 @@ tusc_resume(struct tusc_run *u, long long *offset, char **cause)
 			*offset = -1;
 			free(*cause);
 			*cause = NULL;
+			u->r->http_status = 0;
 			return (STATUS_OK);
 		}
-		if (!tusc_retryable(st, hs) || tusc_wait(u, 0) != 0)
+		if (hs == 423) {
+			if (tusc_wait_locked(u) != 0)
+				return (st);
+		} else if (!tusc_retryable(st, hs) || tusc_wait(u, 0) != 0)
 			return (st);
 	}
+}
+
+/*
+ * May the upload go on from offset, the server's? Only if the file's
+ * first offset bytes are the bytes that were sent; size and whole-second
+ * mtime (the key) say nothing of that, since a file can be rewritten and
+ * its times set back. The journal holds, for the last offset L the
+ * server acknowledged, the SHA-256 of the file's first L bytes, hashed
+ * as each acknowledgement came (the run checks after each one that the
+ * file's size and nanosecond mtime did not move since it was opened, so
+ * the bytes hashed are the bytes that went out). TUS cannot rewind, so a
+ * resume must continue at exactly the server's offset:
+ * - offset == L (a stop, a failure answered or seen by HEAD): hash the
+ *   file's first L bytes and compare; that is the proof.
+ * - offset > L: the run ended (killed) in the middle of a PATCH whose
+ *   bytes the server kept without our hearing of it. The first L bytes
+ *   are proven by the hash; the rest, at most a chunk, were never
+ *   recorded, so the file must also be the same inode with the same size,
+ *   mtime and ctime (nanoseconds) as when sent. ctime cannot be set back
+ *   by a user (utimensat itself moves it), so any rewrite since shows.
+ * - offset < L: the server lost what it acknowledged; nothing to prove.
+ * A refusal starts afresh: the local file is whole, the old upload holds
+ * only part of other bytes, so nothing is lost but time.
+ */
+static int
+tusc_verify(struct tusc_run *u, long long offset, char **why)
+{
+	const struct tusc_entry	*e = &u->e;
+	char			 a[32], b[32], *hex;
+	int			 same;
+
+	if (e->sha256 == NULL) {
+		*why = xstrdup("the journal has no checksum of the bytes "
+		    "sent");
+		return (-1);
+	}
+	if (offset < e->offset) {
+		xasprintf(why, "the server holds %s, less than the %s it "
+		    "acknowledged", tusc_size_text(offset, a, sizeof a),
+		    tusc_size_text(e->offset, b, sizeof b));
+		return (-1);
+	}
+	if (tusc_hash_to(u, e->offset) != 0) {
+		xasprintf(why, "it is shorter than the %s sent",
+		    tusc_size_text(e->offset, a, sizeof a));
+		return (-1);
+	}
+	hex = tusc_hash_hex(u);
+	same = strcmp(hex, e->sha256) == 0;
+	free(hex);
+	if (!same) {
+		xasprintf(why, "its first %s differ from the bytes sent",
+		    tusc_size_text(e->offset, a, sizeof a));
+		return (-1);
+	}
+	if (offset == e->offset)
+		return (0);
+	if (e->ino != (long long)u->sb.st_ino || e->size != u->sb.st_size ||
+	    e->mtime_ns != TUSC_NS(u->sb.st_mtim) ||
+	    e->ctime_ns != TUSC_NS(u->sb.st_ctim)) {
+		xasprintf(why, "it was modified, and the server's bytes after "
+		    "the first %s cannot be checked", tusc_size_text(e->offset,
+		    a, sizeof a));
+		return (-1);
+	}
+	if (tusc_hash_to(u, offset) != 0) {
+		*why = xstrdup("it is shorter than the bytes sent");
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The server forgot the upload (why NULL) or the file is not what was
+ * sent. An upload the server has whole (offset at the size) is a video
+ * of the earlier contents: it is kept, not deleted.
+ */
+static void
+tusc_refuse(struct tusc_run *u, const char *why, long long offset)
+{
+	char	*cause = NULL;
+
+	if (why == NULL)
+		tusc_notice(u, "%s: the server no longer has the unfinished "
+		    "upload: starting afresh", u->o->file);
+	else if (offset == u->e.size)
+		tusc_notice(u, "%s changed since the upload began (%s): "
+		    "starting afresh; video %s, finished with the earlier "
+		    "contents, is kept", u->o->file, why, u->e.uid);
+	else if (tusc_terminate(u->c, u->e.url, &cause) == 0)
+		tusc_notice(u, "%s changed since the upload began (%s): "
+		    "starting afresh; the unfinished video %s was deleted",
+		    u->o->file, why, u->e.uid);
+	else {
+		tusc_notice(u, "%s changed since the upload began (%s): "
+		    "starting afresh; the unfinished video %s could not be "
+		    "deleted: %s", u->o->file, why, u->e.uid, cause);
+		free(cause);
+	}
+	tusc_journal_drop(u);
+	tusc_entry_forget(u);
+	tusc_entry_stamp(u);
+	tusc_hash_reset(u);
+	u->r->http_status = 0;
 }
 
 static enum status
@@ -888,7 +1315,40 @@ tusc_start(struct tusc_run *u, char **cause)
 	}
 	u->e.created = time(NULL);
 	u->e.offset = 0;
+	tusc_hash_reset(u);
+	free(u->e.sha256);
+	u->e.sha256 = tusc_hash_hex(u);
 	tusc_journal_save(u);
+	return (STATUS_OK);
+}
+
+/*
+ * The server holds the first offset bytes: record their hash, after
+ * checking the file did not change since it was opened (any write moves
+ * its mtime), so what is hashed now is what was sent.
+ */
+static enum status
+tusc_acked(struct tusc_run *u, long long offset, char **cause)
+{
+	struct stat	 sb;
+	char		 a[32];
+
+	if (fstat(u->fd, &sb) != 0 || sb.st_size != u->sb.st_size ||
+	    TUSC_NS(sb.st_mtim) != TUSC_NS(u->sb.st_mtim) ||
+	    tusc_hash_to(u, offset) != 0) {
+		free(*cause);
+		xasprintf(cause, "%s changed during the upload (the server "
+		    "holds its first %s as they were); run the upload again "
+		    "to start afresh", u->o->file, tusc_size_text(offset, a,
+		    sizeof a));
+		u->r->http_status = 0;
+		return (STATUS_CONFLICT);
+	}
+	u->e.offset = offset;
+	free(u->e.sha256);
+	u->e.sha256 = tusc_hash_hex(u);
+	if (offset < u->r->size)
+		tusc_journal_save(u);
 	return (STATUS_OK);
 }
 
@@ -910,12 +1370,15 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 			st = tusc_head(u->c, u->e.url, &next, NULL, &hs, cause);
 			u->r->http_status = hs;
 			if (st == STATUS_OK) {
+				if ((st = tusc_acked(u, next, cause)) !=
+				    STATUS_OK)
+					return (st);
 				offset = next;
 				sync = 0;
 			} else if (hs == 404 || hs == 410)
 				goto gone;
-			else if (!tusc_retryable(st, hs) ||
-			    tusc_wait(u, offset) != 0)
+			else if (hs == 423 ? tusc_wait_locked(u) != 0 :
+			    !tusc_retryable(st, hs) || tusc_wait(u, offset) != 0)
 				return (st);
 			else
 				continue;
@@ -929,11 +1392,20 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 		st = tusc_patch(u->c, u->e.url, u->fd, offset, len, size,
 		    o->progress, o->progress_arg, &next, &hs, cause);
 		u->r->http_status = hs;
+		if (st == STATUS_OK && next == offset) {
+			/* Nothing stored: a server answering so forever
+			 * would keep the loop going; count it a failure. */
+			xasprintf(cause, "PATCH %s: the server stored none of "
+			    "the %lld bytes sent", u->e.url, len);
+			if (tusc_wait(u, offset) != 0)
+				return (STATUS_SERVER);
+			continue;
+		}
 		if (st == STATUS_OK) {
+			u->locked = 0;
+			if ((st = tusc_acked(u, next, cause)) != STATUS_OK)
+				return (st);
 			offset = next;
-			u->e.offset = offset;
-			if (offset < size)
-				tusc_journal_save(u);
 			if (o->progress != NULL && o->progress(offset, size,
 			    o->progress_arg) != 0 && offset < size) {
 				xasprintf(cause, "upload of %s stopped at "
@@ -943,12 +1415,17 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 			}
 			continue;
 		}
+		if (st == STATUS_CONFLICT && hs == 0)
+			return (st);		/* the file changed */
 		if (hs == 404 || hs == 410)
 			goto gone;
-		/* 409: our offset is stale; HEAD tells the server's. */
-		if ((hs != 409 && !tusc_retryable(st, hs)) ||
+		if (hs == 423) {
+			if (tusc_wait_locked(u) != 0)
+				return (st);
+		} else if ((hs != 409 && !tusc_retryable(st, hs)) ||
 		    tusc_wait(u, offset) != 0)
 			return (st);
+		/* 409: our offset is stale; HEAD tells the server's. */
 		sync = 1;
 	}
 gone:
@@ -957,6 +1434,35 @@ gone:
 	xasprintf(cause, "upload %s is gone from the server (HTTP %ld); "
 	    "run the upload again to start afresh", u->e.url, hs);
 	return (STATUS_GONE);
+}
+
+/* Continue the journal's upload of the file, or start a new one. */
+static enum status
+tusc_begin(struct tusc_run *u, long long *offset, char **cause)
+{
+	enum status	 st;
+	char		*why = NULL;
+
+	*offset = -1;
+	if (u->e.url != NULL) {
+		if ((st = tusc_resume(u, offset, cause)) != STATUS_OK)
+			return (st);
+		if (*offset < 0)
+			tusc_refuse(u, NULL, -1);
+		else if (tusc_verify(u, *offset, &why) != 0) {
+			tusc_refuse(u, why, *offset);
+			free(why);
+		} else {
+			u->r->resumed_from = *offset;
+			tusc_entry_stamp(u);
+		}
+	}
+	if (u->e.url == NULL) {
+		if ((st = tusc_start(u, cause)) != STATUS_OK)
+			return (st);
+		*offset = 0;
+	}
+	return (STATUS_OK);
 }
 
 enum status
@@ -976,6 +1482,9 @@ tusc_upload(struct http_client *c, const struct tusc_options *o,
 	u.r = r;
 	u.fd = -1;
 	u.chunk = o->chunk_size != 0 ? o->chunk_size : TUSC_CHUNK_DEFAULT;
+	if ((u.hash = EVP_MD_CTX_new()) == NULL)
+		fatalx("SHA-256: out of memory");
+	tusc_hash_reset(&u);
 	if (o->account == NULL || *o->account == '\0') {
 		*cause = xstrdup("an upload needs an account");
 		st = STATUS_USAGE;
@@ -987,23 +1496,11 @@ tusc_upload(struct http_client *c, const struct tusc_options *o,
 	}
 	if ((st = tusc_open(&u, cause)) != STATUS_OK)
 		goto out;
+	if (u.e.key != NULL)
+		tusc_sweep(&u);
 	tusc_retry_init(&u.retry, 0);
-	if (u.e.url != NULL) {
-		if ((st = tusc_resume(&u, &offset, cause)) != STATUS_OK)
-			goto out;
-		if (offset < 0) {
-			tusc_journal_drop(&u);
-			free(u.e.url);
-			free(u.e.uid);
-			u.e.url = u.e.uid = NULL;
-		} else
-			r->resumed_from = offset;
-	}
-	if (u.e.url == NULL) {
-		if ((st = tusc_start(&u, cause)) != STATUS_OK)
-			goto out;
-		offset = 0;
-	}
+	if ((st = tusc_begin(&u, &offset, cause)) != STATUS_OK)
+		goto out;
 	r->url = xstrdup(u.e.url);
 	r->uid = xstrdup(u.e.uid != NULL ? u.e.uid : "");
 	if (o->progress != NULL && offset > 0)
@@ -1017,6 +1514,7 @@ out:
 	}
 	if (u.fd >= 0)
 		close(u.fd);
+	EVP_MD_CTX_free(u.hash);
 	tusc_entry_free(&u.e);
 	r->status = st;
 	return (st);

@@ -23,6 +23,14 @@
 /* Seconds to wait before each retry; the list restarts on progress. */
 #define TUSC_RETRY_DELAYS	{ 0, 1, 3, 5 }
 #define TUSC_RETRY_MAX		4
+/*
+ * 423: the server still holds the upload for a request of ours it has not
+ * finished (a PATCH cut by a crash or a restart, until its read timeout).
+ * Waits follow retry_backoff_ms, up to this many, apart from the list
+ * above: about two minutes, past tusd's and edgemu's 60 s read timeout.
+ */
+#define TUSC_LOCKED_MAX		18
+#define TUSC_SHA256_HEX		65
 
 /*
  * What Upload-Metadata carries; NULL (0 for the numbers) leaves a key
@@ -41,12 +49,19 @@ struct tusc_meta {
 };
 
 /*
- * done bytes of total are stored on the server (during a PATCH, sent:
- * done reaches the end of a chunk only once the server acknowledged it).
+ * done bytes of total are stored on the server: done moves only when a
+ * PATCH answer or a HEAD says so (Upload-Offset), never with the bytes
+ * written into the socket, so a percentage or an ETA from it is true.
+ * During a PATCH it is called again with the same done, so it can stop.
  * Returns non-zero to stop: the upload ends STATUS_CANCELLED and stays in
  * the journal.
  */
 typedef int	(*tusc_progress_cb)(long long, long long, void *);
+/*
+ * A line for the user on the upload's thread: why a resume was refused,
+ * a stale upload dropped, a wait for the server. NULL: log_info.
+ */
+typedef void	(*tusc_notice_cb)(const char *, void *);
 /* Waits that many seconds; tests pass one that does not. */
 typedef void	(*tusc_sleep_cb)(long, void *);
 
@@ -67,6 +82,8 @@ struct tusc_options {
 	void			*progress_arg;
 	tusc_sleep_cb		 sleep;			/* NULL: sleep(3) */
 	void			*sleep_arg;
+	tusc_notice_cb		 notice;
+	void			*notice_arg;
 };
 
 /* The outcome: uid and url are set once the upload exists. */
@@ -103,6 +120,8 @@ char		*tusc_base64(const void *, size_t);
 /* POST: the upload URL (Location, resolved) and uid (stream-media-id). */
 enum status	 tusc_create(struct http_client *, const struct tusc_options *,
 		     long long, char **, char **, long *, char **);
+/* DELETE (termination): 0, or -1 with *cause; a gone upload is no error. */
+int		 tusc_terminate(struct http_client *, const char *, char **);
 /* HEAD: the server's offset (and length, if not NULL). */
 enum status	 tusc_head(struct http_client *, const char *, long long *,
 		     long long *, long *, char **);
@@ -128,11 +147,20 @@ long		 tusc_retry_next(struct tusc_retry *, long long);
 
 /* ---- The resume journal: dir/uploads.json, 0600, replaced atomically ---- */
 
+/*
+ * ino, mtime_ns and ctime_ns (nanoseconds since the epoch) are the file's
+ * when the upload began; sha256 (hex) is the hash of the file's first
+ * offset bytes as they were sent, the proof a resume checks.
+ */
 struct tusc_entry {
 	char		*key;
 	char		*file;		/* absolute */
 	long long	 size;
 	long long	 mtime;
+	long long	 ino;
+	long long	 mtime_ns;
+	long long	 ctime_ns;
+	char		*sha256;	/* NULL: unknown, no resume */
 	char		*base_url;
 	char		*account;
 	char		*url;

@@ -716,7 +716,10 @@ cli_list(struct cli *c, const struct kind *k)
 		cli_list_print(c, &t, items, n, &count);
 		http_response_free(&resp);
 	}
-	if (rv == 0 && pager_warning(p) != NULL)
+	if (rv == 0 && pager_bound_hit(p) != NULL)
+		rv = cli_error(HTTP_EXIT_REFUSED, "%s: %s", k->name,
+		    pager_bound_hit(p));
+	else if (rv == 0 && pager_warning(p) != NULL)
 		log_warn("%s", pager_warning(p));
 	pager_free(p);
 	if (c->out == CLI_OUT_TABLE && rv == 0 && !header)
@@ -1378,6 +1381,20 @@ cli_upload_progress(long long done, long long total, void *arg)
 	return (jobs_progress(u->jobs, u->id, done, total));
 }
 
+/*
+ * On the upload thread: why a resume was refused, a wait for the server.
+ * One fprintf is one line (stdio locks the stream); on a terminal it
+ * takes the progress bar's line, which the next draw puts back.
+ */
+static void
+cli_upload_notice(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%sedgetui: %s\n", isatty(STDERR_FILENO) ?
+	    "\r\033[K" : "", msg);
+	fflush(stderr);
+}
+
 /* The jobs_run function: the whole TUS upload, blocking. */
 static enum status
 cli_upload_run(struct jobs *j, unsigned long id, void *arg, cJSON **result,
@@ -1577,6 +1594,7 @@ cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
 	u.opts.state_dir = state;
 	u.opts.progress = cli_upload_progress;
 	u.opts.progress_arg = &u;
+	u.opts.notice = cli_upload_notice;
 
 	/* The worker takes c->http; the upload runs on its own client. */
 	if ((jobs = jobs_new(c->http, &cause)) == NULL) {

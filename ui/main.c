@@ -4,6 +4,11 @@
  */
 #include "config.h"
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <sys/resource.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
@@ -221,12 +226,37 @@ main_option(struct cli_opts *o, int ch, const char *arg)
 	return (0);
 }
 
+/*
+ * A core file would hold the API token (and whatever else is in memory):
+ * none is written, and the process cannot be read by ptrace, unless
+ * EDGETUI_CORE=1 asks for cores to debug a crash. The limit passes to
+ * the commands run (token_command, the editor).
+ */
+static void
+main_no_core(void)
+{
+	const char	*v = getenv("EDGETUI_CORE");
+	struct rlimit	 rl = { 0, 0 };
+
+	if (v != NULL && strcmp(v, "1") == 0)
+		return;
+	if (setrlimit(RLIMIT_CORE, &rl) != 0)
+		fprintf(stderr, "edgetui: core dumps stay on: setrlimit: %s\n",
+		    strerror(errno));
+#ifdef PR_SET_DUMPABLE
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		fprintf(stderr, "edgetui: prctl(PR_SET_DUMPABLE): %s\n",
+		    strerror(errno));
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
 	struct cli_opts	 o;
 	int		 ch, status, demo = 0;
 
+	main_no_core();
 	memset(&o, 0, sizeof o);
 	/* Character widths only: numbers keep the C locale's format. */
 	setlocale(LC_CTYPE, "");

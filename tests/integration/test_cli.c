@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -29,6 +30,7 @@
 #include "clitest.h"
 #include "itest.h"
 #include "media.h"
+#include "tusc.h"
 
 static const char rule_yaml[] =
 	"description: cli test rule\n"
@@ -159,6 +161,75 @@ test_usage(void **state)
 		assert_int_equal(r.status, 2);
 		run_free(&r);
 	}
+}
+
+/*
+ * No core dumps, unless EDGETUI_CORE=1: the token_command, a child of
+ * edgetui, inherits the limit and writes it down.
+ */
+static void
+core_limit(struct fixture *f, const char *core_env, char **line)
+{
+	const char *const	 env[] = { "CLOUDFLARE_API_TOKEN=", core_env,
+	    NULL };
+	struct run		 r;
+	char			*dir, *cfg, *out, *text;
+
+	dir = itest_printf("%s/config/edgetui", f->home);
+	text = itest_printf("%s/config", f->home);
+	(void)mkdir(text, 0700);
+	free(text);
+	(void)mkdir(dir, 0700);
+	out = itest_printf("%s/limits", f->home);
+	cfg = itest_printf("%s/config.yaml", dir);
+	text = itest_printf("profiles:\n  t:\n    token_command: \"grep "
+	    "'core file' /proc/self/limits > %s; echo %s\"\n", out,
+	    f->emu.token);
+	spill(cfg, text, 0600);
+	{
+		const char *const args[] = { "-p", "t", "get", "operations",
+		    "--limit", "1", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	*line = slurp(out);
+	assert_non_null(*line);
+	unlink(out);
+	free(text);
+	free(cfg);
+	free(out);
+	free(dir);
+}
+
+static void
+test_no_core(void **state)
+{
+	struct fixture	*f = *state;
+	struct rlimit	 rl;
+	char		*line, *p, word[32];
+	long		 soft, hard;
+
+	/* Allow cores here, as much as the hard limit lets. */
+	assert_int_equal(getrlimit(RLIMIT_CORE, &rl), 0);
+	if (rl.rlim_max == 0)
+		skip();
+	rl.rlim_cur = rl.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_CORE, &rl), 0);
+
+	core_limit(f, "EDGETUI_CORE=0", &line);
+	p = line + strcspn(line, "0123456789");
+	assert_int_equal(sscanf(p, "%ld %ld", &soft, &hard), 2);
+	assert_int_equal(soft, 0);
+	assert_int_equal(hard, 0);
+	free(line);
+	/* Asked for: the hard limit stays (a sanitizer may lower the soft). */
+	core_limit(f, "EDGETUI_CORE=1", &line);
+	p = line + strcspn(line, "0123456789u");
+	assert_int_equal(sscanf(p, "%*s %31s", word), 1);
+	assert_string_not_equal(word, "0");
+	free(line);
 }
 
 static void
@@ -880,6 +951,60 @@ test_upload_resume(void **state)
 	free(file);
 }
 
+/* A journal entry for file whose upload the server never had. */
+static void
+journal_forgotten(struct fixture *f, const char *file)
+{
+	struct tusc_entry	 e;
+	struct stat		 sb;
+	char			*dir, *cause = NULL;
+
+	dir = itest_printf("%s/state", f->home);
+	(void)mkdir(dir, 0700);
+	free(dir);
+	dir = itest_printf("%s/state/edgetui", f->home);
+	(void)mkdir(dir, 0700);
+	assert_int_equal(stat(file, &sb), 0);
+	memset(&e, 0, sizeof e);
+	e.key = tusc_journal_key(file, sb.st_size, sb.st_mtime, f->emu.url,
+	    f->emu.account);
+	e.file = realpath(file, NULL);
+	e.size = sb.st_size;
+	e.mtime = sb.st_mtime;
+	e.base_url = strdup(f->emu.url);
+	e.account = strdup(f->emu.account);
+	e.url = itest_printf("%s/accounts/%s/stream/%032d", f->emu.url,
+	    f->emu.account, 7);
+	e.uid = itest_printf("%032d", 7);
+	if (tusc_journal_put(dir, &e, &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entry_free(&e);
+	free(dir);
+}
+
+/* A resume the server answers 404: one line, "starting afresh". */
+static void
+test_upload_forgotten(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *want;
+
+	file = itest_printf("%s/clip.mp4", f->home);
+	write_mp4(file, 1024 * 1024, 0x5eed);
+	journal_forgotten(f, file);
+	RUN(f, &r, "upload", file);
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	want = itest_printf("edgetui: %s: the server no longer has the "
+	    "unfinished upload: starting afresh\n", file);
+	assert_string_equal(r.err, want);
+	free(want);
+	run_free(&r);
+	assert_null(journal_url(f));
+	free(file);
+}
+
 static void
 test_download(void **state)
 {
@@ -946,6 +1071,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_usage, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_get_operations, cli_setup,
 		    cli_teardown),
+		cmocka_unit_test_setup_teardown(test_no_core, cli_setup,
+		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_get_one_yaml, cli_setup,
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_create_get, cli_setup,
@@ -963,6 +1090,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload, setup_media,
 		    cli_teardown),
+		cmocka_unit_test_setup_teardown(test_upload_forgotten,
+		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_resume,
 		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_download, setup_media,

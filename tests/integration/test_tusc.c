@@ -45,6 +45,9 @@ struct rig {
 	long long		 kill_at;	/* SIGKILL edgemu past it */
 	int			 killed;
 	int			 sleeps;
+	long long		 trunc_at;	/* truncate the file past it */
+	int			 odd;		/* progress off the chunks */
+	struct buf		 notices;
 };
 
 /* A valid small MP4 whose mdat never repeats, so misplaced bytes show. */
@@ -123,6 +126,13 @@ on_progress(long long done, long long total, void *arg)
 	struct rig	*r = arg;
 
 	assert_true(done <= total);
+	/* Only acknowledged offsets: chunk ends (or the size). */
+	if (done % (5 * MIB) != 0 && done != total)
+		r->odd++;
+	if (r->trunc_at > 0 && done >= r->trunc_at) {
+		assert_int_equal(truncate(r->file, r->trunc_at + MIB), 0);
+		r->trunc_at = 0;
+	}
 	if (r->kill_at > 0 && !r->killed && done > r->kill_at) {
 		edgemu_kill(&r->e, SIGKILL);
 		r->killed = 1;
@@ -144,6 +154,14 @@ on_sleep(long seconds, void *arg)
 		r->o.account = r->e.account;
 		r->o.base_url = r->e.url;
 	}
+}
+
+static void
+on_notice(const char *msg, void *arg)
+{
+	struct rig	*r = arg;
+
+	buf_addf(&r->notices, "%s\n", msg);
 }
 
 static void
@@ -184,6 +202,8 @@ setup(void **state)
 	r->o.progress_arg = r;
 	r->o.sleep = on_sleep;
 	r->o.sleep_arg = r;
+	r->o.notice = on_notice;
+	r->o.notice_arg = r;
 	*state = r;
 	return (0);
 }
@@ -198,6 +218,7 @@ teardown(void **state)
 	testdir_remove(r->state);
 	free(r->state);
 	free(r->file);
+	buf_free(&r->notices);
 	free(r);
 	return (0);
 }
@@ -224,6 +245,7 @@ test_upload_whole(void **state)
 	upload_ok(r, &res);
 	assert_int_equal(res.resumed_from, -1);
 	assert_int_equal(res.patches, 3);	/* 5 + 5 + the rest */
+	assert_int_equal(r->odd, 0);
 	assert_int_equal(res.retries, 0);
 	assert_stored(r, res.uid);
 	assert_int_equal(journal_count(r), 0);
@@ -393,6 +415,185 @@ test_empty_file(void **state)
 	tusc_result_free(&res);
 }
 
+/* The video uid's HTTP status on the API: 200 there, 404 deleted. */
+static long
+video_status(struct rig *r, const char *uid)
+{
+	struct http_resp	 h;
+	char			*path;
+	long			 st;
+
+	path = itest_printf("/accounts/%s/stream/%s", r->e.account, uid);
+	http_json(&r->e, "GET", path, NULL, &h);
+	st = h.status;
+	http_resp_free(&h);
+	free(path);
+	return (st);
+}
+
+/* New bytes (the same length), then the old times set back. */
+static void
+rewrite_keep_times(const char *file)
+{
+	struct stat	 sb;
+	struct timespec	 ts[2];
+	unsigned char	 blk[4096];
+	size_t		 i;
+	int		 fd;
+
+	assert_int_equal(stat(file, &sb), 0);
+	assert_true((fd = open(file, O_RDWR)) >= 0);
+	assert_int_equal(pread(fd, blk, sizeof blk, 100000), sizeof blk);
+	for (i = 0; i < sizeof blk; i++)
+		blk[i] ^= 0x5a;
+	assert_int_equal(pwrite(fd, blk, sizeof blk, 100000), sizeof blk);
+	ts[0] = sb.st_atim;
+	ts[1] = sb.st_mtim;
+	assert_int_equal(futimens(fd, ts), 0);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(stat(file, &sb), 0);
+	assert_int_equal(sb.st_mtim.tv_sec, ts[1].tv_sec);
+	assert_int_equal(sb.st_mtim.tv_nsec, ts[1].tv_nsec);
+}
+
+static void
+test_rewritten_not_resumed(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+
+	upload_first_chunk(r, &first);
+	rewrite_keep_times(r->file);
+	upload_ok(r, &res);
+	assert_string_not_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, -1);
+	assert_int_equal(res.patches, 3);
+	assert_stored(r, res.uid);
+	assert_non_null(strstr(r->notices.data, "clip.mp4 changed since the "
+	    "upload began (its first 5.0 MiB differ from the bytes sent): "
+	    "starting afresh"));
+	assert_int_equal(video_status(r, first.uid), 404);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
+/* A stale entry's upload (its file changed, another gone) is ended. */
+static void
+test_stale_swept(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, other, res;
+	struct timespec		 ts[2] = { { 0, UTIME_OMIT }, { 1000000, 0 } };
+	char			*file = r->file, *copy;
+
+	copy = xprintf("%s/other.mp4", r->state);
+	make_mp4(copy);
+	r->o.file = copy;
+	upload_first_chunk(r, &other);
+	assert_int_equal(unlink(copy), 0);
+	r->o.file = file;
+	upload_first_chunk(r, &first);
+	assert_int_equal(utimensat(AT_FDCWD, file, ts, 0), 0);
+	upload_ok(r, &res);
+	assert_int_equal(res.resumed_from, -1);
+	assert_stored(r, res.uid);
+	assert_int_equal(video_status(r, first.uid), 404);
+	assert_int_equal(video_status(r, other.uid), 404);
+	assert_non_null(strstr(r->notices.data, "other.mp4 is gone"));
+	assert_non_null(strstr(r->notices.data, "clip.mp4 changed"));
+	assert_int_equal(journal_count(r), 0);
+	free(copy);
+	tusc_result_free(&first);
+	tusc_result_free(&other);
+	tusc_result_free(&res);
+}
+
+/*
+ * A run that died after the last chunk but before forgetting the upload:
+ * its file gone, the stale entry is dropped but the video it made stays.
+ */
+static void
+test_finished_kept(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+	struct tusc_entry	 e;
+	struct stat		 sb;
+	char			*cause = NULL, *copy, *file = r->file;
+
+	copy = xprintf("%s/done.mp4", r->state);
+	make_mp4(copy);
+	r->o.file = copy;
+	upload_ok(r, &first);
+	assert_int_equal(stat(copy, &sb), 0);
+	memset(&e, 0, sizeof e);
+	e.key = tusc_journal_key(copy, sb.st_size, sb.st_mtime, r->o.base_url,
+	    r->o.account);
+	e.file = realpath(copy, NULL);
+	e.size = sb.st_size;
+	e.mtime = sb.st_mtime;
+	e.base_url = xstrdup(r->o.base_url);
+	e.account = xstrdup(r->o.account);
+	e.url = xstrdup(first.url);
+	e.uid = xstrdup(first.uid);
+	if (tusc_journal_put(r->state, &e, &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entry_free(&e);
+	assert_int_equal(unlink(copy), 0);
+	r->o.file = file;
+	upload_ok(r, &res);
+	assert_non_null(strstr(r->notices.data, "done.mp4 is gone since its "
+	    "upload began: its upload (video"));
+	assert_non_null(strstr(r->notices.data, "had finished: the video is "
+	    "kept"));
+	assert_int_equal(video_status(r, first.uid), 200);
+	assert_int_equal(journal_count(r), 0);
+	free(copy);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
+/* The file shrinks between two chunks: exit 2, the file changed. */
+static void
+test_truncated_during(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 res;
+	char			*cause = NULL;
+
+	r->trunc_at = 5 * MIB;
+	assert_int_equal(tusc_upload(r->c, &r->o, &res, &cause),
+	    STATUS_CONFLICT);
+	assert_non_null(strstr(cause, "changed during the upload"));
+	assert_int_equal(http_exit_status(res.status, res.http_status),
+	    HTTP_EXIT_USAGE);
+	free(cause);
+	tusc_result_free(&res);
+}
+
+/* A 404 on resume: one line saying so, no error. */
+static void
+test_gone_says_afresh(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+	const char		*hdr[] = { "Tus-Resumable: 1.0.0", NULL };
+	struct http_resp	 h;
+
+	upload_first_chunk(r, &first);
+	http_request_with(&r->e, "DELETE", first.url, hdr, NULL, 0, NULL, &h);
+	http_resp_free(&h);
+	upload_ok(r, &res);
+	assert_non_null(strstr(r->notices.data, "clip.mp4: the server no "
+	    "longer has the unfinished upload: starting afresh\n"));
+	/* That line alone. */
+	assert_non_null(strchr(r->notices.data, '\n'));
+	assert_string_equal(strchr(r->notices.data, '\n'), "\n");
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
 int
 main(void)
 {
@@ -409,6 +610,16 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_restart_after_stop, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_empty_file, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_rewritten_not_resumed,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_swept, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_during, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_finished_kept, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_gone_says_afresh, setup,
 		    teardown),
 	};
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -987,6 +988,89 @@ test_token_file(void **state)
 	free(empty);
 }
 
+static char *
+read_file_text(const char *path)
+{
+	char	 buf[64];
+	size_t	 n;
+	FILE	*f;
+
+	assert_non_null(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (xstrdup(buf));
+}
+
+/* Is process pid over (gone, or a zombie nobody has reaped yet)? */
+static int
+process_over(pid_t pid)
+{
+	char	*path, state = 0;
+	FILE	*f;
+	int	 over;
+
+	path = xprintf("/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		over = 1;
+	else {
+		over = fscanf(f, "%*d (%*[^)]) %c", &state) != 1 ||
+		    state == 'Z' || state == 'X';
+		fclose(f);
+	}
+	free(path);
+	return (over);
+}
+
+/*
+ * A token_command that never exits is killed at the deadline (shortened
+ * here), with what it started; the message says so.
+ */
+static void
+test_token_command_timeout(void **state)
+{
+	const char	*dir = *state;
+	struct config	*cfg;
+	char		*hang, *quiet, *text, *c, *pidfile, *pidtext;
+	char		*env[] = { "HOME=/h",
+	    "EDGETUI_TOKEN_COMMAND_TIMEOUT_MS=200", NULL };
+	struct timespec	 tick = { 0, 10 * 1000 * 1000 };
+	pid_t		 child;
+	int		 i;
+
+	pidfile = xprintf("%s/child.pid", dir);
+	text = xprintf("#!/bin/sh\nsleep 60 &\necho $! > %s\necho tok\n"
+	    "wait\n", pidfile);
+	hang = write_file(dir, "hang.sh", text, 0700);
+	free(text);
+	/* Closes its output, then does not exit. */
+	quiet = write_file(dir, "closed.sh", "#!/bin/sh\nexec >&- 2>&-\n"
+	    "sleep 60\n", 0700);
+	text = xprintf("profiles:\n  hang: {token_command: %s}\n"
+	    "  closed: {token_command: %s}\n", hang, quiet);
+	cfg = parse_env(text, env);
+	expect_clean(cfg);
+	c = token_err(cfg, "hang", env);
+	assert_string_equal(c, "profiles.hang.token_command did not exit "
+	    "within 1 s and was killed (with the processes it started)");
+	free(c);
+	pidtext = read_file_text(pidfile);
+	child = (pid_t)atol(pidtext);
+	assert_true(child > 0);
+	for (i = 0; i < 500 && !process_over(child); i++)
+		nanosleep(&tick, NULL);
+	assert_true(process_over(child));
+	c = token_err(cfg, "closed", env);
+	assert_non_null(strstr(c, "did not exit within"));
+	free(c);
+	config_free(cfg);
+	free(pidtext);
+	free(pidfile);
+	free(text);
+	free(hang);
+	free(quiet);
+}
+
 static void
 test_token_command(void **state)
 {
@@ -1153,6 +1237,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_token_file,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_token_command,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_token_command_timeout,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_state_dir,
 		    setup_dir, teardown_dir),

@@ -261,6 +261,40 @@ test_pages_repeated_page_stops(void **state)
 	pager_free(p);
 }
 
+/* A server claiming pages without end: stopped at the bound, said. */
+static void
+test_pages_endless(void **state)
+{
+	struct pager		*p;
+	struct api_response	 r;
+	cJSON			**items;
+	size_t			 n;
+	char			*q, *body;
+	long			 calls = 0;
+
+	(void)state;
+	p = pager_new(PAGER_PAGES, 1, NULL);
+	while ((q = next_query(p, "")) != NULL &&
+	    calls < PAGER_MAX_REQUESTS + 10) {
+		calls++;
+		body = xprintf("{\"success\":true,\"errors\":[],\"result\":"
+		    "[{\"id\":\"r%ld\"}],\"result_info\":{\"page\":%ld,"
+		    "\"per_page\":1,\"count\":1,\"total_count\":1000000000,"
+		    "\"total_pages\":1000000000}}", calls, calls);
+		feed_body(p, 200, body, &items, &n, &r);
+		assert_int_equal(n, 1);
+		api_response_free(&r);
+		free(body);
+		free(q);
+	}
+	free(q);
+	assert_int_equal(calls, PAGER_MAX_REQUESTS);
+	assert_true(pager_done(p));
+	assert_non_null(pager_bound_hit(p));
+	assert_non_null(strstr(pager_bound_hit(p), "after 1000 requests"));
+	pager_free(p);
+}
+
 static void
 test_pages_max_items(void **state)
 {
@@ -975,6 +1009,7 @@ main(void)
 		cmocka_unit_test(test_pages_query_text),
 		cmocka_unit_test(test_pages_repeated_page_stops),
 		cmocka_unit_test(test_pages_max_items),
+		cmocka_unit_test(test_pages_endless),
 		cmocka_unit_test(test_pages_progress),
 		cmocka_unit_test(test_feed_refusals),
 		cmocka_unit_test(test_cursor_ties_across_boundary),
