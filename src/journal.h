@@ -31,10 +31,11 @@ struct journal_record {
  */
 struct journal	*journal_open(const char *, char **);
 /*
- * Append one change as one write() of a whole line, then fsync. Fields
- * named like secrets (secret, streamKey, passphrase, pem, jwk, token, and
- * names ending in those) are stored as "[redacted]", at any depth; the
- * caller's before and after are not changed. profile may be NULL.
+ * Append one change as one write() of a whole line, then fsync. Secrets
+ * (redact_json: the kinds' secret fields, such as a live input's WebRTC
+ * publish URL, and secret-named ones) are stored as "[redacted]", at any
+ * depth; the caller's before and after are not changed. profile may be
+ * NULL.
  */
 int		 journal_append(struct journal *, const char *, const char *,
 		     const char *, int, const cJSON *, const cJSON *, char **);
@@ -51,7 +52,7 @@ int		 journal_read_last(const char *, size_t, struct journal_record **,
 		     size_t *, char **);
 void		 journal_records_free(struct journal_record *, size_t);
 
-/* Replace secret-named fields in v, at any depth, by "[redacted]". */
+/* Replace the secrets in v, at any depth, by "[redacted]" (redact_json). */
 void		 journal_redact(cJSON *);
 
 #endif

@@ -376,6 +376,50 @@ test_redaction(void **state)
 	journal_records_free(r, n);
 }
 
+/* The kinds' secret marks: a live input's WebRTC publish URL holds its key. */
+static void
+test_redaction_by_marks(void **state)
+{
+	const char		*dir = *state;
+	struct journal		*j;
+	struct journal_record	*r;
+	cJSON			*live;
+	size_t			 n;
+	char			*text, *cause = NULL;
+
+	live = cJSON_Parse("{\"uid\":\"L2\","
+	    "\"webRTC\":{\"url\":\"https://c.example/K-PUBLISH/webRTC/"
+	    "publish\"},"
+	    "\"webRTCPlayback\":{\"url\":\"https://c.example/L2/webRTC/"
+	    "play\"},"
+	    "\"rtmpsPlayback\":{\"url\":\"rtmps://p\",\"streamKey\":\"PK-1\"},"
+	    "\"srtPlayback\":{\"passphrase\":\"SP-1\"},"
+	    "\"outputs\":[{\"url\":\"rtmp://o\",\"streamKey\":\"OK-1\"}]}");
+	assert_non_null(live);
+	j = open_ok(dir);
+	if (journal_append(j, "p", "POST", "/live_inputs", 200, NULL, live,
+	    &cause) != 0)
+		fail_msg("journal_append: %s", cause);
+	journal_close(j);
+	cJSON_Delete(live);
+
+	text = slurp(dir, NULL);
+	assert_null(strstr(text, "K-PUBLISH"));
+	assert_null(strstr(text, "PK-1"));
+	assert_null(strstr(text, "SP-1"));
+	assert_null(strstr(text, "OK-1"));
+	/* What is no secret stays. */
+	assert_non_null(strstr(text, "L2/webRTC/play"));
+	assert_non_null(strstr(text, "rtmp://o"));
+	free(text);
+
+	r = read_ok(dir, 1, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    r[0].after, "webRTC"), "url")->valuestring, "[redacted]");
+	journal_records_free(r, n);
+}
+
 static void
 test_many_appends_keep_order(void **state)
 {
@@ -467,6 +511,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_lines_skipped,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_redaction,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_redaction_by_marks,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_many_appends_keep_order,
 		    setup_dir, teardown_dir),

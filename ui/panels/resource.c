@@ -16,6 +16,7 @@
 #include "http.h"
 #include "log.h"
 #include "pager.h"
+#include "redact.h"
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
@@ -351,35 +352,6 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 /* ---- details -------------------------------------------------------------- */
 
 static void
-panel_mask(const struct kind *k, cJSON *rec)
-{
-	const struct kind_field	*f;
-	cJSON			*parent, *item;
-	const char		*dot;
-	char			*head;
-
-	for (f = k->fields; f != NULL && f->path != NULL; f++) {
-		if ((f->flags & KIND_F_SECRET) == 0 ||
-		    strchr(f->path, '[') != NULL)
-			continue;
-		parent = rec;
-		if ((dot = strrchr(f->path, '.')) != NULL) {
-			head = xstrndup(f->path, (size_t)(dot - f->path));
-			parent = (cJSON *)kind_json_get(rec, head);
-			free(head);
-			dot++;
-		} else
-			dot = f->path;
-		if (parent == NULL || !cJSON_IsObject(parent))
-			continue;
-		item = cJSON_GetObjectItemCaseSensitive(parent, dot);
-		if (item != NULL && !cJSON_IsNull(item))
-			cJSON_ReplaceItemInObjectCaseSensitive(parent, dot,
-			    cJSON_CreateString(PANEL_SECRET_MASK));
-	}
-}
-
-static void
 panel_detail_text(struct panel *p)
 {
 	cJSON	*copy;
@@ -390,7 +362,7 @@ panel_detail_text(struct panel *p)
 		return;
 	copy = cJSON_Duplicate(p->record, 1);
 	if (!p->reveal)
-		panel_mask(p->kind, copy);
+		redact_json(copy, PANEL_SECRET_MASK);
 	if (p->detail_json) {
 		if ((text = cJSON_Print(copy)) == NULL)
 			fatalx("out of memory");
