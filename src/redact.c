@@ -166,7 +166,7 @@ redact_is_text(const char *s, size_t len)
 }
 
 char *
-redact_body(const char *s, size_t len, size_t max)
+redact_body(const char *s, size_t len, size_t max, int flags)
 {
 	struct buf	 b = BUF_INITIALIZER;
 	cJSON		*j;
@@ -180,7 +180,9 @@ redact_body(const char *s, size_t len, size_t max)
 	j = cJSON_ParseWithLength(s, len);
 	if (j != NULL) {
 		redact_json(j, NULL);
-		if ((text = cJSON_Print(j)) == NULL)
+		text = (flags & REDACT_LINE) ? cJSON_PrintUnformatted(j) :
+		    cJSON_Print(j);
+		if (text == NULL)
 			fatalx("redact: out of memory");
 		buf_adds(&b, text);
 		cJSON_free(text);

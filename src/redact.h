@@ -33,8 +33,10 @@ size_t	 redact_json(cJSON *, const char *);
  * A response or request body as text to keep or show: JSON is parsed,
  * redacted and printed indented; other text is kept as it is, binary data
  * is described by its size. At most max bytes (0: no limit), cut on a
- * character boundary with a note of what was left out. Allocated.
+ * character boundary with a note of what was left out. REDACT_LINE:
+ * JSON printed on one line (a log line). Allocated.
  */
-char	*redact_body(const char *, size_t, size_t);
+#define REDACT_LINE	0x1
+char	*redact_body(const char *, size_t, size_t, int);
 
 #endif
