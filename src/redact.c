@@ -165,6 +165,22 @@ redact_is_text(const char *s, size_t len)
 	return (1);
 }
 
+/* cJSON indents with tabs, which a terminal shows as one blank. */
+static void
+redact_add_indented(struct buf *b, const char *text)
+{
+	const char	*start = text;
+
+	for (; *text != '\0'; text++) {
+		if (*text == '\t' && text > start && text[-1] == ':')
+			buf_addc(b, ' ');
+		else if (*text == '\t')
+			buf_adds(b, "  ");
+		else
+			buf_addc(b, *text);
+	}
+}
+
 char *
 redact_body(const char *s, size_t len, size_t max, int flags)
 {
@@ -184,7 +200,7 @@ redact_body(const char *s, size_t len, size_t max, int flags)
 		    cJSON_Print(j);
 		if (text == NULL)
 			fatalx("redact: out of memory");
-		buf_adds(&b, text);
+		redact_add_indented(&b, text);
 		cJSON_free(text);
 		cJSON_Delete(j);
 	} else

@@ -1343,7 +1343,7 @@ test_log_detail(void **state)
 	assert_non_null(strstr(curl, "$" HTTP_TOKEN_ENV));
 	assert_null(strstr(curl, TOKEN));
 	assert_null(strstr(curl, "SENT-KEY"));
-	assert_non_null(strstr(body, "\"uid\":\t\"u1\""));
+	assert_non_null(strstr(body, "\"uid\": \"u1\""));
 	assert_null(strstr(body, "PUBLISH-KEY"));
 	assert_null(strstr(body, "STREAM-KEY"));
 	assert_null(strstr(body, TOKEN));

@@ -1,0 +1,126 @@
+#!/bin/bash
+# The journal view (:journal) and undo (u): a rate limit deleted in the
+# console is re-created with the same fields; an update is undone after
+# E's diff and a confirmation, and the old description is back; a deleted
+# video is said to be beyond restoring. Each undo is checked through the
+# API and is journaled in turn.
+set -eu
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+
+e2e_init journal
+e2e_edgemu_start
+RL=/zones/$CLOUDFLARE_ZONE_ID/rate_limits
+JOURNAL=$XDG_STATE_HOME/edgetui/journal.jsonl
+
+rl_total() {
+	e2e_api GET "$RL" | grep -oE '"total_count":[0-9]+' | cut -d: -f2
+}
+
+# The id of the rule whose row shows TEXT.
+rl_id() {
+	e2e_screen | grep -F -- "$1" | grep -oE '[0-9a-f]{32}' | head -n 1
+}
+
+# A rule as the server has it, without what the server sets (id, times).
+rl_fields() {
+	e2e_api GET "$RL/$1" | sed -E 's/.*"result":(\{.*\}),"result_info".*/\1/;
+	    s/.*"result":(\{.*\})\}$/\1/' |
+	    sed -E 's/"(id|created_on|modified_on)":"[^"]*",?//g'
+}
+
+e2e_console_start
+e2e_wait_match "^ operations  300$"
+e2e_keys :
+e2e_type rl
+e2e_keys Enter
+e2e_wait_for " rate-limits  8"
+
+# ---- d on the first rule, then :journal, u, y: it is back.
+login=$(rl_id "www.example.com/login*")
+[ -n "$login" ] || e2e_fail "no id on the login rule's row"
+want=$(rl_fields "$login")
+case $want in
+*'"threshold":'*'"description":'*|*'"description":'*'"threshold":'*) ;;
+*) e2e_fail "cannot read the rule's fields: $want" ;;
+esac
+e2e_keys d
+e2e_wait_for "Delete rate-limits $login? (y/n)"
+e2e_keys y
+e2e_wait_for "deleted rate-limits "
+e2e_wait_match '^ rate-limits  7$'
+[ "$(rl_total)" = 7 ] || e2e_fail "the rule was not deleted"
+
+e2e_keys :
+e2e_type journal
+e2e_keys Enter
+e2e_wait_for "journal: 1 change of profile"
+e2e_wait_match "rate-limits +$login +deleted"
+e2e_keys u
+e2e_wait_for "Undo the delete of rate-limits $login: re-create it"
+e2e_wait_match "Create rate-limits with [0-9]+ fields\? \(y/n\)"
+e2e_assert_contains "it comes back with a new id"
+e2e_keys y
+e2e_wait_for "created rate-limits "
+# The view reads the journal again: the undo is journaled too.
+e2e_wait_for "journal: 2 changes of profile"
+e2e_wait_match "rate-limits +[0-9a-f]{32} +created"
+[ "$(rl_total)" = 8 ] || e2e_fail "the server does not hold 8 rules again"
+back=$(e2e_api GET "$RL?per_page=100" | grep -oE '"id":"[0-9a-f]{32}"' |
+    cut -d'"' -f4 | while read -r id; do
+	[ "$(rl_fields "$id")" = "$want" ] && echo "$id"
+done | head -n 1)
+[ -n "$back" ] || e2e_fail "no rule on the server has the deleted one's fields"
+[ "$(tail -n 1 "$JOURNAL" | grep -c "\"method\":\"POST\"")" = 1 ] ||
+    e2e_fail "the undo is not the journal's last record"
+
+# ---- an update in the form, then undone: the old description is back.
+e2e_keys q
+e2e_wait_gone "journal: 2 changes"
+e2e_wait_match '^ rate-limits  8$'
+e2e_keys G
+e2e_wait_match "^>.*www\.example\.com/login\*"
+now=$(rl_id "www.example.com/login*")
+[ "$now" = "$back" ] || e2e_fail "the cursor is not on the re-created rule"
+old=$(e2e_api GET "$RL/$back" | grep -oE '"description":"[^"]*"')
+e2e_keys e
+e2e_wait_for "edit rate-limits $back"
+e2e_type " changed"
+e2e_keys Enter
+e2e_wait_for "saved rate-limits $back"
+e2e_api GET "$RL/$back" | grep -q '"description":"[^"]* changed"' ||
+    e2e_fail "the form's description did not reach the server"
+e2e_keys :
+e2e_type journal
+e2e_keys Enter
+e2e_wait_match "rate-limits +$back +updated: description"
+e2e_keys u
+e2e_wait_for "Apply 1 change to rate-limits $back? (y/n)"
+e2e_assert_contains "description"
+e2e_keys y
+e2e_wait_for "saved rate-limits $back"
+[ "$(e2e_api GET "$RL/$back" | grep -oE '"description":"[^"]*"')" = "$old" ] ||
+    e2e_fail "the undo did not restore the description"
+e2e_wait_for "journal: 4 changes of profile"
+
+# ---- a deleted video: the journal says it cannot be restored.
+e2e_keys q
+e2e_wait_gone "journal: 4 changes"
+e2e_keys :
+e2e_type videos
+e2e_keys Enter
+e2e_wait_match "^ videos  50$"
+e2e_keys d
+e2e_wait_for "(y/n)"
+e2e_keys y
+e2e_wait_for "deleted videos "
+e2e_keys :
+e2e_type journal
+e2e_keys Enter
+e2e_wait_match "videos +[0-9a-f]{32} +deleted"
+e2e_keys u
+e2e_wait_for "cannot undo: a deleted video cannot be restored"
+e2e_assert_not_contains "(y/n)"
+
+e2e_keys q
+e2e_wait_gone "journal: "
+e2e_quit_and_check_sane q
