@@ -394,7 +394,8 @@ test_redaction_by_marks(void **state)
 	    "play\"},"
 	    "\"rtmpsPlayback\":{\"url\":\"rtmps://p\",\"streamKey\":\"PK-1\"},"
 	    "\"srtPlayback\":{\"passphrase\":\"SP-1\"},"
-	    "\"outputs\":[{\"url\":\"rtmp://o\",\"streamKey\":\"OK-1\"}]}");
+	    "\"outputs\":[{\"url\":\"rtmp://o\",\"streamKey\":\"OK-1\"}],"
+	    "\"uploadURL\":\"https://u.example/upload/x?token=DU-1\"}");
 	assert_non_null(live);
 	j = open_ok(dir);
 	if (journal_append(j, "p", "POST", "/live_inputs", 200, NULL, live,
@@ -408,6 +409,7 @@ test_redaction_by_marks(void **state)
 	assert_null(strstr(text, "PK-1"));
 	assert_null(strstr(text, "SP-1"));
 	assert_null(strstr(text, "OK-1"));
+	assert_null(strstr(text, "DU-1"));
 	/* What is no secret stays. */
 	assert_non_null(strstr(text, "L2/webRTC/play"));
 	assert_non_null(strstr(text, "rtmp://o"));
