@@ -494,40 +494,24 @@ http_ring_release(struct http_ring *ring)
 	free(ring);
 }
 
-/* The call as a curl command; its JSON body without secrets. */
+/* The call as a curl command (without secrets: http_curl_command). */
 static char *
 http_ring_curl(const struct http_client *c, const struct http_call *call)
 {
-	struct http_request	 req;
-	cJSON			*j;
-	char			*json = NULL, *cmd;
+	struct http_request	req;
 
 	memset(&req, 0, sizeof req);
 	req.method = call->method;
 	req.path = call->path;
 	req.headers = (const char *const *)call->headers;
 	req.noauth = call->url != NULL && !call->send_token;
-	if (call->json != NULL) {
-		j = cJSON_ParseWithLength(call->json, call->json_len);
-		if (j != NULL) {
-			redact_json(j, NULL);
-			json = cJSON_PrintUnformatted(j);
-			cJSON_Delete(j);
-			if (json == NULL)
-				fatalx("http: out of memory");
-			req.json = json;
-		} else {
-			req.json = call->json;
-			req.json_len = call->json_len;
-		}
-	}
+	req.json = call->json;
+	req.json_len = call->json_len;
 	req.parts = call->parts;
 	req.nparts = call->nparts;
 	req.read = call->read;
 	req.content_type = call->content_type;
-	cmd = http_curl_command(c, &req);
-	cJSON_free(json);
-	return (cmd);
+	return (http_curl_command(c, &req));
 }
 
 /* Drop the oldest bodies until the ring holds at most its byte cap. */
@@ -1723,6 +1707,25 @@ http_render_part(struct buf *b, const struct http_client *c,
 	buf_free(&v);
 }
 
+/* A JSON body without its secrets, on one line; other text as it is. */
+static char *
+http_redact_json(const char *json, size_t len)
+{
+	cJSON	*j;
+	char	*text, *out;
+
+	if ((j = cJSON_ParseWithLength(json, len)) == NULL)
+		return (xstrndup(json, len));
+	redact_json(j, NULL);
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	if (text == NULL)
+		fatalx("http: out of memory");
+	out = xstrdup(text);
+	cJSON_free(text);
+	return (out);
+}
+
 char *
 http_curl_command(const struct http_client *c, const struct http_request *req)
 {
@@ -1760,8 +1763,8 @@ http_curl_command(const struct http_client *c, const struct http_request *req)
 	if (req->json != NULL) {
 		buf_adds(&b, " -H 'Content-Type: application/json'");
 		buf_adds(&b, " --data-raw ");
-		url = xstrndup(req->json, req->json_len != 0 ? req->json_len :
-		    strlen(req->json));
+		url = http_redact_json(req->json, req->json_len != 0 ?
+		    req->json_len : strlen(req->json));
 		http_sh_quote(&b, c, url);
 		free(url);
 	} else if (req->nparts > 0) {

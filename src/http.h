@@ -233,7 +233,8 @@ const struct curl_slist *http_call_headers(const struct http_call *);
 
 /*
  * The request as a shell command for curl, the token replaced by
- * "$CLOUDFLARE_API_TOKEN". Allocated.
+ * "$CLOUDFLARE_API_TOKEN" and the secrets of a JSON body by "[redacted]"
+ * (redact.h): it is shown and logged, never run by libedge. Allocated.
  */
 char		*http_curl_command(const struct http_client *,
 		     const struct http_request *);
