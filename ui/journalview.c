@@ -178,19 +178,21 @@ journalview_show(struct tui *t, const struct journal_record *r)
 	cJSON		*before, *after;
 	char		*title;
 
-	buf_addf(&b, "%s %s -> HTTP %d\nprofile %s, %s\n\nChanges:\n",
-	    r->method, r->path, r->status, r->profile != NULL ? r->profile :
-	    "(none)", r->time);
-	before = r->before != NULL ? cJSON_Duplicate(r->before, 1) :
-	    cJSON_CreateObject();
-	after = r->after != NULL ? cJSON_Duplicate(r->after, 1) :
-	    cJSON_CreateObject();
-	redact_json(before, NULL);
-	redact_json(after, NULL);
-	if (edit_diff(&b, before, after) == 0)
-		buf_adds(&b, "  (none recorded)\n");
-	cJSON_Delete(before);
-	cJSON_Delete(after);
+	buf_addf(&b, "%s %s -> HTTP %d\nprofile %s, %s\n", r->method,
+	    r->path, r->status, r->profile != NULL ? r->profile : "(none)",
+	    r->time);
+	/* A create or a delete is its record: the diff would repeat it. */
+	if (r->before != NULL && r->after != NULL) {
+		buf_adds(&b, "\nChanges:\n");
+		before = cJSON_Duplicate(r->before, 1);
+		after = cJSON_Duplicate(r->after, 1);
+		redact_json(before, NULL);
+		redact_json(after, NULL);
+		if (edit_diff(&b, before, after) == 0)
+			buf_adds(&b, "  (none)\n");
+		cJSON_Delete(before);
+		cJSON_Delete(after);
+	}
 	journalview_add_yaml(&b, "Before", r->before);
 	journalview_add_yaml(&b, "After", r->after);
 	title = xprintf("journal: %s %s", r->method, r->path);

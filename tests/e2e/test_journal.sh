@@ -55,6 +55,13 @@ e2e_type journal
 e2e_keys Enter
 e2e_wait_for "journal: 1 change of profile"
 e2e_wait_match "rate-limits +$login +deleted"
+# Enter: the record as it was before the delete.
+e2e_keys Enter
+e2e_wait_for "DELETE $RL/$login -> HTTP 200"
+e2e_wait_match "^ Before:$"
+e2e_assert_contains "url: www.example.com/login*"
+e2e_keys q
+e2e_wait_gone "Before:"
 e2e_keys u
 e2e_wait_for "Undo the delete of rate-limits $login: re-create it"
 e2e_wait_match "Create rate-limits with [0-9]+ fields\? \(y/n\)"
