@@ -546,6 +546,12 @@ http_ring_add(struct http_client *c, const struct http_call *call,
 
 	path = http_redact(c, call->path);
 	curl = http_ring_curl(c, call);
+	if (strlen(curl) > HTTP_LOG_BODY_MAX) {
+		/* A bulk body: the log keeps its start, as for answers. */
+		clean = redact_body(curl, strlen(curl), HTTP_LOG_BODY_MAX, 0);
+		free(curl);
+		curl = clean;
+	}
 	clean = redact_body(call->in.data, call->in.len, HTTP_LOG_BODY_MAX, 0);
 	/* Never the token, even where a server echoes it. */
 	body = http_redact(c, clean);

@@ -1299,7 +1299,11 @@ test_log_detail(void **state)
 		{ .status = 200, .headers = JSON_CT, .body = live },
 		{ .status = 200, .headers = JSON_CT, .body = big },
 		{ .status = 200, .headers = JSON_CT, .body = OK_BODY },
+		{ .status = 200, .headers = JSON_CT, .body = OK_BODY },
 	};
+	static char		 bulk[2 * HTTP_LOG_BODY_MAX];
+	struct http_request	 many = { .method = "POST", .path = "/bulk",
+	    .json = bulk };
 	struct rig		 r;
 	struct http_client	*up;
 	struct http_response	 resp;
@@ -1308,7 +1312,7 @@ test_log_detail(void **state)
 	    .json = "{\"meta\":{\"name\":\"x\"},\"streamKey\":\"SENT-KEY\"}" };
 	struct http_options	 ho;
 	char			*cause = NULL, *curl, *body;
-	size_t			 n;
+	size_t			 n, i;
 
 	(void)state;
 	/* A JSON string far over the cap. */
@@ -1333,8 +1337,21 @@ test_log_detail(void **state)
 	http_response_free(&resp);
 	http_client_free(up);
 
+	/* A bulk request's command is kept up to the cap too. */
+	bulk[0] = '[';
+	for (i = 1; i + 7 < sizeof bulk - 8; i += 7)
+		memcpy(bulk + i, "\"item\",", 7);
+	memcpy(bulk + i, "\"end\"]", 7);
+	assert_int_equal(http_perform(r.c, &many, &resp, &cause), STATUS_OK);
+	http_response_free(&resp);
 	n = http_log_snapshot(r.c, e, nitems(e), NULL);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
+	assert_int_equal(http_log_detail(r.c, e[3].seq, &curl, &body), 0);
+	assert_true(strlen(curl) < HTTP_LOG_BODY_MAX + 100);
+	assert_non_null(strstr(curl, "more bytes not kept"));
+	free(curl);
+	free(body);
+
 	assert_string_equal(e[2].path, "/upload");
 	assert_int_equal(e[2].seq, e[0].seq + 2);
 
@@ -1356,7 +1373,7 @@ test_log_detail(void **state)
 	free(curl);
 	free(body);
 
-	assert_int_equal(http_log_detail(r.c, e[2].seq + 1, &curl, &body),
+	assert_int_equal(http_log_detail(r.c, e[3].seq + 1, &curl, &body),
 	    -1);
 	rig_finish(&r);
 }
