@@ -165,7 +165,7 @@ test_undo_impossible(void **state)
 {
 	struct journal_record	r;
 	struct journal_undo	u;
-	cJSON			*video, *key, *live;
+	cJSON			*video, *key, *live, *hook;
 
 	(void)state;
 	video = cJSON_Parse("{\"uid\":\"" RL_ID "\",\"meta\":{\"name\":\"a\"}}");
@@ -198,6 +198,21 @@ test_undo_impossible(void **state)
 	assert_non_null(strstr(u.note, "new secrets"));
 	journal_undo_free(&u);
 
+	/* The webhook is one object: set again, with a new secret. */
+	hook = cJSON_Parse("{\"notificationUrl\":\"https://h.example/\","
+	    "\"modified\":\"2026-01-01T00:00:00Z\",\"secret\":\"[redacted]\"}");
+	record(&r, "DELETE", "/accounts/" ACCOUNT "/stream/webhook", hook,
+	    NULL);
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_UPDATE);
+	assert_ptr_equal(u.target.kind, &kind_webhook);
+	assert_null(u.target.id);
+	assert_null(cJSON_GetObjectItem(u.body, "secret"));
+	assert_null(cJSON_GetObjectItem(u.body, "modified"));
+	assert_non_null(cJSON_GetObjectItem(u.body, "notificationUrl"));
+	assert_non_null(strstr(u.note, "secrets cannot be restored"));
+	journal_undo_free(&u);
+
 	record(&r, "DELETE", "/zones/" ZONE "/rate_limits", NULL, NULL);
 	journal_undo_plan(&r, &u);
 	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
@@ -206,6 +221,7 @@ test_undo_impossible(void **state)
 	cJSON_Delete(video);
 	cJSON_Delete(key);
 	cJSON_Delete(live);
+	cJSON_Delete(hook);
 }
 
 int
