@@ -403,9 +403,10 @@ journal_undo_free(struct journal_undo *u)
 char *
 journal_change_text(const struct journal_record *r)
 {
-	struct buf	 b = BUF_INITIALIZER;
-	const cJSON	*m;
-	int		 n = 0;
+	struct journal_target	 t;
+	struct buf		 b = BUF_INITIALIZER;
+	const cJSON		*m;
+	int			 n = 0;
 
 	if (r->before == NULL && r->after != NULL)
 		return (xstrdup("created"));
@@ -413,9 +414,13 @@ journal_change_text(const struct journal_record *r)
 		return (xstrdup("deleted"));
 	if (r->before == NULL || r->after == NULL)
 		return (xstrdup(r->method));
+	/* What the user changed, not what the server stamps (modified). */
+	if (journal_target(r->path, &t) != 0)
+		t.kind = NULL;
 	buf_adds(&b, "updated");
 	cJSON_ArrayForEach(m, r->after) {
-		if (cJSON_Compare(m, cJSON_GetObjectItemCaseSensitive(
+		if ((t.kind != NULL && journal_readonly_member(t.kind, m)) ||
+		    cJSON_Compare(m, cJSON_GetObjectItemCaseSensitive(
 		    r->before, m->string), 1))
 			continue;
 		buf_addf(&b, "%s %s", n++ == 0 ? ":" : ",", m->string);
@@ -424,5 +429,6 @@ journal_change_text(const struct journal_record *r)
 		if (!cJSON_HasObjectItem(r->after, m->string))
 			buf_addf(&b, "%s %s", n++ == 0 ? ":" : ",", m->string);
 	}
+	journal_target_free(&t);
 	return (buf_detach(&b, NULL));
 }

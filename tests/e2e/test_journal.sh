@@ -128,6 +128,37 @@ e2e_keys u
 e2e_wait_for "cannot undo: a deleted video cannot be restored"
 e2e_assert_not_contains "(y/n)"
 
+# ---- a live input renamed by the one-shot command: the undo's diff (E's)
+# keeps its keys masked, and the old name is back.
+e2e_keys q
+e2e_wait_gone "journal: "
+LI=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream/live_inputs
+li=$(e2e_api POST "$LI" '{"meta":{"name":"before rename"}}')
+liuid=$(grep -oE '"uid":"[0-9a-f]{32}"' <<<"$li" | head -n 1 | cut -d'"' -f4)
+key=$(grep -oE '"streamKey":"[^"]*"' <<<"$li" | head -n 1 | cut -d'"' -f4)
+publish=$(grep -oE '"url":"[^"]*/webRTC/publish"' <<<"$li" | cut -d'"' -f4)
+[ -n "$liuid" ] && [ -n "$key" ] && [ -n "$publish" ] ||
+    e2e_fail "no live input with secrets: $li"
+printf 'meta:\n  name: after rename\n' >"$E2E_DIR/rename.yaml"
+"$EDGETUI" update live-inputs "$liuid" -f "$E2E_DIR/rename.yaml" \
+    >"$E2E_DIR/rename.out" 2>&1 || e2e_fail "update: $(cat "$E2E_DIR/rename.out")"
+grep -q "$publish" "$JOURNAL" && e2e_fail "the journal holds the publish URL"
+e2e_keys :
+e2e_type journal
+e2e_keys Enter
+e2e_wait_match "live-inputs +$liuid +updated: meta"
+e2e_keys u
+e2e_wait_for "Apply 1 change to live-inputs $liuid? (y/n)"
+e2e_assert_contains 'meta.name: "after rename" → "before rename"'
+e2e_assert_not_contains "$key"
+e2e_assert_not_contains "$publish"
+e2e_keys y
+e2e_wait_for "saved live-inputs $liuid"
+e2e_api GET "$LI/$liuid" | grep -q '"name":"before rename"' ||
+    e2e_fail "the undo did not restore the live input's name"
+e2e_api GET "$LI/$liuid" | grep -qF "\"streamKey\":\"$key\"" ||
+    e2e_fail "the undo changed the live input's key"
+
 e2e_keys q
 e2e_wait_gone "journal: "
 e2e_quit_and_check_sane q

@@ -715,6 +715,21 @@ panel_apply_yes(struct tui *t, void *arg, const char *answer)
 	panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
 }
 
+/* The diff as shown: secrets masked on both sides (src/redact.c). */
+static size_t
+panel_diff_masked(struct buf *b, const cJSON *fresh, const cJSON *edited)
+{
+	cJSON	*f = cJSON_Duplicate(fresh, 1), *e = cJSON_Duplicate(edited, 1);
+	size_t	 n;
+
+	redact_json(f, NULL);
+	redact_json(e, NULL);
+	n = edit_diff(b, f, e);
+	cJSON_Delete(f);
+	cJSON_Delete(e);
+	return (n);
+}
+
 static void
 panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 {
@@ -726,7 +741,7 @@ panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
 		buf_adds(&b, "Warning: the record changed on the server while "
 		    "you edited it;\nthe diff is against its current copy.\n\n");
-	n = edit_diff(&b, fresh, r->data);
+	n = panel_diff_masked(&b, fresh, r->data);
 	if (n == 0) {
 		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
 		    "already holds these values; nothing to apply");
