@@ -29,6 +29,7 @@
 #include "configfile.h"
 #include "http.h"
 #include "log.h"
+#include "redact.h"
 #include "retry.h"
 #include "xmalloc.h"
 
@@ -67,12 +68,29 @@ struct http_client {
 	CURL			*idle[HTTP_IDLE_MAX];
 	size_t			 nidle;
 
-	pthread_mutex_t		 ring_lock;
-	struct http_log_entry	*ring;
-	size_t			 ring_size;
-	size_t			 ring_next;
-	size_t			 ring_count;
-	unsigned long		 ring_total;
+	struct http_ring	*ring;
+};
+
+/* One request-log line and what Enter and c show of it. */
+struct http_ring_slot {
+	struct http_log_entry	 e;
+	char			*curl;		/* redacted, token as $VAR */
+	char			*body;		/* redacted, capped */
+};
+
+/*
+ * The request log, shared by the clients given log_with (the uploads'
+ * with the console's), freed with the last of them.
+ */
+struct http_ring {
+	pthread_mutex_t		 lock;
+	int			 refs;
+	struct http_ring_slot	*slots;
+	size_t			 size;
+	size_t			 next;
+	size_t			 count;
+	unsigned long		 total;
+	size_t			 bytes;		/* of curl and body texts */
 };
 
 enum http_body {
@@ -273,6 +291,8 @@ http_logf(const struct http_client *c, enum log_level level,
 
 /* ---- the client -------------------------------------------------------- */
 
+static void	http_ring_release(struct http_ring *);
+
 /* "scheme://host:port" of an http(s) URL, lowercased; NULL if it is none. */
 static char *
 http_origin(const char *url)
@@ -367,10 +387,20 @@ http_client_new(const struct http_options *o, char **cause)
 	    (uint64_t)(uintptr_t)c;
 	if (c->rng == 0)
 		c->rng = 1;
-	if (pthread_mutex_init(&c->ring_lock, NULL) != 0)
-		fatalx("http_client_new: pthread_mutex_init failed");
-	c->ring_size = o->log_size > 0 ? o->log_size : HTTP_LOG_DEFAULT;
-	c->ring = xcalloc(c->ring_size, sizeof *c->ring);
+	if (o->log_with != NULL) {
+		c->ring = o->log_with->ring;
+		pthread_mutex_lock(&c->ring->lock);
+		c->ring->refs++;
+		pthread_mutex_unlock(&c->ring->lock);
+	} else {
+		c->ring = xcalloc(1, sizeof *c->ring);
+		if (pthread_mutex_init(&c->ring->lock, NULL) != 0)
+			fatalx("http_client_new: pthread_mutex_init failed");
+		c->ring->refs = 1;
+		c->ring->size = o->log_size > 0 ? o->log_size :
+		    HTTP_LOG_DEFAULT;
+		c->ring->slots = xcalloc(c->ring->size, sizeof *c->ring->slots);
+	}
 	if (c->token != NULL && strncmp(c->origin, "http:", 5) == 0 &&
 	    !http_loopback(c->origin))
 		log_warn("%s: the token goes over plain HTTP", c->origin);
@@ -391,8 +421,7 @@ http_client_free(struct http_client *c)
 	config_secret_free(c->token);
 	free(c->base_url);
 	free(c->origin);
-	pthread_mutex_destroy(&c->ring_lock);
-	free(c->ring);
+	http_ring_release(c->ring);
 	free(c);
 }
 
@@ -438,16 +467,103 @@ http_handle_put(struct http_client *c, CURL *easy)
 /* ---- the request-log ring ---------------------------------------------- */
 
 static void
+http_ring_slot_clear(struct http_ring *ring, struct http_ring_slot *slot)
+{
+	if (slot->curl != NULL)
+		ring->bytes -= strlen(slot->curl);
+	if (slot->body != NULL)
+		ring->bytes -= strlen(slot->body);
+	free(slot->curl);
+	free(slot->body);
+	slot->curl = slot->body = NULL;
+}
+
+static void
+http_ring_release(struct http_ring *ring)
+{
+	size_t	i;
+	int	last;
+
+	pthread_mutex_lock(&ring->lock);
+	last = --ring->refs == 0;
+	pthread_mutex_unlock(&ring->lock);
+	if (!last)
+		return;
+	for (i = 0; i < ring->size; i++)
+		http_ring_slot_clear(ring, &ring->slots[i]);
+	pthread_mutex_destroy(&ring->lock);
+	free(ring->slots);
+	free(ring);
+}
+
+/* The call as a curl command (without secrets: http_curl_command). */
+static char *
+http_ring_curl(const struct http_client *c, const struct http_call *call)
+{
+	struct http_request	req;
+
+	memset(&req, 0, sizeof req);
+	req.method = call->method;
+	req.path = call->path;
+	req.headers = (const char *const *)call->headers;
+	req.noauth = call->url != NULL && !call->send_token;
+	req.json = call->json;
+	req.json_len = call->json_len;
+	req.parts = call->parts;
+	req.nparts = call->nparts;
+	req.read = call->read;
+	req.content_type = call->content_type;
+	return (http_curl_command(c, &req));
+}
+
+/* Drop the oldest bodies until the ring holds at most its byte cap. */
+static void
+http_ring_trim(struct http_ring *ring)
+{
+	struct http_ring_slot	*slot;
+	size_t			 i, first;
+
+	first = (ring->next + ring->size - ring->count) % ring->size;
+	for (i = 0; i < ring->count && ring->bytes > HTTP_LOG_BYTES_MAX;
+	    i++) {
+		slot = &ring->slots[(first + i) % ring->size];
+		if (slot->body == NULL)
+			continue;
+		ring->bytes -= strlen(slot->body);
+		free(slot->body);
+		slot->body = xstrdup("[dropped: the log keeps the newest "
+		    "bodies only]");
+		ring->bytes += strlen(slot->body);
+	}
+}
+
+static void
 http_ring_add(struct http_client *c, const struct http_call *call,
     long http_status, enum status st, long latency_ms)
 {
+	struct http_ring	*ring = c->ring;
+	struct http_ring_slot	*slot;
 	struct http_log_entry	*e;
-	char			*path;
+	char			*path, *curl, *body, *clean;
 
 	path = http_redact(c, call->path);
-	pthread_mutex_lock(&c->ring_lock);
-	e = &c->ring[c->ring_next];
+	curl = http_ring_curl(c, call);
+	if (strlen(curl) > HTTP_LOG_BODY_MAX) {
+		/* A bulk body: the log keeps its start, as for answers. */
+		clean = redact_body(curl, strlen(curl), HTTP_LOG_BODY_MAX, 0);
+		free(curl);
+		curl = clean;
+	}
+	clean = redact_body(call->in.data, call->in.len, HTTP_LOG_BODY_MAX, 0);
+	/* Never the token, even where a server echoes it. */
+	body = http_redact(c, clean);
+	free(clean);
+	pthread_mutex_lock(&ring->lock);
+	slot = &ring->slots[ring->next];
+	http_ring_slot_clear(ring, slot);
+	e = &slot->e;
 	memset(e, 0, sizeof *e);
+	e->seq = ++ring->total;
 	e->time = http_wall(c);
 	snprintf(e->method, sizeof e->method, "%s", call->method);
 	snprintf(e->path, sizeof e->path, "%s", path);
@@ -456,11 +572,14 @@ http_ring_add(struct http_client *c, const struct http_call *call,
 	e->latency_ms = latency_ms;
 	e->attempt = call->attempt;
 	e->budget_left = call->budget_left;
-	c->ring_next = (c->ring_next + 1) % c->ring_size;
-	if (c->ring_count < c->ring_size)
-		c->ring_count++;
-	c->ring_total++;
-	pthread_mutex_unlock(&c->ring_lock);
+	slot->curl = curl;
+	slot->body = body;
+	ring->bytes += strlen(curl) + strlen(body);
+	ring->next = (ring->next + 1) % ring->size;
+	if (ring->count < ring->size)
+		ring->count++;
+	http_ring_trim(ring);
+	pthread_mutex_unlock(&ring->lock);
 	free(path);
 }
 
@@ -468,18 +587,44 @@ size_t
 http_log_snapshot(struct http_client *c, struct http_log_entry *out,
     size_t max, unsigned long *total)
 {
-	size_t	n, first, i;
+	struct http_ring	*ring = c->ring;
+	size_t			 n, first, i;
 
-	pthread_mutex_lock(&c->ring_lock);
-	n = MINIMUM(max, c->ring_count);
+	pthread_mutex_lock(&ring->lock);
+	n = MINIMUM(max, ring->count);
 	/* The newest n, oldest first. */
-	first = (c->ring_next + c->ring_size - n) % c->ring_size;
+	first = (ring->next + ring->size - n) % ring->size;
 	for (i = 0; i < n; i++)
-		out[i] = c->ring[(first + i) % c->ring_size];
+		out[i] = ring->slots[(first + i) % ring->size].e;
 	if (total != NULL)
-		*total = c->ring_total;
-	pthread_mutex_unlock(&c->ring_lock);
+		*total = ring->total;
+	pthread_mutex_unlock(&ring->lock);
 	return (n);
+}
+
+int
+http_log_detail(struct http_client *c, unsigned long seq, char **curl,
+    char **body)
+{
+	struct http_ring	*ring = c->ring;
+	struct http_ring_slot	*slot;
+	size_t			 i;
+	int			 rc = -1;
+
+	*curl = *body = NULL;
+	pthread_mutex_lock(&ring->lock);
+	for (i = 0; i < ring->count; i++) {
+		slot = &ring->slots[(ring->next + ring->size - 1 - i) %
+		    ring->size];
+		if (slot->e.seq != seq)
+			continue;
+		*curl = xstrdup(slot->curl != NULL ? slot->curl : "");
+		*body = xstrdup(slot->body != NULL ? slot->body : "");
+		rc = 0;
+		break;
+	}
+	pthread_mutex_unlock(&ring->lock);
+	return (rc);
 }
 
 /* ---- preparing a call --------------------------------------------------- */
@@ -1309,6 +1454,7 @@ http_log_attempt(struct http_call *call, const struct http_outcome *o)
 {
 	struct http_client	*c = call->c;
 	const struct curl_slist	*l;
+	char			*body;
 
 	if (log_get_level() >= LOG_LEVEL_DEBUG) {
 		for (l = call->hlist; l != NULL; l = l->next) {
@@ -1330,6 +1476,13 @@ http_log_attempt(struct http_call *call, const struct http_outcome *o)
 	if (o->text != NULL) {
 		http_logf(c, LOG_LEVEL_DEBUG, "%s %s: %s", call->method,
 		    call->path, o->text);
+	}
+	if (log_get_level() >= LOG_LEVEL_DEBUG && call->in.len > 0) {
+		body = redact_body(call->in.data, call->in.len,
+		    HTTP_VERBOSE_BODY_MAX, REDACT_LINE);
+		http_logf(c, LOG_LEVEL_DEBUG, "%s %s: < %s", call->method,
+		    call->path, body);
+		free(body);
 	}
 }
 
@@ -1602,6 +1755,25 @@ http_render_part(struct buf *b, const struct http_client *c,
 	buf_free(&v);
 }
 
+/* A JSON body without its secrets, on one line; other text as it is. */
+static char *
+http_redact_json(const char *json, size_t len)
+{
+	cJSON	*j;
+	char	*text, *out;
+
+	if ((j = cJSON_ParseWithLength(json, len)) == NULL)
+		return (xstrndup(json, len));
+	redact_json(j, NULL);
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	if (text == NULL)
+		fatalx("http: out of memory");
+	out = xstrdup(text);
+	cJSON_free(text);
+	return (out);
+}
+
 char *
 http_curl_command(const struct http_client *c, const struct http_request *req)
 {
@@ -1639,8 +1811,8 @@ http_curl_command(const struct http_client *c, const struct http_request *req)
 	if (req->json != NULL) {
 		buf_adds(&b, " -H 'Content-Type: application/json'");
 		buf_adds(&b, " --data-raw ");
-		url = xstrndup(req->json, req->json_len != 0 ? req->json_len :
-		    strlen(req->json));
+		url = http_redact_json(req->json, req->json_len != 0 ?
+		    req->json_len : strlen(req->json));
 		http_sh_quote(&b, c, url);
 		free(url);
 	} else if (req->nparts > 0) {

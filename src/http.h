@@ -31,6 +31,9 @@
 #define HTTP_BUDGET_WAIT_MS	(300L * 1000)
 #define HTTP_LOG_DEFAULT	200	/* entries in the request-log ring */
 #define HTTP_LOG_PATH_MAX	256	/* longer paths are cut there */
+#define HTTP_LOG_BODY_MAX	(64 * 1024)	/* of each response kept */
+#define HTTP_VERBOSE_BODY_MAX	4096	/* of a response -v shows */
+#define HTTP_LOG_BYTES_MAX	(4 * 1024 * 1024) /* bodies, then dropped */
 #define HTTP_HEADERS_MAX	64	/* response headers kept */
 /* Shown instead of the token wherever text could hold it. */
 #define HTTP_REDACTED		"[REDACTED]"
@@ -71,6 +74,7 @@ struct http_options {
 	long			 idle_time;		/* seconds, the rest */
 	long			 budget_wait_ms;
 	size_t			 log_size;
+	struct http_client	*log_with;	/* share its request log */
 	const struct http_hooks	*hooks;		/* copied */
 };
 
@@ -162,9 +166,10 @@ struct http_response {
 /*
  * One line of the request-log ring, one per attempt (attempt from 1) or
  * per request refused unsent (attempt 0); http_status 0 without a
- * response. Text is cut to fit.
+ * response. Text is cut to fit. seq numbers the entries from 1.
  */
 struct http_log_entry {
+	unsigned long	 seq;
 	time_t		 time;
 	char		 method[8];
 	char		 path[HTTP_LOG_PATH_MAX];
@@ -239,7 +244,8 @@ const struct curl_slist *http_call_headers(const struct http_call *);
 
 /*
  * The request as a shell command for curl, the token replaced by
- * "$CLOUDFLARE_API_TOKEN". Allocated.
+ * "$CLOUDFLARE_API_TOKEN" and the secrets of a JSON body by "[redacted]"
+ * (redact.h): it is shown and logged, never run by libedge. Allocated.
  */
 char		*http_curl_command(const struct http_client *,
 		     const struct http_request *);
@@ -253,6 +259,14 @@ char		*http_redact(const struct http_client *, const char *);
  */
 size_t		 http_log_snapshot(struct http_client *,
 		     struct http_log_entry *, size_t, unsigned long *);
+/*
+ * Entry seq as a curl command (the token as "$CLOUDFLARE_API_TOKEN") and
+ * its response body, both without secrets (redact.h), the body at most
+ * HTTP_LOG_BODY_MAX; the newest HTTP_LOG_BYTES_MAX of bodies are kept.
+ * 0 with both allocated, or -1 when the entry has left the ring.
+ */
+int		 http_log_detail(struct http_client *, unsigned long, char **,
+		     char **);
 
 /*
  * The exit status of a one-shot command: 0 done; 1 the server refused

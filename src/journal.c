@@ -22,20 +22,16 @@
 
 #include "journal.h"
 #include "log.h"
+#include "redact.h"
 #include "xmalloc.h"
 
 /* The first read from the end; it doubles while a line does not fit. */
 #define JOURNAL_CHUNK		(64 * 1024)
-#define JOURNAL_REDACTED	"[redacted]"
+#define JOURNAL_REDACTED	REDACT_MASK
 
 struct journal {
 	int	 fd;
 	char	*path;
-};
-
-/* Field names (and name endings, ignoring case) that hold secrets. */
-static const char *const journal_secrets[] = {
-	"secret", "streamKey", "passphrase", "pem", "jwk", "token"
 };
 
 /* Backwards reading: buf holds the file's bytes [pos, pos + len). */
@@ -47,43 +43,10 @@ struct journal_tail {
 	size_t	 chunk;
 };
 
-static int
-journal_secret_name(const char *name)
-{
-	size_t	i, len = strlen(name), n;
-
-	for (i = 0; i < nitems(journal_secrets); i++) {
-		n = strlen(journal_secrets[i]);
-		if (len >= n &&
-		    strcasecmp(name + len - n, journal_secrets[i]) == 0)
-			return (1);
-	}
-	return (0);
-}
-
 void
 journal_redact(cJSON *v)
 {
-	cJSON	*c, *next, *r;
-
-	if (v == NULL)
-		return;
-	for (c = v->child; c != NULL; c = next) {
-		next = c->next;
-		if (!cJSON_IsObject(v) || c->string == NULL ||
-		    !journal_secret_name(c->string) || cJSON_IsNull(c)) {
-			journal_redact(c);
-			continue;
-		}
-		if ((r = cJSON_CreateString(JOURNAL_REDACTED)) == NULL)
-			fatalx("journal: out of memory");
-		/* The replacement takes over the key. */
-		r->string = c->string;
-		r->type |= c->type & cJSON_StringIsConst;
-		c->string = NULL;
-		c->type &= ~cJSON_StringIsConst;
-		cJSON_ReplaceItemViaPointer(v, c, r);
-	}
+	redact_json(v, JOURNAL_REDACTED);
 }
 
 /* Write all of data, retrying short writes (a full disk, a signal). */

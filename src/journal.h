@@ -31,10 +31,11 @@ struct journal_record {
  */
 struct journal	*journal_open(const char *, char **);
 /*
- * Append one change as one write() of a whole line, then fsync. Fields
- * named like secrets (secret, streamKey, passphrase, pem, jwk, token, and
- * names ending in those) are stored as "[redacted]", at any depth; the
- * caller's before and after are not changed. profile may be NULL.
+ * Append one change as one write() of a whole line, then fsync. Secrets
+ * (redact_json: the kinds' secret fields, such as a live input's WebRTC
+ * publish URL, and secret-named ones) are stored as "[redacted]", at any
+ * depth; the caller's before and after are not changed. profile may be
+ * NULL.
  */
 int		 journal_append(struct journal *, const char *, const char *,
 		     const char *, int, const cJSON *, const cJSON *, char **);
@@ -51,7 +52,58 @@ int		 journal_read_last(const char *, size_t, struct journal_record **,
 		     size_t *, char **);
 void		 journal_records_free(struct journal_record *, size_t);
 
-/* Replace secret-named fields in v, at any depth, by "[redacted]". */
+/* ---- src/journal_undo.c: what a record changed, and how to undo it ---- */
+
+struct kind;
+
+/* The record a change touched, found from its path by the kinds' paths. */
+struct journal_target {
+	const struct kind	*kind;		/* NULL: no kind has that path */
+	char			*id;		/* NULL: none (object, a list) */
+	char			*account;	/* the path's, or NULL */
+	char			*zone;
+	char			*video;		/* KIND_SCOPE_VIDEO */
+	int			 list;		/* the path is the list's */
+};
+
+/*
+ * The kind and record of a change's path ("/zones/Z/rate_limits/ID";
+ * a query is ignored): the kind whose list, create or item path matches
+ * with the most fixed segments. 0, or -1 when none matches.
+ */
+int		 journal_target(const char *, struct journal_target *);
+void		 journal_target_free(struct journal_target *);
+
+enum journal_undo_op {
+	JOURNAL_UNDO_NONE,	/* why says why it cannot be undone */
+	JOURNAL_UNDO_CREATE,	/* POST body: re-create a deleted record */
+	JOURNAL_UNDO_UPDATE,	/* the kind's update with body */
+	JOURNAL_UNDO_DELETE	/* DELETE the record a create made */
+};
+
+/*
+ * How to undo a change. CREATE's body is the before-image's writable
+ * fields (the server gives the record a new id); UPDATE's is the record
+ * as it was after the change with its writable top-level fields as they
+ * were before it (what E would send); secrets, which the journal never
+ * held, are left out. note, when not NULL, is what the undo cannot bring
+ * back (a new id, new keys).
+ */
+struct journal_undo {
+	enum journal_undo_op	 op;
+	struct journal_target	 target;
+	cJSON			*body;
+	char			*why;
+	char			*note;
+};
+
+void		 journal_undo_plan(const struct journal_record *,
+		     struct journal_undo *);
+void		 journal_undo_free(struct journal_undo *);
+/* "created", "deleted" or "updated: a, b, c" (top-level fields). */
+char		*journal_change_text(const struct journal_record *);
+
+/* Replace the secrets in v, at any depth, by "[redacted]" (redact_json). */
 void		 journal_redact(cJSON *);
 
 #endif

@@ -36,7 +36,7 @@ enum keymap_context {
 	X(ACTION_REFRESH, "refresh", KEYMAP_GLOBAL, "reload from the server") \
 	X(ACTION_REDRAW, "redraw", KEYMAP_GLOBAL, "redraw the screen") \
 	X(ACTION_LOG, "request-log", KEYMAP_GLOBAL, \
-	    "the log of requests sent (token hidden)") \
+	    "the requests sent, with their answers (secrets hidden)") \
 	X(ACTION_TRANSFERS, "transfers", KEYMAP_GLOBAL, \
 	    "uploads and downloads in progress") \
 	X(ACTION_UP, "up", KEYMAP_LIST, "move up a line") \

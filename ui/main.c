@@ -117,7 +117,7 @@ static const char main_usage[] =
 "  -o, --output FORMAT    table, json or yaml\n"
 "      --config FILE      config file instead of the default\n"
 "      --theme NAME       console theme (ignored by commands)\n"
-"  -v, --verbose          log each request on stderr (token hidden)\n"
+"  -v, --verbose          log requests and answers on stderr (secrets hidden)\n"
 "      --version          print the version\n"
 "      --help             this help\n"
 "      --help-keys        the console's keys and what they do\n"

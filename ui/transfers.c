@@ -160,6 +160,7 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 		ho.token = t->token;
 		ho.max_retries = -1;
 		ho.budget = http_client_budget(t->http);
+		ho.log_with = t->http;
 		if ((x->http = http_client_new(&ho, &cause)) == NULL) {
 			xfer_fail(t, x, cause);
 			free(cause);

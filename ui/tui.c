@@ -24,7 +24,9 @@
 #include "demo.h"
 #include "http.h"
 #include "journal.h"
+#include "journalview.h"
 #include "log.h"
+#include "requestlog.h"
 #include "screen.h"
 #include "text.h"
 #include "theme.h"
@@ -35,7 +37,6 @@
 
 #define TUI_TICK_MS		1000
 #define TUI_HISTORY_MAX		100
-#define TUI_LOG_LINES		200
 #define TUI_PROGRESS_S		0.5	/* progress redraws: 2 a second */
 #define TUI_MESSAGES_MAX	50	/* kept for :messages */
 #define TUI_STATUS_ROWS		3	/* a message wraps to at most these */
@@ -497,36 +498,6 @@ tui_copy(struct tui *t, const char *what, const char *text)
 		tui_message(t, TUI_MSG_ERROR, "could not copy %s", what);
 }
 
-/* ---- the request log (L) ------------------------------------------------ */
-
-static void
-tui_request_log(struct tui *t)
-{
-	struct http_log_entry	*e;
-	struct buf		 b;
-	unsigned long		 total;
-	size_t			 n, i;
-	char			 when[16];
-	struct tm		 tm;
-
-	e = xcalloc(TUI_LOG_LINES, sizeof *e);
-	n = http_log_snapshot(t->http, e, TUI_LOG_LINES, &total);
-	buf_init(&b);
-	buf_addf(&b, "%lu requests in this session; newest last; budget "
-	    "left %ld\n\n", total, http_budget_left(t->http));
-	for (i = 0; i < n; i++) {
-		localtime_r(&e[i].time, &tm);
-		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		buf_addf(&b, "%s  %-6s %3ld  %5ld ms  %s%s\n", when,
-		    e[i].method, e[i].http_status, e[i].latency_ms, e[i].path,
-		    e[i].attempt > 1 ? "  (retry)" : e[i].attempt == 0 ?
-		    "  (not sent)" : "");
-	}
-	tui_push(t, textview_modal("request log", buf_str(&b)));
-	buf_free(&b);
-	free(e);
-}
-
 /* ---- configuration problems (:problems) -------------------------------- */
 
 static size_t	tui_wrap(const char *, size_t, char **, size_t);
@@ -773,7 +744,9 @@ tui_command(struct tui *t, const char *line)
 	} else if (strcmp(cmd, "help") == 0)
 		tui_push(t, tui_help_modal(t));
 	else if (strcmp(cmd, "log") == 0)
-		tui_request_log(t);
+		requestlog_open(t);
+	else if (strcmp(cmd, "journal") == 0)
+		journalview_open(t);
 	else if (strcmp(cmd, "problems") == 0)
 		tui_problems(t);
 	else if (strcmp(cmd, "messages") == 0)
@@ -794,7 +767,7 @@ tui_command(struct tui *t, const char *line)
 		    "them)", cmd);
 	else
 		tui_message(t, TUI_MSG_ERROR, "unknown command ':%s' (kinds, "
-		    ":profile NAME, :theme NAME, :log, :messages, :problems, "
+		    ":profile NAME, :theme NAME, :log, :journal, :messages, :problems, "
 		    ":help, :q; : then Tab lists them)", cmd);
 	free(copy);
 	t->dirty = 1;
@@ -851,7 +824,8 @@ tui_help_modal(struct tui *t)
 	    "  :profile NAME     switch profile\n"
 	    "  :theme NAME       switch theme (default light solarized-dark "
 	    "high-contrast mono)\n"
-	    "  :log              the request log\n"
+	    "  :log              the request log (Enter shows, c copies)\n"
+	    "  :journal          this profile's changes (u undoes one)\n"
 	    "  :messages         the last 50 messages, with their times\n"
 	    "  :problems         what is wrong in the config, keymap, theme "
 	    "(file:line)\n"
@@ -1212,7 +1186,7 @@ tui_global(struct tui *t, enum action a)
 		clearok(curscr, TRUE);
 		return (TUI_REDRAW);
 	case ACTION_LOG:
-		tui_request_log(t);
+		requestlog_open(t);
 		return (TUI_REDRAW);
 	case ACTION_TRANSFERS:
 		transfers_open(t);

@@ -718,8 +718,9 @@ static const struct kind_field direct_fields[] = {
 	{ .path = "uid", .type = KIND_TYPE_HEX32, .flags = KIND_F_READONLY,
 	  .help = "The video id reserved for the upload" },
 	{ .path = "uploadURL", .type = KIND_TYPE_URI,
-	  .flags = KIND_F_READONLY,
-	  .help = "One-time URL that takes the file without credentials" },
+	  .flags = KIND_F_READONLY | KIND_F_SECRET,
+	  .help = "One-time URL that takes the file without credentials "
+	  "(secret)" },
 	{ .path = NULL }
 };
 

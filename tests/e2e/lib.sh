@@ -109,6 +109,7 @@ e2e_init() {
 	setw -g remain-on-exit on
 	setw -g automatic-rename off
 	setw -g alternate-screen on
+	set -g set-clipboard on
 	EOF
 }
 
@@ -310,6 +311,12 @@ e2e_api() {
 	esac
 	echo "e2e_api: $method $path: HTTP $code" >&2
 	return 1
+}
+
+# e2e_clipboard: what the program last copied by OSC 52 (tmux keeps it as
+# its newest buffer); empty when nothing was.
+e2e_clipboard() {
+	_e2e_tmux show-buffer 2>/dev/null || true
 }
 
 # e2e_api_status: the HTTP status of the last e2e_api call.

@@ -330,6 +330,54 @@ test_create_get(void **state)
 	free(file);
 }
 
+/*
+ * A live input's WebRTC publish URL holds its key: the journal and -v keep
+ * the record, never that URL, nor the stream keys and passphrases.
+ */
+static void
+test_live_input_secrets(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*j;
+	char		*file, *journal, *text, *publish, *key, *pass;
+
+	file = itest_printf("%s/live.yaml", f->home);
+	spill(file, "meta:\n  name: secret check\n", 0600);
+	RUN(f, &r, "-v", "create", "live-inputs", "-f", file, "-o", "json");
+	assert_int_equal(r.status, 0);
+	j = cJSON_Parse(r.out);
+	assert_non_null(j);
+	publish = strdup(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "webRTC"),
+	    "url")->valuestring);
+	key = strdup(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "rtmps"),
+	    "streamKey")->valuestring);
+	pass = strdup(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "srt"),
+	    "passphrase")->valuestring);
+	cJSON_Delete(j);
+	assert_non_null(strstr(publish, "/webRTC/publish"));
+
+	/* -v shows the answer, redacted. */
+	assert_non_null(strstr(r.err, "\"webRTC\":{\"url\":\"[redacted]\"}"));
+	assert_null(strstr(r.err, publish));
+	assert_null(strstr(r.err, key));
+	assert_null(strstr(r.err, pass));
+	run_free(&r);
+
+	journal = itest_printf("%s/state/edgetui/journal.jsonl", f->home);
+	text = slurp(journal);
+	assert_non_null(strstr(text, "secret check"));
+	assert_null(strstr(text, publish));
+	assert_null(strstr(text, key));
+	assert_null(strstr(text, pass));
+	free(text);
+	free(journal);
+	free(publish);
+	free(key);
+	free(pass);
+	free(file);
+}
+
 static void
 test_create_invalid(void **state)
 {
@@ -1077,6 +1125,8 @@ main(void)
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_create_get, cli_setup,
 		    cli_teardown),
+		cmocka_unit_test_setup_teardown(test_live_input_secrets,
+		    cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_create_invalid, cli_setup,
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_update_put, cli_setup,

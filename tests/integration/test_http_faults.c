@@ -1281,12 +1281,110 @@ test_token_never_shown(void **state)
 	logged = NULL;
 }
 
+/*
+ * The request log keeps each answer for Enter and a curl command for c:
+ * without the token or the record's secrets, the body capped, and one
+ * ring for the console's client and an upload's (log_with).
+ */
+static void
+test_log_detail(void **state)
+{
+	static char		 big[3 * HTTP_LOG_BODY_MAX];
+	static const char	 live[] = "{\"success\":true,\"errors\":[],"
+	    "\"messages\":[],\"result\":{\"uid\":\"u1\",\"webRTC\":{"
+	    "\"url\":\"https://c.example/PUBLISH-KEY/webRTC/publish\"},"
+	    "\"rtmps\":{\"streamKey\":\"STREAM-KEY\"},\"echo\":\""
+	    TOKEN "\"}}";
+	struct faultd_reply	 script[] = {
+		{ .status = 200, .headers = JSON_CT, .body = live },
+		{ .status = 200, .headers = JSON_CT, .body = big },
+		{ .status = 200, .headers = JSON_CT, .body = OK_BODY },
+		{ .status = 200, .headers = JSON_CT, .body = OK_BODY },
+	};
+	static char		 bulk[2 * HTTP_LOG_BODY_MAX];
+	struct http_request	 many = { .method = "POST", .path = "/bulk",
+	    .json = bulk };
+	struct rig		 r;
+	struct http_client	*up;
+	struct http_response	 resp;
+	struct http_log_entry	 e[8];
+	struct http_request	 post = { .method = "POST", .path = "/live",
+	    .json = "{\"meta\":{\"name\":\"x\"},\"streamKey\":\"SENT-KEY\"}" };
+	struct http_options	 ho;
+	char			*cause = NULL, *curl, *body;
+	size_t			 n, i;
+
+	(void)state;
+	/* A JSON string far over the cap. */
+	memset(big, 'a', sizeof big - 1);
+	memcpy(big, "{\"success\":true,\"errors\":[],\"result\":\"", 38);
+	memcpy(big + sizeof big - 4, "\"}", 2);
+	big[sizeof big - 2] = '\0';
+	rig_start(&r, script, nitems(script), NULL);
+	assert_int_equal(http_perform(r.c, &post, &resp, &cause), STATUS_OK);
+	http_response_free(&resp);
+	assert_int_equal(get(r.c, "/big", &resp, &cause), STATUS_OK);
+	http_response_free(&resp);
+
+	/* An upload's own client records into the same ring. */
+	memset(&ho, 0, sizeof ho);
+	ho.base_url = faultd_url(r.fd);
+	ho.token = TOKEN;
+	ho.log_with = r.c;
+	up = http_client_new(&ho, &cause);
+	assert_non_null(up);
+	assert_int_equal(get(up, "/upload", &resp, &cause), STATUS_OK);
+	http_response_free(&resp);
+	http_client_free(up);
+
+	/* A bulk request's command is kept up to the cap too. */
+	bulk[0] = '[';
+	for (i = 1; i + 7 < sizeof bulk - 8; i += 7)
+		memcpy(bulk + i, "\"item\",", 7);
+	memcpy(bulk + i, "\"end\"]", 7);
+	assert_int_equal(http_perform(r.c, &many, &resp, &cause), STATUS_OK);
+	http_response_free(&resp);
+	n = http_log_snapshot(r.c, e, nitems(e), NULL);
+	assert_int_equal(n, 4);
+	assert_int_equal(http_log_detail(r.c, e[3].seq, &curl, &body), 0);
+	assert_true(strlen(curl) < HTTP_LOG_BODY_MAX + 100);
+	assert_non_null(strstr(curl, "more bytes not kept"));
+	free(curl);
+	free(body);
+
+	assert_string_equal(e[2].path, "/upload");
+	assert_int_equal(e[2].seq, e[0].seq + 2);
+
+	assert_int_equal(http_log_detail(r.c, e[0].seq, &curl, &body), 0);
+	assert_non_null(strstr(curl, "-X POST"));
+	assert_non_null(strstr(curl, "$" HTTP_TOKEN_ENV));
+	assert_null(strstr(curl, TOKEN));
+	assert_null(strstr(curl, "SENT-KEY"));
+	assert_non_null(strstr(body, "\"uid\": \"u1\""));
+	assert_null(strstr(body, "PUBLISH-KEY"));
+	assert_null(strstr(body, "STREAM-KEY"));
+	assert_null(strstr(body, TOKEN));
+	free(curl);
+	free(body);
+
+	assert_int_equal(http_log_detail(r.c, e[1].seq, &curl, &body), 0);
+	assert_true(strlen(body) < HTTP_LOG_BODY_MAX + 100);
+	assert_non_null(strstr(body, "more bytes not kept"));
+	free(curl);
+	free(body);
+
+	assert_int_equal(http_log_detail(r.c, e[3].seq + 1, &curl, &body),
+	    -1);
+	rig_finish(&r);
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_edgemu_get_operations,
 		    emu_start, emu_stop),
+		cmocka_unit_test(test_log_detail),
 		cmocka_unit_test_setup_teardown(test_edgemu_round_trip,
 		    emu_start, emu_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_multipart,

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "journal.h"
+#include "redact.h"
 #include "testdir.h"
 #include "xmalloc.h"
 
@@ -376,6 +377,87 @@ test_redaction(void **state)
 	journal_records_free(r, n);
 }
 
+/* The kinds' secret marks: a live input's WebRTC publish URL holds its key. */
+static void
+test_redaction_by_marks(void **state)
+{
+	const char		*dir = *state;
+	struct journal		*j;
+	struct journal_record	*r;
+	cJSON			*live;
+	size_t			 n;
+	char			*text, *cause = NULL;
+
+	live = cJSON_Parse("{\"uid\":\"L2\","
+	    "\"webRTC\":{\"url\":\"https://c.example/K-PUBLISH/webRTC/"
+	    "publish\"},"
+	    "\"webRTCPlayback\":{\"url\":\"https://c.example/L2/webRTC/"
+	    "play\"},"
+	    "\"rtmpsPlayback\":{\"url\":\"rtmps://p\",\"streamKey\":\"PK-1\"},"
+	    "\"srtPlayback\":{\"passphrase\":\"SP-1\"},"
+	    "\"outputs\":[{\"url\":\"rtmp://o\",\"streamKey\":\"OK-1\"}],"
+	    "\"uploadURL\":\"https://u.example/upload/x?token=DU-1\"}");
+	assert_non_null(live);
+	j = open_ok(dir);
+	if (journal_append(j, "p", "POST", "/live_inputs", 200, NULL, live,
+	    &cause) != 0)
+		fail_msg("journal_append: %s", cause);
+	journal_close(j);
+	cJSON_Delete(live);
+
+	text = slurp(dir, NULL);
+	assert_null(strstr(text, "K-PUBLISH"));
+	assert_null(strstr(text, "PK-1"));
+	assert_null(strstr(text, "SP-1"));
+	assert_null(strstr(text, "OK-1"));
+	assert_null(strstr(text, "DU-1"));
+	/* What is no secret stays. */
+	assert_non_null(strstr(text, "L2/webRTC/play"));
+	assert_non_null(strstr(text, "rtmp://o"));
+	free(text);
+
+	r = read_ok(dir, 1, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    r[0].after, "webRTC"), "url")->valuestring, "[redacted]");
+	journal_records_free(r, n);
+}
+
+/* Bodies for the request log and -v: JSON redacted, the rest kept or sized. */
+static void
+test_redact_body(void **state)
+{
+	static const char	 live[] = "{\"result\":{\"webRTC\":{\"url\":"
+	    "\"https://c/K/webRTC/publish\"},\"name\":\"\xc3\xa9t\xc3\xa9\"}}";
+	char			*s;
+
+	(void)state;
+	s = redact_body(live, strlen(live), 0, REDACT_LINE);
+	assert_string_equal(s, "{\"result\":{\"webRTC\":{\"url\":"
+	    "\"[redacted]\"},\"name\":\"\xc3\xa9t\xc3\xa9\"}}");
+	free(s);
+	s = redact_body(live, strlen(live), 0, 0);
+	assert_non_null(strstr(s, "\n    \"webRTC\": {\n"));
+	assert_null(strstr(s, "publish"));
+	free(s);
+	/* Cut within a two-byte character: before it, with a note. */
+	s = redact_body("not json \xc3\xa9", 11, 10, 0);
+	assert_string_equal(s, "not json \n[... 2 more bytes not kept]");
+	free(s);
+	s = redact_body("a\0b\xff", 4, 0, 0);
+	assert_string_equal(s, "[4 bytes of binary data]");
+	free(s);
+	s = redact_body(NULL, 0, 0, 0);
+	assert_string_equal(s, "");
+	free(s);
+	assert_true(redact_path_is_secret("result.webRTC.url"));
+	assert_true(redact_path_is_secret("webRTC.url"));
+	assert_false(redact_path_is_secret("webRTCPlayback.url"));
+	assert_false(redact_path_is_secret("mywebRTC.url"));
+	assert_true(redact_path_is_secret("outputs.streamKey"));
+	assert_false(redact_path_is_secret("tokenCount"));
+}
+
 static void
 test_many_appends_keep_order(void **state)
 {
@@ -468,6 +550,9 @@ main(void)
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_redaction,
 		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_redaction_by_marks,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test(test_redact_body),
 		cmocka_unit_test_setup_teardown(test_many_appends_keep_order,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_large_records,

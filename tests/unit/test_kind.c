@@ -1002,6 +1002,8 @@ test_secrets(void **state)
 		{ &kind_live_inputs, "rtmpsPlayback.streamKey" },
 		{ &kind_live_inputs, "srt.passphrase" },
 		{ &kind_live_inputs, "srtPlayback.passphrase" },
+		{ &kind_live_inputs, "webRTC.url" },
+		{ &kind_direct_uploads, "uploadURL" },
 		{ &kind_signing_keys, "pem" },
 		{ &kind_signing_keys, "jwk" },
 		{ &kind_webhook, "secret" },

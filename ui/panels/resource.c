@@ -17,6 +17,7 @@
 #include "http.h"
 #include "log.h"
 #include "pager.h"
+#include "redact.h"
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
@@ -352,35 +353,6 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 /* ---- details -------------------------------------------------------------- */
 
 static void
-panel_mask(const struct kind *k, cJSON *rec)
-{
-	const struct kind_field	*f;
-	cJSON			*parent, *item;
-	const char		*dot;
-	char			*head;
-
-	for (f = k->fields; f != NULL && f->path != NULL; f++) {
-		if ((f->flags & KIND_F_SECRET) == 0 ||
-		    strchr(f->path, '[') != NULL)
-			continue;
-		parent = rec;
-		if ((dot = strrchr(f->path, '.')) != NULL) {
-			head = xstrndup(f->path, (size_t)(dot - f->path));
-			parent = (cJSON *)kind_json_get(rec, head);
-			free(head);
-			dot++;
-		} else
-			dot = f->path;
-		if (parent == NULL || !cJSON_IsObject(parent))
-			continue;
-		item = cJSON_GetObjectItemCaseSensitive(parent, dot);
-		if (item != NULL && !cJSON_IsNull(item))
-			cJSON_ReplaceItemInObjectCaseSensitive(parent, dot,
-			    cJSON_CreateString(PANEL_SECRET_MASK));
-	}
-}
-
-static void
 panel_detail_text(struct panel *p)
 {
 	cJSON	*copy;
@@ -391,7 +363,7 @@ panel_detail_text(struct panel *p)
 		return;
 	copy = cJSON_Duplicate(p->record, 1);
 	if (!p->reveal)
-		panel_mask(p->kind, copy);
+		redact_json(copy, PANEL_SECRET_MASK);
 	if (p->detail_json) {
 		if ((text = cJSON_Print(copy)) == NULL)
 			fatalx("out of memory");
@@ -947,6 +919,21 @@ panel_apply_answer(struct tui *t, void *arg, const char *answer)
 	    a->text, "Not applied: nothing was sent.");
 }
 
+/* The diff as shown: secrets masked on both sides (src/redact.c). */
+static size_t
+panel_diff_masked(struct buf *b, const cJSON *fresh, const cJSON *edited)
+{
+	cJSON	*f = cJSON_Duplicate(fresh, 1), *e = cJSON_Duplicate(edited, 1);
+	size_t	 n;
+
+	redact_json(f, NULL);
+	redact_json(e, NULL);
+	n = edit_diff(b, f, e);
+	cJSON_Delete(f);
+	cJSON_Delete(e);
+	return (n);
+}
+
 static void
 panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 {
@@ -963,7 +950,7 @@ panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
 	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
 		buf_adds(&b, "Warning: the record changed on the server while "
 		    "you edited it;\nthe diff is against its current copy.\n\n");
-	n = edit_diff(&b, fresh, edited);
+	n = panel_diff_masked(&b, fresh, edited);
 	if (n == 0) {
 		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
 		    "already holds these values; nothing to apply");

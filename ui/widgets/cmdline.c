@@ -17,8 +17,8 @@
 #include "xmalloc.h"
 
 static const char *const cmdline_words[] = {
-	"help", "log", "messages", "problems", "profile", "q", "q!", "quit",
-	"theme", NULL
+	"help", "journal", "log", "messages", "problems", "profile", "q", "q!",
+	"quit", "theme", NULL
 };
 static const char *const cmdline_themes[] = {
 	"default", "high-contrast", "light", "mono", "solarized-dark", NULL
