@@ -278,6 +278,19 @@ journalview_undo_yes(struct tui *t, void *arg, const char *answer)
 	free(path);
 }
 
+/* What a diff's fetch carries, as E's does: the record to apply. */
+static cJSON *
+journalview_edit(struct journal_undo *plan)
+{
+	cJSON	*data = cJSON_CreateObject();
+
+	if (data == NULL)
+		fatalx("out of memory");
+	cJSON_AddItemToObject(data, "record", plan->body);
+	plan->body = NULL;
+	return (data);
+}
+
 /* The update's diff against the record as the server has it now (E's). */
 static void
 journalview_undo_update(struct tui *t, const struct journal_record *rec,
@@ -300,8 +313,7 @@ journalview_undo_update(struct tui *t, const struct journal_record *rec,
 		local.panel = p;
 		local.type = TUI_REQ_FETCH_DIFF;
 		local.id = id != NULL ? xstrdup(id) : NULL;
-		local.data = plan->body;
-		plan->body = NULL;
+		local.data = journalview_edit(plan);
 		panel_event(p, &local, &ev);
 		free(local.id);
 		cJSON_Delete(local.data);
@@ -314,8 +326,7 @@ journalview_undo_update(struct tui *t, const struct journal_record *rec,
 	if (r == NULL)
 		return;
 	r->id = id != NULL ? xstrdup(id) : NULL;
-	r->data = plan->body;
-	plan->body = NULL;
+	r->data = journalview_edit(plan);
 	tui_message(t, TUI_MSG_INFO, "fetching %s %s to compare...", k->name,
 	    id != NULL ? id : "");
 }

@@ -53,8 +53,12 @@ struct xfer {
 	struct tusc_options	 opts;
 	struct tusc_result	 res;
 	unsigned long		 run_id;	/* set by the thread */
+	char			*notice;	/* the thread's, swapped atomically */
+	char			*note;		/* shown on the row while running */
 	int			 stop;		/* d: the thread ends at once */
 	double			 posted;	/* the thread's last report */
+	long long		 done_sent;	/* and what it said */
+	long long		 total_sent;
 	struct jobs		*jobs;
 };
 
@@ -70,6 +74,8 @@ xfer_now(void)
 static void
 xfer_free(struct xfer *x)
 {
+	free(__atomic_exchange_n(&x->notice, NULL, __ATOMIC_ACQ_REL));
+	free(x->note);
 	free(x->title);
 	free(x->uid);
 	free(x->url);
@@ -123,6 +129,8 @@ xfer_upload_progress(long long done, long long total, void *arg)
 	unsigned long	 id = __atomic_load_n(&x->run_id, __ATOMIC_ACQUIRE);
 	double		 now = xfer_now();
 
+	x->done_sent = done;
+	x->total_sent = total;
 	if (__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE)) {
 		/* The row keeps where it stopped. */
 		(void)jobs_progress(x->jobs, id, done, total);
@@ -132,6 +140,21 @@ xfer_upload_progress(long long done, long long total, void *arg)
 		return (jobs_cancelled(x->jobs, id));
 	x->posted = now;
 	return (jobs_progress(x->jobs, id, done, total));
+}
+
+/*
+ * On the upload's thread: what tusc says while it goes on ("the server is
+ * still finishing the previous request; trying again in 4 s") is handed to
+ * the console through one pointer and a progress event to wake it.
+ */
+static void
+xfer_upload_notice(const char *msg, void *arg)
+{
+	struct xfer	*x = arg;
+	unsigned long	 id = __atomic_load_n(&x->run_id, __ATOMIC_ACQUIRE);
+
+	free(__atomic_exchange_n(&x->notice, xstrdup(msg), __ATOMIC_ACQ_REL));
+	(void)jobs_progress(x->jobs, id, x->done_sent, x->total_sent);
 }
 
 static enum status
@@ -181,7 +204,13 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 	x->opts.state_dir = x->state_dir;
 	x->opts.progress = xfer_upload_progress;
 	x->opts.progress_arg = x;
+	x->opts.notice = xfer_upload_notice;
+	x->opts.notice_arg = x;
+	x->done_sent = x->done;
+	x->total_sent = x->total;
 	x->jobs = t->jobs;
+	free(x->note);
+	x->note = NULL;
 	x->stop = 0;
 	x->state = XFER_RUNNING;
 	x->start = xfer_now();
@@ -506,6 +535,7 @@ transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 {
 	struct xfer	*x = r->xfer;
 	double		 dt;
+	char		*note;
 
 	switch (ev->kind) {
 	case JOBS_EVENT_PROGRESS:
@@ -516,6 +546,15 @@ transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 		if (x->kind == XFER_UPLOAD && x->uid == NULL &&
 		    x->res.uid != NULL && *x->res.uid != '\0')
 			x->uid = xstrdup(x->res.uid);
+		if ((note = __atomic_exchange_n(&x->notice, NULL,
+		    __ATOMIC_ACQ_REL)) != NULL) {
+			free(x->note);
+			x->note = note;
+			tui_message(t, TUI_MSG_WARN, "%s: %s", x->title, note);
+		} else if (ev->done > x->done) {
+			free(x->note);	/* going again */
+			x->note = NULL;
+		}
 		x->done = ev->done;
 		if (ev->total > 0)
 			x->total = ev->total;
@@ -723,6 +762,8 @@ xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 	}
 	if (x->error != NULL)
 		buf_addf(b, "  %s", x->error);
+	else if (x->note != NULL && x->state == XFER_RUNNING)
+		buf_addf(b, "  %s", x->note);
 	if (x->url != NULL)
 		buf_addf(b, "  %s", x->url);
 	else if (x->uid != NULL)

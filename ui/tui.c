@@ -766,9 +766,8 @@ tui_command(struct tui *t, const char *line)
 		tui_message(t, TUI_MSG_WARN, ":%s needs a name (Tab lists "
 		    "them)", cmd);
 	else
-		tui_message(t, TUI_MSG_ERROR, "unknown command ':%s' (kinds, "
-		    ":profile NAME, :theme NAME, :log, :journal, :messages, :problems, "
-		    ":help, :q; : then Tab lists them)", cmd);
+		tui_message(t, TUI_MSG_ERROR, "unknown command ':%s' (: then "
+		    "Tab lists them all)", cmd);
 	free(copy);
 	t->dirty = 1;
 	return (0);

@@ -161,4 +161,4 @@ e2e_api GET "$LI/$liuid" | grep -qF "\"streamKey\":\"$key\"" ||
 
 e2e_keys q
 e2e_wait_gone "journal: "
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter

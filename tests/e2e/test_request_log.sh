@@ -87,4 +87,4 @@ e2e_wait_match "  PATCH +204 +[0-9]+ ms +[0-9]+  http://127\.0\.0\.1:[0-9]+/"
 e2e_wait_match "  POST +201 +[0-9]+ ms +[0-9]+  $ACC/stream$"
 e2e_keys q
 e2e_wait_gone "request log: "
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
