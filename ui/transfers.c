@@ -152,7 +152,11 @@ xfer_upload_notice(const char *msg, void *arg)
 {
 	struct xfer	*x = arg;
 	unsigned long	 id = __atomic_load_n(&x->run_id, __ATOMIC_ACQUIRE);
+	size_t		 len = strlen(x->file);
 
+	/* The row names the video: the file's path is not repeated. */
+	if (strncmp(msg, x->file, len) == 0 && strncmp(msg + len, ": ", 2) == 0)
+		msg += len + 2;
 	free(__atomic_exchange_n(&x->notice, xstrdup(msg), __ATOMIC_ACQ_REL));
 	(void)jobs_progress(x->jobs, id, x->done_sent, x->total_sent);
 }
@@ -753,7 +757,8 @@ xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 	}
 	if (x->kind == XFER_UPLOAD) {
 		xfer_amount(b, x->done, x->total);
-		if (x->state == XFER_RUNNING && !x->stop && x->rate > 0) {
+		if (x->state == XFER_RUNNING && !x->stop && x->rate > 0 &&
+		    x->note == NULL) {
 			xfer_size(rate, sizeof rate, x->rate);
 			left = (double)(x->total - x->done) / x->rate;
 			buf_addf(b, " %s/s ETA %d:%02d", rate, (int)left / 60,
