@@ -91,6 +91,12 @@ enum keymap_context {
 	    "show the schema's source") \
 	X(ACTION_JSON, "toggle-json", KEYMAP_DETAIL, \
 	    "details as YAML or JSON") \
+	X(ACTION_SEARCH, "search", KEYMAP_DETAIL, \
+	    "find text in what is shown (highlighted)") \
+	X(ACTION_SEARCH_NEXT, "search-next", KEYMAP_DETAIL, \
+	    "the next match of the search") \
+	X(ACTION_SEARCH_PREV, "search-prev", KEYMAP_DETAIL, \
+	    "the previous match of the search") \
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)")
 

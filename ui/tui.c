@@ -907,6 +907,12 @@ tui_draw_status(struct tui *t)
 		return;
 	}
 	buf_init(&b);
+	if (p != NULL && panel_detail_hints(p, &b)) {
+		screen_put(LINES - 1, 0, COLS, buf_str(&b),
+		    screen_role(THEME_ROLE_DIM));
+		buf_free(&b);
+		return;
+	}
 	buf_adds(&b, " ? help  : command  / filter  Enter details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		buf_addf(&b, "  %s", p->ops->hints);
