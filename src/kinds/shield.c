@@ -190,7 +190,7 @@ static const struct kind_column disc_columns[] = {
 	{ .header = "ORIGIN", .path = "origin", .width = 20,
 	  .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT },
 	{ .header = "REQUESTS", .path = "features.traffic_stats.requests",
-	  .width = 9, .format = KIND_FMT_NUMBER,
+	  .width = 8, .format = KIND_FMT_NUMBER,
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "LAST UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },

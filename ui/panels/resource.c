@@ -213,13 +213,13 @@ panel_noun(const struct panel *p)
 	return (p->kind->noun != NULL ? p->kind->noun : p->kind->name);
 }
 
-/* "'Launch teaser.mp4' (7d05ce87…)": the record's label and short id. */
-void
-panel_name_record(struct panel *p, const char *id, struct buf *b)
+/* Record id's label ("Launch teaser.mp4"), cleaned and cut; or NULL. */
+static char *
+panel_record_label(struct panel *p, const char *id)
 {
 	const cJSON	*v = NULL;
 	cJSON		*rec = NULL;
-	char		*clean, *cut;
+	char		*clean, *cut = NULL;
 	long		 i;
 
 	if (p->kind->label != NULL && id != NULL &&
@@ -229,23 +229,32 @@ panel_name_record(struct panel *p, const char *id, struct buf *b)
 	if (cJSON_IsString(v) && *v->valuestring != '\0') {
 		clean = text_clean(v->valuestring);
 		cut = text_ellipsize(clean, PANEL_LABEL_MAX, screen_ellipsis());
-		buf_addf(b, "'%s'", cut);
-		free(cut);
 		free(clean);
-		if (id != NULL && strlen(id) > PANEL_SHORT_ID)
-			buf_addf(b, " (%.*s%s)", PANEL_SHORT_ID, id,
-			    screen_ellipsis());
-		else if (id != NULL)
-			buf_addf(b, " (%s)", id);
-	} else if (id != NULL)
-		buf_adds(b, id);
+	}
 	cJSON_Delete(rec);
+	return (cut);
 }
 
-/*
- * Which records an action on the marked ones uses, said when the cursor
- * is elsewhere: the marks win over the row under the cursor.
- */
+/* "'Launch teaser.mp4' (7d05ce87…)": the record's label and short id. */
+void
+panel_name_record(struct panel *p, const char *id, struct buf *b)
+{
+	char	*label;
+
+	if (id == NULL)
+		return;
+	if ((label = panel_record_label(p, id)) == NULL) {
+		buf_adds(b, id);
+		return;
+	}
+	buf_addf(b, "'%s'", label);
+	if (strlen(id) > PANEL_SHORT_ID)
+		buf_addf(b, " (%.*s%s)", PANEL_SHORT_ID, id, screen_ellipsis());
+	else
+		buf_addf(b, " (%s)", id);
+	free(label);
+}
+
 static int
 panel_cursor_marked(struct panel *p)
 {
@@ -1796,19 +1805,17 @@ static void
 panel_video_name(struct panel *p, struct buf *b)
 {
 	struct tui	*t = p->tui;
-	struct buf	 name;
+	char		*name = NULL;
 	size_t		 i;
 
-	buf_init(&name);
-	for (i = 0; i < t->npanels && name.len == 0; i++)
-		if (t->panels[i]->kind == &kind_videos &&
-		    rows_find(t->panels[i]->rows, p->video) >= 0)
-			panel_name_record(t->panels[i], p->video, &name);
-	if (name.len > 0 && name.data[0] == '\'')
-		buf_addf(b, " of %s", buf_str(&name));
+	for (i = 0; i < t->npanels && name == NULL; i++)
+		if (t->panels[i]->kind == &kind_videos)
+			name = panel_record_label(t->panels[i], p->video);
+	if (name != NULL)
+		buf_addf(b, " of '%s'", name);
 	else
 		buf_addf(b, " of video %s", p->video);
-	buf_free(&name);
+	free(name);
 }
 
 static void
@@ -1916,6 +1923,23 @@ panel_draw_row(struct panel *p, size_t i, int y, int w)
 	}
 }
 
+/* "METHOD ▲", or "METHOD▲" or "METH▲" where the column is narrow. */
+static char *
+panel_sort_header(const char *header, int width, int desc)
+{
+	char	*h = xstrdup(header), *out;
+	size_t	 hw = text_width(h);
+
+	if ((int)hw + 2 <= width)
+		out = xprintf("%s %s", h, screen_arrow(desc));
+	else {
+		text_cut(h, (size_t)MAXIMUM(width - 1, 0));
+		out = xprintf("%s%s", h, screen_arrow(desc));
+	}
+	free(h);
+	return (out);
+}
+
 static void
 panel_draw_header(struct panel *p, int y, int w)
 {
@@ -1925,9 +1949,9 @@ panel_draw_header(struct panel *p, int y, int w)
 	for (c = 0; c < (int)p->ncols && x < w; c++) {
 		if (p->widths[c] == 0)
 			continue;
-		/* The sorted column says so, and which way. */
-		h = c == p->sort_col ? xprintf("%s %s", p->cols[c]->header,
-		    screen_arrow(p->sort_desc)) : xstrdup(p->cols[c]->header);
+		/* The sorted column says so, and which way: the arrow shows. */
+		h = c == p->sort_col ? panel_sort_header(p->cols[c]->header,
+		    p->widths[c], p->sort_desc) : xstrdup(p->cols[c]->header);
 		screen_cell(y, x, MINIMUM(p->widths[c], w - x), h,
 		    screen_role(THEME_ROLE_COLUMN));
 		free(h);
