@@ -1894,6 +1894,21 @@ panel_draw_banner(struct panel *p, int y, int w, int maxh)
 	return (n);
 }
 
+/* The column after the last cell on screen. */
+static int
+panel_row_end(const struct panel *p)
+{
+	int	x = 2, c, end = 2;
+
+	for (c = 0; c < (int)p->ncols; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		end = x + p->widths[c];
+		x = end + 1;
+	}
+	return (end);
+}
+
 static void
 panel_draw_row(struct panel *p, size_t i, int y, int w)
 {
@@ -1902,16 +1917,17 @@ panel_draw_row(struct panel *p, size_t i, int y, int w)
 	int	selected = i == p->cursor, marked = rows_marked(p->rows, i);
 
 	/*
-	 * The cursor row is a bar over cells and gaps. Its role is best a
-	 * background colour: a terminal with bce erases in it, so a one-row
-	 * move stays cheap (reverse video cannot be erased with).
+	 * The cursor row is a bar over cells and gaps, to the last cell's
+	 * end. Its role is best a background colour: a terminal with bce
+	 * erases in it, so a one-row move stays cheap (reverse video cannot
+	 * be erased with).
 	 */
 	if (marked)
 		a = screen_role(THEME_ROLE_ROW_MARKED);
 	if (selected)
 		a = screen_role(THEME_ROLE_ROW_SELECTED);
 	if (marked || selected)
-		screen_fill(y, 0, w, a);
+		screen_fill(y, 0, MINIMUM(panel_row_end(p), w), a);
 	screen_put(y, 0, 2, selected ? (marked ? ">*" : "> ") :
 	    marked ? "* " : "  ", a);
 	for (c = 0; c < (int)p->ncols && x < w; c++) {

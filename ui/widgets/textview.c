@@ -61,6 +61,38 @@ textview_set(struct textview *tv, const char *title, const char *text)
 	tv->cur = n > 0 && cur < n ? cur : 0;
 }
 
+/*
+ * The bytes of s on its first row of cols columns: at a space, unless that
+ * leaves most of the row empty (a key before a long URL), then cut.
+ */
+static size_t
+textview_wrap(const char *s, int cols)
+{
+	size_t	k = text_wrap(s, (size_t)cols);
+	char	*cut;
+
+	if (s[k] == '\0' || s[k - 1] != ' ')
+		return (k);
+	cut = xstrndup(s, k);
+	if ((int)text_width(cut) * 2 < cols) {
+		free(cut);
+		cut = xstrdup(s);
+		text_cut(cut, (size_t)cols);
+		k = MAXIMUM(strlen(cut), 1);
+	}
+	free(cut);
+	return (k);
+}
+
+/* Continued rows of a line start under its text, when there is room. */
+static int
+textview_indent(const char *line, int cols)
+{
+	int	ind = (int)strspn(line, " ") + 2;
+
+	return (ind * 3 < cols ? ind : 0);
+}
+
 /* Screen rows line i takes, wrapped to cols columns. */
 static size_t
 textview_rows(const struct textview *tv, size_t i, int cols)
@@ -70,10 +102,12 @@ textview_rows(const struct textview *tv, size_t i, int cols)
 
 	if (cols < 1)
 		return (1);
-	do {
-		s += text_wrap(s, (size_t)cols);
+	s += textview_wrap(s, cols);
+	n++;
+	while (*s != '\0') {
+		s += textview_wrap(s, cols - textview_indent(tv->lines[i], cols));
 		n++;
-	} while (*s != '\0');
+	}
 	return (n);
 }
 
@@ -139,7 +173,7 @@ textview_draw(struct tui *t, struct textview *tv, int y, int x, int h, int w)
 {
 	const char	*s;
 	size_t		 i, k;
-	int		 row = 0, cols = w - 2;
+	int		 row = 0, cols = w - 2, ind;
 	attr_t		 a;
 
 	(void)t;
@@ -150,14 +184,17 @@ textview_draw(struct tui *t, struct textview *tv, int y, int x, int h, int w)
 		a = screen_role(tv->cursor && i == tv->cur ?
 		    THEME_ROLE_ROW_SELECTED : THEME_ROLE_NORMAL);
 		s = tv->lines[i];
+		ind = 0;
 		/* Long lines wrap: nothing is cut off at the right. */
 		do {
-			k = text_wrap(s, (size_t)cols);
+			k = textview_wrap(s, cols - ind);
 			if (tv->cursor && i == tv->cur)
 				screen_fill(y + row, x, w, a);
-			textview_row(tv, y + row, x + 1, cols, s, k, a);
+			textview_row(tv, y + row, x + 1 + ind, cols - ind, s, k,
+			    a);
 			s += k;
 			row++;
+			ind = textview_indent(tv->lines[i], cols);
 		} while (*s != '\0' && row < h);
 	}
 }
