@@ -48,7 +48,7 @@ enum keymap_context {
 	    "filter the list (!text inverts)") \
 	X(ACTION_QUERY, "query", KEYMAP_LIST, \
 	    "server filters (NAME=VALUE ...)") \
-	X(ACTION_SORT, "sort", KEYMAP_LIST, "sort by the next column") \
+	X(ACTION_SORT, "sort", KEYMAP_LIST, "choose the column to sort by") \
 	X(ACTION_SORT_REVERSE, "sort-reverse", KEYMAP_LIST, \
 	    "reverse the sort order") \
 	X(ACTION_DETAILS, "details", KEYMAP_LIST, "show the record") \
