@@ -579,11 +579,7 @@ panel_line_value(struct panel *p, size_t i)
 		buf_addf(&b, "%s\n", line);
 		for (end = i + 1; end < tv->nlines &&
 		    (tv->lines[end][0] == '\0' ||
-		    panel_indent(tv->lines[end]) > ind ||
-		    (panel_indent(tv->lines[end]) == ind &&
-		    strncmp(tv->lines[end] + ind, "- ", 2) == 0 &&
-		    strchr(line, ':') != NULL && line[strlen(line) - 1] ==
-		    ':')); end++)
+		    panel_indent(tv->lines[end]) > ind); end++)
 			;
 		for (j = i + 1; j < end; j++)
 			buf_addf(&b, "%s\n", strlen(tv->lines[j]) > ind ?
@@ -614,7 +610,7 @@ panel_line_value(struct panel *p, size_t i)
 static void
 panel_detail_copy(struct panel *p)
 {
-	char	*v, *key, *colon;
+	char	*v, *key, *k, *colon;
 
 	if ((v = panel_line_value(p, p->detail.cur)) == NULL) {
 		tui_message(p->tui, TUI_MSG_WARN, "no value on this line to "
@@ -627,11 +623,17 @@ panel_detail_copy(struct panel *p)
 		free(v);
 		return;
 	}
+	/* The message names the field: "- name:" and "\"name\":" as name. */
 	key = xstrdup(p->detail.lines[p->detail.cur] +
 	    panel_indent(p->detail.lines[p->detail.cur]));
-	if ((colon = strchr(key, ':')) != NULL && colon != key) {
+	k = key + (strncmp(key, "- ", 2) == 0 ? 2 : 0);
+	k += *k == '"';
+	if ((colon = strchr(k, ':')) != NULL && colon != k &&
+	    (colon[1] == ' ' || colon[1] == '\0')) {
 		*colon = '\0';
-		tui_copy(p->tui, key, v);
+		if (colon[-1] == '"')
+			colon[-1] = '\0';
+		tui_copy(p->tui, *k != '\0' ? k : "the value", v);
 	} else
 		tui_copy(p->tui, "the value", v);
 	explicit_bzero(v, strlen(v));
