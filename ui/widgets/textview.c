@@ -128,16 +128,19 @@ textview_place(struct textview *tv, int h, int cols)
 		return;
 	if (tv->cur >= tv->nlines)
 		tv->cur = tv->nlines - 1;
-	if (tv->cur < tv->top)
+	if (tv->cur < tv->top) {
 		tv->top = tv->cur;
-	for (;;) {
-		rows = 0;
-		for (i = tv->top; i <= tv->cur; i++)
-			rows += textview_rows(tv, i, cols);
-		if (rows <= (size_t)h || tv->top >= tv->cur)
-			break;
-		tv->top++;
+		return;
 	}
+	/* Up from the cursor while a screen holds it (h lines at most). */
+	i = tv->cur;
+	rows = textview_rows(tv, i, cols);
+	while (i > tv->top &&
+	    rows + (r = textview_rows(tv, i - 1, cols)) <= (size_t)h) {
+		rows += r;
+		i--;
+	}
+	tv->top = i;
 }
 
 /* One row of text, and what '/' found in it drawn over. */
