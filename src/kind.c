@@ -936,7 +936,8 @@ kind_column_value(const struct kind *k, const struct kind_column *c,
 		buf_adds(&b, "********");
 	else if (present)
 		present = kind_format(c, v, record, &b);
-	text_sanitize(present ? buf_str(&b) : "-", out, size, 0);
+	text_sanitize(present ? buf_str(&b) : c->none != NULL ? c->none : "-",
+	    out, size, 0);
 	buf_free(&b);
 	return (present);
 }

@@ -91,6 +91,7 @@ struct kind_column {
 	int			 width;		/* 0: what is left */
 	enum kind_format	 format;
 	int			 flags;
+	const char		*none;		/* shown for no value; "-" */
 };
 
 enum kind_type {
@@ -189,6 +190,9 @@ struct kind {
 	const char		*aliases;	/* "rl ratelimits", spaced */
 	const char		*help;		/* one line */
 	enum kind_scope		 scope;
+	/* What confirmations call one record, and the field naming it. */
+	const char		*noun;		/* "rate limit"; NULL: name */
+	const char		*label;		/* "description"; or NULL */
 
 	const char		*list_path;	/* GET; NULL with SHAPE_NONE */
 	const char		*item_path;	/* {id} unless SHAPE_OBJECT */

@@ -208,6 +208,55 @@ text_cut(char *s, size_t cols)
 	return (kept);
 }
 
+size_t
+text_wrap(const char *s, size_t cols)
+{
+	const char	*p, *space = NULL;
+	size_t		 kept = 0, w, n;
+
+	for (p = s; *p != '\0'; p += n) {
+		w = text_char_width(p, &n);
+		if (kept + w > cols)
+			break;
+		if (*p == ' ')
+			space = p;
+		kept += w;
+	}
+	if (*p == '\0')
+		return ((size_t)(p - s));
+	/* Break after the last space that fits; a long word is cut. */
+	if (space != NULL && space > s)
+		return ((size_t)(space - s) + 1);
+	if (p == s) {
+		/* At least one character, however wide. */
+		(void)text_char_width(p, &n);
+		p += n;
+	}
+	return ((size_t)(p - s));
+}
+
+char *
+text_ellipsize(const char *s, size_t cols, const char *ellipsis)
+{
+	char	*out;
+	size_t	 ew = text_width(ellipsis), n;
+
+	if (text_width(s) <= cols)
+		return (xstrdup(s));
+	out = xmalloc(strlen(s) + strlen(ellipsis) + 1);
+	memcpy(out, s, strlen(s) + 1);
+	if (cols <= ew) {
+		text_cut(out, cols);
+		return (out);
+	}
+	text_cut(out, cols - ew);
+	/* "credential…", not "credential …" */
+	for (n = strlen(out); n > 0 && out[n - 1] == ' '; n--)
+		out[n - 1] = '\0';
+	strcat(out, ellipsis);
+	return (out);
+}
+
 static inline unsigned char
 text_lower(unsigned char c)
 {

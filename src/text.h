@@ -30,6 +30,14 @@ char		*text_clean(const char *);
  */
 size_t		 text_width(const char *);
 size_t		 text_cut(char *, size_t);
+/*
+ * Wrapping: the bytes of s that make its first row of at most cols
+ * columns, broken after a space when one fits (a word longer than a row
+ * is cut; at least one character). The rest of s follows.
+ */
+size_t		 text_wrap(const char *, size_t);
+/* s in at most cols columns: cut text ends with ellipsis (allocated). */
+char		*text_ellipsize(const char *, size_t, const char *);
 
 /*
  * Substring search ignoring ASCII case: the first match in the len bytes

@@ -456,6 +456,12 @@ theme_apply_no_color(struct theme *t)
 {
 	size_t	i;
 
+	int	bg = t->roles[THEME_ROLE_NORMAL].bg;
+
+	/* A role told apart by its background keeps standing out. */
+	for (i = 0; i < THEME_ROLE_COUNT; i++)
+		if (t->roles[i].bg != bg)
+			t->roles[i].attrs |= THEME_ATTR_REVERSE;
 	for (i = 0; i < THEME_ROLE_COUNT; i++) {
 		t->roles[i].fg = THEME_COLOR_DEFAULT;
 		t->roles[i].bg = THEME_COLOR_DEFAULT;

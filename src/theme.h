@@ -47,7 +47,8 @@
 	    "a resource in error (encoding failed)")			\
 	X(THEME_ROLE_DIFF_OLD, "diff-old", "removed lines in a diff")	\
 	X(THEME_ROLE_DIFF_NEW, "diff-new", "added lines in a diff")	\
-	X(THEME_ROLE_PROGRESS, "progress", "progress bars")
+	X(THEME_ROLE_PROGRESS, "progress", "progress bars")		\
+	X(THEME_ROLE_MATCH, "match", "what / found in the details")
 
 #define THEME_ROLE_ENUM(id, name, help) id,
 enum theme_role {
@@ -127,7 +128,10 @@ int		 theme_color_parse(const char *, int *, char **);
 int		 theme_color_degrade(int, int);
 /* Every colour of a theme degraded for a terminal with ncolors colours. */
 void		 theme_degrade(struct theme *, int);
-/* NO_COLOR: every colour becomes the terminal's own; attributes stay. */
+/*
+ * NO_COLOR: every colour becomes the terminal's own; attributes stay, and
+ * a role with a background of its own (the cursor bar) turns reverse.
+ */
 void		 theme_apply_no_color(struct theme *);
 
 /*

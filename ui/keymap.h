@@ -49,7 +49,7 @@ enum keymap_context {
 	    "filter the list (!text inverts)") \
 	X(ACTION_QUERY, "query", KEYMAP_LIST, \
 	    "server filters (NAME=VALUE ...)") \
-	X(ACTION_SORT, "sort", KEYMAP_LIST, "sort by the next column") \
+	X(ACTION_SORT, "sort", KEYMAP_LIST, "choose the column to sort by") \
 	X(ACTION_SORT_REVERSE, "sort-reverse", KEYMAP_LIST, \
 	    "reverse the sort order") \
 	X(ACTION_DETAILS, "details", KEYMAP_LIST, "show the record") \
@@ -92,6 +92,12 @@ enum keymap_context {
 	    "show the schema's source") \
 	X(ACTION_JSON, "toggle-json", KEYMAP_DETAIL, \
 	    "details as YAML or JSON") \
+	X(ACTION_SEARCH, "search", KEYMAP_DETAIL, \
+	    "find text in what is shown (highlighted)") \
+	X(ACTION_SEARCH_NEXT, "search-next", KEYMAP_DETAIL, \
+	    "the next match of the search") \
+	X(ACTION_SEARCH_PREV, "search-prev", KEYMAP_DETAIL, \
+	    "the previous match of the search") \
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)")
 

@@ -14,6 +14,7 @@
 #include <wctype.h>
 
 #include "screen.h"
+#include "text.h"
 #include "xmalloc.h"
 
 #define SCREEN_LINE_MAX	1024
@@ -106,8 +107,15 @@ screen_theme(const struct theme *t)
 	for (i = 0; i < THEME_ROLE_COUNT; i++) {
 		s = &t->roles[i];
 		screen_attrs[i] = screen_attr_bits(s->attrs);
-		if (screen_ncolors < 8)
+		/*
+		 * A role told apart by its background (the selection bar)
+		 * is reverse where there is no colour (NO_COLOR, mono).
+		 */
+		if (screen_ncolors < 8) {
+			if (s->bg != t->roles[THEME_ROLE_NORMAL].bg)
+				screen_attrs[i] |= A_REVERSE;
 			continue;
+		}
 		fg = screen_color(s->fg);
 		bg = screen_color(s->bg);
 		if (fg == -1 && bg == -1)
@@ -237,6 +245,37 @@ screen_put(int y, int x, int w, const char *s, attr_t attr)
 	mvaddnwstr(y, x, buf, (int)n);
 	attrset(A_NORMAL);
 	return (col);
+}
+
+const char *
+screen_ellipsis(void)
+{
+	return (screen_ascii_mode ? "~" : "\xe2\x80\xa6");
+}
+
+const char *
+screen_arrow(int desc)
+{
+	if (screen_ascii_mode)
+		return (desc ? "v" : "^");
+	return (desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2");
+}
+
+int
+screen_cell(int y, int x, int w, const char *s, attr_t attr)
+{
+	char	*cut;
+	int	 n;
+
+	if (w <= 0 || s == NULL)
+		return (0);
+	/* Most cells fit: measuring ASCII is a strlen. */
+	if (strlen(s) <= (size_t)w)
+		return (screen_put(y, x, w, s, attr));
+	cut = text_ellipsize(s, (size_t)w, screen_ellipsis());
+	n = screen_put(y, x, w, cut, attr);
+	free(cut);
+	return (n);
 }
 
 void

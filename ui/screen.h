@@ -20,6 +20,11 @@ void		 screen_theme(const struct theme *);
 attr_t		 screen_role(enum theme_role);
 /* Draw text at y,x clipped to width w, cleaned of control characters. */
 int		 screen_put(int, int, int, const char *, attr_t);
+/* The same for a list cell: text cut to the width ends with an ellipsis. */
+int		 screen_cell(int, int, int, const char *, attr_t);
+/* The ellipsis and the sort arrows, in ASCII in the ASCII line mode. */
+const char	*screen_ellipsis(void);
+const char	*screen_arrow(int);
 /* Fill the rest of a line from x with blanks in attr. */
 void		 screen_fill(int, int, int, attr_t);
 /* A horizontal rule (ACS or '-'). */

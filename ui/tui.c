@@ -1098,6 +1098,12 @@ tui_draw_status(struct tui *t, char **rows, size_t nrows)
 		return;
 	}
 	buf_init(&b);
+	if (p != NULL && panel_detail_hints(p, &b)) {
+		screen_put(LINES - 1, 0, COLS, buf_str(&b),
+		    screen_role(THEME_ROLE_DIM));
+		buf_free(&b);
+		return;
+	}
 	/* Until the first command, say how to reach the other lists. */
 	if (t->nhistory == 0 && t->npanels <= 1)
 		buf_adds(&b, " ? help  :videos :rl …  / filter  Enter "

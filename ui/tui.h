@@ -94,12 +94,18 @@ enum panel_view {
 	PANEL_DETAIL
 };
 
-/* Lines of text to scroll (details, help, a diff). */
+/*
+ * Lines of text to scroll (details, help, a diff), wrapped to the width.
+ * With a cursor (details) one line is current: y copies its value.
+ */
 struct textview {
 	char		**lines;	/* cleaned for the terminal */
 	size_t		 nlines;
 	size_t		 top;
 	char		*title;
+	int		 cursor;	/* a current line; kept by textview_set */
+	size_t		 cur;
+	char		*search;	/* '/': highlighted; kept too */
 };
 
 struct panel {
@@ -274,6 +280,15 @@ const char	*panel_current_id(struct panel *);
 cJSON		*panel_current_record(struct panel *);
 /* The ids to act on: the marked ones, else the one under the cursor. */
 const char	**panel_targets(struct panel *, size_t *);
+/* Questions name records: "rate limit", "'Block XML-RPC' (0c4f12ab…)". */
+const char	*panel_noun(const struct panel *);
+void		 panel_name_record(struct panel *, const char *, struct buf *);
+void		 panel_name_targets(struct panel *, const char *const *, size_t,
+		     struct buf *);
+/* "the marked ones[, not the one under the cursor]", or "" with no marks. */
+const char	*panel_marks_note(struct panel *);
+/* The details' keys for the footer: 0 (nothing added) in the list. */
+int		 panel_detail_hints(struct panel *, struct buf *);
 void		 panel_form_new(struct panel *, const cJSON *, const char *);
 void		 panel_show_record(struct panel *, const cJSON *);
 void		 panel_layout(struct panel *, int);
@@ -293,6 +308,15 @@ void		 textview_clear(struct textview *);
 void		 textview_draw(struct tui *, struct textview *, int, int, int,
 		     int);
 int		 textview_action(struct textview *, enum action, int);
+/* '/' at the bottom line; n and N: the next or previous match (dir). */
+void		 textview_search_open(struct tui *, struct textview *);
+int		 textview_search(struct tui *, struct textview *, int);
+/* / n N w on a text view: 1 when a is one of them. */
+int		 textview_common(struct tui *, struct textview *, enum action);
+/* All the lines to a new file of mode 0600; never over another. */
+int		 textview_save(const struct textview *, const char *, char **);
+/* The text of lines from..to-1, joined by newlines (allocated). */
+char		*textview_text(const struct textview *, size_t, size_t);
 struct modal	*textview_modal(const char *, const char *);
 /*
  * A result with y (copy what) and w (save it to a new 0600 file); once:
@@ -350,6 +374,11 @@ void		 formview_open(struct tui *, struct panel *, struct form *,
 int		 formview_failed(struct tui *, struct modal *, const char *);
 /* It was accepted: close the form if it is still open. */
 void		 formview_close(struct tui *, struct modal *);
+
+/* ui/widgets/picker.c: choose one of items; other: the second key (O). */
+typedef void (*picker_cb)(struct tui *, void *, size_t, int);
+void		 picker_open(struct tui *, const char *, const char *const *,
+		     size_t, size_t, picker_cb, void *);
 
 /* ui/widgets/cmdline.c */
 void		 cmdline_open(struct tui *, const char *);

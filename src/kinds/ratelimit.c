@@ -69,17 +69,22 @@ ratelimit_check(struct validate_ctx *ctx)
 		    period->valuedouble);
 }
 
+/*
+ * The description names a rule for people: first, and what '/' matches
+ * along with the rest. Columns drop from the right on narrow screens.
+ */
 static const struct kind_column ratelimit_columns[] = {
+	{ .header = "DESCRIPTION", .path = "description", .width = 0,
+	  .flags = KIND_COL_DEFAULT },
 	{ .header = "MODE", .path = "action.mode", .width = 17,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "RATE", .path = "threshold", .path2 = "period",
 	  .width = 10, .format = KIND_FMT_RATE,
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
-	{ .header = "URL", .path = "match.request.url", .width = 0,
-	  .flags = KIND_COL_DEFAULT },
 	{ .header = "DISABLED", .path = "disabled", .width = 8,
 	  .format = KIND_FMT_BOOL, .flags = KIND_COL_DEFAULT },
-	{ .header = "DESCRIPTION", .path = "description", .width = 30 },
+	{ .header = "URL", .path = "match.request.url", .width = 0,
+	  .flags = KIND_COL_DEFAULT },
 	{ .header = "METHODS", .path = "match.request.methods", .width = 12,
 	  .format = KIND_FMT_LIST },
 	{ .header = "TIMEOUT", .path = "action.timeout", .width = 7,
@@ -161,6 +166,8 @@ static const struct kind_field ratelimit_fields[] = {
 
 const struct kind kind_rate_limits = {
 	.name = "rate-limits",
+	.noun = "rate limit",
+	.label = "description",
 	.aliases = "rate-limit rl ratelimits ratelimit",
 	.help = "Legacy zone rate limits (deprecated; the cloud answers 410 "
 	    "Gone: use the Rulesets engine)",

@@ -186,10 +186,11 @@ static const struct kind_column disc_columns[] = {
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "STATE", .path = "state", .width = 7,
 	  .flags = KIND_COL_DEFAULT },
-	{ .header = "ORIGIN", .path = "origin", .width = 12,
+	/* Room for both origins, "ML,SessionIdentifier". */
+	{ .header = "ORIGIN", .path = "origin", .width = 20,
 	  .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT },
 	{ .header = "REQUESTS", .path = "features.traffic_stats.requests",
-	  .width = 9, .format = KIND_FMT_NUMBER,
+	  .width = 8, .format = KIND_FMT_NUMBER,
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "LAST UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },
@@ -249,6 +250,8 @@ static const struct kind_filter disc_filters[] = {
 
 const struct kind kind_discovered_operations = {
 	.name = "discovered-operations",
+	.noun = "discovered operation",
+	.label = "endpoint",
 	.aliases = "discovered-operation discovered dops",
 	.help = "Operations API discovery found: review, ignore",
 	.scope = KIND_SCOPE_ZONE,
@@ -344,6 +347,8 @@ static const struct kind_filter ops_filters[] = {
 
 const struct kind kind_operations = {
 	.name = "operations",
+	.noun = "operation",
+	.label = "endpoint",
 	.aliases = "operation ops op",
 	.help = "API Shield endpoint management: the zone's saved operations",
 	.scope = KIND_SCOPE_ZONE,
@@ -471,6 +476,8 @@ static const struct kind_filter us_filters[] = {
 
 const struct kind kind_user_schemas = {
 	.name = "user-schemas",
+	.noun = "user schema",
+	.label = "name",
 	.aliases = "user-schema uschemas",
 	.help = "OpenAPI schemas uploaded for schema validation",
 	.scope = KIND_SCOPE_ZONE,

@@ -198,6 +198,8 @@ static const struct kind_filter videos_filters[] = {
 
 const struct kind kind_videos = {
 	.name = "videos",
+	.noun = "video",
+	.label = "meta.name",
 	.aliases = "video vid",
 	.help = "Stream videos: uploads and recordings, their processing "
 	    "and playback",
@@ -223,6 +225,9 @@ const struct kind kind_videos = {
 static const struct kind_column live_columns[] = {
 	{ .header = "NAME", .path = "meta.name", .width = 0,
 	  .flags = KIND_COL_DEFAULT },
+	/* The connection: null until an encoder first connects. */
+	{ .header = "STATUS", .path = "status", .width = 14,
+	  .none = "not connected", .flags = KIND_COL_DEFAULT },
 	{ .header = "UID", .path = "uid", .width = 32,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "CREATED", .path = "created", .width = 16,
@@ -232,7 +237,6 @@ static const struct kind_column live_columns[] = {
 	{ .header = "KEEP DAYS", .path = "deleteRecordingAfterDays",
 	  .width = 9, .format = KIND_FMT_NUMBER,
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
-	{ .header = "STATUS", .path = "status", .width = 14 },
 	{ .header = "RECORDING", .path = "recording.mode", .width = 9 },
 	{ .header = "CREATOR", .path = "defaultCreator", .width = 16 },
 	{ .header = NULL }
@@ -315,6 +319,8 @@ static const struct kind_field live_fields[] = {
 
 const struct kind kind_live_inputs = {
 	.name = "live-inputs",
+	.noun = "live input",
+	.label = "meta.name",
 	.aliases = "live-input live li",
 	.help = "Stream live inputs: RTMPS, SRT and WebRTC ingest points",
 	.scope = KIND_SCOPE_ACCOUNT,
@@ -393,6 +399,8 @@ static const struct kind_field watermarks_fields[] = {
 
 const struct kind kind_watermarks = {
 	.name = "watermarks",
+	.noun = "watermark",
+	.label = "name",
 	.aliases = "watermark wm",
 	.help = "Stream watermark profiles: an image laid over new videos",
 	.scope = KIND_SCOPE_ACCOUNT,
@@ -428,6 +436,8 @@ static const struct kind_field captions_fields[] = {
 
 const struct kind kind_captions = {
 	.name = "captions",
+	.noun = "caption",
+	.label = "label",
 	.aliases = "caption subtitles",
 	.help = "Captions and subtitles of one video (--video)",
 	.scope = KIND_SCOPE_VIDEO,
@@ -472,6 +482,8 @@ static const struct kind_field audio_fields[] = {
 
 const struct kind kind_audio_tracks = {
 	.name = "audio-tracks",
+	.noun = "audio track",
+	.label = "label",
 	.aliases = "audio-track audio",
 	.help = "Extra audio tracks of one video (--video)",
 	.scope = KIND_SCOPE_VIDEO,
@@ -553,6 +565,7 @@ static const struct kind_field keys_fields[] = {
 
 const struct kind kind_signing_keys = {
 	.name = "signing-keys",
+	.noun = "signing key",
 	.aliases = "signing-key keys key",
 	.help = "Keys that sign Stream playback tokens (deleting one revokes "
 	    "its URLs)",
@@ -726,6 +739,7 @@ static const struct kind_field direct_fields[] = {
 
 const struct kind kind_direct_uploads = {
 	.name = "direct-uploads",
+	.noun = "direct upload",
 	.aliases = "direct-upload du",
 	.help = "One-time upload URLs for a creator's browser (200 MB at most)",
 	.scope = KIND_SCOPE_ACCOUNT,

@@ -67,9 +67,9 @@ e2e_keys q
 e2e_wait_gone "Keys (from the live keymap"
 # The new key asks before deleting; the answer n keeps the rule.
 e2e_keys x
-e2e_wait_for "Delete rate-limits"
+e2e_wait_for "Delete rate limit '"
 e2e_keys n
-e2e_wait_gone "Delete rate-limits"
+e2e_wait_gone "Delete rate limit"
 
 # Themes switch live; a missing one is an error, not a crash.
 e2e_keys :

@@ -37,10 +37,10 @@ export NO_COLOR=1
 e2e_console_start
 e2e_wait_match "^ operations  300$"
 e2e_keys d
-e2e_wait_for "Delete operations"
+e2e_wait_for "Delete operation '"
 e2e_wait_match '\+-{10,}\+'
 e2e_keys n
-e2e_wait_gone "Delete operations"
+e2e_wait_gone "Delete operation"
 e2e_resize 30 8
 e2e_wait_for "operations"
 e2e_resize 10 3

@@ -37,7 +37,7 @@ e2e_wait_for "this server retired the API (see the notice above): nothing was se
 e2e_keys n
 e2e_assert_not_contains "new rate-limits"
 e2e_keys d
-e2e_assert_not_contains "Delete rate-limits"
+e2e_assert_not_contains "Delete rate limit"
 
 # A refresh gets the same answer; the banner stays.
 e2e_keys r

@@ -61,21 +61,49 @@ e2e_assert_not_contains "/v1/orders"
 e2e_keys Escape
 e2e_wait_match '^ operations  300$'
 
-# Sorting: o takes the next column, O reverses; g goes to the first row
-# (the cursor stays on its record through a sort).
-e2e_keys o g
+# Sorting: o picks the column from a list (Enter ascending, O
+# descending), O in the list reverses; the header marks the column and
+# its direction. g goes to the first row (the cursor stays on its record
+# through a sort).
+e2e_keys o
+e2e_wait_for "sort by (Enter; O reversed)"
+e2e_assert_contains "the server's order"
+e2e_keys Down Enter
+e2e_wait_gone "sort by"
+e2e_keys g
 e2e_wait_match '^ operations  300  sort METHOD asc$'
+e2e_wait_match '^  METHOD▲ +HOST +ENDPOINT'
 wait_row 4 '^[ >] DELETE +api\.example\.com +/v1/users/\{var1\} '
 e2e_keys O g
 e2e_wait_match '^ operations  300  sort METHOD desc$'
+e2e_wait_match '^  METHOD▼ +HOST +ENDPOINT'
 wait_row 4 '^[ >] PUT +api\.example\.com +/v1/users/\{var1\} '
-e2e_keys o g
+# Straight to HOST, descending, from the picker: one o, not one per column
+# (the picker opens on the column sorted by: METHOD; g is its first item).
+e2e_keys o
+e2e_wait_for "sort by (Enter; O reversed)"
+e2e_wait_match ' METHOD ▼  +'
+e2e_keys Down O
+e2e_wait_gone "sort by"
+e2e_keys o
+e2e_wait_for "sort by (Enter; O reversed)"
+e2e_keys g Down Down O
+e2e_wait_gone "sort by"
+e2e_keys g
 e2e_wait_match '^ operations  300  sort HOST desc$'
+e2e_wait_match '^  METHOD +HOST ▼ +ENDPOINT'
 wait_row 4 '^[ >] GET +shop\.example\.com +/api/cart '
-# Back to the server's order (after ENDPOINT and LAST UPDATED; the ID
-# column is not on screen at 120 columns, so o skips it).
-e2e_keys O o o o
+# Back to the server's order, the first item; Esc leaves the picker as is.
+e2e_keys o
+e2e_wait_for "sort by (Enter; O reversed)"
+e2e_keys Escape
+e2e_wait_gone "sort by"
+e2e_assert_contains " operations  300  sort HOST desc"
+e2e_keys o
+e2e_wait_for "sort by (Enter; O reversed)"
+e2e_keys g Enter
 e2e_wait_match '^ operations  300$'
+e2e_wait_match '^  METHOD +HOST +ENDPOINT'
 e2e_keys g
 wait_row 4 '^[ >] GET +api\.example\.com +/v1/users '
 
@@ -152,7 +180,7 @@ e2e_keys Enter
 e2e_wait_match '^ operations  1 of 1  /\/e2e\/created$'
 wait_row 4 '^[ >] POST +api\.example\.com +/e2e/created '
 e2e_keys d
-e2e_wait_for "Delete operations "
+e2e_wait_for "Delete operation '/e2e/created' ("
 e2e_keys y
 e2e_wait_for "deleted operations "
 [ "$(ops_count)" -eq 303 ] || e2e_fail "the deleted operation is still there"

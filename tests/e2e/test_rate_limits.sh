@@ -1,6 +1,7 @@
 #!/bin/bash
-# The rate-limits panel against edgemu: the list, t on one rule and on
-# marked ones, a new rule through the form (an invalid one is refused
+# The rate-limits panel against edgemu: the list (140 columns: every
+# default column, the description first, the id last), / on descriptions,
+# t on one rule and on marked ones (all set one way, after asking), a new rule through the form (an invalid one is refused
 # before anything is sent), an edit in the form, two edits in $EDITOR (one
 # saved invalid first, then fixed when reopened), deletes of one and of
 # marked ones, and Esc on a changed form; each change checked through the
@@ -8,6 +9,7 @@
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
+E2E_COLS=${E2E_COLS:-140}
 e2e_init rate_limits
 e2e_edgemu_start
 RL=/zones/$CLOUDFLARE_ZONE_ID/rate_limits
@@ -69,28 +71,65 @@ e2e_keys Enter
 e2e_wait_for " rate-limits  8"
 e2e_expect_screen rate-limits-list.txt
 
+# ---- / matches the description, which names the rule.
+e2e_keys /
+e2e_type pingback
+e2e_wait_match '^ rate-limits  1 of 8  /pingback$'
+e2e_wait_match '^> Block XML-RPC pingback floods +ban +20/1h +no +blog\.example\.com/xmlrpc\.php '
+e2e_keys Escape
+e2e_wait_match '^ rate-limits  8$'
+e2e_keys g
+
 # ---- t on the rule under the cursor, then on two marked ones.
 login=$(rl_id "www.example.com/login*")
 api=$(rl_id "api.example.com/v1/*")
 search=$(rl_id "www.example.com/search*")
 [ -n "$login" ] && [ -n "$api" ] && [ -n "$search" ] ||
     e2e_fail "no ids on the rate-limits rows"
-e2e_wait_match 'www\.example\.com/login\* +no '
+e2e_wait_match ' no +www\.example\.com/login\* '
 e2e_keys t
-e2e_wait_match 'www\.example\.com/login\* +yes '
+e2e_wait_match ' yes +www\.example\.com/login\* '
 e2e_api GET "$RL/$login" | grep -q '"disabled":true' ||
     e2e_fail "the toggled rule is not disabled on the server"
 
-e2e_keys Down Space Space
+# Marked: one disabled (login), one enabled (api). t sets both one way,
+# disabled since one is enabled, after saying so; the cursor is elsewhere,
+# so the question says the marks are what it acts on. Only the rule that
+# changes is sent.
+puts=$(rl_sent PUT)
+e2e_keys g Space Space
 e2e_wait_match '^ rate-limits  8  2 marked$'
-e2e_wait_match '^(\* |>\*).*api\.example\.com/v1/\* +no '
 e2e_keys t
-e2e_wait_match 'api\.example\.com/v1/\* +yes '
-e2e_wait_match 'www\.example\.com/search\* +yes '
+e2e_wait_for "Disable 2 rate limits (the marked ones, not the one under the cursor)?"
+e2e_assert_contains "'Protect the login form from credential…' (${login:0:8}…)"
+e2e_assert_contains "'Public API burst limit (observing befor…' (${api:0:8}…)"
+e2e_assert_contains "At least one is enabled: all will be disabled. (y/n)"
+e2e_keys y
 e2e_wait_match '^ rate-limits  8$'
-for id in "$api" "$search"; do
+e2e_wait_match ' yes +api\.example\.com/v1/\* '
+e2e_wait_match ' yes +www\.example\.com/login\* '
+for id in "$login" "$api"; do
 	e2e_api GET "$RL/$id" | grep -q '"disabled":true' ||
 	    e2e_fail "marked rule $id is not disabled on the server"
+done
+[ "$(rl_sent PUT)" = $((puts + 1)) ] ||
+    e2e_fail "t on the marked rules sent $(( $(rl_sent PUT) - puts )) PUTs, not 1"
+
+# Both disabled now: t enables both; n first leaves them as they are.
+e2e_keys g Space Space t
+e2e_wait_for "Enable 2 rate limits (the marked ones, not the one under the cursor)?"
+e2e_keys n
+e2e_wait_gone "Enable 2 rate limits"
+e2e_wait_match '^ rate-limits  8  2 marked$'
+e2e_keys t
+e2e_wait_for "All are disabled: all will be enabled. (y/n)"
+e2e_keys y
+e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match ' no +api\.example\.com/v1/\* '
+e2e_wait_match ' no +www\.example\.com/login\* '
+for id in "$login" "$api"; do
+	e2e_api GET "$RL/$id" | grep -q '"disabled":false' ||
+	    e2e_fail "marked rule $id is not enabled on the server"
 done
 
 # ---- n: a new rule. A timeout under the period is refused in the form,
@@ -120,7 +159,7 @@ e2e_type 120
 e2e_keys Enter
 e2e_wait_for "created rate-limits "
 e2e_wait_match '^ rate-limits  9$'
-e2e_wait_match '^[ >] ban +10/1m +e2e\.example\.com/api\* +no '
+e2e_wait_match '^[ >] e2e created rule +ban +10/1m +no +e2e\.example\.com/api\* '
 [ "$(rl_total)" = 9 ] || e2e_fail "the server does not hold 9 rules"
 new=$(rl_id "e2e.example.com/api*")
 e2e_api GET "$RL/$new" | grep -q '"description":"e2e created rule"' ||
@@ -137,7 +176,7 @@ e2e_keys C-u
 e2e_type 25
 e2e_keys Enter
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^[ >] ban +25/1m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] e2e created rule +ban +25/1m '
 [ "$(rl_number "$new" threshold)" = 25 ] ||
     e2e_fail "the form's threshold did not reach the server"
 
@@ -148,7 +187,7 @@ e2e_wait_for "Apply 1 change to rate-limits $new? (y/n)"
 e2e_assert_contains "threshold"
 e2e_keys y
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^[ >] ban +77/1m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] e2e created rule +ban +77/1m '
 [ "$(rl_number "$new" threshold)" = 77 ] ||
     e2e_fail "the YAML edit did not reach the server"
 
@@ -167,7 +206,7 @@ grep -q '^#   YAML: ' "$E2E_DIR/editor.reopened" ||
     e2e_fail "the reopened file does not say the YAML is broken"
 e2e_keys y
 e2e_wait_for "saved rate-limits $new"
-e2e_wait_match '^[ >] ban +77/2m +e2e\.example\.com/api\*'
+e2e_wait_match '^[ >] e2e created rule +ban +77/2m '
 [ "$(rl_number "$new" period)" = 120 ] ||
     e2e_fail "the fixed YAML edit did not reach the server"
 
@@ -197,7 +236,7 @@ e2e_api GET "$RL/$new" | grep -q '"description":"e2e created rule"' ||
 # ---- d: delete the new rule, after y.
 e2e_wait_match '^ rate-limits  9$'
 e2e_keys d
-e2e_wait_for "Delete rate-limits $new? (y/n)"
+e2e_wait_for "Delete rate limit 'e2e created rule' (${new:0:8}…)? (y/n)"
 e2e_keys y
 e2e_wait_for "deleted rate-limits "
 e2e_wait_match '^ rate-limits  8$'
@@ -213,7 +252,9 @@ e2e_wait_match '^ rate-limits  8  2 marked$'
 e2e_wait_match '^(\* |>\*).*www\.example\.com/login\*'
 e2e_wait_match '^(\* |>\*).*api\.example\.com/v1/\*'
 e2e_keys d
-e2e_wait_for "Delete 2 rate-limits (the marked ones)?"
+e2e_wait_for "Delete 2 rate limits (the marked ones, not the one under the cursor)?"
+e2e_assert_contains "'Protect the login form from credential…' (${login:0:8}…)"
+e2e_assert_contains "'Public API burst limit (observing befor…' (${api:0:8}…)"
 e2e_type 2
 e2e_keys Enter
 e2e_wait_match '^ rate-limits  6$'

@@ -54,7 +54,7 @@ ro_refused e edit "$why"
 ro_refused E edit "$why"
 ro_refused d delete "$why"
 ro_refused t toggle "$why"
-e2e_wait_match 'www\.example\.com/login\* +no '
+e2e_wait_match ' no +www\.example\.com/login\*( |$)'
 
 ro_open discovered-operations '^ discovered-operations  [0-9]+$'
 ro_refused R review "$why"

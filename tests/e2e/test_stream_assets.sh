@@ -88,7 +88,7 @@ code=$(curl_code "$dl")
 
 # ---- a: audio tracks copied from URLs, one deleted
 e2e_keys a
-e2e_wait_match "^ audio-tracks of video $cto  0$"
+e2e_wait_match "^ audio-tracks of 'Interview with the CTO\.mp4'  0$"
 e2e_keys n
 e2e_wait_for "new audio-tracks"
 e2e_type "Director commentary"
@@ -96,7 +96,7 @@ e2e_keys Tab
 e2e_type https://example.com/commentary.m4a
 e2e_keys Enter
 e2e_wait_match "^created audio-tracks [0-9a-f]{32}$"
-e2e_wait_match "^ audio-tracks of video $cto  1$"
+e2e_wait_match "^ audio-tracks of 'Interview with the CTO\.mp4'  1$"
 e2e_keys n
 e2e_wait_for "new audio-tracks"
 e2e_type "Described audio"
@@ -106,7 +106,7 @@ e2e_keys Enter
 e2e_wait_match "^created audio-tracks [0-9a-f]{32}$"
 second=$(grep -oE '^created audio-tracks [0-9a-f]{32}' "$E2E_DIR/screen.now" |
     grep -oE '[0-9a-f]{32}')
-e2e_wait_match "^ audio-tracks of video $cto  2$"
+e2e_wait_match "^ audio-tracks of 'Interview with the CTO\.mp4'  2$"
 tracks=$(e2e_api GET "$STREAM/$cto/audio")
 grep -q '"label":"Director commentary"' <<<"$tracks" &&
     grep -q "\"uid\":\"$second\"" <<<"$tracks" ||
@@ -116,10 +116,10 @@ grep -q '"label":"Director commentary"' <<<"$tracks" &&
 e2e_keys G
 e2e_wait_match "^[ >] Described audio +no "
 e2e_keys d
-e2e_wait_for "Delete audio-tracks $second? (y/n)"
+e2e_wait_for "Delete audio track 'Described audio' (${second:0:8}…)? (y/n)"
 e2e_keys y
 e2e_wait_for "deleted audio-tracks $second"
-e2e_wait_match "^ audio-tracks of video $cto  1$"
+e2e_wait_match "^ audio-tracks of 'Interview with the CTO\.mp4'  1$"
 tracks=$(e2e_api GET "$STREAM/$cto/audio")
 if grep -q "\"uid\":\"$second\"" <<<"$tracks" ||
     ! grep -q '"label":"Director commentary"' <<<"$tracks"; then

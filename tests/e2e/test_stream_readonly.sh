@@ -66,7 +66,7 @@ ro_refused u upload
 ro_refused U "direct upload"
 ro_refused D "download request"
 e2e_keys a
-e2e_wait_match "^ audio-tracks of video [0-9a-f]{32}  0$"
+e2e_wait_match "^ audio-tracks of '[^']+'  0$"
 ro_refused n new
 e2e_keys q
 e2e_wait_match "^ videos  50$"

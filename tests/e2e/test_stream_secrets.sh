@@ -33,7 +33,8 @@ main=$(grep -oE '"uid":"[0-9a-f]{32}"' <<<"$inputs" | head -n 1 |
 key=$(e2e_api GET "$STREAM/live_inputs/$main" | stream_field streamKey)
 [ "${#key}" -ge 32 ] || e2e_fail "live input $main has no stream key"
 open_kind live-inputs "^ live-inputs  3$"
-e2e_wait_match "^[ >] Main stage +$main "
+# The connection status shows: none yet on edgemu.
+e2e_wait_match "^[ >] Main stage +not connected +$main "
 e2e_keys Enter
 e2e_wait_match "^ live-inputs  3  >  live-inputs $main$"
 e2e_wait_match '^[ >]  streamKey: "\*{8}"$'
@@ -136,7 +137,7 @@ e2e_wait_match "^ signing-keys  1 of 4  /$kid$"
 e2e_keys Enter
 e2e_wait_match "^[ >] $kid "
 e2e_keys d
-e2e_wait_for "Delete signing-keys $kid?"
+e2e_wait_for "Delete signing key $kid?"
 e2e_wait_for "Every URL signed with it stops working. (y/n)"
 e2e_keys y
 e2e_wait_for "deleted signing-keys $kid"

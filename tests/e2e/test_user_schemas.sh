@@ -118,7 +118,7 @@ e2e_wait_match '^ user-schemas  3$'
 # Delete the upload.
 e2e_keys G
 e2e_keys d
-e2e_wait_for "Delete user-schemas $id? (y/n)"
+e2e_wait_match "Delete user schema '.+' \\(${id:0:8}…\\)\\? \\(y/n\\)"
 e2e_keys y
 e2e_wait_for "deleted user-schemas "
 e2e_wait_match '^ user-schemas  2$'

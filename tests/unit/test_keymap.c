@@ -161,6 +161,8 @@ test_defaults_documented_keys(void **state)
 		{ 'e', ACTION_EDIT }, { 'E', ACTION_EDIT_YAML },
 		{ 'd', ACTION_DELETE }, { 'q', ACTION_QUIT },
 		{ '?', ACTION_HELP }, { ':', ACTION_COMMAND },
+		{ '/', ACTION_SEARCH }, { 'n', ACTION_SEARCH_NEXT },
+		{ 'N', ACTION_SEARCH_PREV }, { 'w', ACTION_SAVE_FILE },
 	};
 	size_t		i;
 
@@ -176,7 +178,8 @@ test_defaults_documented_keys(void **state)
 	/* List keys stay in lists: j means nothing on a form. */
 	assert_int_equal(keymap_lookup(km, KEYMAP_GLOBAL, 'j'), ACTION_NONE);
 	assert_int_equal(keymap_lookup(km, KEYMAP_GLOBAL, 'd'), ACTION_NONE);
-	assert_int_equal(keymap_lookup(km, KEYMAP_DETAIL, 'n'), ACTION_NONE);
+	assert_int_not_equal(keymap_lookup(km, KEYMAP_DETAIL, 'n'), ACTION_NEW);
+	assert_int_equal(keymap_lookup(km, KEYMAP_DETAIL, 't'), ACTION_NONE);
 	assert_int_equal(keymap_lookup(km, KEYMAP_LIST, 'Z'), ACTION_NONE);
 	assert_keys_of(km, KEYMAP_LIST, ACTION_DOWN, "j, Down");
 	assert_keys_of(km, KEYMAP_LIST, ACTION_HELP, "?, F1");

@@ -24,6 +24,42 @@
 	free(c_);							\
 } while (0)
 
+/* ---- wrapping and ellipsis -------------------------------------------- */
+
+static void
+test_wrap(void **state)
+{
+	const char	*q = "Delete video 'Launch teaser.mp4'? (y/n)";
+
+	(void)state;
+	/* Broken after the last space that fits, the space kept. */
+	assert_int_equal(text_wrap(q, 20), strlen("Delete video "));
+	assert_int_equal(text_wrap(q, 100), strlen(q));
+	/* A word longer than the row is cut; at least one character. */
+	assert_int_equal(text_wrap("abcdefgh", 3), 3);
+	assert_int_equal(text_wrap("\xe2\x80\xa6x", 0), 3);
+	/* Columns, not bytes: three 3-byte characters in 3 columns. */
+	assert_int_equal(text_wrap("\xc3\xa9\xc3\xa9\xc3\xa9 x", 3), 6);
+}
+
+static void
+test_ellipsize(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = text_ellipsize("Launch teaser.mp4", 10, "\xe2\x80\xa6");
+	assert_string_equal(s, "Launch te\xe2\x80\xa6");
+	assert_int_equal(text_width(s), 10);
+	free(s);
+	s = text_ellipsize("short", 10, "~");
+	assert_string_equal(s, "short");
+	free(s);
+	s = text_ellipsize("abcdef", 5, "...");
+	assert_string_equal(s, "ab...");
+	free(s);
+}
+
 /* ---- cleaning ----------------------------------------------------------- */
 
 static void
@@ -303,6 +339,8 @@ main(void)
 		cmocka_unit_test(test_find_nocase),
 		cmocka_unit_test(test_find_random),
 		cmocka_unit_test(test_casecmp),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_ellipsize),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

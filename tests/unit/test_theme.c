@@ -958,9 +958,14 @@ test_no_color_keeps_attrs(void **state)
 	theme_apply_no_color(t);
 	for (i = 0; i < THEME_ROLE_COUNT; i++) {
 		expect_style(&t->roles[i], THEME_COLOR_DEFAULT,
-		    THEME_COLOR_DEFAULT, before->roles[i].attrs);
+		    THEME_COLOR_DEFAULT, before->roles[i].attrs |
+		    (before->roles[i].bg !=
+		    before->roles[THEME_ROLE_NORMAL].bg ?
+		    THEME_ATTR_REVERSE : 0));
 	}
-	/* The cursor stays visible without colour. */
+	/* The cursor (a background colour) stays visible without colour. */
+	assert_int_not_equal(before->roles[THEME_ROLE_ROW_SELECTED].bg,
+	    THEME_COLOR_DEFAULT);
 	assert_true(t->roles[THEME_ROLE_ROW_SELECTED].attrs &
 	    THEME_ATTR_REVERSE);
 	theme_free(t);

@@ -1,7 +1,8 @@
 /*
- * Rate limits (legacy): t enables or disables the rule under the cursor
- * (or the marked ones) by PUT, the whole rule as the API wants it. A 410
- * from the server becomes the generic panel's banner (api_gone_message).
+ * Rate limits (legacy): t enables or disables the rule under the cursor,
+ * or sets the marked ones all one way after asking, by PUT, the whole rule
+ * as the API wants it. A 410 from the server becomes the generic panel's
+ * banner (api_gone_message).
  */
 #include "config.h"
 
@@ -13,8 +14,25 @@
 #include "validate.h"
 #include "xmalloc.h"
 
+/* Whether rule id is disabled now; -1 when it is no longer listed. */
+static int
+ratelimits_disabled(struct panel *p, const char *id)
+{
+	cJSON	*rec;
+	long	 i;
+	int	 dis;
+
+	if ((i = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
+		return (-1);
+	dis = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "disabled"));
+	cJSON_Delete(rec);
+	return (dis);
+}
+
+/* Rule id disabled (or enabled): nothing is sent if it already is. */
 static void
-ratelimits_toggle_one(struct panel *p, const char *id)
+ratelimits_set(struct panel *p, const char *id, int disable)
 {
 	struct tui_req	*r;
 	cJSON		*rec, *body, *dis;
@@ -27,9 +45,13 @@ ratelimits_toggle_one(struct panel *p, const char *id)
 		return;
 	dis = cJSON_GetObjectItemCaseSensitive(rec, "disabled");
 	now = cJSON_IsTrue(dis);
+	if (now == disable) {
+		cJSON_Delete(rec);
+		return;
+	}
 	body = cJSON_Duplicate(rec, 1);
 	cJSON_DeleteItemFromObjectCaseSensitive(body, "disabled");
-	cJSON_AddBoolToObject(body, "disabled", !now);
+	cJSON_AddBoolToObject(body, "disabled", disable);
 	if ((path = panel_item_path(p, id)) != NULL) {
 		cJSON *send = edit_update_body(p->kind, rec, body, id);
 		r = tui_submit(p->tui, p, TUI_REQ_UPDATE, "PUT", path, send);
@@ -45,11 +67,76 @@ ratelimits_toggle_one(struct panel *p, const char *id)
 	cJSON_Delete(rec);
 }
 
+struct ratelimits_bulk {
+	struct panel	*p;
+	char		**ids;
+	size_t		  n;
+	int		  disable;
+};
+
+static void
+ratelimits_bulk_free(void *arg)
+{
+	struct ratelimits_bulk	*b = arg;
+	size_t			 i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->ids[i]);
+	free(b->ids);
+	free(b);
+}
+
+static void
+ratelimits_bulk_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct ratelimits_bulk	*b = arg;
+	size_t			 i;
+
+	(void)t;
+	(void)answer;
+	for (i = 0; i < b->n; i++)
+		ratelimits_set(b->p, b->ids[i], b->disable);
+	rows_mark_all(b->p->rows, 0);
+}
+
+/*
+ * The marked rules all one way, not a flip each: disabled if any of them
+ * is enabled, else enabled. The question says which and why.
+ */
+static void
+ratelimits_toggle_marked(struct panel *p, const char **ids, size_t n)
+{
+	struct ratelimits_bulk	*b;
+	struct buf		 q;
+	size_t			 i;
+
+	b = xcalloc(1, sizeof *b);
+	b->p = p;
+	b->n = n;
+	b->ids = xcalloc(n, sizeof *b->ids);
+	for (i = 0; i < n; i++) {
+		b->ids[i] = xstrdup(ids[i]);
+		if (ratelimits_disabled(p, ids[i]) == 0)
+			b->disable = 1;
+	}
+	buf_init(&q);
+	buf_addf(&q, "%s %zu %s%s (%s)?", b->disable ? "Disable" : "Enable",
+	    n, panel_noun(p), n == 1 ? "" : "s", panel_marks_note(p));
+	panel_name_targets(p, (const char *const *)b->ids, n, &q);
+	buf_addf(&q, "\n%s (y/n)", b->disable ? "At least one is enabled: "
+	    "all will be disabled." : "All are disabled: all will be "
+	    "enabled.");
+	dialog_confirm(p->tui, b->disable ? "disable" : "enable",
+	    buf_str(&q), ratelimits_bulk_yes, b, ratelimits_bulk_free);
+	buf_free(&q);
+}
+
 static int
 ratelimits_action(struct panel *p, enum action a)
 {
 	const char	**ids;
-	size_t		  n, i;
+	size_t		  n;
+	int		  dis;
 
 	if (a != ACTION_TOGGLE || p->view != PANEL_LIST)
 		return (0);
@@ -57,10 +144,11 @@ ratelimits_action(struct panel *p, enum action a)
 		return (TUI_HANDLED);
 	if ((ids = panel_targets(p, &n)) == NULL)
 		return (TUI_HANDLED);
-	for (i = 0; i < n; i++)
-		ratelimits_toggle_one(p, ids[i]);
+	if (rows_mark_count(p->rows) > 0)
+		ratelimits_toggle_marked(p, ids, n);
+	else if ((dis = ratelimits_disabled(p, ids[0])) >= 0)
+		ratelimits_set(p, ids[0], !dis);
 	free(ids);
-	rows_mark_all(p->rows, 0);
 	return (TUI_HANDLED);
 }
 

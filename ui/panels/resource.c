@@ -77,6 +77,7 @@ panel_new(struct tui *t, const struct kind *k, const char *video)
 	panel_columns(p);
 	p->rows = rows_new(k, p->cols, p->ncols);
 	p->sort_col = -1;
+	p->detail.cursor = 1;
 	if (k->shape == KIND_SHAPE_OBJECT)
 		p->view = PANEL_DETAIL;
 	if (p->ops != NULL && p->ops->opened != NULL)
@@ -200,6 +201,92 @@ panel_item_path(struct panel *p, const char *id)
 		free(cause);
 	}
 	return (path);
+}
+
+/* ---- naming records in questions --------------------------------------- */
+
+#define PANEL_LABEL_MAX		40	/* columns of a name in a question */
+#define PANEL_SHORT_ID		8
+#define PANEL_NAMES_SHOWN	3	/* a bulk question lists this many */
+
+const char *
+panel_noun(const struct panel *p)
+{
+	return (p->kind->noun != NULL ? p->kind->noun : p->kind->name);
+}
+
+/* Record id's label ("Launch teaser.mp4"), cleaned and cut; or NULL. */
+static char *
+panel_record_label(struct panel *p, const char *id)
+{
+	const cJSON	*v = NULL;
+	cJSON		*rec = NULL;
+	char		*clean, *cut = NULL;
+	long		 i;
+
+	if (p->kind->label != NULL && id != NULL &&
+	    (i = rows_find(p->rows, id)) >= 0 &&
+	    (rec = rows_record(p->rows, (size_t)i)) != NULL)
+		v = kind_json_get(rec, p->kind->label);
+	if (cJSON_IsString(v) && *v->valuestring != '\0') {
+		clean = text_clean(v->valuestring);
+		cut = text_ellipsize(clean, PANEL_LABEL_MAX, screen_ellipsis());
+		free(clean);
+	}
+	cJSON_Delete(rec);
+	return (cut);
+}
+
+/* "'Launch teaser.mp4' (7d05ce87…)": the record's label and short id. */
+void
+panel_name_record(struct panel *p, const char *id, struct buf *b)
+{
+	char	*label;
+
+	if (id == NULL)
+		return;
+	if ((label = panel_record_label(p, id)) == NULL) {
+		buf_adds(b, id);
+		return;
+	}
+	buf_addf(b, "'%s'", label);
+	if (strlen(id) > PANEL_SHORT_ID)
+		buf_addf(b, " (%.*s%s)", PANEL_SHORT_ID, id, screen_ellipsis());
+	else
+		buf_addf(b, " (%s)", id);
+	free(label);
+}
+
+static int
+panel_cursor_marked(struct panel *p)
+{
+	return (p->cursor < rows_count(p->rows) &&
+	    rows_marked(p->rows, p->cursor));
+}
+
+const char *
+panel_marks_note(struct panel *p)
+{
+	if (rows_mark_count(p->rows) == 0)
+		return ("");
+	if (panel_cursor_marked(p))
+		return ("the marked ones");
+	return ("the marked ones, not the one under the cursor");
+}
+
+/* The first few of ids, one per line, and how many more. */
+void
+panel_name_targets(struct panel *p, const char *const *ids, size_t n,
+    struct buf *b)
+{
+	size_t	i;
+
+	for (i = 0; i < n && i < PANEL_NAMES_SHOWN; i++) {
+		buf_adds(b, "\n  ");
+		panel_name_record(p, ids[i], b);
+	}
+	if (n > PANEL_NAMES_SHOWN)
+		buf_addf(b, "\n  and %zu more", n - PANEL_NAMES_SHOWN);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -408,6 +495,7 @@ panel_details(struct panel *p)
 		return;
 	panel_show_record(p, rec);
 	p->detail.top = 0;
+	p->detail.cur = 0;
 	cJSON_Delete(rec);
 	if ((p->kind->verbs & KIND_VERB_GET) == 0 ||
 	    (id = panel_current_id(p)) == NULL)
@@ -416,6 +504,157 @@ panel_details(struct panel *p)
 		return;
 	tui_submit(p->tui, p, TUI_REQ_GET, "GET", path, NULL);
 	free(path);
+}
+
+/* ---- what the details offer: y, w, the footer ------------------------------ */
+
+static size_t
+panel_indent(const char *line)
+{
+	return (strspn(line, " \t"));
+}
+
+/*
+ * The value on details line i: the line and the lines below it that are
+ * indented deeper (a block, a map) read back as YAML or JSON. A scalar
+ * is its text; anything else the text as shown. NULL: no value there.
+ */
+static char *
+panel_line_value(struct panel *p, size_t i)
+{
+	struct textview	*tv = &p->detail;
+	struct buf	 b;
+	const cJSON	*v;
+	cJSON		*doc;
+	char		*line, *cause = NULL, *out = NULL;
+	size_t		 ind, j, end, len;
+
+	if (i >= tv->nlines)
+		return (NULL);
+	line = xstrdup(tv->lines[i] + panel_indent(tv->lines[i]));
+	len = strlen(line);
+	while (len > 0 && (line[len - 1] == ',' || line[len - 1] == ' '))
+		line[--len] = '\0';
+	buf_init(&b);
+	if (p->detail_json) {
+		/* "key": value, or an array's value: one line each. */
+		buf_addf(&b, "%s%s%s", line[0] == '"' && strstr(line, "\":") !=
+		    NULL ? "{" : "[", line, line[0] == '"' &&
+		    strstr(line, "\":") != NULL ? "}" : "]");
+		doc = cJSON_Parse(buf_str(&b));
+	} else {
+		/* "- key: v" is key: v in the list item; its block follows. */
+		ind = panel_indent(tv->lines[i]);
+		if (strncmp(line, "- ", 2) == 0) {
+			memmove(line, line + 2, strlen(line + 2) + 1);
+			ind += 2;
+		}
+		buf_addf(&b, "%s\n", line);
+		for (end = i + 1; end < tv->nlines &&
+		    (tv->lines[end][0] == '\0' ||
+		    panel_indent(tv->lines[end]) > ind); end++)
+			;
+		for (j = i + 1; j < end; j++)
+			buf_addf(&b, "%s\n", strlen(tv->lines[j]) > ind ?
+			    tv->lines[j] + ind : "");
+		doc = yamljson_parse(b.data, b.len, &cause);
+		free(cause);
+	}
+	v = NULL;
+	if (cJSON_IsObject(doc) || cJSON_IsArray(doc))
+		v = doc->child;
+	if (cJSON_IsString(v))
+		out = xstrdup(v->valuestring);
+	else if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
+		if ((out = cJSON_PrintUnformatted(v)) == NULL)
+			fatalx("out of memory");
+	} else if (v != NULL && !cJSON_IsNull(v)) {
+		if ((out = p->detail_json ? cJSON_Print(v) :
+		    yamljson_emit(v)) == NULL)
+			fatalx("out of memory");
+	}
+	cJSON_Delete(doc);
+	buf_free(&b);
+	free(line);
+	return (out);
+}
+
+/* y in the details: the value on the cursor's line, by OSC 52. */
+static void
+panel_detail_copy(struct panel *p)
+{
+	char	*v, *key, *k, *colon;
+
+	if ((v = panel_line_value(p, p->detail.cur)) == NULL) {
+		tui_message(p->tui, TUI_MSG_WARN, "no value on this line to "
+		    "copy");
+		return;
+	}
+	if (!p->reveal && strcmp(v, PANEL_SECRET_MASK) == 0) {
+		tui_message(p->tui, TUI_MSG_WARN, "a secret: x shows it, then "
+		    "y copies it");
+		free(v);
+		return;
+	}
+	/* The message names the field: "- name:" and "\"name\":" as name. */
+	key = xstrdup(p->detail.lines[p->detail.cur] +
+	    panel_indent(p->detail.lines[p->detail.cur]));
+	k = key + (strncmp(key, "- ", 2) == 0 ? 2 : 0);
+	k += *k == '"';
+	if ((colon = strchr(k, ':')) != NULL && colon != k &&
+	    (colon[1] == ' ' || colon[1] == '\0')) {
+		*colon = '\0';
+		if (colon[-1] == '"')
+			colon[-1] = '\0';
+		tui_copy(p->tui, *k != '\0' ? k : "the value", v);
+	} else
+		tui_copy(p->tui, "the value", v);
+	explicit_bzero(v, strlen(v));
+	free(v);
+	free(key);
+}
+
+static void
+panel_detail_saved(struct tui *t, void *arg, const char *file)
+{
+	struct panel	*p = arg;
+	char		*cause = NULL;
+
+	if (*file == '\0')
+		return;
+	if (textview_save(&p->detail, file, &cause) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "save: %s", cause);
+		free(cause);
+		return;
+	}
+	tui_message(t, TUI_MSG_OK, "saved the details to %s (mode 0600%s)",
+	    file, p->reveal ? ", secrets shown" : "; secrets masked");
+}
+
+/* The keys of the details, for the footer; 0 in the list. */
+int
+panel_detail_hints(struct panel *p, struct buf *b)
+{
+	const struct kind_field	*f;
+	unsigned		 v = p->kind->verbs;
+
+	if (p->view != PANEL_DETAIL)
+		return (0);
+	buf_addf(b, " %s/ find  n/N next/prev  y copy  w save  J %s",
+	    p->kind->shape != KIND_SHAPE_OBJECT ? "q back  " : "",
+	    p->detail_json ? "yaml" : "json");
+	for (f = p->kind->fields; f != NULL && f->path != NULL; f++)
+		if (f->flags & KIND_F_SECRET) {
+			buf_addf(b, "  x %s secrets", p->reveal ? "hide" :
+			    "show");
+			break;
+		}
+	if (v & KIND_VERB_UPDATE)
+		buf_adds(b, "  e edit  E yaml");
+	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
+		buf_adds(b, "  d delete");
+	buf_adds(b, "  ? help");
+	return (1);
 }
 
 /* ---- changes -------------------------------------------------------------- */
@@ -1056,8 +1295,10 @@ panel_delete(struct panel *p)
 {
 	struct panel_delete	*d;
 	const char		**ids, *warn;
-	char			*q, count[32];
+	char			 count[32];
+	struct buf		 q;
 	size_t			 n, i;
+	int			 marked;
 
 	if (tui_refuse_readonly(p->tui, "delete"))
 		return;
@@ -1066,18 +1307,20 @@ panel_delete(struct panel *p)
 		return;
 	warn = p->ops != NULL && p->ops->delete_warning != NULL ?
 	    p->ops->delete_warning : NULL;
+	buf_init(&q);
 	if (p->kind->shape == KIND_SHAPE_OBJECT && p->record != NULL) {
 		d = xcalloc(1, sizeof *d);
 		d->p = p;
-		q = xprintf("Delete the %s?%s%s (y/n)", p->kind->name,
+		buf_addf(&q, "Delete the %s?%s%s (y/n)", panel_noun(p),
 		    warn != NULL ? "\n" : "", warn != NULL ? warn : "");
-		dialog_confirm(p->tui, "delete", q, panel_delete_yes, d,
-		    panel_delete_free);
-		free(q);
+		dialog_confirm(p->tui, "delete", buf_str(&q), panel_delete_yes,
+		    d, panel_delete_free);
+		buf_free(&q);
 		return;
 	}
 	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
 		free(ids);
+		buf_free(&q);
 		tui_message(p->tui, TUI_MSG_WARN, "nothing to delete");
 		return;
 	}
@@ -1089,20 +1332,30 @@ panel_delete(struct panel *p)
 		d->ids[i] = xstrdup(ids[i]);
 	free(ids);
 	if (n == 1) {
-		q = xprintf("Delete %s %s?%s%s (y/n)", p->kind->name,
-		    d->ids[0], warn != NULL ? "\n" : "",
-		    warn != NULL ? warn : "");
-		dialog_confirm(p->tui, "delete", q, panel_delete_yes, d,
-		    panel_delete_free);
+		marked = rows_mark_count(p->rows) > 0;
+		buf_addf(&q, "Delete %s%s ", marked ? "the marked " : "",
+		    panel_noun(p));
+		panel_name_record(p, d->ids[0], &q);
+		buf_adds(&q, "?");
+		if (marked && !panel_cursor_marked(p))
+			buf_adds(&q, "\n(not the one under the cursor)");
+		if (warn != NULL)
+			buf_addf(&q, "\n%s", warn);
+		buf_adds(&q, " (y/n)");
+		dialog_confirm(p->tui, "delete", buf_str(&q), panel_delete_yes,
+		    d, panel_delete_free);
 	} else {
 		snprintf(count, sizeof count, "%zu", n);
-		q = xprintf("Delete %zu %s (the marked ones)?%s%s\nType %zu "
-		    "and Enter to confirm, Esc to cancel.", n, p->kind->name,
-		    warn != NULL ? "\n" : "", warn != NULL ? warn : "", n);
-		dialog_confirm_typed(p->tui, "delete marked", q, count,
-		    panel_delete_yes, d, panel_delete_free);
+		buf_addf(&q, "Delete %zu %ss (%s)?", n, panel_noun(p),
+		    panel_marks_note(p));
+		panel_name_targets(p, (const char *const *)d->ids, n, &q);
+		buf_addf(&q, "%s%s\nType %zu and Enter to confirm, Esc to "
+		    "cancel.", warn != NULL ? "\n" : "", warn != NULL ? warn :
+		    "", n);
+		dialog_confirm_typed(p->tui, "delete marked", buf_str(&q),
+		    count, panel_delete_yes, d, panel_delete_free);
 	}
-	free(q);
+	buf_free(&q);
 }
 
 /* Whether other deletes of this panel are still on their way. */
@@ -1602,6 +1855,63 @@ panel_query(struct panel *p)
 
 /* ---- actions ------------------------------------------------------------------ */
 
+/* ---- sorting ------------------------------------------------------------------ */
+
+/* Picker item i: 0 the server's order, then the columns on screen. */
+static int
+panel_sort_column(struct panel *p, size_t item)
+{
+	size_t	c, k = 0;
+
+	for (c = 0; c < p->ncols; c++)
+		if (p->widths[c] != 0 && ++k == item)
+			return ((int)c);
+	return (-1);
+}
+
+static void
+panel_sort_chosen(struct tui *t, void *arg, size_t item, int reverse)
+{
+	struct panel	*p = arg;
+
+	(void)t;
+	p->sort_col = panel_sort_column(p, item);
+	p->sort_desc = reverse;
+	rows_sort(p->rows, p->sort_col, p->sort_desc);
+	panel_restore(p);
+}
+
+/* o: the columns on screen to choose from (Enter ascending, O not). */
+static void
+panel_sort_pick(struct panel *p)
+{
+	const char	**items;
+	char		**texts;
+	size_t		  c, n = 1, cur = 0;
+
+	texts = xcalloc(p->ncols + 1, sizeof *texts);
+	texts[0] = xstrdup("the server's order");
+	for (c = 0; c < p->ncols; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		if ((int)c == p->sort_col) {
+			cur = n;
+			texts[n++] = xprintf("%s %s", p->cols[c]->header,
+			    screen_arrow(p->sort_desc));
+		} else
+			texts[n++] = xstrdup(p->cols[c]->header);
+	}
+	items = xcalloc(n, sizeof *items);
+	for (c = 0; c < n; c++)
+		items[c] = texts[c];
+	picker_open(p->tui, "sort by (Enter; O reversed)", items, n, cur,
+	    panel_sort_chosen, p);
+	for (c = 0; c < n; c++)
+		free(texts[c]);
+	free(texts);
+	free(items);
+}
+
 static int
 panel_list_action(struct panel *p, enum action a)
 {
@@ -1615,15 +1925,7 @@ panel_list_action(struct panel *p, enum action a)
 	case ACTION_TOP:	panel_move(p, -(long)rows_count(p->rows)); break;
 	case ACTION_BOTTOM:	panel_move(p, (long)rows_count(p->rows)); break;
 	case ACTION_FILTER:	panel_filter_open(p); break;
-	case ACTION_SORT:
-		/* The next column on screen, then the server's order. */
-		do {
-			p->sort_col = p->sort_col + 1 >= (int)p->ncols ? -1 :
-			    p->sort_col + 1;
-		} while (p->sort_col >= 0 && p->widths[p->sort_col] == 0);
-		rows_sort(p->rows, p->sort_col, p->sort_desc);
-		panel_restore(p);
-		break;
+	case ACTION_SORT:	panel_sort_pick(p); break;
 	case ACTION_SORT_REVERSE:
 		p->sort_desc = !p->sort_desc;
 		rows_sort(p->rows, p->sort_col, p->sort_desc);
@@ -1678,7 +1980,18 @@ panel_action(struct panel *p, enum action a)
 			    "secrets hidden");
 			return (TUI_HANDLED);
 		}
-		if (textview_action(&p->detail, a, LINES - 4))
+		if (a == ACTION_COPY) {
+			panel_detail_copy(p);
+			return (TUI_HANDLED);
+		}
+		if (a == ACTION_SAVE_FILE) {
+			dialog_prompt(p->tui, "save the details to the file "
+			    "(created 0600; never overwritten)", "", 1,
+			    panel_detail_saved, p, NULL);
+			return (TUI_HANDLED);
+		}
+		if (textview_common(p->tui, &p->detail, a) ||
+		    textview_action(&p->detail, a, LINES - 4))
 			return (TUI_HANDLED);
 	} else if (panel_list_action(p, a))
 		return (TUI_HANDLED);
@@ -1755,6 +2068,24 @@ panel_layout(struct panel *p, int w)
 	}
 }
 
+/* " of 'Launch teaser.mp4'" (a video's captions), from a videos list. */
+static void
+panel_video_name(struct panel *p, struct buf *b)
+{
+	struct tui	*t = p->tui;
+	char		*name = NULL;
+	size_t		 i;
+
+	for (i = 0; i < t->npanels && name == NULL; i++)
+		if (t->panels[i]->kind == &kind_videos)
+			name = panel_record_label(t->panels[i], p->video);
+	if (name != NULL)
+		buf_addf(b, " of '%s'", name);
+	else
+		buf_addf(b, " of video %s", p->video);
+	free(name);
+}
+
 static void
 panel_draw_title(struct panel *p, int y, int w)
 {
@@ -1764,7 +2095,7 @@ panel_draw_title(struct panel *p, int y, int w)
 	buf_init(&b);
 	buf_addf(&b, " %s", p->kind->name);
 	if (p->video != NULL)
-		buf_addf(&b, " of video %s", p->video);
+		panel_video_name(p, &b);
 	if (p->kind->shape != KIND_SHAPE_OBJECT) {
 		if (p->filter != NULL)
 			buf_addf(&b, "  %zu of %zu", rows_count(p->rows),
@@ -1831,6 +2162,21 @@ panel_draw_banner(struct panel *p, int y, int w, int maxh)
 	return (n);
 }
 
+/* The column after the last cell on screen. */
+static int
+panel_row_end(const struct panel *p)
+{
+	int	x = 2, c, end = 2;
+
+	for (c = 0; c < (int)p->ncols; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		end = x + p->widths[c];
+		x = end + 1;
+	}
+	return (end);
+}
+
 static void
 panel_draw_row(struct panel *p, size_t i, int y, int w)
 {
@@ -1839,23 +2185,60 @@ panel_draw_row(struct panel *p, size_t i, int y, int w)
 	int	selected = i == p->cursor, marked = rows_marked(p->rows, i);
 
 	/*
-	 * The cursor row shows by its marker and its cells' text, not by
-	 * a full-width bar: a one-row move then costs the terminal a
-	 * fraction of two whole rows (ncurses cannot erase in reverse).
+	 * The cursor row is a bar over cells and gaps, to the last cell's
+	 * end. Its role is best a background colour: a terminal with bce
+	 * erases in it, so a one-row move stays cheap (reverse video cannot
+	 * be erased with).
 	 */
 	if (marked)
 		a = screen_role(THEME_ROLE_ROW_MARKED);
 	if (selected)
 		a = screen_role(THEME_ROLE_ROW_SELECTED);
-	if (marked && !selected)
-		screen_fill(y, 0, w, a);
+	if (marked || selected)
+		screen_fill(y, 0, MINIMUM(panel_row_end(p), w), a);
 	screen_put(y, 0, 2, selected ? (marked ? ">*" : "> ") :
 	    marked ? "* " : "  ", a);
 	for (c = 0; c < (int)p->ncols && x < w; c++) {
 		if (p->widths[c] == 0)
 			continue;
-		screen_put(y, x, MINIMUM(p->widths[c], w - x),
+		screen_cell(y, x, MINIMUM(p->widths[c], w - x),
 		    rows_cell(p->rows, i, (size_t)c), a);
+		x += p->widths[c] + 1;
+	}
+}
+
+/* "METHOD ▲", or "METHOD▲" or "METH▲" where the column is narrow. */
+static char *
+panel_sort_header(const char *header, int width, int desc)
+{
+	char	*h = xstrdup(header), *out;
+	size_t	 hw = text_width(h);
+
+	if ((int)hw + 2 <= width)
+		out = xprintf("%s %s", h, screen_arrow(desc));
+	else {
+		text_cut(h, (size_t)MAXIMUM(width - 1, 0));
+		out = xprintf("%s%s", h, screen_arrow(desc));
+	}
+	free(h);
+	return (out);
+}
+
+static void
+panel_draw_header(struct panel *p, int y, int w)
+{
+	char	*h;
+	int	 x = 2, c;
+
+	for (c = 0; c < (int)p->ncols && x < w; c++) {
+		if (p->widths[c] == 0)
+			continue;
+		/* The sorted column says so, and which way: the arrow shows. */
+		h = c == p->sort_col ? panel_sort_header(p->cols[c]->header,
+		    p->widths[c], p->sort_desc) : xstrdup(p->cols[c]->header);
+		screen_cell(y, x, MINIMUM(p->widths[c], w - x), h,
+		    screen_role(THEME_ROLE_COLUMN));
+		free(h);
 		x += p->widths[c] + 1;
 	}
 }
@@ -1864,17 +2247,11 @@ static void
 panel_draw_list(struct panel *p, int y, int h, int w)
 {
 	size_t	n = rows_count(p->rows), i;
-	int	x = 2, c, rows = h - 1;
+	int	rows = h - 1;
 	const char *empty;
 
 	panel_layout(p, w);
-	for (c = 0; c < (int)p->ncols && x < w; c++) {
-		if (p->widths[c] == 0)
-			continue;
-		screen_put(y, x, MINIMUM(p->widths[c], w - x),
-		    p->cols[c]->header, screen_role(THEME_ROLE_COLUMN));
-		x += p->widths[c] + 1;
-	}
+	panel_draw_header(p, y, w);
 	y++;
 	if (n == 0) {
 		empty = p->error != NULL ? p->error : p->loading ?

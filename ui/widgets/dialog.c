@@ -217,13 +217,52 @@ dialog_key(struct tui *t, struct modal *m, int key)
 	return (TUI_HANDLED);
 }
 
-static void
-dialog_draw(struct tui *t, struct modal *m)
+/*
+ * The text as rows of at most cols columns, wrapped at spaces: an array
+ * of allocated strings (NULL-terminated), its count in *n.
+ */
+static char **
+dialog_rows(const char *text, int cols, int *n)
 {
-	struct dialog	*d = (struct dialog *)m;
 	const char	*s, *nl;
-	char		*line;
-	int		 nlines = 0, width = 20, h, w, y0, x0, y;
+	char		**rows = NULL, *line;
+	size_t		 len, k, cap = 0, indent;
+
+	*n = 0;
+	for (s = text; s != NULL && *s != '\0'; s = *nl ? nl + 1 : nl) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s);
+		line = xstrndup(s, (size_t)(nl - s));
+		/* Continued rows keep the line's indent (a list of names). */
+		indent = strspn(line, " ");
+		if ((int)indent > cols / 2)
+			indent = 0;
+		len = 0;
+		do {
+			k = text_wrap(line + len, (size_t)MAXIMUM(cols -
+			    (len > 0 ? (int)indent : 0), 1));
+			if ((size_t)*n + 2 > cap) {
+				cap = cap == 0 ? 8 : cap * 2;
+				rows = xreallocarray(rows, cap, sizeof *rows);
+			}
+			rows[(*n)++] = xprintf("%*s%.*s", len > 0 ?
+			    (int)indent : 0, "", (int)k, line + len);
+			len += k;
+		} while (line[len] != '\0');
+		free(line);
+	}
+	if (rows == NULL)
+		rows = xcalloc(1, sizeof *rows);
+	rows[*n] = NULL;
+	return (rows);
+}
+
+static void
+dialog_draw(struct tui *t, struct dialog *d)
+{
+	const char	*s, *nl;
+	char		**rows, *title;
+	int		 nrows, width = 20, h, w, y0, x0, y, i, extra, room;
 	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
 
 	(void)t;
@@ -231,29 +270,35 @@ dialog_draw(struct tui *t, struct modal *m)
 		if ((nl = strchr(s, '\n')) == NULL)
 			nl = s + strlen(s);
 		width = MAXIMUM(width, (int)(nl - s));
-		nlines++;
 	}
 	/* A prompt has its question in the title: it is not cut either. */
-	width = MAXIMUM(width, (int)text_width(d->title));
+	width = MAXIMUM(width, (int)text_width(d->title) + 2);
 	w = MINIMUM(COLS - 2, MAXIMUM(width + 4, 50));
-	h = MINIMUM(LINES - 2, nlines + (d->type == DIALOG_CONFIRM ||
-	    d->type == DIALOG_WAIT || d->type == DIALOG_NOTICE ? 3 : 6));
+	/* Narrow terminals: the question wraps rather than lose its end. */
+	rows = dialog_rows(d->text, w - 4, &nrows);
+	extra = d->type == DIALOG_CONFIRM || d->type == DIALOG_WAIT ||
+	    d->type == DIALOG_NOTICE ? 3 : 6;
+	h = MINIMUM(LINES - 2, nrows + extra);
 	y0 = MAXIMUM(1, (LINES - h) / 2);
 	x0 = MAXIMUM(0, (COLS - w) / 2);
 	for (y = y0; y < y0 + h; y++)
 		screen_fill(y, x0, w, a);
+	/* The title sits on the top border, which stays drawn. */
 	screen_box(y0, x0, h, w, screen_role(THEME_ROLE_BORDER));
-	screen_fill(y0, x0, w, screen_role(THEME_ROLE_TITLE));
-	screen_put(y0, x0 + 1, w - 2, d->title, screen_role(THEME_ROLE_TITLE));
-	y = y0 + 1;
-	for (s = d->text; s != NULL && *s != '\0' && y < y0 + h - 1;
-	    s = *nl ? nl + 1 : nl) {
-		if ((nl = strchr(s, '\n')) == NULL)
-			nl = s + strlen(s);
-		line = xstrndup(s, (size_t)(nl - s));
-		screen_put(y++, x0 + 2, w - 4, line, a);
-		free(line);
+	title = xprintf(" %s ", d->title);
+	screen_cell(y0, x0 + 2, w - 4, title, screen_role(THEME_ROLE_TITLE));
+	free(title);
+	/* Too little room: the first rows and the last (the answer). */
+	room = h - extra;
+	for (i = 0, y = y0 + 1; i < nrows && room > 0; i++) {
+		if (room == 1 && i < nrows - 1)
+			i = nrows - 1;
+		screen_put(y++, x0 + 2, w - 4, rows[i], a);
+		room--;
 	}
+	for (i = 0; i < nrows; i++)
+		free(rows[i]);
+	free(rows);
 	if ((d->type == DIALOG_TYPED || d->type == DIALOG_PROMPT) &&
 	    y < LINES - 1) {
 		y = MINIMUM(y + 1, y0 + h - 2);
@@ -266,6 +311,12 @@ dialog_draw(struct tui *t, struct modal *m)
 	}
 }
 
+static void
+dialog_draw_modal(struct tui *t, struct modal *m)
+{
+	dialog_draw(t, (struct dialog *)m);
+}
+
 static struct dialog *
 dialog_new(struct tui *t, enum dialog_type type, const char *title,
     const char *text, dialog_cb cb, void *arg, dialog_free_cb free_cb)
@@ -274,7 +325,7 @@ dialog_new(struct tui *t, enum dialog_type type, const char *title,
 
 	d = xcalloc(1, sizeof *d);
 	d->m.key = dialog_key;
-	d->m.draw = dialog_draw;
+	d->m.draw = dialog_draw_modal;
 	d->m.free = dialog_free;
 	d->type = type;
 	d->title = xstrdup(title);

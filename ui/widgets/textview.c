@@ -14,6 +14,7 @@
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
+#include "widgets/line.h"
 #include "xmalloc.h"
 
 void
@@ -25,6 +26,7 @@ textview_clear(struct textview *tv)
 		free(tv->lines[i]);
 	free(tv->lines);
 	free(tv->title);
+	free(tv->search);
 	memset(tv, 0, sizeof *tv);
 }
 
@@ -32,10 +34,15 @@ void
 textview_set(struct textview *tv, const char *title, const char *text)
 {
 	const char	*s, *nl;
-	char		*raw;
-	size_t		 n = 0, cap = 0;
+	char		*raw, *search = tv->search;
+	size_t		 n = 0, cap = 0, cur = tv->cur;
+	int		 cursor = tv->cursor;
 
+	/* New text (a refresh) keeps the cursor and what was searched. */
+	tv->search = NULL;
 	textview_clear(tv);
+	tv->search = search;
+	tv->cursor = cursor;
 	tv->title = title != NULL ? text_clean(title) : NULL;
 	for (s = text != NULL ? text : ""; *s != '\0'; s = nl + 1) {
 		if ((nl = strchr(s, '\n')) == NULL)
@@ -52,29 +59,154 @@ textview_set(struct textview *tv, const char *title, const char *text)
 			break;
 	}
 	tv->nlines = n;
+	tv->cur = n > 0 && cur < n ? cur : 0;
+}
+
+/*
+ * The bytes of s on its first row of cols columns: at a space, unless that
+ * leaves most of the row empty (a key before a long URL), then cut.
+ */
+static size_t
+textview_wrap(const char *s, int cols)
+{
+	size_t	k = text_wrap(s, (size_t)cols);
+	char	*cut;
+
+	if (s[k] == '\0' || s[k - 1] != ' ')
+		return (k);
+	cut = xstrndup(s, k);
+	if ((int)text_width(cut) * 2 < cols) {
+		free(cut);
+		cut = xstrdup(s);
+		text_cut(cut, (size_t)cols);
+		k = MAXIMUM(strlen(cut), 1);
+	}
+	free(cut);
+	return (k);
+}
+
+/* Continued rows of a line start under its text, when there is room. */
+static int
+textview_indent(const char *line, int cols)
+{
+	int	ind = (int)strspn(line, " ") + 2;
+
+	return (ind * 3 < cols ? ind : 0);
+}
+
+/* Screen rows line i takes, wrapped to cols columns. */
+static size_t
+textview_rows(const struct textview *tv, size_t i, int cols)
+{
+	const char	*s = tv->lines[i];
+	size_t		 n = 0;
+
+	if (cols < 1)
+		return (1);
+	s += textview_wrap(s, cols);
+	n++;
+	while (*s != '\0') {
+		s += textview_wrap(s, cols - textview_indent(tv->lines[i], cols));
+		n++;
+	}
+	return (n);
+}
+
+/* The top line that shows the last ones, and keeps the cursor on screen. */
+static void
+textview_place(struct textview *tv, int h, int cols)
+{
+	size_t	i = tv->nlines, rows = 0, r;
+
+	while (i > 0 && rows + (r = textview_rows(tv, i - 1, cols)) <=
+	    (size_t)h) {
+		rows += r;
+		i--;
+	}
+	if (tv->top > i)
+		tv->top = i;
+	if (!tv->cursor || tv->nlines == 0)
+		return;
+	if (tv->cur >= tv->nlines)
+		tv->cur = tv->nlines - 1;
+	if (tv->cur < tv->top) {
+		tv->top = tv->cur;
+		return;
+	}
+	/* Up from the cursor while a screen holds it (h lines at most). */
+	i = tv->cur;
+	rows = textview_rows(tv, i, cols);
+	while (i > tv->top &&
+	    rows + (r = textview_rows(tv, i - 1, cols)) <= (size_t)h) {
+		rows += r;
+		i--;
+	}
+	tv->top = i;
+}
+
+/* One row of text, and what '/' found in it drawn over. */
+static void
+textview_row(struct textview *tv, int y, int x, int cols, const char *row,
+    size_t len, attr_t a)
+{
+	const char	*m;
+	char		*text, *found, *pre;
+	size_t		 slen, off = 0;
+	int		 at;
+
+	text = xstrndup(row, len);
+	screen_put(y, x, cols, text, a);
+	slen = tv->search != NULL ? strlen(tv->search) : 0;
+	while (slen > 0 && (m = text_find_nocase(text + off, len - off,
+	    tv->search, slen)) != NULL) {
+		/* The columns before the match, then the match as it reads. */
+		pre = xstrndup(text, (size_t)(m - text));
+		found = xstrndup(m, slen);
+		at = (int)text_width(pre);
+		screen_put(y, x + at, cols - at, found,
+		    screen_role(THEME_ROLE_MATCH));
+		off = (size_t)(m - text) + slen;
+		free(found);
+		free(pre);
+	}
+	free(text);
 }
 
 void
 textview_draw(struct tui *t, struct textview *tv, int y, int x, int h, int w)
 {
-	size_t	i;
+	const char	*s;
+	size_t		 i, k;
+	int		 row = 0, cols = w - 2, ind;
+	attr_t		 a;
 
 	(void)t;
-	if (h <= 0)
+	if (h <= 0 || cols <= 0)
 		return;
-	if (tv->nlines > (size_t)h && tv->top > tv->nlines - (size_t)h)
-		tv->top = tv->nlines - (size_t)h;
-	if (tv->nlines <= (size_t)h)
-		tv->top = 0;
-	for (i = tv->top; i < tv->nlines && i < tv->top + (size_t)h; i++)
-		screen_put(y + (int)(i - tv->top), x + 1, w - 2, tv->lines[i],
-		    screen_role(THEME_ROLE_NORMAL));
+	textview_place(tv, h, cols);
+	for (i = tv->top; i < tv->nlines && row < h; i++) {
+		a = screen_role(tv->cursor && i == tv->cur ?
+		    THEME_ROLE_ROW_SELECTED : THEME_ROLE_NORMAL);
+		s = tv->lines[i];
+		ind = 0;
+		/* Long lines wrap: nothing is cut off at the right. */
+		do {
+			k = textview_wrap(s, cols - ind);
+			if (tv->cursor && i == tv->cur)
+				screen_fill(y + row, x, w, a);
+			textview_row(tv, y + row, x + 1 + ind, cols - ind, s, k,
+			    a);
+			s += k;
+			row++;
+			ind = textview_indent(tv->lines[i], cols);
+		} while (*s != '\0' && row < h);
+	}
 }
 
 int
 textview_action(struct textview *tv, enum action a, int page)
 {
-	long	top = (long)tv->top;
+	long	 top = (long)(tv->cursor ? tv->cur : tv->top);
 
 	if (page < 1)
 		page = 1;
@@ -88,12 +220,162 @@ textview_action(struct textview *tv, enum action a, int page)
 	default:
 		return (0);
 	}
+	if (tv->cursor) {
+		/* The cursor moves; drawing scrolls to keep it in sight. */
+		if (top >= (long)tv->nlines)
+			top = (long)tv->nlines - 1;
+		if (top < 0)
+			top = 0;
+		tv->cur = (size_t)top;
+		return (1);
+	}
 	if (top > (long)tv->nlines - page)
 		top = (long)tv->nlines - page;
 	if (top < 0)
 		top = 0;
 	tv->top = (size_t)top;
 	return (1);
+}
+
+/* ---- '/' in the text ---------------------------------------------------- */
+
+int
+textview_search(struct tui *t, struct textview *tv, int dir)
+{
+	size_t	from, i, k;
+
+	if (tv->search == NULL || *tv->search == '\0') {
+		tui_message(t, TUI_MSG_WARN, "nothing to find: / first");
+		return (0);
+	}
+	from = tv->cursor ? tv->cur : tv->top;
+	/* From the line after (or before) the current one, round the end. */
+	for (k = 0; k < tv->nlines; k++) {
+		if (dir > 0)
+			i = (from + 1 + k) % tv->nlines;
+		else if (dir < 0)
+			i = (from + tv->nlines - 1 - k) % tv->nlines;
+		else
+			i = (from + k) % tv->nlines;
+		if (text_contains_nocase(tv->lines[i], tv->search)) {
+			if (tv->cursor)
+				tv->cur = i;
+			else
+				tv->top = i;
+			return (1);
+		}
+	}
+	tui_message(t, TUI_MSG_WARN, "no match for '%s'", tv->search);
+	return (0);
+}
+
+struct textview_find {
+	struct modal	 m;
+	struct textview	*tv;
+	struct line	 line;
+};
+
+static int
+textview_find_key(struct tui *t, struct modal *m, int key)
+{
+	struct textview_find	*f = (struct textview_find *)m;
+	struct textview		*tv = f->tv;
+
+	if (key == 033) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	if (key == '\r') {
+		free(tv->search);
+		tv->search = f->line.len > 0 ? xstrdup(f->line.buf) : NULL;
+		tui_pop(t);
+		if (tv->search != NULL)
+			textview_search(t, tv, 0);
+		return (TUI_HANDLED);
+	}
+	line_key(&f->line, key);
+	return (TUI_HANDLED);
+}
+
+static void
+textview_find_draw(struct tui *t, struct modal *m)
+{
+	struct textview_find	*f = (struct textview_find *)m;
+
+	(void)t;
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_INPUT));
+	screen_put(LINES - 1, 0, 1, "/", screen_role(THEME_ROLE_INPUT));
+	line_draw(&f->line, LINES - 1, 1, COLS - 1,
+	    screen_role(THEME_ROLE_INPUT), 1);
+}
+
+static void
+textview_find_free(struct modal *m)
+{
+	free(m);
+}
+
+void
+textview_search_open(struct tui *t, struct textview *tv)
+{
+	struct textview_find	*f;
+
+	f = xcalloc(1, sizeof *f);
+	f->m.key = textview_find_key;
+	f->m.draw = textview_find_draw;
+	f->m.free = textview_find_free;
+	f->tv = tv;
+	line_set(&f->line, tv->search);
+	tui_push(t, &f->m);
+}
+
+/* ---- saving -------------------------------------------------------------- */
+
+char *
+textview_text(const struct textview *tv, size_t from, size_t to)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = from; i < to && i < tv->nlines; i++)
+		buf_addf(&b, "%s%s", i > from ? "\n" : "", tv->lines[i]);
+	return (buf_detach(&b, NULL));
+}
+
+/*
+ * text to a new file of mode 0600, never over another; a line break ends
+ * it unless it has one (a PEM has its own).
+ */
+static int
+textview_write(const char *file, const char *text, char **cause)
+{
+	size_t	len = strlen(text);
+	int	fd, nl = len == 0 || text[len - 1] != '\n';
+
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd == -1 || write(fd, text, len) != (ssize_t)len ||
+	    (nl && write(fd, "\n", 1) != 1) || fsync(fd) != 0) {
+		xasprintf(cause, "%s: %s", file, strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(file);
+		}
+		return (-1);
+	}
+	close(fd);
+	return (0);
+}
+
+int
+textview_save(const struct textview *tv, const char *file, char **cause)
+{
+	char	*text = textview_text(tv, 0, tv->nlines);
+	int	 rv;
+
+	rv = textview_write(file, text, cause);
+	free(text);
+	return (rv);
 }
 
 /* ---- as a modal: help, the request log ------------------------------- */
@@ -103,6 +385,44 @@ struct textview_modal {
 	struct textview	 tv;
 };
 
+static void
+textview_save_answer(struct tui *t, void *arg, const char *file)
+{
+	struct textview	*tv = arg;
+	char		*cause = NULL;
+
+	if (*file == '\0')
+		return;
+	if (textview_save(tv, file, &cause) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "save: %s", cause);
+		free(cause);
+		return;
+	}
+	tui_message(t, TUI_MSG_OK, "saved %zu line%s to %s (mode 0600)",
+	    tv->nlines, tv->nlines == 1 ? "" : "s", file);
+}
+
+/* The keys every text view has: / n N (find) and w (save). */
+int
+textview_common(struct tui *t, struct textview *tv, enum action a)
+{
+	switch (a) {
+	case ACTION_SEARCH:
+		textview_search_open(t, tv);
+		return (1);
+	case ACTION_SEARCH_NEXT:
+	case ACTION_SEARCH_PREV:
+		textview_search(t, tv, a == ACTION_SEARCH_NEXT ? 1 : -1);
+		return (1);
+	case ACTION_SAVE_FILE:
+		dialog_prompt(t, "save to the file (created 0600; never "
+		    "overwritten)", "", 1, textview_save_answer, tv, NULL);
+		return (1);
+	default:
+		return (0);
+	}
+}
+
 static int
 textview_modal_key(struct tui *t, struct modal *m, int key)
 {
@@ -110,10 +430,15 @@ textview_modal_key(struct tui *t, struct modal *m, int key)
 	enum action		 a;
 
 	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	/* The footer shows what the last key did (found, saved), or keys. */
+	free(t->msg);
+	t->msg = NULL;
 	if (key == 033 || a == ACTION_QUIT || a == ACTION_HELP) {
 		tui_pop(t);
 		return (TUI_HANDLED);
 	}
+	if (textview_common(t, &v->tv, a))
+		return (TUI_HANDLED);
 	textview_action(&v->tv, a, LINES - 4);
 	return (TUI_HANDLED);
 }
@@ -131,8 +456,16 @@ textview_modal_draw(struct tui *t, struct modal *m)
 	    screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, PgUp/PgDn "
-	    "scroll", screen_role(THEME_ROLE_DIM));
+	if (t->msg != NULL)
+		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(
+		    t->msg_class == TUI_MSG_ERROR ? THEME_ROLE_ERROR :
+		    t->msg_class == TUI_MSG_WARN ? THEME_ROLE_WARNING :
+		    t->msg_class == TUI_MSG_OK ? THEME_ROLE_OK :
+		    THEME_ROLE_STATUS));
+	else
+		screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, "
+		    "PgUp/PgDn scroll  / find  n/N next/previous  w save",
+		    screen_role(THEME_ROLE_DIM));
 }
 
 static void
@@ -197,8 +530,6 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 	struct textview_secret	*s = arg;
 	const char		*what = s->what, *content = s->copy;
 	char			*cause = NULL;
-	int			 fd, nl;
-	size_t			 len;
 
 	if (*file == '\0')
 		return;
@@ -206,24 +537,12 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 		what = s->files[s->next].what;
 		content = s->files[s->next].content;
 	}
-	len = strlen(content);
-	/* A text file ends with a line break; a PEM has its own. */
-	nl = len == 0 || content[len - 1] != '\n';
-	/* 0600, and never over an existing file. */
-	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd == -1 || write(fd, content, len) != (ssize_t)len ||
-	    (nl && write(fd, "\n", 1) != 1) || fsync(fd) != 0) {
-		xasprintf(&cause, "%s: %s", file, strerror(errno));
-		if (fd != -1) {
-			close(fd);
-			unlink(file);
-		}
+	if (textview_write(file, content, &cause) != 0) {
 		tui_message(t, TUI_MSG_ERROR, "save: %s", cause);
 		free(cause);
 		s->told = 1;
 		return;
 	}
-	close(fd);
 	s->saved = 1;
 	if (s->nfiles > 0)
 		s->next = (s->next + 1) % s->nfiles;
