@@ -74,7 +74,7 @@ e2e_wait_for "requireSignedURLs:"
 nav_esc
 e2e_wait_match "^ videos  50$"
 e2e_keys a
-e2e_wait_match "^ audio-tracks of video"
+e2e_wait_match "^ audio-tracks of "
 nav_esc
 e2e_wait_match "^ videos  50$"
 e2e_keys q

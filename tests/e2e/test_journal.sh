@@ -7,6 +7,8 @@
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
+# Wide enough for the rate limits' ID column.
+E2E_COLS=${E2E_COLS:-140}
 e2e_init journal
 e2e_edgemu_start
 RL=/zones/$CLOUDFLARE_ZONE_ID/rate_limits
@@ -44,7 +46,7 @@ case $want in
 *) e2e_fail "cannot read the rule's fields: $want" ;;
 esac
 e2e_keys d
-e2e_wait_for "Delete rate-limits $login? (y/n)"
+e2e_wait_match "Delete rate limit 'Protect the login form[^']*' \\(${login:0:8}…\\)\\? \\(y/n\\)"
 e2e_keys y
 e2e_wait_for "deleted rate-limits "
 e2e_wait_match '^ rate-limits  7$'

@@ -165,7 +165,7 @@ key=$(_e2e_tmux show-buffer)
     e2e_fail "y copied '$key' for the stream key"
 e2e_keys q
 e2e_wait_match "^ live-inputs  3$"
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
 
 # ---- the ASCII line mode: the sort arrow and the ellipsis in ASCII.
 mkdir -p "$XDG_CONFIG_HOME/edgetui"
@@ -180,4 +180,4 @@ e2e_keys Down O
 e2e_wait_match '^  METHODv +HOST'
 open_kind rl "^ rate-limits  8$"
 e2e_wait_match '^> Protect the login form from credential~ '
-e2e_quit_and_check_sane q
+e2e_quit_and_check_sane : q Enter
