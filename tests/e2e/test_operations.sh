@@ -43,10 +43,23 @@ GET api.example.com /e2e-bulk/one
 POST shop.example.com /e2e-bulk/two
 DELETE auth.example.com /e2e-bulk/three
 EOF
+cat >"$E2E_DIR/files/refused-ops.txt" <<'EOF'
+# one good, one refused: the message names the refused one's line
+GET api.example.com /e2e-refused/one
+FETCH api.example.com /e2e-refused/two
+EOF
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
 e2e_expect_screen operations-list.txt
+
+# A refused line is named by its line in the file, and nothing is sent.
+e2e_keys b
+e2e_wait_for "create operations from a file"
+e2e_type "$E2E_DIR/files/refused-ops.txt"
+e2e_keys Enter
+e2e_wait_match "nothing sent: line 3: method"
+[ "$(ops_count)" -eq 300 ] || e2e_fail "a refused bulk create sent operations"
 
 # The live filter narrows, ! inverts it, Esc puts the list back.
 e2e_keys /

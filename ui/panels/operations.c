@@ -22,9 +22,12 @@ enum {
 	OPERATIONS_BULK = 1
 };
 
-/* Lines "METHOD host endpoint" (blank lines and # comments skipped). */
+/*
+ * Lines "METHOD host endpoint" (blank lines and # comments skipped); the
+ * line of each operation into *lines, for the messages.
+ */
 static cJSON *
-operations_parse_lines(const char *text, char **cause)
+operations_parse_lines(const char *text, int **lines, char **cause)
 {
 	cJSON		*arr, *op;
 	char		*copy, *line, *save = NULL, *w[4], *s2;
@@ -49,8 +52,13 @@ operations_parse_lines(const char *text, char **cause)
 			    lineno);
 			cJSON_Delete(arr);
 			free(copy);
+			free(*lines);
+			*lines = NULL;
 			return (NULL);
 		}
+		*lines = xreallocarray(*lines, (size_t)cJSON_GetArraySize(arr) +
+		    1, sizeof **lines);
+		(*lines)[cJSON_GetArraySize(arr)] = lineno;
 		op = cJSON_CreateObject();
 		cJSON_AddStringToObject(op, "method", w[0]);
 		cJSON_AddStringToObject(op, "host", w[1]);
@@ -61,6 +69,33 @@ operations_parse_lines(const char *text, char **cause)
 	return (arr);
 }
 
+/*
+ * "[3].endpoint" of the fourth operation as "line 7: endpoint" when the
+ * file was lines: the user counts lines, not list items.
+ */
+static void
+operations_error_lines(struct validate_error *errs, size_t n,
+    const int *lines, int count)
+{
+	char	*end, *field;
+	long	 i;
+	size_t	 k;
+
+	for (k = 0; k < n; k++) {
+		if (errs[k].field[0] != '[')
+			continue;
+		i = strtol(errs[k].field + 1, &end, 10);
+		if (end[0] != ']' || i < 0 || i >= count)
+			continue;
+		if (end[1] == '.')
+			field = xprintf("line %d: %s", lines[i], end + 2);
+		else
+			field = xprintf("line %d", lines[i]);
+		free(errs[k].field);
+		errs[k].field = field;
+	}
+}
+
 static cJSON *
 operations_read(const char *file, char **cause)
 {
@@ -69,6 +104,7 @@ operations_read(const char *file, char **cause)
 	char			*text, *c2;
 	const char		*s;
 	size_t			 len, n;
+	int			*lines = NULL;
 
 	if ((text = edit_read_file(file, &len, cause)) == NULL)
 		return (NULL);
@@ -77,17 +113,22 @@ operations_read(const char *file, char **cause)
 	if (*s == '[' || *s == '-' || *s == '{')
 		arr = yamljson_parse(text, len, cause);
 	else
-		arr = operations_parse_lines(text, cause);
+		arr = operations_parse_lines(text, &lines, cause);
 	free(text);
 	if (arr == NULL)
 		return (NULL);
 	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0) {
 		*cause = xstrdup("the file holds no list of operations");
 		cJSON_Delete(arr);
+		free(lines);
 		return (NULL);
 	}
 	if (validate_record(&kind_operations, arr, VALIDATE_CREATE, &errs,
 	    &n) != 0) {
+		if (lines != NULL)
+			operations_error_lines(errs, n, lines,
+			    cJSON_GetArraySize(arr));
+		free(lines);
 		c2 = validate_errors_text(errs, n, "; ");
 		*cause = xprintf("nothing sent: %s", c2);
 		free(c2);
@@ -95,6 +136,7 @@ operations_read(const char *file, char **cause)
 		cJSON_Delete(arr);
 		return (NULL);
 	}
+	free(lines);
 	return (arr);
 }
 
