@@ -353,9 +353,8 @@ assert_file(struct edgemu *e, const char *loc, const void *src, size_t len)
  * are kept, HEAD says so, and the next PATCH resumes there without a 423.
  */
 static void
-dropped_patch(struct edgemu *e, size_t sent)
+dropped_patch(struct edgemu *e, size_t total, size_t sent)
 {
-	size_t		 total = 4 * 1024 * 1024;
 	unsigned char	*src = pattern(total, 7);
 	char		*loc = tus_create(e, (long long)total);
 	int		 fd;
@@ -374,17 +373,17 @@ dropped_patch(struct edgemu *e, size_t sent)
 static void
 test_dropped_patch(void **state)
 {
-	dropped_patch(*state, 100 * 1024);
+	dropped_patch(*state, 4 * 1024 * 1024, 100 * 1024);
 }
 
-/* edgemu reading PATCH bodies at 256 KiB a second. */
+/* edgemu reading PATCH bodies at 32 KiB a second. */
 static int
 throttled_fixture(void **state)
 {
 	struct edgemu	*e = calloc(1, sizeof *e);
 
 	assert_non_null(e);
-	edgemu_start(e, NULL, 0, "--upload-rate", "262144", NULL);
+	edgemu_start(e, NULL, 0, "--upload-rate", "32768", NULL);
 	*state = e;
 	return (0);
 }
@@ -392,7 +391,8 @@ throttled_fixture(void **state)
 static void
 test_dropped_patch_throttled(void **state)
 {
-	dropped_patch(*state, 300 * 1024);
+	/* Its bytes would take 20 s to read at the rate, the rest 3 s. */
+	dropped_patch(*state, 740 * 1024, 640 * 1024);
 }
 
 /*
