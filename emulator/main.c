@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -26,6 +27,10 @@
 #include "xmalloc.h"
 
 #define UPLOAD_RATE_MAX	1000000000000LL	/* a terabyte a second */
+#define CONNECTIONS_MIN	16
+#define CONNECTIONS_MAX	65536
+/* Descriptors besides connections: the store's per thread, logs, pipes. */
+#define FD_RESERVE	128
 
 static __dead void
 usage(int status)
@@ -36,7 +41,8 @@ usage(int status)
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
 "              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
 "              [--ready-file PATH] [--threads N] [--legacy-gone]\n"
-"              [--upload-rate BYTES] [-v] [--version]\n"
+"              [--upload-rate BYTES] [--max-connections N] [-v]\n"
+"              [--version]\n"
 "\n"
 "A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
 "(Stream, API Shield, rate limits), stored in SQLite under --data.\n"
@@ -56,6 +62,8 @@ usage(int status)
 "  --upload-rate BYTES      read each tus PATCH body at most BYTES a second\n"
 "                           (default: no cap), so an upload can be cut\n"
 "                           midway on purpose\n"
+"  --max-connections N      connections open at once (default 1024, 16 to\n"
+"                           65536); more wait to be accepted\n"
 "  -v, --verbose            log every request to stderr (a tus request\n"
 "                           with the Upload-Offset sent and answered)\n"
 "\n"
@@ -141,6 +149,33 @@ default_data_dir(void)
 	return (xprintf("%s/.local/share/edgemu", home));
 }
 
+/*
+ * Every connection is a descriptor: raise the soft limit to fit them, or
+ * take fewer connections than asked when the hard limit is lower, rather
+ * than fail to open the store in the middle of a request.
+ */
+static unsigned int
+fit_fd_limit(unsigned int conns)
+{
+	struct rlimit	rl;
+	rlim_t		want = (rlim_t)conns + FD_RESERVE;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+		return (conns);
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ?
+	    want : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 && getrlimit(RLIMIT_NOFILE,
+	    &rl) != 0)
+		return (conns);
+	if (rl.rlim_cur >= want)
+		return (conns);
+	conns = rl.rlim_cur > FD_RESERVE + CONNECTIONS_MIN ?
+	    (unsigned int)(rl.rlim_cur - FD_RESERVE) : CONNECTIONS_MIN;
+	log_warn("the descriptor limit is %llu: taking at most %u "
+	    "connections", (unsigned long long)rl.rlim_cur, conns);
+	return (conns);
+}
+
 /* Written whole and renamed into place, so a reader never sees half. */
 static int
 write_ready_file(const char *path, const char *text)
@@ -186,6 +221,7 @@ main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "legacy-gone", no_argument, NULL, 'G' },
 		{ "upload-rate", required_argument, NULL, 'R' },
+		{ "max-connections", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -209,6 +245,9 @@ main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.processing_seconds = 5;
 	opts.threads = 2;
+	opts.max_connections = SERVER_MAX_CONNECTIONS;
+	/* The store (database, uploads) is private: files 0600, dirs 0700. */
+	umask(077);
 	log_set_sink(log_sink_stderr, (void *)"edgemu");
 	log_set_level(LOG_LEVEL_INFO);
 
@@ -278,6 +317,19 @@ main(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'C':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    v < CONNECTIONS_MIN || v > CONNECTIONS_MAX) {
+				fprintf(stderr, "edgemu: --max-connections %s: "
+				    "expected a number from %d to %d\n", optarg,
+				    CONNECTIONS_MIN, CONNECTIONS_MAX);
+				status = 2;
+				goto out;
+			}
+			opts.max_connections = (unsigned int)v;
+			break;
 		case 'v':
 			opts.verbose = 1;
 			break;
@@ -315,6 +367,7 @@ main(int argc, char **argv)
 		data = default_data_dir();
 	opts.listen_addr = addr;
 	opts.port = port;
+	opts.max_connections = fit_fd_limit(opts.max_connections);
 	opts.token = token;
 
 	/* Signals are taken by sigwait below, never by the server threads. */

@@ -39,7 +39,18 @@ struct server {
 	char			  base_url[128];
 	int			  port;
 	size_t			  nstarted;
+	unsigned int		  nconns;	/* open connections (atomic) */
 };
+
+/*
+ * Connection timeouts, in seconds: inactivity in the middle of a request,
+ * then between requests (a new or kept-alive connection), and between
+ * requests once half the connection slots are taken, so idle sockets give
+ * their slots back quickly to the clients waiting for one.
+ */
+#define SERVER_REQUEST_TIMEOUT	120
+#define SERVER_IDLE_TIMEOUT	30
+#define SERVER_BUSY_TIMEOUT	2
 
 /* How much of a refused body is read and dropped before hanging up. */
 #define SERVER_DISCARD_MAX	((size_t)256 * 1024 * 1024)
@@ -391,6 +402,10 @@ route_capture(const struct route *rt, const char *path, struct req *req)
 			req->param_len[req->nparams] = (size_t)((colon != NULL ?
 			    colon : pe - 1) - (p + 1));
 			req->param[req->nparams] = xstrndup(s, (size_t)(se - s));
+			/* Hex ids are one namespace whatever the case sent. */
+			if (colon != NULL && (strncmp(colon, ":hex32}", 7) == 0 ||
+			    strncmp(colon, ":uuid}", 6) == 0))
+				util_lower(req->param[req->nparams]);
 			req->nparams++;
 		}
 		p = pe;
@@ -441,15 +456,62 @@ route_lookup(const struct route *const *routes, size_t nroutes,
 
 /* ---- the request cycle ------------------------------------------------ */
 
+/*
+ * edgemu parses the query string itself (query.c: its own bound on the
+ * number of parameters, messages that name them). libmicrohttpd would also
+ * copy every parameter into the connection's memory pool, and with a few
+ * thousand of them it runs out and hangs up without an answer; ending the
+ * string after the '?' leaves it nothing to copy. The buffer is the
+ * connection's own read buffer, writable; rc->uri keeps the whole URI.
+ */
+static void
+server_truncate_args(const char *uri)
+{
+	char	*q;
+
+	if (uri != NULL && (q = strchr(uri, '?')) != NULL)
+		q[1] = '\0';
+}
+
+/* How long a connection may sit idle between requests, given the load. */
+static unsigned int
+server_idle_timeout(struct server *srv)
+{
+	unsigned int	n = __atomic_load_n(&srv->nconns, __ATOMIC_RELAXED);
+
+	return (n * 2 > srv->opts.max_connections ? SERVER_BUSY_TIMEOUT :
+	    SERVER_IDLE_TIMEOUT);
+}
+
+/* Counts connections; a new one has the idle timeout until it asks. */
+static void
+server_notify_conn(void *cls, struct MHD_Connection *conn, void **socket_ctx,
+    enum MHD_ConnectionNotificationCode code)
+{
+	struct server	*srv = cls;
+
+	(void)socket_ctx;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		__atomic_add_fetch(&srv->nconns, 1, __ATOMIC_RELAXED);
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+		    server_idle_timeout(srv));
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+		__atomic_sub_fetch(&srv->nconns, 1, __ATOMIC_RELAXED);
+}
+
 static void *
 server_uri_log(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	struct reqctx	*rc;
 
 	(void)cls;
-	(void)conn;
 	rc = xcalloc(1, sizeof *rc);
 	rc->uri = xstrdup(uri != NULL ? uri : "/");
+	server_truncate_args(uri);
+	/* A request has begun: it gets the long inactivity timeout. */
+	if (conn != NULL)
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+		    (unsigned int)SERVER_REQUEST_TIMEOUT);
 	buf_init(&rc->req.body);
 	clock_gettime(CLOCK_MONOTONIC, &rc->t0);
 	return (rc);
@@ -570,6 +632,24 @@ server_log_offsets(const struct reqctx *rc, char *out, size_t len)
 	    answered != NULL ? answered : "");
 }
 
+/*
+ * libmicrohttpd decodes the path into a C string, so "<id>%00junk" would
+ * reach the routes as "<id>": the raw path is checked first.
+ */
+static int
+server_path_has_nul(const char *uri, const char *end)
+{
+	const char	*p;
+
+	if (end == NULL)
+		end = uri + strlen(uri);
+	for (p = uri; p + 2 < end; p++) {
+		if (p[0] == '%' && p[1] == '0' && p[2] == '0')
+			return (1);
+	}
+	return (0);
+}
+
 /* The first call for a request: route, authenticate, check the body. */
 static void
 server_begin(struct server *srv, struct reqctx *rc, const char *url,
@@ -591,6 +671,11 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 		method = http_method_name(req->method);
 	}
 	q = strchr(rc->uri, '?');
+	if (server_path_has_nul(rc->uri, q)) {
+		server_reject(rc, 400, ERR_BAD_REQUEST, "the path holds a NUL "
+		    "byte (%%00): identifiers never do");
+		return;
+	}
 	if (q != NULL && query_parse(&req->query, q + 1, &cause) != 0) {
 		server_reject(rc, 400, ERR_BAD_REQUEST, "%s", cause);
 		free(cause);
@@ -775,6 +860,11 @@ server_respond(struct MHD_Connection *conn, struct reqctx *rc)
 	for (i = 0; i < r->nheaders; i++)
 		MHD_add_response_header(resp, r->headers[i].name,
 		    r->headers[i].value);
+	/* Every slot taken: this one is given to whoever waits for one. */
+	if (__atomic_load_n(&rc->req.server->nconns, __ATOMIC_RELAXED) >=
+	    rc->req.server->opts.max_connections)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION,
+		    "close");
 	ret = MHD_queue_response(conn, r->status, resp);
 	MHD_destroy_response(resp);
 	return (ret);
@@ -857,9 +947,12 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	double		 ms;
 	char		 offsets[64];
 
-	(void)conn;
 	if (rc == NULL)
 		return;
+	/* Kept alive: back to the idle timeout until the next request. */
+	if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+		    server_idle_timeout(srv));
 	if (rc->stream_open && rc->route != NULL) {
 		/* The client went away in the middle of a streamed body. */
 		memset(&scratch, 0, sizeof scratch);
@@ -947,6 +1040,8 @@ server_start(const struct server_options *opts, struct store *store,
 	srv = xcalloc(1, sizeof *srv);
 	srv->store = store;
 	srv->opts = *opts;
+	if (srv->opts.max_connections == 0)
+		srv->opts.max_connections = SERVER_MAX_CONNECTIONS;
 	for (i = 0; server_areas[i] != NULL; i++) {
 		a = server_areas[i];
 		srv->routes = xreallocarray(srv->routes,
@@ -968,7 +1063,12 @@ server_start(const struct server_options *opts, struct store *store,
 		srv->nstarted = i + 1;
 	}
 
-	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+	/*
+	 * poll(2), not epoll: with epoll, libmicrohttpd 0.9.75's workers can
+	 * stop waking once every connection slot is taken, and then serve
+	 * nobody until the connections time out.
+	 */
+	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 	    MHD_USE_ERROR_LOG;
 	if (v6)
 		flags |= MHD_USE_IPv6;
@@ -977,8 +1077,9 @@ server_start(const struct server_options *opts, struct store *store,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)(opts->threads > 0 ?
 	    opts->threads : 2),
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1024,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)120,
+	    MHD_OPTION_CONNECTION_LIMIT, srv->opts.max_connections,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVER_REQUEST_TIMEOUT,
+	    MHD_OPTION_NOTIFY_CONNECTION, server_notify_conn, srv,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024),
 	    MHD_OPTION_URI_LOG_CALLBACK, server_uri_log, srv,
 	    MHD_OPTION_NOTIFY_COMPLETED, server_completed, srv,

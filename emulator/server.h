@@ -16,6 +16,7 @@
 #define API_PREFIX		"/client/v4"
 #define ROUTE_MAX_PARAMS	4
 #define SERVER_JSON_MAX		(1024 * 1024)
+#define SERVER_MAX_CONNECTIONS	1024	/* open at once, by default */
 #define SERVER_MULTIPART_MAX	(10 * 1024 * 1024)
 
 /* Error codes carried in envelopes. */
@@ -135,6 +136,7 @@ struct server_options {
 	int		 verbose;
 	int		 legacy_gone;	/* ROUTE_LEGACY routes answer 410 */
 	long long	 upload_rate;	/* tus PATCH bytes a second; 0: no cap */
+	unsigned int	 max_connections; /* 0: SERVER_MAX_CONNECTIONS */
 };
 
 extern const struct area *const server_areas[];

@@ -128,6 +128,24 @@ store_conn(struct store *s)
 	return (c);
 }
 
+/* mkdir -p, each new directory 0700; the last mkdir tells the outcome. */
+static int
+store_mkdirs(const char *dir)
+{
+	char	*p, *s;
+	int	 rc;
+
+	s = xstrdup(dir);
+	for (p = strchr(s + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(s, 0700);
+		*p = '/';
+	}
+	rc = mkdir(s, 0700) == 0 || errno == EEXIST ? 0 : -1;
+	free(s);
+	return (rc);
+}
+
 /*
  * Open (creating if needed) the store in dir and apply every area's schema.
  * schemas is a NULL-terminated list of SQL scripts of CREATE ... IF NOT
@@ -141,7 +159,7 @@ store_open(const char *dir, const char *const *schemas, char **cause)
 	char		*err = NULL;
 	size_t		 i;
 
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	if (store_mkdirs(dir) != 0) {
 		*cause = xprintf("%s: %s", dir, strerror(errno));
 		return (NULL);
 	}
@@ -154,6 +172,9 @@ store_open(const char *dir, const char *const *schemas, char **cause)
 
 	if ((db = store_connect(s->path, cause)) == NULL)
 		goto fail;
+	/* A store made before files were private becomes private. */
+	if (chmod(s->path, 0600) != 0)
+		log_warn("%s: %s", s->path, strerror(errno));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK)
 		goto sqlfail;
 	if (sqlite3_exec(db, store_schema, NULL, NULL, &err) != SQLITE_OK)

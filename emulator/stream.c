@@ -908,6 +908,7 @@ struct stream_filter {
 	int		 counts;
 	int64_t		 start;		/* 0: none */
 	int64_t		 end;
+	long		 limit;		/* at most this many rows */
 };
 
 static int
@@ -931,6 +932,8 @@ static int
 stream_filter_parse(const struct query *q, struct stream_filter *f,
     char **cause)
 {
+	int64_t	after, before;
+
 	memset(f, 0, sizeof *f);
 	f->creator = query_get(q, "creator");
 	f->search = query_get(q, "search");
@@ -941,8 +944,17 @@ stream_filter_parse(const struct query *q, struct stream_filter *f,
 	    query_bool(q, "asc", 0, &f->asc, cause) != 0 ||
 	    query_bool(q, "include_counts", 0, &f->counts, cause) != 0 ||
 	    stream_filter_time(q, "start", &f->start, cause) != 0 ||
-	    stream_filter_time(q, "end", &f->end, cause) != 0)
+	    stream_filter_time(q, "end", &f->end, cause) != 0 ||
+	    stream_filter_time(q, "after", &after, cause) != 0 ||
+	    stream_filter_time(q, "before", &before, cause) != 0 ||
+	    query_long(q, "limit", 1, STREAM_LIST_MAX, STREAM_LIST_MAX,
+	    &f->limit, cause) != 0)
 		return (-1);
+	/* after and before are the older names of start and end. */
+	if (after != 0 && after > f->start)
+		f->start = after;
+	if (before != 0 && (f->end == 0 || before < f->end))
+		f->end = before;
 	return (0);
 }
 
@@ -1004,7 +1016,7 @@ stream_list(struct req *req, struct reply *rep)
 				continue;
 		}
 		total++;
-		if (count < STREAM_LIST_MAX) {
+		if (count < f.limit) {
 			cJSON_AddItemToArray(list, stream_row_json(st, now));
 			count++;
 		} else if (!f.counts)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -896,6 +897,7 @@ struct tus_patch {
 	struct timespec		 t0;		/* for --upload-rate */
 	int			 overflow;	/* more came than fits */
 	int			 rollback;	/* refused after writing */
+	int			 hung_up;	/* the client closed its side */
 };
 
 static int
@@ -1072,26 +1074,41 @@ tus_patch_writeback(struct tus_patch *tp)
 /*
  * --upload-rate: once the bytes run ahead of the rate, this request's
  * thread pauses until they are on time, which holds the client back too.
+ * The pause watches the socket: once the client has hung up, the bytes it
+ * sent are read at once, so the request ends and its lock goes with it
+ * instead of being held while a dead connection's buffer drains.
  */
 static void
 tus_patch_throttle(struct req *req, struct tus_patch *tp)
 {
-	long long	rate = server_options(req->server)->upload_rate;
-	struct timespec	now, ts;
-	double		ahead;
+	long long			 rate;
+	const union MHD_ConnectionInfo	*ci;
+	struct pollfd			 pfd = { .fd = -1, .events = POLLRDHUP };
+	struct timespec			 now;
+	double				 ahead;
 
-	if (rate <= 0)
+	rate = server_options(req->server)->upload_rate;
+	if (rate <= 0 || tp->hung_up)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ahead = (double)tp->received / (double)rate -
-	    ((double)(now.tv_sec - tp->t0.tv_sec) +
-	    (double)(now.tv_nsec - tp->t0.tv_nsec) / 1e9);
-	if (ahead <= 0)
-		return;
-	ts.tv_sec = (time_t)ahead;
-	ts.tv_nsec = (long)((ahead - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	ci = MHD_get_connection_info(req->conn,
+	    MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (ci != NULL)
+		pfd.fd = ci->connect_fd;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ahead = (double)tp->received / (double)rate -
+		    ((double)(now.tv_sec - tp->t0.tv_sec) +
+		    (double)(now.tv_nsec - tp->t0.tv_nsec) / 1e9);
+		if (ahead <= 0)
+			return;
+		/* Without a socket to watch, poll(2) just sleeps. */
+		if (poll(&pfd, 1, ahead > 60 ? 60000 :
+		    (int)ceil(ahead * 1000)) > 0 &&
+		    (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+			tp->hung_up = 1;
+			return;
+		}
+	}
 }
 
 static int

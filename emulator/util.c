@@ -34,6 +34,13 @@ util_is_hex32(const char *s)
 	return (s[i] == '\0');
 }
 
+void
+util_lower(char *s)
+{
+	for (; *s != '\0'; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
 int
 util_is_uuid(const char *s)
 {
@@ -465,10 +472,91 @@ util_json_truncated(const char *s, size_t len)
 }
 
 /*
+ * cJSON turns "\u0000" into a C string's end, silently cutting the string
+ * short: find one in the text of a document that parsed.
+ */
+static int
+util_json_has_nul(const char *s, size_t len)
+{
+	size_t	i;
+	int	in_str = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!in_str) {
+			in_str = s[i] == '"';
+			continue;
+		}
+		if (s[i] == '"')
+			in_str = 0;
+		else if (s[i] == '\\' && i + 1 < len) {
+			if (s[i + 1] == 'u' && len - i >= 6 &&
+			    memcmp(s + i + 2, "0000", 4) == 0)
+				return (1);
+			i++;
+		}
+	}
+	return (0);
+}
+
+static int
+util_jname_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * cJSON keeps every member of an object, and lookups find the first: a
+ * repeated key would be half ignored. Returns the first repeated key.
+ */
+static const char *
+util_json_dup_key(const cJSON *v)
+{
+	const cJSON	 *c;
+	const char	**names, *dup = NULL;
+	size_t		  n = 0, i;
+
+	if (cJSON_IsObject(v)) {
+		names = xreallocarray(NULL, (size_t)cJSON_GetArraySize(v) + 1,
+		    sizeof *names);
+		cJSON_ArrayForEach(c, v)
+			names[n++] = c->string;
+		qsort(names, n, sizeof *names, util_jname_cmp);
+		for (i = 1; i < n && dup == NULL; i++) {
+			if (strcmp(names[i - 1], names[i]) == 0)
+				dup = names[i];
+		}
+		free(names);
+	}
+	for (c = v->child; c != NULL && dup == NULL; c = c->next)
+		dup = util_json_dup_key(c);
+	return (dup);
+}
+
+/*
  * Parse a JSON document; on failure return NULL and say where it went wrong
  * in *cause. Thread-safe: the error position comes from the parse end, not
  * cJSON's global error pointer.
  */
+static cJSON *
+util_jcheck(cJSON *v, const char *s, size_t len, char **cause)
+{
+	const char	*dup;
+
+	if (util_json_has_nul(s, len)) {
+		*cause = xstrdup("a JSON string holds \\u0000 (a NUL "
+		    "character), which no field accepts");
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	if ((dup = util_json_dup_key(v)) != NULL) {
+		*cause = xprintf("duplicate key \"%.64s\" in a JSON object: "
+		    "each key may appear once", dup);
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	return (v);
+}
+
 cJSON *
 util_jparse(const char *s, size_t len, char **cause)
 {
@@ -489,7 +577,7 @@ util_jparse(const char *s, size_t len, char **cause)
 		while (off < len && isspace((unsigned char)s[off]))
 			off++;
 		if (off == len)
-			return (v);
+			return (util_jcheck(v, s, len, cause));
 		cJSON_Delete(v);
 	} else
 		off = end != NULL && end >= s ? (size_t)(end - s) : 0;

@@ -18,6 +18,7 @@
 #define ISO_TIME_LEN 32
 
 int	 util_is_hex32(const char *);
+void	 util_lower(char *);
 int	 util_is_uuid(const char *);
 void	 util_random_bytes(void *, size_t);
 void	 util_hex32(char out[HEX32_LEN + 1]);

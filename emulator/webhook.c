@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -32,7 +34,8 @@
 #include "xmalloc.h"
 
 #define WEBHOOK_PATH		STREAM_ACCOUNT "/stream/webhook"
-#define WEBHOOK_DEMO_URL	"https://hooks.example.com/stream"
+/* Loopback, port 9 (discard): the demo never sends anything off the host. */
+#define WEBHOOK_DEMO_URL	"https://127.0.0.1:9/stream"
 
 /* Bounds on one attempt, so a dead receiver never holds the queue long. */
 #define WEBHOOK_CONNECT_TIMEOUT	5L	/* seconds */
@@ -91,12 +94,58 @@ webhook_now(void)
  * them on purpose, since its deliveries go to receivers on this machine
  * (the tests' listener, a developer's local endpoint).
  */
+/*
+ * Link-local and cloud metadata hosts are refused, though: a delivery there
+ * would hand the instance's credentials service a signed POST.
+ */
+static const char *
+webhook_host_forbidden(const char *host)
+{
+	static const char *const names[] = {
+		"metadata.google.internal", "metadata.goog", "metadata",
+		"instance-data", "instance-data.ec2.internal"
+	};
+	struct in_addr	 a4;
+	struct in6_addr	 a6;
+	char		 h[256], *p;
+	size_t		 i, n;
+
+	/* [v6] loses its brackets and zone, a name its final dot. */
+	n = strlen(host);
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']')
+		snprintf(h, sizeof h, "%.*s", (int)(n - 2), host + 1);
+	else
+		snprintf(h, sizeof h, "%s", host);
+	if ((p = strchr(h, '%')) != NULL)
+		*p = '\0';
+	n = strlen(h);
+	if (n > 0 && h[n - 1] == '.')
+		h[n - 1] = '\0';
+	for (i = 0; i < nitems(names); i++) {
+		if (strcasecmp(h, names[i]) == 0)
+			return ("a cloud metadata host");
+	}
+	if (inet_pton(AF_INET, h, &a4) == 1)
+		return ((ntohl(a4.s_addr) >> 16) == 0xa9fe ?
+		    "a link-local address (169.254.0.0/16)" : NULL);
+	if (inet_pton(AF_INET6, h, &a6) != 1)
+		return (NULL);
+	if (a6.s6_addr[0] == 0xfe && (a6.s6_addr[1] & 0xc0) == 0x80)
+		return ("a link-local address (fe80::/10)");
+	if (a6.s6_addr[0] == 0xfd)
+		return ("a unique local address (fd00::/8)");
+	if (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 169 &&
+	    a6.s6_addr[13] == 254)
+		return ("a link-local address (169.254.0.0/16)");
+	return (NULL);
+}
+
 int
 webhook_url_check(const char *url, char **cause)
 {
 	CURLU		*u;
 	char		*host = NULL;
-	const char	*sep;
+	const char	*sep, *why;
 	size_t		 i, n = strlen(url);
 	int		 rc = -1;
 
@@ -147,6 +196,11 @@ webhook_url_check(const char *url, char **cause)
 	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    *host == '\0') {
 		*cause = xstrdup("must name a host");
+		goto out;
+	}
+	if ((why = webhook_host_forbidden(host)) != NULL) {
+		*cause = xprintf("the host %.64s is %s, which webhooks may not "
+		    "reach", host, why);
 		goto out;
 	}
 	rc = 0;

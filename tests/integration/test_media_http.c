@@ -1077,7 +1077,7 @@ test_demo(void **state)
 	path = itest_printf("/accounts/%s/stream/webhook", e->account);
 	res = api_ok(e, "GET", path, NULL);
 	assert_string_equal(str(res, "notificationUrl"),
-	    "https://hooks.example.com/stream");
+	    "https://127.0.0.1:9/stream");
 	assert_int_equal(strlen(str(res, "secret")), 32);
 	cJSON_Delete(res);
 	free(path);

@@ -305,6 +305,49 @@ test_json_parse_messages(void **state)
 	assert_true(util_utf8_valid("\xf0\x9f\x98\x80", 4));
 }
 
+/* cJSON would cut a string at \u0000 and keep both of two equal keys. */
+static void
+test_json_nul_and_dup(void **state)
+{
+	static const char *const refused[] = {
+		"\"a\\u0000b\"",
+		"{\"k\\u0000x\": 1}",
+		"[{\"a\": 1, \"b\": {\"c\": 1, \"c\": 2}}]",
+		"{\"a\": 1, \"b\": 2, \"a\": 3}",
+	};
+	static const char *const accepted[] = {
+		"\"a\\\\u0000b\"",		/* a backslash, then u0000 */
+		"\"\\u00e4\\u0100\"",
+		"[\"\\u0001\"]",
+		"{\"a\": {\"a\": 1}, \"b\": [{\"a\": 1}, {\"a\": 2}]}",
+	};
+	char	*cause;
+	cJSON	*v;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		cause = NULL;
+		v = util_jparse(refused[i], strlen(refused[i]), &cause);
+		if (v != NULL)
+			fail_msg("%s accepted", refused[i]);
+		assert_true(strstr(cause, "\\u0000") != NULL ||
+		    strstr(cause, "duplicate key") != NULL);
+		free(cause);
+	}
+	cause = NULL;
+	assert_null(util_jparse(refused[2], strlen(refused[2]), &cause));
+	assert_non_null(strstr(cause, "\"c\""));
+	free(cause);
+	for (i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		cause = NULL;
+		v = util_jparse(accepted[i], strlen(accepted[i]), &cause);
+		if (v == NULL)
+			fail_msg("%s refused: %s", accepted[i], cause);
+		cJSON_Delete(v);
+	}
+}
+
 int
 main(void)
 {
@@ -319,6 +362,7 @@ main(void)
 		cmocka_unit_test(test_method_names),
 		cmocka_unit_test(test_ids_and_times),
 		cmocka_unit_test(test_json_parse_messages),
+		cmocka_unit_test(test_json_nul_and_dup),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -99,6 +99,10 @@ test_url_check(void **state)
 		"http://localhost/hook",	/* loopback is allowed here */
 		"http://[::1]:9000/",
 		"HTTPS://Example.COM/Path",
+		"http://169.253.1.1/",		/* next to link-local */
+		"http://[fe00::1]/",
+		"http://[fc00::1]/",
+		"http://metadata.example.com/",
 	};
 	static const char *const bad[] = {
 		"",
@@ -113,6 +117,17 @@ test_url_check(void **state)
 		"https://example.com/\n",
 		"https://example.com:99999/",
 		"https://ex\xc3\xa4mple.com/",
+		"http://169.254.169.254/latest/meta-data/",
+		"http://169.254.0.1./",
+		"http://2852039166/",		/* 169.254.169.254 */
+		"http://[fe80::1]/",
+		"http://[febf::1]/",
+		"http://[fe80::1%25eth0]/",
+		"http://[fd00:ec2::254]/",
+		"http://[::ffff:169.254.169.254]/",
+		"http://metadata.google.internal/computeMetadata/v1/",
+		"http://Metadata.Google.Internal./",
+		"http://metadata/",
 	};
 	char	*cause, *longurl;
 	size_t	 i;
