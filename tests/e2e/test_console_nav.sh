@@ -163,7 +163,7 @@ e2e_quit_and_check_sane -s 130
 e2e_console_start
 e2e_wait_match "^ transfers$"
 e2e_keys Enter
-e2e_wait_for "resuming clip.mp4"
+e2e_wait_match "resuming clip\.mp4|clip\.mp4: the server is still finishing"
 e2e_quit_and_check_sane : q! Enter
 
 # confirm_quit: always asks even with nothing running; y quits.
