@@ -268,7 +268,7 @@ void		 tui_req_free(struct tui_req *);
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);
 
-/* ui/panels/resource.c: the generic panel every kind gets. */
+/* ui/panels/resource.c and the files beside it: the generic panel. */
 struct panel	*panel_new(struct tui *, const struct kind *, const char *);
 void		 panel_free(struct panel *);
 void		 panel_load(struct panel *);

@@ -1,0 +1,55 @@
+/*
+ * What the files of the generic resource panel share among themselves; the
+ * panel's public functions (panel_*) are declared in ui/tui.h.
+ */
+#ifndef EDGE_PANELS_RESOURCE_H
+#define EDGE_PANELS_RESOURCE_H
+
+#include "tui.h"
+
+/* resource.c: the panel's life, changes, answers and actions. */
+void		 panel_banner(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+int		 panel_can(struct panel *, unsigned, const char *);
+void		 panel_send_update(struct panel *, const char *, const cJSON *,
+		     const cJSON *, struct modal *);
+
+/* list.c: the cursor, loading, sorting and drawing. */
+void		 panel_remember(struct panel *);
+void		 panel_restore(struct panel *);
+void		 panel_list_done(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+int		 panel_list_action(struct panel *, enum action);
+
+/* detail.c: one record's details. */
+void		 panel_detail_text(struct panel *);
+void		 panel_details(struct panel *);
+void		 panel_detail_copy(struct panel *);
+void		 panel_detail_saved(struct tui *, void *, const char *);
+
+/* fetch.c: a record fetched to work on. */
+const char	*panel_edit_text_of(const struct tui_req *);
+void		 panel_fetch_failed(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+void		 panel_fetch_as(struct panel *, enum tui_req_type, const char *,
+		     cJSON *, cJSON *);
+void		 panel_fetch(struct panel *, enum tui_req_type);
+
+/* yamledit.c: E, the record in $EDITOR. */
+void		 panel_edit_yaml(struct panel *, const char *, const cJSON *);
+void		 panel_reedit_offer(struct panel *, const char *,
+		     const cJSON *, const char *, const char *);
+void		 panel_diff_confirm(struct panel *, struct tui_req *,
+		     const cJSON *);
+
+/* filter.c: / and F. */
+void		 panel_filter_open(struct panel *);
+void		 panel_query(struct panel *);
+
+/* delete.c: deletes and the questions naming records. */
+char		*panel_record_label(struct panel *, const char *);
+void		 panel_delete(struct panel *);
+int		 panel_deletes_pending(struct panel *, struct tui_req *);
+void		 panel_deleted(struct panel *, struct tui_req *);
+
+#endif

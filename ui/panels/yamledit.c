@@ -1,0 +1,273 @@
+/*
+ * The generic panel's E: a record in $EDITOR as YAML, the diff against a
+ * fresh copy to apply or not, and the offer to edit again a text not applied.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit.h"
+#include "log.h"
+#include "redact.h"
+#include "resource.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+/* ---- edit as YAML ---------------------------------------------------------- */
+
+struct panel_editor {
+	struct edit	*e;
+	char		*cause;
+};
+
+static int
+panel_run_editor(void *arg)
+{
+	struct panel_editor	*pe = arg;
+
+	return (edit_run_editor(pe->e->file, &pe->cause));
+}
+
+/*
+ * The editor on the opened edit until it is valid or given up; then the
+ * fresh copy is fetched to diff against, carrying the text as saved so
+ * that an edit not applied can be taken up again.
+ */
+static void
+panel_edit_run(struct panel *p, const char *id, struct edit *ep)
+{
+	struct edit		 e = *ep;
+	struct panel_editor	 pe;
+	enum edit_status	 st;
+	cJSON			*edited = NULL, *data;
+	char			*cause = NULL, *text;
+
+	pe.e = &e;
+	for (;;) {
+		pe.cause = NULL;
+		if (tui_suspend_run(p->tui, panel_run_editor, &pe) != 0) {
+			tui_message(p->tui, TUI_MSG_ERROR, "edit: %s; nothing "
+			    "changed", pe.cause);
+			free(pe.cause);
+			edit_close(&e);
+			return;
+		}
+		st = edit_next(&e, &edited, &cause);
+		if (st != EDIT_AGAIN)
+			break;
+	}
+	switch (st) {
+	case EDIT_CHANGED:
+		break;
+	case EDIT_UNCHANGED:
+	case EDIT_EMPTY:
+		tui_message(p->tui, TUI_MSG_INFO, "edit: no change");
+		edit_close(&e);
+		return;
+	default:
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	data = cJSON_CreateObject();
+	if (data == NULL || !cJSON_AddItemToObject(data, "record", edited))
+		fatalx("out of memory");
+	if ((text = edit_read_file(e.file, NULL, &cause)) != NULL) {
+		if (cJSON_AddStringToObject(data, "text", text) == NULL)
+			fatalx("out of memory");
+		free(text);
+	} else
+		free(cause);
+	/* Diff against a fresh copy: the record may have changed since. */
+	panel_fetch_as(p, TUI_REQ_FETCH_DIFF, id, data,
+	    cJSON_Duplicate(e.orig, 1));
+	edit_close(&e);
+}
+
+static enum validate_mode
+panel_edit_mode(struct panel *p, const char *id)
+{
+	return (p->kind->shape == KIND_SHAPE_OBJECT || id != NULL ?
+	    VALIDATE_UPDATE : VALIDATE_CREATE);
+}
+
+/* The editor on the fetched record. */
+void
+panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
+{
+	struct edit	 e;
+	char		*cause = NULL;
+
+	if (edit_open(&e, p->kind, rec, panel_edit_mode(p, id), &cause) != 0) {
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	panel_edit_run(p, id, &e);
+}
+
+/* The editor again on a text not applied, against the original. */
+static void
+panel_edit_again(struct panel *p, const char *id, const cJSON *orig,
+    const char *text)
+{
+	struct edit	 e;
+	char		*cause = NULL;
+
+	if (edit_open_text(&e, p->kind, orig, text, panel_edit_mode(p, id),
+	    &cause) != 0) {
+		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
+		free(cause);
+		edit_close(&e);
+		return;
+	}
+	panel_edit_run(p, id, &e);
+}
+
+/* An edit not applied: offer the editor again, with the text as saved. */
+struct panel_reedit {
+	struct panel	*p;
+	char		*id;
+	cJSON		*orig;
+	char		*text;
+};
+
+static void
+panel_reedit_free(void *arg)
+{
+	struct panel_reedit	*a = arg;
+
+	free(a->id);
+	cJSON_Delete(a->orig);
+	free(a->text);
+	free(a);
+}
+
+static void
+panel_reedit_answer(struct tui *t, void *arg, const char *answer)
+{
+	struct panel_reedit	*a = arg;
+
+	if (strcmp(answer, "y") != 0) {
+		tui_message(t, TUI_MSG_INFO, "edit: not applied; your text is "
+		    "dropped");
+		return;
+	}
+	panel_edit_again(a->p, a->id, a->orig, a->text);
+}
+
+void
+panel_reedit_offer(struct panel *p, const char *id, const cJSON *orig,
+    const char *text, const char *why)
+{
+	struct panel_reedit	*a;
+	char			*q;
+
+	a = xcalloc(1, sizeof *a);
+	a->p = p;
+	a->id = id != NULL ? xstrdup(id) : NULL;
+	if ((a->orig = cJSON_Duplicate(orig, 1)) == NULL)
+		fatalx("out of memory");
+	a->text = xstrdup(text);
+	q = xprintf("%s\n\nReopen the editor with your text? (y/n)", why);
+	dialog_ask(p->tui, "edit not applied", q, panel_reedit_answer, a,
+	    panel_reedit_free);
+	free(q);
+}
+
+struct panel_apply {
+	struct panel	*p;
+	char		*id;
+	cJSON		*fresh;
+	cJSON		*edited;
+	cJSON		*orig;		/* as first fetched, to edit again */
+	char		*text;		/* as saved, or NULL */
+};
+
+static void
+panel_apply_free(void *arg)
+{
+	struct panel_apply	*a = arg;
+
+	free(a->id);
+	cJSON_Delete(a->fresh);
+	cJSON_Delete(a->edited);
+	cJSON_Delete(a->orig);
+	free(a->text);
+	free(a);
+}
+
+static void
+panel_apply_answer(struct tui *t, void *arg, const char *answer)
+{
+	struct panel_apply	*a = arg;
+
+	if (strcmp(answer, "y") == 0) {
+		panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
+		return;
+	}
+	if (a->text == NULL) {
+		tui_message(t, TUI_MSG_INFO, "edit: not applied");
+		return;
+	}
+	/* n is not the end of the edit: the text can be taken up again. */
+	panel_reedit_offer(a->p, a->id, a->orig != NULL ? a->orig : a->fresh,
+	    a->text, "Not applied: nothing was sent.");
+}
+
+/* The diff as shown: secrets masked on both sides (src/redact.c). */
+static size_t
+panel_diff_masked(struct buf *b, const cJSON *fresh, const cJSON *edited)
+{
+	cJSON	*f = cJSON_Duplicate(fresh, 1), *e = cJSON_Duplicate(edited, 1);
+	size_t	 n;
+
+	redact_json(f, NULL);
+	redact_json(e, NULL);
+	n = edit_diff(b, f, e);
+	cJSON_Delete(f);
+	cJSON_Delete(e);
+	return (n);
+}
+
+void
+panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
+{
+	struct panel_apply	*a;
+	struct buf		 b;
+	size_t			 n;
+
+	const cJSON		*edited;
+
+	edited = cJSON_GetObjectItemCaseSensitive(r->data, "record");
+	if (edited == NULL)
+		return;
+	buf_init(&b);
+	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
+		buf_adds(&b, "Warning: the record changed on the server while "
+		    "you edited it;\nthe diff is against its current copy.\n\n");
+	n = panel_diff_masked(&b, fresh, edited);
+	if (n == 0) {
+		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
+		    "already holds these values; nothing to apply");
+		buf_free(&b);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->p = p;
+	a->id = r->id != NULL ? xstrdup(r->id) : NULL;
+	a->fresh = cJSON_Duplicate(fresh, 1);
+	a->edited = cJSON_DetachItemFromObjectCaseSensitive(r->data, "record");
+	a->orig = r->before != NULL ? cJSON_Duplicate(r->before, 1) : NULL;
+	a->text = panel_edit_text_of(r) != NULL ?
+	    xstrdup(panel_edit_text_of(r)) : NULL;
+	buf_addf(&b, "\nApply %zu change%s to %s%s%s? (y/n)", n,
+	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? " " : "",
+	    a->id != NULL ? a->id : "");
+	dialog_ask(p->tui, "apply the edit", buf_str(&b),
+	    panel_apply_answer, a, panel_apply_free);
+	buf_free(&b);
+}
