@@ -80,11 +80,6 @@ panel_create_plain(struct tui *t, void *arg, const char *answer)
 }
 
 /* Multipart: the file chosen first, then a form for the other parts. */
-struct panel_upload {
-	struct panel	*p;
-	char		*file;
-};
-
 static void
 panel_multipart_submit(struct tui *t, struct panel *p, struct modal *m,
     cJSON *body, const char *id, const cJSON *before)
