@@ -166,7 +166,7 @@ shield_disc_parse_state(const cJSON *entry, const char *path,
 /*
  * Set a discovered operation's state. A saved one stays saved while its
  * operation is in endpoint management: 409, with the way out. Returns 0,
- * or -1 after replying. In a transaction.
+ * or -1 after replying. In the route's transaction.
  */
 static int
 shield_disc_set(struct req *req, struct reply *rep, const char *id,
@@ -178,26 +178,21 @@ shield_disc_set(struct req *req, struct reply *rep, const char *id,
 	    "UPDATE shield_disc SET state = ?3 WHERE zone = ?1 AND id = ?2";
 	const char		*zone = req_param(req, "zone");
 	sqlite3_stmt		*st;
-	int			 rc, saved = 0;
+	char			*cur;
+	int			 rc, saved;
 
-	st = store_stmt(req->store, get_sql);
-	sqlite3_bind_text(st, 1, zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		saved = strcmp(shield_col_text(st, 0), "saved") == 0;
-	store_done(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	rc = store_get_text(req->store, get_sql, &cur, zone, id, NULL);
+	saved = cur != NULL && strcmp(cur, "saved") == 0;
+	free(cur);
+	if (rc < 0) {
 		reply_store_error(req, rep);
 		return (-1);
 	}
-	if (rc == SQLITE_DONE) {
-		store_rollback(req->store);
+	if (rc == 0) {
 		shield_not_found(rep, "discovered operation", id);
 		return (-1);
 	}
 	if (saved) {
-		store_rollback(req->store);
 		reply_error(rep, 409, ERR_CONFLICT, "discovered operation %s "
 		    "is saved in endpoint management; delete that operation "
 		    "to set its state to %s", id, state);
@@ -236,16 +231,8 @@ shield_disc_patch_one(struct req *req, struct reply *rep)
 		return;
 	}
 	shield_lower_id(req_param(req, "operation_id"), id);
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
 	if (shield_disc_set(req, rep, id, state) != 0)
 		return;
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
 	reply_ok(rep, shield_state_json(state));
 }
 
@@ -276,10 +263,6 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 	}
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
 	result = cJSON_CreateObject();
 	cJSON_ArrayForEach(entry, req->json) {
 		shield_disc_parse_state(entry, entry->string, &state, &cause);
@@ -289,11 +272,6 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 		cJSON_AddItemToObject(result, id, shield_state_json(state));
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		cJSON_Delete(result);
-		return;
 	}
 	reply_ok(rep, result);
 }

@@ -553,8 +553,8 @@ shield_op_upsert(struct store *store, const char *zone,
 }
 
 /*
- * Create the operations of keys in one transaction: all or none. Returns
- * the array of operations, or NULL after replying with the failure.
+ * Create the operations of keys in the route's transaction: all or none.
+ * Returns the array of operations, or NULL after replying with the failure.
  */
 static cJSON *
 shield_op_create(struct req *req, struct reply *rep,
@@ -565,10 +565,6 @@ shield_op_create(struct req *req, struct reply *rep,
 	size_t	 i;
 
 	util_now_iso(now);
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return (NULL);
-	}
 	list = cJSON_CreateArray();
 	for (i = 0; i < n; i++) {
 		op = shield_op_upsert(req->store, req_param(req, "zone"),
@@ -579,11 +575,6 @@ shield_op_create(struct req *req, struct reply *rep,
 			return (NULL);
 		}
 		cJSON_AddItemToArray(list, op);
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		cJSON_Delete(list);
-		return (NULL);
 	}
 	return (list);
 }
@@ -692,19 +683,13 @@ shield_op_delete_one(struct req *req, struct reply *rep)
 	int	found;
 
 	shield_lower_id(req_param(req, "operation_id"), id);
-	if (store_begin(req->store) != 0 ||
-	    (found = shield_op_remove(req->store, req_param(req, "zone"),
+	if ((found = shield_op_remove(req->store, req_param(req, "zone"),
 	    id)) < 0) {
 		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
-		store_rollback(req->store);
 		shield_not_found(rep, "operation", id);
-		return;
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -716,16 +701,9 @@ shield_op_exists(struct store *store, const char *zone, const char *id)
 {
 	static const char	 sql[] =
 	    "SELECT 1 FROM shield_op WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
+	sqlite3_int64		 one;
 
-	sqlite3_bind_text(st, 1, zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	store_done(st);
-	if (rc == SQLITE_ROW)
-		return (1);
-	return (rc == SQLITE_DONE ? 0 : -1);
+	return (store_get_int(store, sql, &one, zone, id, NULL));
 }
 
 /* Check a list of operation ids: UUIDs, lower-cased in place. */
@@ -771,10 +749,6 @@ shield_op_delete_bulk(struct req *req, struct reply *rep)
 		shield_bad(rep, cause);
 		return;
 	}
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
 	cJSON_ArrayForEach(item, ids) {
 		if ((rc = shield_op_exists(req->store, zone,
 		    item->valuestring)) < 0) {
@@ -782,7 +756,6 @@ shield_op_delete_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 		if (rc == 0) {
-			store_rollback(req->store);
 			shield_not_found(rep, "operation", item->valuestring);
 			return;
 		}
@@ -792,10 +765,6 @@ shield_op_delete_bulk(struct req *req, struct reply *rep)
 			reply_store_error(req, rep);
 			return;
 		}
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
 	}
 	reply_ok(rep, NULL);
 }

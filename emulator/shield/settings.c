@@ -101,21 +101,15 @@ shield_settings_write(struct req *req, struct reply *rep, int patch)
 	char		*cause = NULL, *text;
 	cJSON		*s;
 
-	/* Read and write in one transaction: two PATCHes both land. */
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
+	/* Read and write in the route's transaction: two PATCHes both land. */
 	s = shield_settings_load(req->store, zone);
 	if (shield_settings_apply(req->json, patch, s, &cause) != 0) {
-		store_rollback(req->store);
 		cJSON_Delete(s);
 		shield_bad(rep, cause);
 		return;
 	}
 	text = util_jprint(s);
-	if (store_kv_put(req->store, zone, SHIELD_SV_KEY, text) != 0 ||
-	    store_commit(req->store) != 0) {
+	if (store_kv_put(req->store, zone, SHIELD_SV_KEY, text) != 0) {
 		reply_store_error(req, rep);
 		cJSON_Delete(s);
 	} else

@@ -224,10 +224,8 @@ shield_us_create(struct req *req, struct reply *rep)
 	source = xstrndup(up.file->data, up.file->len);
 	util_uuid(id);
 	util_now_iso(now);
-	if (store_begin(req->store) != 0 ||
-	    shield_us_insert(req->store, req_param(req, "zone"), id, up.name,
-	    source, now, up.validation_enabled, ops) != 0 ||
-	    store_commit(req->store) != 0) {
+	if (shield_us_insert(req->store, req_param(req, "zone"), id, up.name,
+	    source, now, up.validation_enabled, ops) != 0) {
 		reply_store_error(req, rep);
 		cJSON_Delete(warnings);
 	} else {
@@ -377,19 +375,13 @@ shield_us_delete(struct req *req, struct reply *rep)
 	int			 found;
 
 	shield_lower_id(req_param(req, "schema_id"), id);
-	if (store_begin(req->store) != 0 ||
-	    (found = store_doc_delete(req->store, sql, req_param(req, "zone"),
+	if ((found = store_doc_delete(req->store, sql, req_param(req, "zone"),
 	    id)) < 0) {
 		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
-		store_rollback(req->store);
 		shield_not_found(rep, "schema", id);
-		return;
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, NULL);
@@ -429,11 +421,10 @@ shield_us_ops(struct req *req, struct reply *rep)
 	struct shield_op_ctx	 ctx;
 	struct paging		 p;
 	struct buf		 w = BUF_INITIALIZER;
-	sqlite3_stmt		*st;
 	const char		*status;
 	char			 id[UUID_LEN + 1], *cause = NULL;
 	cJSON			*list = NULL;
-	sqlite3_int64		 seq = 0;
+	sqlite3_int64		 seq;
 	long			 total = -1;
 	int			 rc;
 
@@ -451,14 +442,9 @@ shield_us_ops(struct req *req, struct reply *rep)
 		return;
 	}
 	shield_lower_id(req_param(req, "schema_id"), id);
-	st = store_stmt(req->store, seq_sql);
-	sqlite3_bind_text(st, 1, ctx.zone, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		seq = sqlite3_column_int64(st, 0);
-	store_done(st);
-	if (rc != SQLITE_ROW) {
-		if (rc == SQLITE_DONE)
+	if ((rc = store_get_int(req->store, seq_sql, &seq, ctx.zone, id,
+	    NULL)) != 1) {
+		if (rc == 0)
 			shield_not_found(rep, "schema", id);
 		else
 			reply_store_error(req, rep);

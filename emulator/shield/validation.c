@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -91,23 +92,19 @@ shield_op_sv_get(struct req *req, struct reply *rep)
 {
 	static const char	 sql[] =
 	    "SELECT mitigation FROM shield_op WHERE zone = ?1 AND id = ?2";
-	sqlite3_stmt		*st = store_stmt(req->store, sql);
-	char			 id[UUID_LEN + 1];
+	char			 id[UUID_LEN + 1], *action;
 	int			 rc;
 
 	shield_lower_id(req_param(req, "operation_id"), id);
-	sqlite3_bind_text(st, 1, req_param(req, "zone"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		reply_ok(rep, shield_mitigation_json(
-		    sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL :
-		    shield_col_text(st, 0)));
-	else if (rc == SQLITE_DONE)
+	rc = store_get_text(req->store, sql, &action, req_param(req, "zone"),
+	    id, NULL);
+	if (rc == 1)
+		reply_ok(rep, shield_mitigation_json(action));
+	else if (rc == 0)
 		shield_not_found(rep, "operation", id);
 	else
 		reply_store_error(req, rep);
-	store_done(st);
+	free(action);
 }
 
 /* PUT replaces the setting: a body without mitigation_action clears it. */
@@ -124,19 +121,13 @@ shield_op_sv_put(struct req *req, struct reply *rep)
 		return;
 	}
 	shield_lower_id(req_param(req, "operation_id"), id);
-	if (store_begin(req->store) != 0 ||
-	    (found = shield_op_set_mitigation(req->store,
+	if ((found = shield_op_set_mitigation(req->store,
 	    req_param(req, "zone"), id, action)) < 0) {
 		reply_store_error(req, rep);
 		return;
 	}
 	if (!found) {
-		store_rollback(req->store);
 		shield_not_found(rep, "operation", id);
-		return;
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
 		return;
 	}
 	reply_ok(rep, shield_mitigation_json(action));
@@ -175,10 +166,6 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 	}
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
 	result = cJSON_CreateObject();
 	cJSON_ArrayForEach(entry, req->json) {
 		shield_parse_mitigation(entry, entry->string, 1, &action,
@@ -188,20 +175,13 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		if (found <= 0) {
 			if (found < 0)
 				reply_store_error(req, rep);
-			else {
-				store_rollback(req->store);
+			else
 				shield_not_found(rep, "operation", id);
-			}
 			cJSON_Delete(result);
 			return;
 		}
 		cJSON_AddItemToObject(result, id,
 		    shield_mitigation_json(action));
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		cJSON_Delete(result);
-		return;
 	}
 	reply_ok(rep, result);
 }
