@@ -12,8 +12,6 @@
 #include "log.h"
 #include "internal.h"
 
-/* ---- demo data --------------------------------------------------------- */
-
 /*
  * Three hosts of 100 operations, made from each host's resources with the
  * usual REST verbs; most have thresholds, some learned parameters. The

@@ -10,8 +10,6 @@
 
 #include "internal.h"
 
-/* ---- discovery --------------------------------------------------------- */
-
 #define SHIELD_DISC_COLS						\
 	"id, method, host, endpoint, last_updated, state, origin,"	\
 	" requests, period_seconds, stats_updated"

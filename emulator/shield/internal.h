@@ -97,89 +97,90 @@ struct shield_oa_builder {
 #define SHIELD_SV_KEY	"api_gateway.schema_validation"
 
 /* normalize.c */
-const char	*shield_type_name(const cJSON *v);
+const char	*shield_type_name(const cJSON *);
 
 /* openapi.c */
-void	shield_oa_begin(struct shield_oa_builder *ob);
-cJSON	*shield_oa_end(struct shield_oa_builder *ob);
-cJSON	*shield_oa_parameters(const char *endpoint);
-cJSON	*shield_oa_add(struct shield_oa_builder *ob, const char *method,
-	    const char *host, const char *endpoint);
-cJSON	*shield_oa_result(cJSON *schemas, const char *newest);
-void	shield_schemas_get(struct req *req, struct reply *rep);
+void		 shield_oa_begin(struct shield_oa_builder *);
+cJSON		*shield_oa_end(struct shield_oa_builder *);
+cJSON		*shield_oa_parameters(const char *);
+cJSON		*shield_oa_add(struct shield_oa_builder *, const char *,
+		     const char *, const char *);
+cJSON		*shield_oa_result(cJSON *, const char *);
+void		 shield_schemas_get(struct req *, struct reply *);
 
 /* sql.c */
-void	shield_bad(struct reply *rep, char *cause);
-void	shield_lower_id(const char *in, char out[UUID_LEN + 1]);
-const char	*shield_col_text(sqlite3_stmt *st, int col);
-int	shield_bind_text(struct shield_binds *b, const char *s);
-int	shield_bind_num(struct shield_binds *b, sqlite3_int64 num);
-void	shield_bind_all(sqlite3_stmt *st, const struct shield_binds *b);
-void	shield_where_in(struct buf *w, struct shield_binds *b, const char *col,
-	    const char *const *values, size_t n);
-int	shield_run_page(struct req *req, const char *cols, const char *from_where,
-	    const char *order, struct shield_binds *b, const struct paging *p,
-	    shield_row_cb row, void *arg, cJSON **listp, long *totalp);
-int	shield_rank_get(const struct store *store, const char *zone,
-	    sqlite3_int64 gen, size_t lo, size_t hi, sqlite3_int64 *slo,
-	    sqlite3_int64 *shi);
-void	shield_rank_put(const struct store *store, const char *zone,
-	    sqlite3_int64 gen, sqlite3_int64 *seq, size_t n);
-void	shield_rank_clear(const struct store *store);
-int	shield_rank_build(struct store *store, const char *zone,
-	    sqlite3_int64 **seqp, size_t *np);
+void		 shield_bad(struct reply *, char *);
+void		 shield_lower_id(const char *, char [UUID_LEN + 1]);
+const char	*shield_col_text(sqlite3_stmt *, int);
+int		 shield_bind_text(struct shield_binds *, const char *);
+int		 shield_bind_num(struct shield_binds *, sqlite3_int64);
+void		 shield_bind_all(sqlite3_stmt *, const struct shield_binds *);
+void		 shield_where_in(struct buf *, struct shield_binds *,
+		     const char *, const char *const *, size_t);
+int		 shield_run_page(struct req *, const char *, const char *,
+		     const char *, struct shield_binds *,
+		     const struct paging *, shield_row_cb, void *, cJSON **,
+		     long *);
+int		 shield_rank_get(const struct store *, const char *,
+		     sqlite3_int64, size_t, size_t, sqlite3_int64 *,
+		     sqlite3_int64 *);
+void		 shield_rank_put(const struct store *, const char *,
+		     sqlite3_int64, sqlite3_int64 *, size_t);
+void		 shield_rank_clear(const struct store *);
+int		 shield_rank_build(struct store *, const char *,
+		     sqlite3_int64 **, size_t *);
 
 /* operations.c */
-void	shield_not_found(struct reply *rep, const char *what, const char *id);
-int	shield_parse_features(const struct query *q, int *features, char **cause);
-void	shield_op_features(struct store *store, const char *zone, sqlite3_stmt *st,
-	    int features, cJSON *op);
-cJSON	*shield_op_json(struct store *store, const char *zone, sqlite3_stmt *st,
-	    int features);
-void	shield_filter_free(struct shield_filter *f);
-int	shield_filter_parse(const struct query *q, struct shield_filter *f,
-	    char **cause);
-void	shield_filter_where(const struct shield_filter *f, const char *prefix,
-	    struct buf *w, struct shield_binds *b);
-int	shield_parse_direction(const struct query *q, int *desc, char **cause);
-void	shield_op_list(struct req *req, struct reply *rep);
-void	shield_op_get(struct req *req, struct reply *rep);
-void	shield_op_create_one(struct req *req, struct reply *rep);
-void	shield_op_create_bulk(struct req *req, struct reply *rep);
-void	shield_op_delete_one(struct req *req, struct reply *rep);
-void	shield_op_delete_bulk(struct req *req, struct reply *rep);
+void		 shield_not_found(struct reply *, const char *, const char *);
+int		 shield_parse_features(const struct query *, int *, char **);
+void		 shield_op_features(struct store *, const char *,
+		     sqlite3_stmt *, int, cJSON *);
+cJSON		*shield_op_json(struct store *, const char *, sqlite3_stmt *,
+		     int);
+void		 shield_filter_free(struct shield_filter *);
+int		 shield_filter_parse(const struct query *,
+		     struct shield_filter *, char **);
+void		 shield_filter_where(const struct shield_filter *, const char *,
+		     struct buf *, struct shield_binds *);
+int		 shield_parse_direction(const struct query *, int *, char **);
+void		 shield_op_list(struct req *, struct reply *);
+void		 shield_op_get(struct req *, struct reply *);
+void		 shield_op_create_one(struct req *, struct reply *);
+void		 shield_op_create_bulk(struct req *, struct reply *);
+void		 shield_op_delete_one(struct req *, struct reply *);
+void		 shield_op_delete_bulk(struct req *, struct reply *);
 
 /* validation.c */
-void	shield_op_sv_get(struct req *req, struct reply *rep);
-void	shield_op_sv_put(struct req *req, struct reply *rep);
-void	shield_op_sv_bulk(struct req *req, struct reply *rep);
+void		 shield_op_sv_get(struct req *, struct reply *);
+void		 shield_op_sv_put(struct req *, struct reply *);
+void		 shield_op_sv_bulk(struct req *, struct reply *);
 
 /* discovery.c */
-void	shield_disc_list(struct req *req, struct reply *rep);
-void	shield_disc_patch_one(struct req *req, struct reply *rep);
-void	shield_disc_patch_bulk(struct req *req, struct reply *rep);
-void	shield_disc_openapi(struct req *req, struct reply *rep);
+void		 shield_disc_list(struct req *, struct reply *);
+void		 shield_disc_patch_one(struct req *, struct reply *);
+void		 shield_disc_patch_bulk(struct req *, struct reply *);
+void		 shield_disc_openapi(struct req *, struct reply *);
 
 /* user_schemas.c */
-int	shield_us_insert(struct store *store, const char *zone, const char *id,
-	    const char *name, const char *source, const char *created,
-	    int enabled, const cJSON *ops);
-void	shield_us_create(struct req *req, struct reply *rep);
-void	shield_us_list(struct req *req, struct reply *rep);
-void	shield_us_get(struct req *req, struct reply *rep);
-void	shield_us_patch(struct req *req, struct reply *rep);
-void	shield_us_delete(struct req *req, struct reply *rep);
-void	shield_us_ops(struct req *req, struct reply *rep);
+int		 shield_us_insert(struct store *, const char *, const char *,
+		     const char *, const char *, const char *, int,
+		     const cJSON *);
+void		 shield_us_create(struct req *, struct reply *);
+void		 shield_us_list(struct req *, struct reply *);
+void		 shield_us_get(struct req *, struct reply *);
+void		 shield_us_patch(struct req *, struct reply *);
+void		 shield_us_delete(struct req *, struct reply *);
+void		 shield_us_ops(struct req *, struct reply *);
 
 /* settings.c */
-void	shield_settings_get(struct req *req, struct reply *rep);
-void	shield_settings_put(struct req *req, struct reply *rep);
-void	shield_settings_patch(struct req *req, struct reply *rep);
-void	shield_config_get(struct req *req, struct reply *rep);
-void	shield_config_put(struct req *req, struct reply *rep);
+void		 shield_settings_get(struct req *, struct reply *);
+void		 shield_settings_put(struct req *, struct reply *);
+void		 shield_settings_patch(struct req *, struct reply *);
+void		 shield_config_get(struct req *, struct reply *);
+void		 shield_config_put(struct req *, struct reply *);
 
 /* demo.c */
-int	shield_demo(struct store *store, const char *account, const char *zone,
-	    char **cause);
+int		 shield_demo(struct store *, const char *, const char *,
+		     char **);
 
 #endif

@@ -14,8 +14,6 @@
 #include "log.h"
 #include "internal.h"
 
-/* ---- operations -------------------------------------------------------- */
-
 static const char *const shield_features[] = {
 	"thresholds", "parameter_schemas", "schema_info", NULL
 };

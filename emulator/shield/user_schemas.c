@@ -10,8 +10,6 @@
 #include "multipart.h"
 #include "internal.h"
 
-/* ---- user schemas ------------------------------------------------------ */
-
 #define SHIELD_US_COLS							\
 	"id, name, kind, source, created_at, validation_enabled"
 /* The same columns without the source, which may be megabytes. */

@@ -9,8 +9,6 @@
 
 #include "internal.h"
 
-/* ---- operation-level schema validation --------------------------------- */
-
 static const char *const shield_mitigations[] = {
 	"log", "block", "none", NULL
 };
