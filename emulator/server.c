@@ -816,10 +816,35 @@ server_dispatch(struct reqctx *rc)
 			return;
 		}
 	}
-	rc->reply.status = 200;
-	rc->route->handler(req, &rc->reply);
-	if (rc->reply.status == 0)
-		rc->reply.status = 200;
+	route_run(rc->route, req, &rc->reply);
+}
+
+/*
+ * Run a route's handler; a ROUTE_WRITE one in a transaction, committed if
+ * the reply is a success and rolled back if not, so a refused or failed
+ * write leaves nothing behind.
+ */
+void
+route_run(const struct route *route, struct req *req, struct reply *rep)
+{
+	int	write = (route->flags & ROUTE_WRITE) != 0;
+
+	rep->status = 200;
+	if (write && store_begin(req->store) != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	route->handler(req, rep);
+	if (rep->status == 0)
+		rep->status = 200;
+	if (!write)
+		return;
+	if (rep->status >= 300 || cJSON_GetArraySize(rep->errors) != 0)
+		store_rollback(req->store);
+	else if (store_commit(req->store) != 0) {
+		reply_free(rep);
+		reply_store_error(req, rep);
+	}
 }
 
 static enum MHD_Result

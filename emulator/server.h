@@ -55,6 +55,12 @@ enum route_body {
 #define ROUTE_NOAUTH	0x1	/* credentials not required (one-time URLs) */
 #define ROUTE_ROOT	0x2	/* pattern is the whole path, not below API_PREFIX */
 #define ROUTE_LEGACY	0x4	/* retired on the cloud: 410 with legacy_gone */
+/*
+ * The handler writes: it runs in a store transaction that its reply
+ * decides, a success (2xx, no errors) commits and anything else rolls
+ * back. Not for ROUTE_BODY_STREAM routes.
+ */
+#define ROUTE_WRITE	0x8
 
 struct server;
 struct store;
@@ -180,6 +186,7 @@ enum route_match route_lookup(const struct route *const *, size_t,
 		     enum http_method, const char *, const struct route **,
 		     struct req *);
 void		 req_clear_params(struct req *);
+void		 route_run(const struct route *, struct req *, struct reply *);
 enum http_method http_method_parse(const char *);
 
 #endif

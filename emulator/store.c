@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,4 +414,58 @@ store_doc_delete(struct store *s, const char *sql, const char *scope,
 	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
 	return (store_changed(s, st));
+}
+
+/*
+ * Step a cached statement whose parameters are the texts in ap, up to the
+ * NULL; returns SQLite's step result with the statement left open.
+ */
+static int
+store_get_step(sqlite3_stmt *st, va_list ap)
+{
+	const char	*arg;
+	int		 i = 1;
+
+	while ((arg = va_arg(ap, const char *)) != NULL)
+		sqlite3_bind_text(st, i++, arg, -1, SQLITE_STATIC);
+	return (sqlite3_step(st));
+}
+
+int
+store_get_text(struct store *s, const char *sql, char **out, ...)
+{
+	sqlite3_stmt		*st = store_stmt(s, sql);
+	const unsigned char	*v;
+	va_list			 ap;
+	int			 rc;
+
+	*out = NULL;
+	va_start(ap, out);
+	rc = store_get_step(st, ap);
+	va_end(ap);
+	if (rc == SQLITE_ROW && (v = sqlite3_column_text(st, 0)) != NULL)
+		*out = xstrdup((const char *)v);
+	store_done(st);
+	if (rc == SQLITE_ROW)
+		return (1);
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+int
+store_get_int(struct store *s, const char *sql, sqlite3_int64 *out, ...)
+{
+	sqlite3_stmt	*st = store_stmt(s, sql);
+	va_list		 ap;
+	int		 rc;
+
+	*out = 0;
+	va_start(ap, out);
+	rc = store_get_step(st, ap);
+	va_end(ap);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	store_done(st);
+	if (rc == SQLITE_ROW)
+		return (1);
+	return (rc == SQLITE_DONE ? 0 : -1);
 }

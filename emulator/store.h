@@ -51,4 +51,15 @@ int		 store_doc_get(struct store *, const char *, const char *,
 int		 store_doc_delete(struct store *, const char *, const char *,
 		     const char *);
 
+/*
+ * One value: the first column of the first row of sql (the caller's static
+ * statement) with ?1, ?2, ... the texts after out, up to a NULL. 1 with
+ * *out, 0 when there is no row, -1 on failure. store_get_text's *out is
+ * allocated, NULL for an SQL NULL.
+ */
+int		 store_get_text(struct store *, const char *, char **, ...)
+		     __attribute__((__sentinel__));
+int		 store_get_int(struct store *, const char *, sqlite3_int64 *,
+		     ...) __attribute__((__sentinel__));
+
 #endif

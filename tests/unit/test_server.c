@@ -1,4 +1,7 @@
-/* Unit tests for the envelope writer and the routing table. */
+/*
+ * Unit tests for the envelope writer, the routing table, the transaction
+ * of write routes and the store's one-value reads.
+ */
 #include "config.h"
 
 #include <stdarg.h>
@@ -11,7 +14,10 @@
 #include <cmocka.h>
 
 #include "server.h"
+#include "store.h"
+#include "testdir.h"
 #include "util.h"
+#include "xmalloc.h"
 
 static cJSON *
 envelope_of(const struct reply *r)
@@ -348,6 +354,196 @@ test_json_nul_and_dup(void **state)
 	}
 }
 
+/* ---- write routes and one-value reads --------------------------------- */
+
+static const char store_test_schema[] =
+	"CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY, v TEXT, n INTEGER)";
+
+static int
+store_setup(void **state)
+{
+	const char	*schemas[] = { store_test_schema, NULL };
+	struct store	*store;
+	char		*dir, *cause = NULL;
+
+	if ((dir = testdir_new("server")) == NULL)
+		return (-1);
+	if ((store = store_open(dir, schemas, &cause)) == NULL) {
+		fprintf(stderr, "store_open: %s\n", cause);
+		free(cause);
+		testdir_remove(dir);
+		free(dir);
+		return (-1);
+	}
+	free(dir);
+	*state = store;
+	return (0);
+}
+
+static int
+store_teardown(void **state)
+{
+	struct store	*store = *state;
+	char		*dir = xstrdup(store_dir(store));
+	int		 rc;
+
+	store_close(store);
+	rc = testdir_remove(dir);
+	free(dir);
+	return (rc);
+}
+
+/*
+ * Writes a row, then answers with the status the request's path names,
+ * as a handler that refuses after writing would. Also notes whether it
+ * ran inside a transaction.
+ */
+static int	write_in_txn;
+
+static void
+handler_write(struct req *req, struct reply *rep)
+{
+	write_in_txn = !sqlite3_get_autocommit(store_db(req->store));
+	if (store_exec(req->store, "INSERT INTO t (k, v) VALUES ('a', 'x')")
+	    != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	if (strcmp(req->path, "/404") == 0)
+		reply_error(rep, 404, ERR_NOT_FOUND, "not here");
+	else if (strcmp(req->path, "/200-error") == 0)
+		reply_add_error(rep, ERR_VALIDATION, "refused");
+	else if (strcmp(req->path, "/201") == 0)
+		reply_status(rep, 201, NULL);
+	else
+		reply_ok(rep, NULL);
+}
+
+static long long
+rows_of(struct store *store)
+{
+	sqlite3_int64	n = -1;
+
+	assert_int_equal(store_get_int(store, "SELECT count(*) FROM t", &n,
+	    NULL), 1);
+	return ((long long)n);
+}
+
+static void
+run_write(struct store *store, int flags, const char *path,
+    unsigned int status)
+{
+	struct route	rt = { HTTP_POST, "/x", handler_write,
+	    ROUTE_BODY_NONE, flags, NULL, NULL, NULL };
+	struct req	req;
+	struct reply	rep;
+
+	memset(&req, 0, sizeof req);
+	memset(&rep, 0, sizeof rep);
+	req.store = store;
+	req.path = path;
+	write_in_txn = -1;
+	route_run(&rt, &req, &rep);
+	assert_int_equal(rep.status, status);
+	/* Whatever the answer, no transaction is left open. */
+	assert_true(sqlite3_get_autocommit(store_db(store)));
+	reply_free(&rep);
+}
+
+static void
+test_write_route_commits_success(void **state)
+{
+	struct store	*store = *state;
+
+	run_write(store, ROUTE_WRITE, "/200", 200);
+	assert_true(write_in_txn);
+	assert_int_equal(rows_of(store), 1);
+	store_exec(store, "DELETE FROM t");
+	run_write(store, ROUTE_WRITE, "/201", 201);
+	assert_int_equal(rows_of(store), 1);
+}
+
+static void
+test_write_route_rolls_back_refusal(void **state)
+{
+	struct store	*store = *state;
+
+	run_write(store, ROUTE_WRITE, "/404", 404);
+	assert_true(write_in_txn);
+	assert_int_equal(rows_of(store), 0);
+	/* A 200 that carries errors is no success either. */
+	run_write(store, ROUTE_WRITE, "/200-error", 200);
+	assert_int_equal(rows_of(store), 0);
+	/* A failure inside the handler (here a duplicate key) stores none. */
+	store_exec(store, "INSERT INTO t (k, v) VALUES ('a', 'old')");
+	run_write(store, ROUTE_WRITE, "/200", 500);
+	assert_int_equal(rows_of(store), 1);
+}
+
+static void
+test_plain_route_has_no_transaction(void **state)
+{
+	struct store	*store = *state;
+
+	/* Without the flag the handler's write stands on its own. */
+	run_write(store, 0, "/404", 404);
+	assert_false(write_in_txn);
+	assert_int_equal(rows_of(store), 1);
+}
+
+static void
+test_store_get_text(void **state)
+{
+	static const char	 sql[] = "SELECT v FROM t WHERE k = ?1";
+	static const char	 sql2[] =
+	    "SELECT v FROM t WHERE k = ?1 AND n = ?2";
+	struct store		*store = *state;
+	char			*v = (char *)"unset";
+
+	assert_int_equal(store_exec(store, "INSERT INTO t (k, v, n) VALUES"
+	    " ('a', 'x', 7), ('b', NULL, 8)"), 0);
+	assert_int_equal(store_get_text(store, sql, &v, "a", NULL), 1);
+	assert_string_equal(v, "x");
+	free(v);
+	/* An SQL NULL is a row with a NULL value, unlike no row at all. */
+	assert_int_equal(store_get_text(store, sql, &v, "b", NULL), 1);
+	assert_null(v);
+	v = (char *)"unset";
+	assert_int_equal(store_get_text(store, sql, &v, "c", NULL), 0);
+	assert_null(v);
+	/* Texts bind ?1, ?2, ... in order. */
+	assert_int_equal(store_get_text(store, sql2, &v, "a", "7", NULL), 1);
+	assert_string_equal(v, "x");
+	free(v);
+	assert_int_equal(store_get_text(store, sql2, &v, "a", "8", NULL), 0);
+	/* A statement that fails as it runs. */
+	assert_int_equal(store_get_text(store,
+	    "SELECT abs(-9223372036854775807 - 1)", &v, NULL), -1);
+	assert_null(v);
+	/* Nothing stays open after any of them. */
+	assert_true(sqlite3_get_autocommit(store_db(store)));
+}
+
+static void
+test_store_get_int(void **state)
+{
+	static const char	 sql[] = "SELECT n FROM t WHERE k = ?1";
+	struct store		*store = *state;
+	sqlite3_int64		 n = 99;
+
+	assert_int_equal(store_exec(store, "INSERT INTO t (k, v, n) VALUES"
+	    " ('a', 'x', 7), ('big', 'y', 5000000000)"), 0);
+	assert_int_equal(store_get_int(store, sql, &n, "a", NULL), 1);
+	assert_int_equal(n, 7);
+	assert_int_equal(store_get_int(store, sql, &n, "big", NULL), 1);
+	assert_true(n == 5000000000LL);
+	n = 99;
+	assert_int_equal(store_get_int(store, sql, &n, "none", NULL), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_get_int(store,
+	    "SELECT abs(-9223372036854775807 - 1)", &n, NULL), -1);
+}
+
 int
 main(void)
 {
@@ -363,6 +559,18 @@ main(void)
 		cmocka_unit_test(test_ids_and_times),
 		cmocka_unit_test(test_json_parse_messages),
 		cmocka_unit_test(test_json_nul_and_dup),
+		cmocka_unit_test_setup_teardown(test_write_route_commits_success,
+		    store_setup, store_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_write_route_rolls_back_refusal, store_setup,
+		    store_teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_plain_route_has_no_transaction, store_setup,
+		    store_teardown),
+		cmocka_unit_test_setup_teardown(test_store_get_text,
+		    store_setup, store_teardown),
+		cmocka_unit_test_setup_teardown(test_store_get_int,
+		    store_setup, store_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
