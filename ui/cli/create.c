@@ -300,5 +300,3 @@ out:
 	free(path);
 	return (rv);
 }
-
-/* The item path of a kind for an id (none for one-object kinds). */

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 
+/* The item path of a kind for an id (none for one-object kinds). */
 char *
 cli_item_path(struct cli *c, const struct kind *k, const char *id, int *rv)
 {
