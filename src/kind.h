@@ -154,6 +154,11 @@ struct kind_field {
 	enum kind_check		 check;
 	const char		*help;		/* one line */
 	const char		*example;	/* a valid value, for errors */
+	/*
+	 * A text part of a multipart create: the option that sets it in
+	 * `edgetui create` ("opacity" for --opacity); a BOOL one is a flag.
+	 */
+	const char		*option;
 };
 
 /*
@@ -207,6 +212,11 @@ struct kind {
 	enum kind_body		 create_body;
 	enum kind_method	 update_method;
 	const char		*bulk_delete_key;
+	/*
+	 * What a create's answer holds that cannot be read again ("the
+	 * private key"): a warning after the create. NULL: nothing.
+	 */
+	const char		*shown_once;
 
 	const struct kind_column *columns;	/* end: header NULL */
 	const struct kind_field	*fields;	/* end: path NULL */

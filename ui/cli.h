@@ -1,17 +1,18 @@
 /*
- * The one-shot commands (get, create, update, edit, delete, upload,
- * download, kinds): what
- * main.c parsed from the arguments, and one entry point that runs a
- * command and returns its exit status (HTTP_EXIT_*).
+ * The one-shot commands (ui/cli/, one file per command): what main.c
+ * parsed from the arguments, and one entry point that runs a command and
+ * returns its exit status (HTTP_EXIT_*).
  */
 #ifndef EDGE_CLI_H
 #define EDGE_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define CLI_MAX_FILTERS	32
+#define CLI_MAX_FIELDS	16
 
-/* Every option a command can take; main.c fills it, cli.c checks it. */
+/* Every option a command can take; main.c fills it, ui/cli/ checks it. */
 struct cli_opts {
 	const char	*profile;
 	const char	*base_url;
@@ -31,11 +32,12 @@ struct cli_opts {
 	const char	*filters[CLI_MAX_FILTERS];	/* NAME=VALUE */
 	size_t		 nfilters;
 	const char	*name;
-	const char	*opacity;
-	const char	*padding;
-	const char	*scale;
-	const char	*position;
-	int		 validation;
+	/* Form fields of a multipart create (--opacity 0.5, --validation). */
+	struct cli_field {
+		const char	*option;	/* without "--" */
+		const char	*value;		/* "true" for a flag */
+	}		 fields[CLI_MAX_FIELDS];
+	size_t		 nfields;
 	int		 yes;
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
@@ -46,14 +48,17 @@ struct cli_opts {
 #define CLI_OPT_LIMIT		0x002
 #define CLI_OPT_FILTER		0x004
 #define CLI_OPT_NAME		0x008
-#define CLI_OPT_WATERMARK	0x010	/* --opacity --padding --scale --position */
-#define CLI_OPT_VALIDATION	0x020
+#define CLI_OPT_FIELD		0x010	/* a form field: --opacity --validation... */
 #define CLI_OPT_YES		0x040
 #define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
 #define CLI_OPT_WAIT		0x100
 
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);
+/* --help's list of commands, from the command table. */
+void	 cli_usage_commands(FILE *);
+/* The usage error for a command that is not one, naming those that are. */
+int	 cli_unknown_command(const char *);
 /*
  * Run command (argv[0]) with its arguments; returns the exit status. The
  * program has called curl_global_init.

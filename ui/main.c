@@ -1,6 +1,6 @@
 /*
  * edgetui's arguments: the options every command shares, then either the
- * console (tui.c) or one command run by cli.c.
+ * console (tui.c) or one command run by ui/cli/.
  */
 #include "config.h"
 
@@ -84,27 +84,13 @@ static const struct option main_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char main_usage[] =
+static const char main_usage_head[] =
 "usage: edgetui [OPTIONS]                      the console\n"
 "       edgetui [OPTIONS] COMMAND [ARGS]       one command, then exit\n"
-"\n"
-"Commands:\n"
-"  get KIND [ID]          list (every page, or --limit N) or show one record\n"
-"                         [--filter NAME=VALUE]...\n"
-"  create KIND -f FILE    YAML or JSON body ('-' = stdin); multipart kinds\n"
-"                         take the file with -f and fields as options:\n"
-"                         --name N --validation (user-schemas),\n"
-"                         --name --opacity --padding --scale --position\n"
-"                         (watermarks)\n"
-"  update KIND ID -f FILE with the method the API defines for that kind\n"
-"  edit KIND ID [--yes]   $EDITOR on the record as YAML; applies on save\n"
-"  delete KIND ID...      several ids use the bulk call where the API has one\n"
-"  upload FILE           TUS upload; prints the video's uid; a re-run resumes\n"
-"                         [--name N] [--creator C] [--require-signed-urls]\n"
-"                         [--chunk-size BYTES] (5 MiB..200 MiB, 256 KiB steps)\n"
-"  download VIDEO_ID [--wait]  request the MP4 download; --wait polls until\n"
-"                         it is ready and prints its URL\n"
-"  kinds                  every KIND, its aliases and verbs\n"
+"\n";
+
+/* The commands part comes from their table (ui/cli/table.c). */
+static const char main_usage_options[] =
 "\n"
 "Options:\n"
 "  -p, --profile NAME     profile from the config file\n"
@@ -150,6 +136,19 @@ main_limit(struct cli_opts *o, const char *arg)
 	return (0);
 }
 
+/* A form field of a multipart create, given as --OPTION [VALUE]. */
+static int
+main_field(struct cli_opts *o, const char *option, const char *value)
+{
+	if (o->nfields == CLI_MAX_FIELDS)
+		return (cli_usage_error("--%s: at most %d form fields", option,
+		    CLI_MAX_FIELDS));
+	o->fields[o->nfields].option = option;
+	o->fields[o->nfields++].value = value;
+	o->seen |= CLI_OPT_FIELD;
+	return (0);
+}
+
 static int
 main_chunk(struct cli_opts *o, const char *arg)
 {
@@ -167,7 +166,7 @@ main_chunk(struct cli_opts *o, const char *arg)
 
 /* One option into o; -1 (after the message) for a bad one. */
 static int
-main_option(struct cli_opts *o, int ch, const char *arg)
+main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 {
 	switch (ch) {
 	case 'p':		o->profile = arg; break;
@@ -194,14 +193,13 @@ main_option(struct cli_opts *o, int ch, const char *arg)
 		o->name = arg;
 		o->seen |= CLI_OPT_NAME;
 		break;
-	case OPT_OPACITY:	o->opacity = arg; o->seen |= CLI_OPT_WATERMARK; break;
-	case OPT_PADDING:	o->padding = arg; o->seen |= CLI_OPT_WATERMARK; break;
-	case OPT_SCALE:		o->scale = arg; o->seen |= CLI_OPT_WATERMARK; break;
-	case OPT_POSITION:	o->position = arg; o->seen |= CLI_OPT_WATERMARK; break;
+	case OPT_OPACITY:
+	case OPT_PADDING:
+	case OPT_SCALE:
+	case OPT_POSITION:
 	case OPT_VALIDATION:
-		o->validation = 1;
-		o->seen |= CLI_OPT_VALIDATION;
-		break;
+		return (main_field(o, main_options[idx].name,
+		    arg != NULL ? arg : "true") == 0 ? 0 : -1);
 	case OPT_YES:
 		o->yes = 1;
 		o->seen |= CLI_OPT_YES;
@@ -254,7 +252,7 @@ int
 main(int argc, char **argv)
 {
 	struct cli_opts	 o;
-	int		 ch, status, demo = 0;
+	int		 ch, idx, status, demo = 0;
 
 	main_no_core();
 	memset(&o, 0, sizeof o);
@@ -263,10 +261,12 @@ main(int argc, char **argv)
 	log_set_sink(log_sink_stderr, (void *)"edgetui");
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "p:o:vf:", main_options,
-	    NULL)) != -1) {
+	    &idx)) != -1) {
 		switch (ch) {
 		case OPT_HELP:
-			fputs(main_usage, stdout);
+			fputs(main_usage_head, stdout);
+			cli_usage_commands(stdout);
+			fputs(main_usage_options, stdout);
 			return (0);
 		case OPT_HELP_KEYS:
 			keymap_print_defaults(stdout);
@@ -284,7 +284,7 @@ main(int argc, char **argv)
 			return (cli_usage_error("unknown option '%s', or it "
 			    "needs a value", argv[optind - 1]));
 		default:
-			if (main_option(&o, ch, optarg) != 0)
+			if (main_option(&o, ch, idx, optarg) != 0)
 				return (HTTP_EXIT_USAGE);
 			break;
 		}
@@ -304,7 +304,7 @@ main(int argc, char **argv)
 		return (status);
 	}
 	if (!cli_is_command(argv[optind]))
-		return (cli_usage_error("unknown command '%s'", argv[optind]));
+		return (cli_unknown_command(argv[optind]));
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "edgetui: libcurl failed to start\n");

@@ -765,6 +765,96 @@ test_user_schemas(void **state)
 	free(id);
 }
 
+/*
+ * The warning after a create comes from the kind: a direct upload's URL
+ * is shown once, a live input's keys can be read again (no warning), and
+ * neither is a signing key's private key.
+ */
+static void
+test_create_shown_once(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*du, *live;
+
+	du = file_in(f, "once-du.yaml", "maxDurationSeconds: 60\n");
+	live = file_in(f, "once-live.yaml", "meta:\n  name: once live\n");
+	RUN(f, &r, "create", "direct-uploads", "-f", du);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "direct-uploads: the upload URL is shown only "
+	    "this once"));
+	assert_false(has(r.err, "private key"));
+	run_free(&r);
+	RUN(f, &r, "create", "direct-uploads", "-f", du, "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "upload URL is shown only this once"));
+	run_free(&r);
+
+	RUN(f, &r, "create", "live-inputs", "-f", live);
+	assert_int_equal(r.status, 0);
+	assert_false(has(r.err, "shown only this once"));
+	assert_false(has(r.err, "private key"));
+	run_free(&r);
+	RUN(f, &r, "create", "live-inputs", "-f", live, "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_false(has(r.err, "shown only this once"));
+	run_free(&r);
+
+	RUN(f, &r, "create", "signing-keys", "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "signing-keys: the private key is shown only "
+	    "this once"));
+	run_free(&r);
+	free(live);
+	free(du);
+}
+
+/*
+ * A multipart create takes the options its kind's fields name, and refuses
+ * another kind's with the list of its own; nothing is sent.
+ */
+static void
+test_create_form_options(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*png, *schema;
+	int		 marks, schemas;
+
+	png = file_in(f, "form.png", "not really a png\n");
+	schema = file_in(f, "form.yaml", openapi_yaml);
+	marks = api_count(f, acct_path(f, "stream/watermarks"));
+	schemas = api_count(f, zone_path(f, "api_gateway/user_schemas"));
+
+	RUN(f, &r, "create", "watermarks", "-f", png, "--validation");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "--validation is not one of its fields"));
+	assert_true(has(r.err, "--name --opacity --padding --scale "
+	    "--position"));
+	run_free(&r);
+	RUN(f, &r, "create", "user-schemas", "-f", schema, "--opacity", "0.5");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "--opacity is not one of its fields"));
+	assert_true(has(r.err, "--name --validation"));
+	run_free(&r);
+	/* Typed as the field is: a number field refuses a word. */
+	RUN(f, &r, "create", "watermarks", "-f", png, "--scale", "big");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "scale"));
+	run_free(&r);
+	RUN(f, &r, "create", "live-inputs", "-f", schema, "--opacity", "0.5");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "multipart creates (watermarks, user-schemas)"));
+	run_free(&r);
+
+	assert_int_equal(api_count(f, acct_path(f, "stream/watermarks")),
+	    marks);
+	assert_int_equal(api_count(f, zone_path(f,
+	    "api_gateway/user_schemas")), schemas);
+	free(schema);
+	free(png);
+}
+
 /* No raw ESC (or BEL) from the server reaches the terminal. */
 static void
 test_control_chars(void **state)
@@ -842,6 +932,8 @@ main(void)
 		T(test_operations),
 		T(test_user_schemas),
 		T(test_control_chars),
+		T(test_create_shown_once),
+		T(test_create_form_options),
 #undef T
 	};
 

@@ -1,0 +1,128 @@
+/*
+ * What the one-shot commands under ui/cli/ share: the state of a run
+ * (struct cli), the command table that main.c's dispatch and --help are
+ * generated from, and the helpers one command file lends another.
+ */
+#ifndef EDGE_CLI_CLI_H
+#define EDGE_CLI_CLI_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "../cli.h"
+#include "api.h"
+#include "common.h"
+#include "configfile.h"
+#include "http.h"
+#include "kind.h"
+#include "validate.h"
+
+struct buf;
+struct budget;
+struct journal;
+
+enum cli_output {
+	CLI_OUT_TABLE,
+	CLI_OUT_JSON,
+	CLI_OUT_YAML
+};
+
+/* What every command that talks to the server shares. */
+struct cli {
+	const struct cli_opts	*o;
+	struct config		*cfg;
+	struct config_settings	 set;
+	int			 have_set;
+	struct http_client	*http;
+	char			*base_url;	/* the client's */
+	char			*token;		/* kept for a second client */
+	enum cli_output		 out;
+	int			 readonly;
+	struct api_var		 vars[4];
+	struct journal		*journal;
+	int			 journal_tried;
+};
+
+/*
+ * One command. argc/argv of run start at the kind when the command takes
+ * one (min_args > 0), else at the command's name.
+ */
+typedef int (*cli_run_cb)(struct cli *, const struct kind *, int, char **);
+
+struct cli_command {
+	const char	*name;
+	const char	*synopsis;	/* after "edgetui ": usage and --help */
+	const char	*summary;	/* --help; lines split at '\n' */
+	void		(*more_help)(struct buf *);	/* more summary lines */
+	unsigned	 flags;		/* CLI_OPT_* it accepts */
+	int		 mutates;	/* refused when read-only */
+	int		 min_args;	/* after the command, kind included */
+	int		 max_args;	/* -1: any */
+	cli_run_cb	 run;
+};
+
+extern const struct cli_command	cli_commands[];
+extern const size_t		cli_ncommands;
+
+/* A table being printed: the columns shown and their widths. */
+struct cli_table {
+	const struct kind		*kind;
+	const struct kind_column	*cols[32];
+	int				 widths[32];
+	size_t				 ncols;
+	struct kind_column		 id_col;
+};
+
+/* table.c */
+const struct cli_command *cli_command_find(const char *);
+
+/* setup.c */
+int	 cli_error(int, const char *, ...) printflike(2, 3);
+int	 cli_setup(struct cli *);
+int	 cli_connect(struct cli *);
+int	 cli_connect_upload(struct cli *, struct http_client **);
+void	 cli_teardown(struct cli *);
+
+/* request.c */
+int	 cli_send(struct cli *, const struct http_request *,
+	     struct http_response *);
+int	 cli_get(struct cli *, const char *, struct http_response *);
+int	 cli_send_json(struct cli *, const char *, const char *,
+	     const cJSON *, struct http_response *);
+void	 cli_journal(struct cli *, const char *, const char *, long,
+	     const cJSON *, const cJSON *);
+
+/* output.c */
+void	 cli_table_init(struct cli_table *, const struct kind *);
+void	 cli_table_header(const struct cli_table *);
+void	 cli_table_row(const struct cli_table *, const cJSON *);
+void	 cli_print_json(const cJSON *);
+void	 cli_print_json_item(const cJSON *);
+void	 cli_print_yaml(const cJSON *);
+void	 cli_print_record(struct cli *, const struct kind *, const cJSON *);
+
+/* body.c */
+cJSON	*cli_read_body(const char *, char **);
+int	 cli_validate(const struct kind *, const cJSON *, enum validate_mode);
+
+/* update.c, also for edit and delete */
+char	*cli_item_path(struct cli *, const struct kind *, const char *,
+	     int *);
+int	 cli_apply(struct cli *, const struct kind *, const char *,
+	     const char *, const cJSON *, const cJSON *);
+int	 cli_updatable(const struct kind *);
+int	 cli_fetch(struct cli *, const struct kind *, const char *, cJSON **);
+
+/* The commands: one file each. */
+int	 cli_cmd_get(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_create(struct cli *, const struct kind *, int, char **);
+void	 cli_create_help(struct buf *);
+int	 cli_cmd_update(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_edit(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_delete(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_upload(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
+
+#endif

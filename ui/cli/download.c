@@ -1,0 +1,179 @@
+/*
+ * download: ask for a video's MP4 download and, with --wait, poll until it
+ * is ready and print its URL.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "http.h"
+#include "jobs.h"
+#include "kind.h"
+
+#include "cli.h"
+
+/* The download's default.status and default.url, or NULL. */
+static const char *
+cli_dl_field(const cJSON *result, const char *name)
+{
+	const cJSON	*d, *v;
+
+	d = cJSON_GetObjectItemCaseSensitive(result, "default");
+	v = cJSON_GetObjectItemCaseSensitive(d, name);
+	return (cJSON_IsString(v) ? v->valuestring : NULL);
+}
+
+static void
+cli_dl_url(struct cli *c, const cJSON *result)
+{
+	const char	*url = cli_dl_field(result, "url");
+
+	if (c->out == CLI_OUT_TABLE)
+		printf("%s\n", url != NULL ? url : "");
+	else if (c->out == CLI_OUT_JSON)
+		cli_print_json(result);
+	else
+		cli_print_yaml(result);
+	fflush(stdout);
+}
+
+/* Poll the downloads object until default.status is "ready". */
+static int
+cli_dl_wait(struct cli *c, const char *path)
+{
+	struct jobs_poll_options po;
+	struct http_request	 req;
+	struct jobs_event	 ev;
+	struct pollfd		 pfd;
+	struct jobs		*jobs;
+	unsigned long		 id;
+	const char		*st;
+	const cJSON		*pct;
+	char			*cause = NULL;
+	int			 rv = -1, tty = isatty(STDERR_FILENO), drawn = 0;
+
+	if ((jobs = jobs_new(c->http, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "%s", cause);
+		free(cause);
+		return (rv);
+	}
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = path;
+	memset(&po, 0, sizeof po);
+	po.first_ms = JOBS_POLL_FIRST_MS;
+	po.max_ms = JOBS_POLL_MAX_MS;
+	po.field = "default.status";
+	po.equals = "ready";
+	if (jobs_poll(jobs, &req, &po, NULL, &id) != STATUS_OK) {
+		rv = cli_error(HTTP_EXIT_TRANSPORT, "download: the worker is "
+		    "not running");
+		goto out;
+	}
+	pfd.fd = jobs_fd(jobs);
+	pfd.events = POLLIN;
+	while (rv < 0) {
+		if (poll(&pfd, 1, -1) == -1 && errno != EINTR) {
+			rv = cli_error(HTTP_EXIT_TRANSPORT, "poll: %s",
+			    strerror(errno));
+			break;
+		}
+		while (rv < 0 && jobs_next_event(jobs, &ev)) {
+			switch (ev.kind) {
+			case JOBS_EVENT_DONE:
+				if (tty && drawn)
+					fputs("\r\033[K", stderr);
+				cli_dl_url(c, ev.result);
+				rv = HTTP_EXIT_OK;
+				break;
+			case JOBS_EVENT_FAILED:
+				if (tty && drawn)
+					fputc('\n', stderr);
+				rv = http_exit_status(ev.status,
+				    ev.http_status);
+				cli_error(rv, "%s", ev.cause != NULL ?
+				    ev.cause : status_message(ev.status));
+				break;
+			case JOBS_EVENT_POLL_UPDATE:
+				st = cli_dl_field(ev.result, "status");
+				if (st != NULL && strcmp(st, "error") == 0) {
+					rv = cli_error(HTTP_EXIT_REFUSED,
+					    "download: the server reports an "
+					    "error for %s", path);
+					break;
+				}
+				pct = kind_json_get(ev.result,
+				    "default.percentComplete");
+				if (tty && cJSON_IsNumber(pct)) {
+					fprintf(stderr, "\r\033[Kdownload: "
+					    "%s %.1f%%", st != NULL ? st : "",
+					    pct->valuedouble);
+					fflush(stderr);
+					drawn = 1;
+				}
+				break;
+			default:
+				break;
+			}
+			jobs_event_free(&ev);
+		}
+	}
+out:
+	jobs_free(jobs);
+	return (rv);
+}
+
+int
+cli_cmd_download(struct cli *c, const struct kind *unused_k, int argc,
+    char **argv)
+{
+	const struct kind	*vk = kind_find("videos");
+	const struct kind	*dk = kind_find("downloads");
+	struct http_response	 resp;
+	char			*path = NULL, *cause = NULL;
+	const char		*st;
+	int			 rv;
+
+	(void)unused_k;
+	if (argc != 2)
+		return (cli_usage_error("usage: edgetui %s",
+		    cli_command_find("download")->synopsis));
+	if (kind_id_check(vk, argv[1], &cause) != 0) {
+		rv = cli_usage_error("download: %s", cause);
+		free(cause);
+		return (rv);
+	}
+	c->vars[2].value = argv[1];
+	if ((path = kind_create_path(dk, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("download: %s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+	if ((rv = cli_send_json(c, "POST", path, NULL, &resp)) == 0) {
+		cli_journal(c, "POST", path, resp.http_status, NULL,
+		    resp.api.result);
+		st = cli_dl_field(resp.api.result, "status");
+		if (!(c->o->seen & CLI_OPT_WAIT))
+			cli_print_record(c, dk, resp.api.result);
+		else if (st != NULL && strcmp(st, "ready") == 0)
+			cli_dl_url(c, resp.api.result);
+		else {
+			http_response_free(&resp);
+			rv = cli_dl_wait(c, path);
+			goto out;
+		}
+	}
+	http_response_free(&resp);
+out:
+	free(path);
+	return (rv);
+}

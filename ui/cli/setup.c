@@ -1,0 +1,199 @@
+/*
+ * What every command shares before it talks to the server: the config file,
+ * the settings and the client, the error messages, and cli_run, which
+ * checks a command's arguments against its table entry and runs it.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "configfile.h"
+#include "http.h"
+#include "journal.h"
+#include "log.h"
+#include "xmalloc.h"
+
+#include "cli.h"
+
+int
+cli_usage_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("edgetui: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'edgetui --help' for more information.\n", stderr);
+	return (HTTP_EXIT_USAGE);
+}
+
+int
+cli_error(int status, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("edgetui: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return (status);
+}
+
+static int
+cli_output_parse(const char *s, enum cli_output *out)
+{
+	if (strcmp(s, "table") == 0)
+		*out = CLI_OUT_TABLE;
+	else if (strcmp(s, "json") == 0)
+		*out = CLI_OUT_JSON;
+	else if (strcmp(s, "yaml") == 0)
+		*out = CLI_OUT_YAML;
+	else
+		return (-1);
+	return (0);
+}
+
+/* The config file and the settings, without the server. */
+int
+cli_setup(struct cli *c)
+{
+	const struct cli_opts	*o = c->o;
+	char			*cause = NULL;
+	size_t			 i;
+
+	c->cfg = config_load(o->config, NULL, &cause);
+	if (c->cfg == NULL) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	for (i = 0; i < c->cfg->nproblems; i++)
+		log_warn("%s", c->cfg->problems[i].message);
+	if (config_settings(c->cfg, o->profile, NULL, &c->set, &cause) != 0) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	c->have_set = 1;
+	c->out = (enum cli_output)c->cfg->prefs.output;
+	if (o->output != NULL && cli_output_parse(o->output, &c->out) != 0)
+		return (cli_usage_error("-o: '%s' is not table, json or yaml",
+		    o->output));
+	c->readonly = o->readonly || c->set.readonly;
+	c->vars[0].name = "account";
+	c->vars[0].value = o->account != NULL ? o->account : c->set.account;
+	c->vars[1].name = "zone";
+	c->vars[1].value = o->zone != NULL ? o->zone : c->set.zone;
+	c->vars[2].name = "video";
+	c->vars[2].value = o->video;
+	return (0);
+}
+
+/* A client on the settings; budget NULL makes a new one. */
+static int
+cli_client(struct cli *c, struct budget *budget, struct http_client **out)
+{
+	struct http_options	 ho;
+	char			*cause = NULL;
+
+	memset(&ho, 0, sizeof ho);
+	ho.base_url = c->base_url;
+	ho.token = c->token;
+	ho.readonly = c->readonly;
+	ho.max_retries = -1;
+	ho.budget = budget;
+	ho.budget_capacity = c->set.budget;
+	if ((*out = http_client_new(&ho, &cause)) == NULL) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	return (0);
+}
+
+int
+cli_connect(struct cli *c)
+{
+	char	*cause = NULL;
+
+	if (config_token(c->cfg, c->o->profile, NULL, &c->token,
+	    &cause) != 0) {
+		cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	c->base_url = xstrdup(c->o->base_url != NULL ? c->o->base_url :
+	    c->set.base_url);
+	return (cli_client(c, NULL, &c->http));
+}
+
+/*
+ * The main client and a second one for a blocking upload, sharing its
+ * budget (the main one goes to the worker thread).
+ */
+int
+cli_connect_upload(struct cli *c, struct http_client **upload)
+{
+	int	rv;
+
+	if ((rv = cli_connect(c)) != 0)
+		return (rv);
+	return (cli_client(c, http_client_budget(c->http), upload));
+}
+
+void
+cli_teardown(struct cli *c)
+{
+	if (c->journal != NULL)
+		journal_close(c->journal);
+	if (c->http != NULL)
+		http_client_free(c->http);
+	if (c->token != NULL)
+		config_secret_free(c->token);
+	free(c->base_url);
+	if (c->have_set)
+		config_settings_free(&c->set);
+	if (c->cfg != NULL)
+		config_free(c->cfg);
+}
+
+int
+cli_run(const struct cli_opts *o, int argc, char **argv)
+{
+	const struct cli_command	*cmd = cli_command_find(argv[0]);
+	const struct kind		*k = NULL;
+	struct cli			 c;
+	int				 rv, nargs = argc - 1;
+
+	if (o->seen & ~cmd->flags)
+		return (cli_usage_error("%s: an option was given that it does "
+		    "not take (usage: edgetui %s)", cmd->name, cmd->synopsis));
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 &&
+	    nargs > cmd->max_args))
+		return (cli_usage_error("usage: edgetui %s", cmd->synopsis));
+	if (cmd->min_args > 0 && (k = kind_find(argv[1])) == NULL)
+		return (cli_usage_error("unknown kind '%s' (see edgetui "
+		    "kinds)", argv[1]));
+
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	if ((rv = cli_setup(&c)) != 0)
+		goto out;
+	if (cmd->mutates && c.readonly) {
+		rv = cli_error(HTTP_EXIT_USAGE, "read-only: %s refused, "
+		    "nothing sent (--readonly or a read-only profile)",
+		    cmd->name);
+		goto out;
+	}
+	rv = k != NULL ? cmd->run(&c, k, argc - 1, argv + 1) :
+	    cmd->run(&c, k, argc, argv);
+out:
+	cli_teardown(&c);
+	return (rv);
+}

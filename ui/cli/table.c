@@ -1,0 +1,219 @@
+/*
+ * The table of one-shot commands: cli_run dispatches on it, and the
+ * commands part of --help, the usage errors and the list given for an
+ * unknown command are all generated from it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "http.h"
+
+#include "cli.h"
+
+/* --help: summaries start at this column; lines end before the width. */
+#define CLI_HELP_COLUMN		25
+#define CLI_HELP_WIDTH		79
+
+const struct cli_command cli_commands[] = {
+	{
+		.name = "get",
+		.synopsis = "get KIND [ID] [--limit N] [--filter NAME=VALUE]...",
+		.summary = "list (every page, or --limit N) or show one record",
+		.flags = CLI_OPT_LIMIT | CLI_OPT_FILTER,
+		.min_args = 1,
+		.max_args = 2,
+		.run = cli_cmd_get
+	},
+	{
+		.name = "create",
+		.synopsis = "create KIND [-f FILE]",
+		.summary = "YAML or JSON body ('-' = stdin); multipart kinds\n"
+		    "take the file with -f and their fields as options:",
+		.more_help = cli_create_help,
+		.flags = CLI_OPT_FILE | CLI_OPT_NAME | CLI_OPT_FIELD,
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = 1,
+		.run = cli_cmd_create
+	},
+	{
+		.name = "update",
+		.synopsis = "update KIND ID -f FILE",
+		.summary = "with the method the API defines for that kind",
+		.flags = CLI_OPT_FILE,
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = 2,
+		.run = cli_cmd_update
+	},
+	{
+		.name = "edit",
+		.synopsis = "edit KIND ID [--yes]",
+		.summary = "$EDITOR on the record as YAML; applies on save",
+		.flags = CLI_OPT_YES,
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = 2,
+		.run = cli_cmd_edit
+	},
+	{
+		.name = "delete",
+		.synopsis = "delete KIND ID...",
+		.summary = "several ids use the bulk call where the API has one",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_delete
+	},
+	{
+		.name = "upload",
+		.synopsis = "upload FILE [--name N] [--creator C] "
+		    "[--require-signed-urls] [--chunk-size BYTES]",
+		.summary = "TUS upload; prints the video's uid; a re-run resumes\n"
+		    "--chunk-size: 5 MiB..200 MiB, in 256 KiB steps",
+		.flags = CLI_OPT_NAME | CLI_OPT_UPLOAD,
+		.mutates = 1,
+		.min_args = 0,
+		.max_args = 1,
+		.run = cli_cmd_upload
+	},
+	{
+		.name = "download",
+		.synopsis = "download VIDEO_ID [--wait]",
+		.summary = "request the MP4 download; --wait polls until it is "
+		    "ready and prints its URL",
+		.flags = CLI_OPT_WAIT,
+		.mutates = 1,
+		.min_args = 0,
+		.max_args = 1,
+		.run = cli_cmd_download
+	},
+	{
+		.name = "kinds",
+		.synopsis = "kinds",
+		.summary = "every KIND, its aliases and verbs",
+		.min_args = 0,
+		.max_args = 0,
+		.run = cli_cmd_kinds
+	},
+};
+const size_t cli_ncommands = nitems(cli_commands);
+
+const struct cli_command *
+cli_command_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(cli_commands); i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return (&cli_commands[i]);
+	return (NULL);
+}
+
+int
+cli_is_command(const char *name)
+{
+	return (cli_command_find(name) != NULL);
+}
+
+int
+cli_unknown_command(const char *name)
+{
+	struct buf	names = BUF_INITIALIZER;
+	size_t		i;
+	int		rv;
+
+	for (i = 0; i < nitems(cli_commands); i++) {
+		if (i != 0)
+			buf_addc(&names, ' ');
+		buf_adds(&names, cli_commands[i].name);
+	}
+	rv = cli_usage_error("unknown command '%s' (commands: %s)", name,
+	    buf_str(&names));
+	buf_free(&names);
+	return (rv);
+}
+
+/*
+ * The words of text from column *col, wrapped before CLI_HELP_WIDTH to
+ * column indent. A bracketed group ("[--name N]") is one word.
+ */
+static void
+cli_help_words(FILE *fp, const char *text, size_t len, int indent, int *col)
+{
+	const char	*w, *end = text + len;
+	int		 depth, n, first = 1;
+
+	for (w = text; w < end; ) {
+		while (w < end && *w == ' ')
+			w++;
+		if (w == end)
+			break;
+		for (n = 0, depth = 0; w + n < end; n++) {
+			if (w[n] == ' ' && depth == 0)
+				break;
+			if (w[n] == '[')
+				depth++;
+			else if (w[n] == ']' && depth > 0)
+				depth--;
+		}
+		if (!first && *col + 1 + n > CLI_HELP_WIDTH) {
+			*col = fprintf(fp, "\n%*s", indent, "") - 1;
+			first = 1;
+		}
+		*col += fprintf(fp, "%s%.*s", first ? "" : " ", n, w);
+		first = 0;
+		w += n;
+	}
+}
+
+/* The summary's lines from CLI_HELP_COLUMN, the first at *col. */
+static void
+cli_help_lines(FILE *fp, const char *text, int *col)
+{
+	const char	*nl;
+	size_t		 len;
+
+	while (*text != '\0') {
+		if (*col >= CLI_HELP_COLUMN) {
+			fputc('\n', fp);
+			*col = 0;
+		}
+		*col += fprintf(fp, "%*s", CLI_HELP_COLUMN - *col, "");
+		nl = strchr(text, '\n');
+		len = nl != NULL ? (size_t)(nl - text) : strlen(text);
+		cli_help_words(fp, text, len, CLI_HELP_COLUMN + 2, col);
+		text += len;
+		if (*text == '\n')
+			text++;
+	}
+}
+
+void
+cli_usage_commands(FILE *fp)
+{
+	const struct cli_command	*cmd;
+	struct buf			 more = BUF_INITIALIZER;
+	size_t				 i;
+	int				 col;
+
+	fputs("Commands:\n", fp);
+	for (i = 0; i < nitems(cli_commands); i++) {
+		cmd = &cli_commands[i];
+		col = fprintf(fp, "  ");
+		cli_help_words(fp, cmd->synopsis, strlen(cmd->synopsis), 6,
+		    &col);
+		cli_help_lines(fp, cmd->summary, &col);
+		if (cmd->more_help != NULL) {
+			buf_reset(&more);
+			cmd->more_help(&more);
+			cli_help_lines(fp, buf_str(&more), &col);
+		}
+		fputc('\n', fp);
+	}
+	buf_free(&more);
+}
