@@ -24,6 +24,8 @@
 #define STREAM_STORAGE_LIMIT	100000	/* minutes */
 #define STREAM_RESERVE_DEFAULT	14400	/* seconds held for a direct upload */
 
+/* ---- get ----------------------------------------------------------------- */
+
 static void
 stream_not_found(struct reply *rep, const char *uid)
 {
