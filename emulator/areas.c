@@ -5,6 +5,7 @@
 
 extern const struct area stream_area;
 extern const struct area tus_area;
+extern const struct area direct_area;
 extern const struct area webhook_area;
 extern const struct area downloads_area;
 extern const struct area live_area;
@@ -17,6 +18,7 @@ extern const struct area ratelimit_area;
 const struct area *const server_areas[] = {
 	&stream_area,
 	&tus_area,
+	&direct_area,
 	&webhook_area,
 	&downloads_area,
 	&live_area,

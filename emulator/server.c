@@ -433,6 +433,13 @@ route_lookup(const struct route *const *routes, size_t nroutes,
 		if (routes[i]->method != method &&
 		    !(method == HTTP_HEAD && routes[i]->method == HTTP_GET))
 			continue;
+		/* A route for requests with a header beats one without. */
+		if (routes[i]->header != NULL) {
+			if (req == NULL ||
+			    req_header(req, routes[i]->header) == NULL)
+				continue;
+			score += 500;
+		}
 		/* An exact method beats GET standing in for HEAD. */
 		if (routes[i]->method == method)
 			score += 1000;

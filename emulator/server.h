@@ -119,6 +119,7 @@ struct route {
 	route_stream_begin_cb	 stream_begin;
 	route_stream_data_cb	 stream_data;
 	route_stream_end_cb	 stream_end;	/* on success and on abort */
+	const char		*header;	/* NULL, or a header it needs */
 };
 
 /* One area of the API: its routes, its tables and its demo data. */

@@ -1,6 +1,7 @@
 /*
- * TUS uploads (1.0.0 core, creation, expiration, termination) and direct
- * creator uploads, as Cloudflare Stream serves them.
+ * TUS uploads (1.0.0 core, creation, expiration, termination), as
+ * Cloudflare Stream serves them; direct.c shares the one-time URL lookup,
+ * the per-upload lock and the recording of bytes.
  *
  * Bytes go to the video's file as they arrive, never buffered whole; an
  * offset is acknowledged (stored, then answered) only after fsync, so a HEAD
@@ -26,11 +27,12 @@
 
 #include "buf.h"
 #include "log.h"
+#include "processing.h"
 #include "server.h"
 #include "store.h"
-#include "stream.h"
 #include "tus.h"
 #include "util.h"
+#include "video.h"
 #include "xmalloc.h"
 
 /* Envelope codes for the statuses server.h has none for. */
@@ -509,7 +511,7 @@ static pthread_mutex_t	  tus_locks_mu = PTHREAD_MUTEX_INITIALIZER;
 static char		(*tus_locks)[HEX32_LEN + 1];
 static size_t		  tus_nlocks;
 
-static int
+int
 tus_lock(const char *uid)
 {
 	size_t	i;
@@ -528,7 +530,7 @@ tus_lock(const char *uid)
 	return (0);
 }
 
-static void
+void
 tus_unlock(const char *uid)
 {
 	size_t	i;
@@ -589,7 +591,7 @@ tus_check_version(struct req *req, struct reply *rep)
 }
 
 /* Where this server is, without the API prefix (one-time URLs live there). */
-static char *
+char *
 tus_root_url(struct req *req)
 {
 	const char	*base = server_base_url(req->server);
@@ -607,8 +609,6 @@ tus_onetime(struct req *req)
 	return (req_param(req, "account") == NULL);
 }
 
-/* Which uploads a handler takes. */
-#define TUS_KIND(k)	(1 << (k))
 #define TUS_KINDS_TUS	(TUS_KIND(STREAM_UPLOAD_TUS) | \
 			    TUS_KIND(STREAM_UPLOAD_TUS_DIRECT))
 #define TUS_KINDS_ANY	(TUS_KINDS_TUS | TUS_KIND(STREAM_UPLOAD_DIRECT) | \
@@ -619,7 +619,7 @@ tus_onetime(struct req *req)
  * reply says why. A one-time URL takes only its own kind, and a wrong token
  * looks like no upload at all.
  */
-static int
+int
 tus_find(struct req *req, struct reply *rep, int kinds,
     struct stream_upload *up)
 {
@@ -653,7 +653,7 @@ none:
 	return (-1);
 }
 
-static int
+int
 tus_expired(const struct stream_upload *up, struct reply *rep)
 {
 	char	iso[ISO_TIME_LEN];
@@ -677,7 +677,7 @@ tus_used(struct req *req, const struct stream_upload *up, struct reply *rep)
 }
 
 /* Record durable bytes; otherwise the reply says why (404: gone). */
-static int
+int
 tus_record(struct req *req, struct reply *rep, const struct stream_upload *up,
     int64_t offset, int complete)
 {
@@ -826,11 +826,6 @@ tus_head(struct req *req, struct reply *rep)
 {
 	struct stream_upload	up;
 
-	/* Without tus, HEAD on a video's URL is a GET without its body. */
-	if (!tus_onetime(req) && req_header(req, "Tus-Resumable") == NULL) {
-		stream_video_reply(req, rep);
-		return;
-	}
 	if (tus_check_version(req, rep) != 0 ||
 	    tus_find(req, rep, TUS_KINDS_TUS, &up) != 0)
 		goto out;
@@ -853,7 +848,7 @@ out:
  * On the video's own URL any video can be terminated (that is deleting
  * it); a one-time URL only ends the upload it was made for, before it ends.
  */
-void
+static void
 tus_terminate(struct req *req, struct reply *rep)
 {
 	struct stream_upload	up;
@@ -900,7 +895,7 @@ struct tus_patch {
 	int			 hung_up;	/* the client closed its side */
 };
 
-static int
+int
 tus_write_all(int fd, const char *p, size_t n, size_t *done)
 {
 	ssize_t	w;
@@ -1202,365 +1197,6 @@ tus_patch_end(struct req *req, struct reply *rep, int complete)
 	tus_patch_free(req, tp, 1);
 }
 
-/* ---- direct uploads ------------------------------------------------------ */
-
-/* maxDurationSeconds (required) and expiry: the limits of the upload. */
-static int
-tus_direct_limits(const cJSON *b, int64_t now, struct stream_new *nv,
-    char **cause)
-{
-	const cJSON	*v;
-
-	v = cJSON_GetObjectItemCaseSensitive(b, "maxDurationSeconds");
-	if (v == NULL || cJSON_IsNull(v)) {
-		*cause = xprintf("maxDurationSeconds: required, 1 to %d",
-		    STREAM_DURATION_MAX);
-		return (-1);
-	}
-	if (stream_check_max_duration(v, &nv->max_duration, cause) != 0)
-		return (-1);
-	nv->expiry = now + (int64_t)TUS_EXPIRY_DIRECT * 1000000;
-	v = cJSON_GetObjectItemCaseSensitive(b, "expiry");
-	if (v == NULL || cJSON_IsNull(v))
-		return (0);
-	if (stream_check_date(v, "expiry", &nv->expiry, cause) != 0)
-		return (-1);
-	if (nv->expiry < now + (int64_t)TUS_EXPIRY_MIN * 1000000 ||
-	    nv->expiry > now + (int64_t)TUS_EXPIRY_MAX * 1000000) {
-		*cause = xstrdup("expiry: must be between 2 minutes and 6 "
-		    "hours from now");
-		return (-1);
-	}
-	return (0);
-}
-
-static int
-tus_direct_creator(const cJSON *b, struct req *req, struct stream_new *nv,
-    char **cause)
-{
-	const cJSON	*v;
-
-	nv->creator = req_header(req, "Upload-Creator");
-	v = cJSON_GetObjectItemCaseSensitive(b, "creator");
-	if (v != NULL && !cJSON_IsNull(v)) {
-		if (stream_check_creator(v, cause) != 0)
-			return (-1);
-		nv->creator = v->valuestring;
-	}
-	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
-	    strlen(nv->creator)) || util_chars(nv->creator) >
-	    STREAM_CREATOR_MAX)) {
-		*cause = xprintf("Upload-Creator: at most %d characters of "
-		    "UTF-8", STREAM_CREATOR_MAX);
-		return (-1);
-	}
-	return (0);
-}
-
-static const cJSON *
-tus_member(const cJSON *b, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(b, key);
-
-	return (cJSON_IsNull(v) ? NULL : v);
-}
-
-/* The body of POST /stream/direct_upload, into a new video's fields. */
-static int
-tus_direct_body(const cJSON *b, struct req *req, int64_t now,
-    struct stream_new *nv, int64_t *deletion, char **cause)
-{
-	const cJSON	*v;
-
-	if (!cJSON_IsObject(b)) {
-		*cause = xstrdup("a JSON object with maxDurationSeconds is "
-		    "required");
-		return (-1);
-	}
-	if (tus_direct_limits(b, now, nv, cause) != 0 ||
-	    tus_direct_creator(b, req, nv, cause) != 0)
-		return (-1);
-	if ((v = tus_member(b, "allowedOrigins")) != NULL) {
-		if (stream_check_origins(v, cause) != 0)
-			return (-1);
-		nv->allowed_origins = v;
-	}
-	if ((v = tus_member(b, "meta")) != NULL && !cJSON_IsObject(v)) {
-		*cause = xstrdup("meta: must be an object");
-		return (-1);
-	}
-	nv->meta = v;
-	if ((v = tus_member(b, "requireSignedURLs")) != NULL) {
-		if (!cJSON_IsBool(v)) {
-			*cause = xstrdup("requireSignedURLs: must be a "
-			    "boolean");
-			return (-1);
-		}
-		nv->require_signed = cJSON_IsTrue(v);
-	}
-	if ((v = tus_member(b, "scheduledDeletion")) != NULL &&
-	    (stream_check_date(v, "scheduledDeletion", deletion, cause) != 0 ||
-	    stream_check_deletion(*deletion, now, cause) != 0))
-		return (-1);
-	if ((v = tus_member(b, "thumbnailTimestampPct")) != NULL &&
-	    stream_check_thumb(v, &nv->thumb_pct, cause) != 0)
-		return (-1);
-	if ((v = tus_member(b, "watermark")) != NULL) {
-		v = cJSON_GetObjectItemCaseSensitive(v, "uid");
-		if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring)) {
-			*cause = xstrdup("watermark: must be an object whose "
-			    "uid is a watermark profile's (32 hex digits)");
-			return (-1);
-		}
-		nv->watermark_uid = v->valuestring;
-	}
-	return (0);
-}
-
-static void
-tus_direct_create(struct req *req, struct reply *rep)
-{
-	const char		*account = req_param(req, "account");
-	struct stream_new	 nv;
-	char			 uid[HEX32_LEN + 1], token[HEX32_LEN + 1];
-	char			 iso[ISO_TIME_LEN], *cause = NULL, *root, *url;
-	int64_t			 now = stream_now(), deletion = 0;
-	cJSON			*o;
-
-	memset(&nv, 0, sizeof nv);
-	nv.max_duration = -1;
-	if (tus_direct_body(req->json, req, now, &nv, &deletion,
-	    &cause) != 0) {
-		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
-		free(cause);
-		return;
-	}
-	if (deletion != 0) {
-		stream_time_iso(deletion, iso);
-		nv.scheduled_deletion = iso;
-	}
-	nv.kind = STREAM_UPLOAD_DIRECT;
-	nv.length = -1;
-	util_hex32(token);
-	nv.token = token;
-	if (stream_video_create(req->store, account, &nv, uid, &cause) != 0) {
-		reply_error(rep, 500, ERR_INTERNAL, "%s", cause);
-		free(cause);
-		return;
-	}
-	root = tus_root_url(req);
-	url = xprintf("%s/upload/%s?token=%s", root, uid, token);
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "uploadURL", url);
-	cJSON_AddStringToObject(o, "uid", uid);
-	if (nv.watermark_uid != NULL)
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "watermark"),
-		    "uid", nv.watermark_uid);
-	else
-		cJSON_AddNullToObject(o, "watermark");
-	if (nv.scheduled_deletion != NULL)
-		cJSON_AddStringToObject(o, "scheduledDeletion",
-		    nv.scheduled_deletion);
-	else
-		cJSON_AddNullToObject(o, "scheduledDeletion");
-	reply_ok(rep, o);
-	free(url);
-	free(root);
-}
-
-/* One multipart POST: the file part streams to disk through MHD's parser. */
-struct tus_post {
-	struct stream_upload	  up;
-	int			  fd;
-	struct MHD_PostProcessor *pp;
-	int64_t			  received;
-	int			  parts;	/* a file part was seen */
-	int			  last_end;	/* it has bytes so far */
-	int			  too_big;
-	int			  twice;
-	int			  failed;
-};
-
-static enum MHD_Result
-tus_post_part(void *arg, enum MHD_ValueKind kind, const char *key,
-    const char *filename, const char *content_type,
-    const char *transfer_encoding, const char *data, uint64_t off,
-    size_t size)
-{
-	struct tus_post	*tp = arg;
-	size_t		 done;
-
-	(void)kind;
-	(void)filename;
-	(void)content_type;
-	(void)transfer_encoding;
-	if (key == NULL || strcmp(key, "file") != 0)
-		return (MHD_YES);
-	/* MHD may announce a part with an empty piece at offset 0 first. */
-	if (off == 0 && tp->last_end) {
-		tp->twice = 1;
-		return (MHD_NO);
-	}
-	tp->parts = 1;
-	tp->last_end = off + size > 0;
-	if (tp->received + (int64_t)size > (int64_t)STREAM_UPLOAD_MAX) {
-		tp->too_big = 1;
-		return (MHD_NO);
-	}
-	if (tus_write_all(tp->fd, data, size, &done) != 0) {
-		tp->failed = errno;
-		return (MHD_NO);
-	}
-	tp->received += (int64_t)size;
-	return (MHD_YES);
-}
-
-static void
-tus_post_free(struct req *req, struct tus_post *tp, int locked)
-{
-	if (tp->pp != NULL)
-		MHD_destroy_post_processor(tp->pp);
-	if (tp->fd != -1)
-		close(tp->fd);
-	if (locked)
-		tus_unlock(tp->up.uid);
-	stream_upload_free(&tp->up);
-	free(tp);
-	req->state = NULL;
-}
-
-static int
-tus_post_begin(struct req *req, struct reply *rep)
-{
-	struct tus_post	*tp;
-	const char	*ct, *cl;
-	uint64_t	 len;
-	char		*path;
-	int		 locked = 0;
-
-	tp = xcalloc(1, sizeof *tp);
-	tp->fd = -1;
-	req->state = tp;
-	if (tus_find(req, rep, TUS_KIND(STREAM_UPLOAD_DIRECT), &tp->up) != 0)
-		goto fail;
-	if (!tp->up.pending) {
-		reply_error(rep, 409, ERR_CONFLICT, "this upload URL has "
-		    "already been used: video %s has its bytes", tp->up.uid);
-		goto fail;
-	}
-	if (tus_expired(&tp->up, rep))
-		goto fail;
-	ct = req_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
-	if (ct == NULL || strncasecmp(ct, "multipart/form-data", 19) != 0) {
-		reply_error(rep, 415, ERR_MEDIA_TYPE, "expected Content-Type: "
-		    "multipart/form-data with a part named file");
-		goto fail;
-	}
-	cl = req_header(req, MHD_HTTP_HEADER_CONTENT_LENGTH);
-	if (cl != NULL && tus_parse_size(cl, &len) == 0 &&
-	    len > STREAM_UPLOAD_MAX + 1024 * 1024) {
-		reply_error(rep, 413, ERR_TOO_LARGE, "a basic upload is at "
-		    "most %llu bytes (200 MiB); use tus for larger videos",
-		    STREAM_UPLOAD_MAX);
-		goto fail;
-	}
-	if (tus_lock(tp->up.uid) != 0) {
-		reply_error(rep, 409, ERR_CONFLICT, "an upload to this URL is "
-		    "already in progress");
-		goto fail;
-	}
-	locked = 1;
-	path = stream_video_file(req->store, tp->up.account, tp->up.uid);
-	tp->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (tp->fd == -1) {
-		reply_error(rep, 500, ERR_INTERNAL, "%s: %s", path,
-		    strerror(errno));
-		free(path);
-		goto fail;
-	}
-	free(path);
-	if ((tp->pp = MHD_create_post_processor(req->conn, 64 * 1024,
-	    tus_post_part, tp)) == NULL) {
-		reply_error(rep, 400, ERR_BAD_REQUEST, "the multipart body has "
-		    "no usable boundary");
-		goto fail;
-	}
-	return (0);
-fail:
-	tus_post_free(req, tp, locked);
-	return (-1);
-}
-
-static void
-tus_post_refusal(struct tus_post *tp, struct reply *rep)
-{
-	if (tp->too_big)
-		reply_error(rep, 413, ERR_TOO_LARGE, "the file is over %llu "
-		    "bytes (200 MiB); use tus for larger videos",
-		    STREAM_UPLOAD_MAX);
-	else if (tp->twice)
-		reply_error(rep, 400, ERR_BAD_REQUEST, "one file part only");
-	else if (tp->failed != 0)
-		reply_error(rep, 500, ERR_INTERNAL, "writing upload %s: %s",
-		    tp->up.uid, strerror(tp->failed));
-	else
-		reply_error(rep, 400, ERR_BAD_REQUEST,
-		    "the multipart body is malformed");
-}
-
-static int
-tus_post_data(struct req *req, const char *data, size_t size,
-    struct reply *rep)
-{
-	struct tus_post	*tp = req->state;
-
-	if (MHD_post_process(tp->pp, data, size) == MHD_YES)
-		return (0);
-	tus_post_refusal(tp, rep);
-	return (-1);
-}
-
-/*
- * Only a whole body counts: one cut short leaves the URL unused and the
- * file empty, so the same URL can be tried again.
- */
-static void
-tus_post_end(struct req *req, struct reply *rep, int complete)
-{
-	struct tus_post	*tp = req->state;
-	int		 ok;
-
-	if (tp == NULL)
-		return;
-	ok = MHD_destroy_post_processor(tp->pp) == MHD_YES;
-	tp->pp = NULL;
-	if (!complete)
-		goto discard;
-	if (!ok) {
-		tus_post_refusal(tp, rep);
-		goto discard;
-	}
-	if (tp->parts == 0) {
-		reply_error(rep, 400, ERR_BAD_REQUEST, "the body has no part "
-		    "named file");
-		goto discard;
-	}
-	if (fsync(tp->fd) != 0) {
-		reply_error(rep, 500, ERR_INTERNAL, "syncing upload %s: %s",
-		    tp->up.uid, strerror(errno));
-		goto discard;
-	}
-	if (tus_record(req, rep, &tp->up, tp->received, 1) != 0)
-		goto discard;
-	reply_ok(rep, NULL);
-	tus_post_free(req, tp, 1);
-	return;
-discard:
-	if (ftruncate(tp->fd, 0) != 0)
-		log_warn("upload %s: %s", tp->up.uid, strerror(errno));
-	tus_post_free(req, tp, 1);
-}
-
 /* ---- the area ------------------------------------------------------------ */
 
 #define TUS_PATH	STREAM_ACCOUNT "/stream"
@@ -1568,19 +1204,23 @@ discard:
 
 /*
  * Authenticated uploads use the video's own URL (Cloudflare's Location):
- * PATCH, HEAD and DELETE there are tus when Tus-Resumable is sent (DELETE is
- * stream.c's route and hands over). One-time URLs live outside the API
- * prefix: /tus/<uid>?token=... and /upload/<uid>?token=....
+ * PATCH there is tus; HEAD and DELETE are tus when Tus-Resumable is sent
+ * (without it they are stream.c's GET and DELETE). One-time URLs live
+ * outside the API prefix: /tus/<uid>?token=... (direct.c has
+ * /upload/<uid>?token=...).
  */
 static const struct route tus_routes[] = {
 	{ HTTP_POST, TUS_PATH, tus_create, ROUTE_BODY_NONE },
 	{ HTTP_OPTIONS, TUS_PATH, tus_options, ROUTE_BODY_NONE },
 	{ HTTP_OPTIONS, TUS_PATH "/{uid:hex32}", tus_options, ROUTE_BODY_NONE },
-	{ HTTP_HEAD, TUS_PATH "/{uid:hex32}", tus_head, ROUTE_BODY_NONE },
+	{ .method = HTTP_HEAD, .pattern = TUS_PATH "/{uid:hex32}",
+	    .handler = tus_head, .body = ROUTE_BODY_NONE,
+	    .header = "Tus-Resumable" },
+	{ .method = HTTP_DELETE, .pattern = TUS_PATH "/{uid:hex32}",
+	    .handler = tus_terminate, .body = ROUTE_BODY_NONE,
+	    .header = "Tus-Resumable" },
 	{ HTTP_PATCH, TUS_PATH "/{uid:hex32}", NULL, ROUTE_BODY_STREAM, 0,
 	    tus_patch_begin, tus_patch_data, tus_patch_end },
-	{ HTTP_POST, TUS_PATH "/direct_upload", tus_direct_create,
-	    ROUTE_BODY_JSON },
 
 	{ HTTP_OPTIONS, "/tus/{uid:hex32}", tus_options, ROUTE_BODY_NONE,
 	    TUS_ONETIME },
@@ -1590,8 +1230,6 @@ static const struct route tus_routes[] = {
 	    tus_patch_begin, tus_patch_data, tus_patch_end },
 	{ HTTP_DELETE, "/tus/{uid:hex32}", tus_terminate, ROUTE_BODY_NONE,
 	    TUS_ONETIME },
-	{ HTTP_POST, "/upload/{uid:hex32}", NULL, ROUTE_BODY_STREAM,
-	    TUS_ONETIME, tus_post_begin, tus_post_data, tus_post_end },
 };
 
 const struct area tus_area = {

@@ -75,8 +75,23 @@ void	 tus_http_date(int64_t, char[TUS_DATE_LEN]);
 
 struct req;
 struct reply;
+struct stream_upload;
 
-/* DELETE of an upload's URL with Tus-Resumable: termination. */
-void	 tus_terminate(struct req *, struct reply *);
+/*
+ * Shared with direct.c's one-time URLs. The upload a request names, of one
+ * of the kinds wanted (TUS_KIND bits), else the reply says why; one request
+ * at a time per upload; an expired upload (the reply says so); bytes made
+ * durable recorded (the reply says why not: 404 gone, 500); where this
+ * server is without the API prefix (caller frees); write all of a buffer.
+ */
+#define TUS_KIND(k)	(1 << (k))
+int	 tus_find(struct req *, struct reply *, int, struct stream_upload *);
+int	 tus_lock(const char *);
+void	 tus_unlock(const char *);
+int	 tus_expired(const struct stream_upload *, struct reply *);
+int	 tus_record(struct req *, struct reply *, const struct stream_upload *,
+	     int64_t, int);
+char	*tus_root_url(struct req *);
+int	 tus_write_all(int, const char *, size_t, size_t *);
 
 #endif

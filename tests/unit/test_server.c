@@ -249,6 +249,51 @@ test_route_refusals(void **state)
 	req_clear_params(&req);
 }
 
+/*
+ * A route that needs a header is passed over when the request lacks it (a
+ * request without a connection has no headers); with the header it wins,
+ * as the DELETE and HEAD of a tus upload show in test_videos_http.
+ */
+static void
+test_route_header_condition(void **state)
+{
+	static const struct route	 hr[] = {
+		{ .method = HTTP_DELETE, .pattern = "/v/{uid:hex32}",
+		    .handler = handler_noop, .header = "Tus-Resumable" },
+		{ HTTP_DELETE, "/v/{uid:hex32}", handler_noop,
+		    ROUTE_BODY_NONE },
+		{ .method = HTTP_HEAD, .pattern = "/v/{uid:hex32}",
+		    .handler = handler_noop, .header = "Tus-Resumable" },
+		{ HTTP_GET, "/v/{uid:hex32}", handler_noop, ROUTE_BODY_NONE },
+		{ .method = HTTP_PATCH, .pattern = "/v/{uid:hex32}",
+		    .handler = handler_noop, .header = "Tus-Resumable" },
+	};
+	const struct route *const	 ht[] = {
+		&hr[0], &hr[1], &hr[2], &hr[3], &hr[4]
+	};
+	const struct route		*rt;
+	struct req			 req;
+
+	(void)state;
+	memset(&req, 0, sizeof req);
+	assert_int_equal(route_lookup(ht, nitems(ht), HTTP_DELETE, "/v/" Z,
+	    &rt, &req), ROUTE_FOUND);
+	assert_ptr_equal(rt, &hr[1]);
+	assert_string_equal(req_param(&req, "uid"), Z);
+	/* HEAD without the header is the GET route's. */
+	assert_int_equal(route_lookup(ht, nitems(ht), HTTP_HEAD, "/v/" Z,
+	    &rt, &req), ROUTE_FOUND);
+	assert_ptr_equal(rt, &hr[3]);
+	/* No route takes the request as it is: the method is refused. */
+	assert_int_equal(route_lookup(ht, nitems(ht), HTTP_PATCH, "/v/" Z,
+	    &rt, &req), ROUTE_BAD_METHOD);
+	assert_null(rt);
+	assert_int_equal(route_lookup(ht, nitems(ht), HTTP_DELETE, "/v/" Z,
+	    &rt, NULL), ROUTE_FOUND);
+	assert_ptr_equal(rt, &hr[1]);
+	req_clear_params(&req);
+}
+
 static void
 test_method_names(void **state)
 {
@@ -555,6 +600,7 @@ main(void)
 		cmocka_unit_test(test_route_captures),
 		cmocka_unit_test(test_route_literal_beats_parameter),
 		cmocka_unit_test(test_route_refusals),
+		cmocka_unit_test(test_route_header_condition),
 		cmocka_unit_test(test_method_names),
 		cmocka_unit_test(test_ids_and_times),
 		cmocka_unit_test(test_json_parse_messages),
