@@ -87,6 +87,10 @@ struct panel_ops {
 	int		 (*draw)(struct panel *, int, int, int);
 	const char	*hints;		/* "t toggle" for the footer */
 	const char	*delete_warning; /* said when asking to delete */
+	/* The panel is on screen (each time it is drawn). */
+	void		 (*shown)(struct panel *);
+	/* Before the panel goes: free what priv holds besides itself. */
+	void		 (*closed)(struct panel *);
 };
 
 enum panel_view {

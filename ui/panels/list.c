@@ -571,6 +571,8 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 	int	b;
 
 	(void)x;
+	if (p->ops != NULL && p->ops->shown != NULL)
+		p->ops->shown(p);
 	panel_filter_flush(p);
 	panel_draw_title(p, y, w);
 	y++;

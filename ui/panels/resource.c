@@ -92,6 +92,8 @@ panel_free(struct panel *p)
 	free(p->query);
 	free(p->error);
 	free(p->banner);
+	if (p->ops != NULL && p->ops->closed != NULL && p->priv != NULL)
+		p->ops->closed(p);
 	free(p->priv);
 	free(p);
 }

@@ -24,12 +24,15 @@ enum {
 /*
  * The refresh of a list with videos in processing: one GET of the list's
  * first page (the newest videos) every 5 s, 12 requests a minute of the
- * 240 the API allows, until no video there is pending.
+ * 240 the API allows, until no video there is pending. It pauses while
+ * another list is shown (a video stuck in processing would spend the
+ * budget all day) and fetches at once when this one is shown again.
  */
 #define VIDEOS_REFRESH_MS	5000L
 
 struct videos {
 	struct tui_req	*refresh;	/* the poll, while one runs */
+	char		*paused;	/* its path, while another list is shown */
 	unsigned	 gen;		/* the load whose first page was seen */
 };
 
@@ -150,18 +153,20 @@ videos_refresh_stop(struct panel *p)
 	if (v->refresh != NULL)
 		tui_cancel_req(p->tui, v->refresh);
 	v->refresh = NULL;
+	free(v->paused);
+	v->paused = NULL;
 }
 
-/* Poll path (the list's first page) from the next interval on. */
+/* Poll path (the list's first page), now or from the next interval on. */
 static void
-videos_refresh_start(struct panel *p, const char *path)
+videos_refresh_start(struct panel *p, const char *path, int now)
 {
 	struct videos			*v = p->priv;
 	struct jobs_poll_options	 po;
 
 	memset(&po, 0, sizeof po);
 	po.first_ms = po.max_ms = VIDEOS_REFRESH_MS;
-	po.wait_first = 1;
+	po.wait_first = !now;
 	po.until = videos_never;
 	/* A poll of the console's, answered to this panel. */
 	v->refresh = tui_submit_poll(p->tui, NULL, path, &po);
@@ -187,8 +192,11 @@ videos_list_page(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	v->gen = r->gen;
 	if (v->refresh != NULL && strcmp(v->refresh->path, r->path) != 0)
 		videos_refresh_stop(p);	/* other filters: another list */
-	if (v->refresh == NULL && videos_any_pending(p->tui, ev->result))
-		videos_refresh_start(p, r->path);
+	if (v->refresh == NULL && videos_any_pending(p->tui, ev->result)) {
+		free(v->paused);
+		v->paused = NULL;
+		videos_refresh_start(p, r->path, 0);
+	}
 }
 
 /*
@@ -201,7 +209,7 @@ videos_refreshed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	struct videos	*v = p->priv;
 	const cJSON	*rec;
 	const char	*id;
-	char		*cursor = NULL;
+	char		*cursor = NULL, *path;
 	long		 i;
 
 	if (ev->kind == JOBS_EVENT_FAILED) {
@@ -229,6 +237,34 @@ videos_refreshed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	/* After a POLL_UPDATE the loop no longer touches its request. */
 	if (!videos_any_pending(p->tui, ev->result))
 		videos_refresh_stop(p);
+	else if (tui_panel(p->tui) != p) {
+		path = xstrdup(v->refresh->path);
+		videos_refresh_stop(p);
+		v->paused = path;
+	}
+}
+
+/* Shown again: a paused refresh fetches at once and goes on. */
+static void
+videos_shown(struct panel *p)
+{
+	struct videos	*v = p->priv;
+	char		*path;
+
+	if (v == NULL || v->paused == NULL || v->refresh != NULL)
+		return;
+	path = v->paused;
+	v->paused = NULL;
+	videos_refresh_start(p, path, 1);
+	free(path);
+}
+
+static void
+videos_closed(struct panel *p)
+{
+	struct videos	*v = p->priv;
+
+	free(v->paused);
 }
 
 static void
@@ -338,6 +374,8 @@ const struct panel_ops panel_videos_ops = {
 	.action = videos_action,
 	.event = videos_event,
 	.opened = videos_opened,
+	.shown = videos_shown,
+	.closed = videos_closed,
 	.hints = "u upload  U upload URL  D download  a audio  c captions  "
 	    "T transfers",
 };
