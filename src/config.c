@@ -103,12 +103,12 @@ config_free(struct config *cfg)
 	for (i = 0; i < cfg->nprofiles; i++) {
 		prof = &cfg->profiles[i];
 		config_options_free_fields(config_options_profile,
-		    nitems(config_options_profile), prof);
+		    CONFIG_NPROFILE_OPTIONS, prof);
 		free(prof->name);
 		free(prof->token_refusal);
 	}
 	free(cfg->profiles);
-	config_options_free_fields(config_options, nitems(config_options), cfg);
+	config_options_free_fields(config_options, CONFIG_NOPTIONS, cfg);
 	for (i = 0; i < cfg->nproblems; i++) {
 		free(cfg->problems[i].file);
 		free(cfg->problems[i].message);

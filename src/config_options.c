@@ -106,6 +106,10 @@ const struct config_option config_options_profile[] = {
 	  .help = "a command, run by /bin/sh -c, whose first output line is"
 	  " the token" },
 };
+_Static_assert(nitems(config_options) == CONFIG_NOPTIONS,
+    "CONFIG_NOPTIONS is not the size of config_options");
+_Static_assert(nitems(config_options_profile) == CONFIG_NPROFILE_OPTIONS,
+    "CONFIG_NPROFILE_OPTIONS is not the size of config_options_profile");
 
 /* A short, printable excerpt of text for a message, in double quotes. */
 char *

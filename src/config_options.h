@@ -39,17 +39,16 @@ struct config_option {
 };
 
 /*
- * The tables' sizes: the definitions in config_options.c must agree (a
- * different count does not compile).
+ * The tables' sizes, for arrays kept per option: config_options.c checks
+ * them against its tables when it compiles.
  */
 #define CONFIG_NOPTIONS		8
 #define CONFIG_NPROFILE_OPTIONS	8
 
 /* Everything outside profiles:; a dot names a section. */
-extern const struct config_option config_options[CONFIG_NOPTIONS];
+extern const struct config_option config_options[];
 /* The keys of one entry under profiles:. */
-extern const struct config_option config_options_profile[
-		     CONFIG_NPROFILE_OPTIONS];
+extern const struct config_option config_options_profile[];
 
 /* A short, printable excerpt of text for a message, in double quotes. */
 char		*config_options_quote(const char *, size_t);

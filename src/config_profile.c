@@ -92,7 +92,7 @@ config_settings(const struct config *cfg, const char *name, char *const *env,
 		if (v == NULL)
 			continue;
 		o = config_options_find(config_options_profile,
-		    nitems(config_options_profile),
+		    CONFIG_NPROFILE_OPTIONS,
 		    config_env_overrides[i].key);
 		memset(&tmp, 0, sizeof tmp);
 		if (config_options_value(o, &tmp, v, strlen(v), 0, env, NULL,

@@ -35,7 +35,7 @@ struct config_parse {
 	mode_t		 mode;
 	yaml_document_t	*doc;
 	int		 stop;		/* too many problems */
-	int		 lines[nitems(config_options)];
+	int		 lines[CONFIG_NOPTIONS];
 	int		 token_line;	/* the first token: */
 	int		 command_line;	/* the first token_command: */
 };
@@ -328,7 +328,7 @@ config_unknown(struct config_parse *p, const yaml_node_t *k,
 	if (table == config_options && *prefix == '\0') {
 		/* Keys in the wrong place are the likely mistake. */
 		if (config_options_find(config_options_profile,
-		    nitems(config_options_profile), key) != NULL) {
+		    CONFIG_NPROFILE_OPTIONS, key) != NULL) {
 			config_problem(p, config_line(k), config_column(k),
 			    "%s: unknown option (profile keys go under"
 			    " profiles.NAME)", q);
@@ -401,7 +401,7 @@ config_add_profile(struct config *cfg, const char *name, int line)
 	prof->name = xstrdup(name);
 	prof->line = line;
 	config_options_defaults(config_options_profile,
-	    nitems(config_options_profile), prof);
+	    CONFIG_NPROFILE_OPTIONS, prof);
 	return (prof);
 }
 
@@ -412,7 +412,7 @@ config_walk_profile(struct config_parse *p, struct config_profile *prof,
 	const struct config_option	*o;
 	const yaml_node_pair_t		*pair;
 	yaml_node_t			*k, *v;
-	int				 lines[nitems(config_options_profile)];
+	int				 lines[CONFIG_NPROFILE_OPTIONS];
 	char				*key, *prefix, *path;
 	size_t				 i, j;
 
@@ -425,10 +425,10 @@ config_walk_profile(struct config_parse *p, struct config_profile *prof,
 		k = yaml_document_get_node(p->doc, pair->key);
 		v = yaml_document_get_node(p->doc, pair->value);
 		o = config_options_find(config_options_profile,
-		    nitems(config_options_profile), key);
+		    CONFIG_NPROFILE_OPTIONS, key);
 		if (o == NULL || v == NULL) {
 			config_unknown(p, k, config_options_profile,
-			    nitems(config_options_profile), prefix, key);
+			    CONFIG_NPROFILE_OPTIONS, prefix, key);
 			free(key);
 			continue;
 		}
@@ -523,7 +523,7 @@ config_is_section(const char *name)
 {
 	size_t	i, len = strlen(name);
 
-	for (i = 0; i < nitems(config_options); i++) {
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
 		if (strncmp(config_options[i].name, name, len) == 0 &&
 		    config_options[i].name[len] == '.')
 			return (1);
@@ -587,7 +587,7 @@ config_walk_section(struct config_parse *p, const yaml_node_t *map,
 		full = xprintf("%s%s", prefix, key);
 		if (v == NULL)
 			config_unknown(p, k, config_options,
-			    nitems(config_options), prefix, key);
+			    CONFIG_NOPTIONS, prefix, key);
 		else if (*prefix == '\0' && strcmp(key, "profiles") == 0)
 			config_walk_profiles(p, v);
 		else if (*prefix == '\0' && strcmp(key, "keymap") == 0) {
@@ -595,7 +595,7 @@ config_walk_section(struct config_parse *p, const yaml_node_t *map,
 			config_keymap_lines(p, v, "keymap", 0);
 		}
 		else if ((o = config_options_find(config_options,
-		    nitems(config_options), full)) != NULL) {
+		    CONFIG_NOPTIONS, full)) != NULL) {
 			p->lines[o - config_options] =
 			    config_apply(p, o, p->cfg, v, full);
 		} else if (config_is_section(full)) {
@@ -610,7 +610,7 @@ config_walk_section(struct config_parse *p, const yaml_node_t *map,
 			}
 		} else
 			config_unknown(p, k, config_options,
-			    nitems(config_options), prefix, key);
+			    CONFIG_NOPTIONS, prefix, key);
 		free(full);
 		free(key);
 	}
@@ -667,7 +667,7 @@ config_choose_default(struct config_parse *p)
 	int		 line;
 
 	line = p->lines[config_options_find(config_options,
-	    nitems(config_options), "default_profile") - config_options];
+	    CONFIG_NOPTIONS, "default_profile") - config_options];
 	if (cfg->nprofiles == 0)
 		config_add_profile(cfg, CONFIG_DEFAULT_PROFILE, 0);
 	if (cfg->default_profile != NULL &&
@@ -788,7 +788,7 @@ config_parse_text(const char *name, const char *text, size_t len, mode_t mode,
 	const char		*slash;
 
 	cfg = xcalloc(1, sizeof *cfg);
-	config_options_defaults(config_options, nitems(config_options), cfg);
+	config_options_defaults(config_options, CONFIG_NOPTIONS, cfg);
 
 	memset(&p, 0, sizeof p);
 	p.cfg = cfg;
