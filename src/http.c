@@ -47,6 +47,10 @@ explicit_bzero(void *p, size_t n)
 }
 #endif
 
+static const char *const http_safe_methods[] = { "GET", "HEAD", "OPTIONS" };
+static const char *const http_methods[] = {
+	"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"
+};
 
 /* ---- hooks ------------------------------------------------------------- */
 

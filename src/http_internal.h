@@ -95,10 +95,6 @@ struct http_call {
 	struct http_response	 resp;
 };
 
-static const char *const http_safe_methods[] = { "GET", "HEAD", "OPTIONS" };
-static const char *const http_methods[] = {
-	"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"
-};
 /* What one attempt brought back. */
 struct http_outcome {
 	CURLcode	 rc;
