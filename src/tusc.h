@@ -12,13 +12,13 @@
 
 #include "http.h"
 #include "status.h"
+#include "tusc_journal.h"
 
 #define TUSC_VERSION		"1.0.0"
 #define TUSC_CHUNK_DEFAULT	(50LL * 1024 * 1024)
 #define TUSC_CHUNK_MIN		5242880LL	/* 5 MiB */
 #define TUSC_CHUNK_ALIGN	262144LL	/* 256 KiB */
 #define TUSC_CHUNK_MAX		209715200LL	/* 200 MiB */
-#define TUSC_JOURNAL_FILE	"uploads.json"
 #define TUSC_CONTENT_TYPE	"application/offset+octet-stream"
 /* Seconds to wait before each retry; the list restarts on progress. */
 #define TUSC_RETRY_DELAYS	{ 0, 1, 3, 5 }
@@ -116,6 +116,8 @@ long long	 tusc_chunk_len(long long, long long, long long);
 char		*tusc_metadata(const struct tusc_meta *);
 /* Standard base64 of len bytes, allocated. */
 char		*tusc_base64(const void *, size_t);
+/* A decimal count (a header's or the journal's), trailing blanks allowed. */
+int		 tusc_parse_num(const char *, long long *);
 
 /* POST: the upload URL (Location, resolved) and uid (stream-media-id). */
 enum status	 tusc_create(struct http_client *, const struct tusc_options *,
@@ -144,46 +146,5 @@ struct tusc_retry {
 };
 void		 tusc_retry_init(struct tusc_retry *, long long);
 long		 tusc_retry_next(struct tusc_retry *, long long);
-
-/* ---- The resume journal: dir/uploads.json, 0600, replaced atomically ---- */
-
-/*
- * ino, mtime_ns and ctime_ns (nanoseconds since the epoch) are the file's
- * when the upload began; sha256 (hex) is the hash of the file's first
- * offset bytes as they were sent, the proof a resume checks.
- */
-struct tusc_entry {
-	char		*key;
-	char		*file;		/* absolute */
-	long long	 size;
-	long long	 mtime;
-	long long	 ino;
-	long long	 mtime_ns;
-	long long	 ctime_ns;
-	char		*sha256;	/* NULL: unknown, no resume */
-	char		*base_url;
-	char		*account;
-	char		*url;
-	char		*uid;
-	time_t		 created;
-	long long	 offset;	/* last acknowledged; for display */
-};
-
-/* The key of file (as given) with its size and mtime. Allocated. */
-char		*tusc_journal_key(const char *, long long, long long,
-		     const char *, const char *);
-/* 1 found (fill entry), 0 not there, -1 with *cause. */
-int		 tusc_journal_get(const char *, const char *,
-		     struct tusc_entry *, char **);
-/* Add or replace the entry with its key. */
-int		 tusc_journal_put(const char *, const struct tusc_entry *,
-		     char **);
-/* Remove it; a missing entry is no error. */
-int		 tusc_journal_remove(const char *, const char *, char **);
-/* Every unfinished upload, oldest first. */
-int		 tusc_journal_list(const char *, struct tusc_entry **, size_t *,
-		     char **);
-void		 tusc_entry_free(struct tusc_entry *);
-void		 tusc_entries_free(struct tusc_entry *, size_t);
 
 #endif
