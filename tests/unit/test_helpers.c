@@ -1,0 +1,207 @@
+/*
+ * Unit tests for the small helpers in libbase that replace copies once
+ * kept in each module: jsonutil, encode, civil, compat and UTF-8 decoding.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "civil.h"
+#include "compat.h"
+#include "encode.h"
+#include "jsonutil.h"
+#include "text.h"
+
+static void
+test_json_type_names(void **state)
+{
+	cJSON	*v;
+
+	(void)state;
+	assert_string_equal(jsonutil_type_name(NULL), "null");
+	v = cJSON_Parse("[\"s\", 1.5, true, false, null, [], {}]");
+	assert_non_null(v);
+	assert_string_equal(jsonutil_type_name(v), "an array");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 0)),
+	    "a string");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 1)),
+	    "a number");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 2)),
+	    "a boolean");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 3)),
+	    "a boolean");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 4)),
+	    "null");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 5)),
+	    "an array");
+	assert_string_equal(jsonutil_type_name(cJSON_GetArrayItem(v, 6)),
+	    "an object");
+	cJSON_Delete(v);
+}
+
+static void
+test_hexval(void **state)
+{
+	const char	*digits = "0123456789abcdef", *upper = "ABCDEF";
+	int		 i;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		assert_int_equal(encode_hexval(digits[i]), i);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(encode_hexval(upper[i]), 10 + i);
+	assert_int_equal(encode_hexval('g'), -1);
+	assert_int_equal(encode_hexval('G'), -1);
+	assert_int_equal(encode_hexval('/'), -1);
+	assert_int_equal(encode_hexval(':'), -1);
+	assert_int_equal(encode_hexval('\0'), -1);
+	assert_int_equal(encode_hexval(0xe9), -1);
+}
+
+static void
+test_base64(void **state)
+{
+	/* RFC 4648, section 10, and bytes past 0x7f. */
+	static const struct {
+		const char	*in, *out;
+	} v[] = {
+		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" },
+		{ "foo", "Zm9v" }, { "foob", "Zm9vYg==" },
+		{ "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+		{ "\xff\xfe\xfd", "//79" },
+	};
+	char	*s, big[200];
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		s = encode_base64(v[i].in, strlen(v[i].in));
+		assert_string_equal(s, v[i].out);
+		free(s);
+	}
+	/* One line however long: no newline every 64 characters. */
+	memset(big, 'a', sizeof big);
+	s = encode_base64(big, sizeof big);
+	assert_int_equal(strlen(s), (sizeof big + 2) / 3 * 4);
+	assert_null(strchr(s, '\n'));
+	free(s);
+}
+
+/* Hinnant's days_from_civil, as the helpers' copies computed it. */
+static int64_t
+ref_days(int64_t y, int m, int d)
+{
+	int64_t	era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (era * 146097 + doe - 719468);
+}
+
+static void
+test_civil_days(void **state)
+{
+	static const int	mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31,
+				    30, 31, 30, 31 };
+	static const int	years[] = { 0, 1, 4, 100, 1600, 1899, 1900,
+				    1969, 1970, 1972, 2000, 2024, 2100, 9999 };
+	int64_t			y2;
+	size_t			i;
+	int			m, d, m2, d2;
+
+	(void)state;
+	assert_int_equal(civil_days(1970, 1, 1), 0);
+	assert_int_equal(civil_days(1969, 12, 31), -1);
+	assert_int_equal(civil_days(2000, 3, 1), 11017);
+	for (i = 0; i < sizeof years / sizeof years[0]; i++) {
+		for (m = 1; m <= 12; m++) {
+			for (d = 1; d <= mdays[m - 1]; d++) {
+				assert_int_equal(civil_days(years[i], m, d),
+				    ref_days(years[i], m, d));
+				civil_from_days(ref_days(years[i], m, d),
+				    &y2, &m2, &d2);
+				/* Feb 29 of a common year is Mar 1. */
+				if (civil_days(years[i], m, d) !=
+				    ref_days(years[i], m, d))
+					continue;
+				if (m == 2 && d == 29 && ref_days(years[i], 3,
+				    1) == ref_days(years[i], 2, 29))
+					continue;
+				assert_int_equal(y2, years[i]);
+				assert_int_equal(m2 * 100 + d2, m * 100 + d);
+			}
+		}
+	}
+}
+
+static void
+test_explicit_bzero(void **state)
+{
+	char	s[] = "secret";
+
+	(void)state;
+	explicit_bzero(s, sizeof s - 1);
+	assert_memory_equal(s, "\0\0\0\0\0\0", sizeof s);
+}
+
+static void
+test_utf8_decode(void **state)
+{
+	static const struct {
+		const char	*s;
+		size_t		 len;
+		uint32_t	 cp;
+	} v[] = {
+		{ "a", 1, 'a' }, { "\xc3\xa9", 2, 0xe9 },
+		{ "\xe2\x82\xac", 3, 0x20ac }, { "\xf0\x9f\x98\x80", 4, 0x1f600 },
+		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff }, { "\xef\xbf\xbd", 3, 0xfffd },
+		/* Not UTF-8: 0. */
+		{ "\x80", 0, 0 }, { "\xc0\xaf", 0, 0 }, { "\xc1\xbf", 0, 0 },
+		{ "\xe0\x80\xaf", 0, 0 }, { "\xf0\x80\x80\xaf", 0, 0 },
+		{ "\xed\xa0\x80", 0, 0 }, { "\xf4\x90\x80\x80", 0, 0 },
+		{ "\xf5\x80\x80\x80", 0, 0 }, { "\xff", 0, 0 },
+		{ "\xc3", 0, 0 }, { "\xe2\x82", 0, 0 }, { "\xc3(", 0, 0 },
+	};
+	uint32_t	cp;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		cp = 0xdeadbeef;
+		assert_int_equal(text_utf8_decode(v[i].s, strlen(v[i].s) + 1,
+		    &cp), v[i].len);
+		if (v[i].len != 0)
+			assert_int_equal(cp, v[i].cp);
+	}
+	/* n bounds it even where the bytes go on. */
+	assert_int_equal(text_utf8_decode("\xe2\x82\xac", 2, &cp), 0);
+	assert_int_equal(text_utf8_decode("a", 0, &cp), 0);
+	assert_int_equal(text_utf8_decode("", 1, &cp), 1);
+	assert_int_equal(cp, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_type_names),
+		cmocka_unit_test(test_hexval),
+		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_civil_days),
+		cmocka_unit_test(test_explicit_bzero),
+		cmocka_unit_test(test_utf8_decode),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
