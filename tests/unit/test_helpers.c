@@ -132,9 +132,6 @@ test_civil_days(void **state)
 				civil_from_days(ref_days(years[i], m, d),
 				    &y2, &m2, &d2);
 				/* Feb 29 of a common year is Mar 1. */
-				if (civil_days(years[i], m, d) !=
-				    ref_days(years[i], m, d))
-					continue;
 				if (m == 2 && d == 29 && ref_days(years[i], 3,
 				    1) == ref_days(years[i], 2, 29))
 					continue;
