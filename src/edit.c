@@ -21,6 +21,7 @@
 
 #include <openssl/evp.h>
 
+#include "compat.h"
 #include "edit.h"
 #include "log.h"
 #include "xmalloc.h"

@@ -13,7 +13,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include "civil.h"
 #include "kind.h"
+#include "percent.h"
 #include "text.h"
 #include "xmalloc.h"
 
@@ -444,24 +446,6 @@ kind_filter_text(const struct kind *k)
 	return (NULL);
 }
 
-static void
-kind_add_encoded(struct buf *b, const char *s)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	unsigned char		 c;
-
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		if (isalnum(c) || strchr("-._~", c) != NULL)
-			buf_addc(b, (char)c);
-		else {
-			buf_addc(b, '%');
-			buf_addc(b, hex[c >> 4]);
-			buf_addc(b, hex[c & 0xf]);
-		}
-	}
-}
-
 void
 kind_values_text(const char *const *values, struct buf *b)
 {
@@ -546,9 +530,9 @@ kind_filter_add(const struct kind *k, const char *name, const char *value,
 	if (query->len != 0 && query->data[query->len - 1] != '?' &&
 	    query->data[query->len - 1] != '&')
 		buf_addc(query, '&');
-	kind_add_encoded(query, f->name);
+	percent_encode(query, f->name);
 	buf_addc(query, '=');
-	kind_add_encoded(query, v);
+	percent_encode(query, v);
 	return (0);
 }
 
@@ -629,20 +613,6 @@ kind_json_get(const cJSON *o, const char *path)
 
 /* ---- times -------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's). */
-static int64_t
-kind_days(int64_t y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
 static int
 kind_digits(const char **s, int n, int *out)
 {
@@ -698,7 +668,7 @@ kind_parse_time(const char *s, int64_t *out)
 	if (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 &&
 	    y % 400 != 0)))
 		return (-1);
-	*out = kind_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	*out = civil_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
 	    sign * (oh * 3600 + om * 60);
 	return (0);
 }

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
+#include "jsonutil.h"
 #include "pager.h"
 #include "xmalloc.h"
 
@@ -171,36 +173,6 @@ pager_boundary_size(const struct pager *p)
 
 /* ---- times ------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static int64_t
-pager_days_from_civil(int64_t y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
-static void
-pager_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t	era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 static int
 pager_digits(const char **sp, int n, int *out)
 {
@@ -293,7 +265,7 @@ pager_parse_time(const char *s, struct pager_time *t)
 		return (-1);
 	if (pager_parse_tail(s, t, &offset) != 0)
 		return (-1);
-	t->sec = pager_days_from_civil(y, mo, d) * 86400 + h * 3600 +
+	t->sec = civil_days(y, mo, d) * 86400 + h * 3600 +
 	    mi * 60 + se - offset;
 	return (0);
 }
@@ -330,7 +302,7 @@ pager_add_time(struct buf *b, const struct pager_time *t, int units)
 	}
 	days = sec >= 0 ? sec / 86400 : -((-sec + 86399) / 86400);
 	rem = (int)(sec - days * 86400);
-	pager_civil_from_days(days, &y, &m, &d);
+	civil_from_days(days, &y, &m, &d);
 	buf_addf(b, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y, m, d,
 	    rem / 3600, rem / 60 % 60, rem % 60);
 	if (t->digits > 0)
@@ -653,22 +625,6 @@ pager_feed_created(struct pager *p, const struct api_response *r,
 
 /* ---- feeding ----------------------------------------------------------- */
 
-static const char *
-pager_type(const cJSON *v)
-{
-	if (cJSON_IsObject(v))
-		return ("an object");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	return ("null");
-}
-
 /* The array of records in a response, or NULL for none. */
 static int
 pager_list(const struct pager *p, const struct api_response *r,
@@ -679,7 +635,7 @@ pager_list(const struct pager *p, const struct api_response *r,
 	if (p->style == PAGER_SINGLE && p->key != NULL && v != NULL) {
 		if (!cJSON_IsObject(v)) {
 			*cause = xprintf("result is %s, not an object with "
-			    "%s", pager_type(v), p->key);
+			    "%s", jsonutil_type_name(v), p->key);
 			return (-1);
 		}
 		v = cJSON_GetObjectItemCaseSensitive(v, p->key);
@@ -688,7 +644,7 @@ pager_list(const struct pager *p, const struct api_response *r,
 		*cause = xprintf("result%s%s is %s, not a list",
 		    p->style == PAGER_SINGLE && p->key != NULL ? "." : "",
 		    p->style == PAGER_SINGLE && p->key != NULL ? p->key : "",
-		    pager_type(v));
+		    jsonutil_type_name(v));
 		return (-1);
 	}
 	*list = cJSON_IsArray(v) ? v : NULL;

@@ -17,7 +17,9 @@
 #include "civil.h"
 #include "compat.h"
 #include "encode.h"
+#include "buf.h"
 #include "jsonutil.h"
+#include "percent.h"
 #include "text.h"
 
 static void
@@ -188,6 +190,23 @@ test_utf8_decode(void **state)
 	assert_int_equal(cp, 0);
 }
 
+static void
+test_percent_encode(void **state)
+{
+	struct buf	b = BUF_INITIALIZER;
+
+	(void)state;
+	percent_encode(&b, "");
+	assert_string_equal(buf_str(&b), "");
+	percent_encode(&b, "AZaz09-._~");
+	assert_string_equal(buf_str(&b), "AZaz09-._~");
+	buf_truncate(&b, 0);
+	/* Upper-case hex; bytes past 0x7f always encoded. */
+	percent_encode(&b, "a b/?&=%+\xc3\xa9\xff");
+	assert_string_equal(buf_str(&b), "a%20b%2F%3F%26%3D%25%2B%C3%A9%FF");
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -198,6 +217,7 @@ main(void)
 		cmocka_unit_test(test_civil_days),
 		cmocka_unit_test(test_explicit_bzero),
 		cmocka_unit_test(test_utf8_decode),
+		cmocka_unit_test(test_percent_encode),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
