@@ -8,5 +8,11 @@
 int		 encode_hexval(int);
 /* len bytes in padded standard base64, one line, allocated. */
 char		*encode_base64(const void *, size_t);
+/*
+ * n characters of padded standard base64 (nothing else: no blanks, no
+ * line breaks) decoded, NUL-terminated (the bytes may hold NULs: *lenp
+ * tells), allocated; NULL if they are not.
+ */
+char		*encode_base64_decode(const char *, size_t, size_t *);
 
 #endif

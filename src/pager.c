@@ -173,101 +173,11 @@ pager_boundary_size(const struct pager *p)
 
 /* ---- times ------------------------------------------------------------- */
 
-static int
-pager_digits(const char **sp, int n, int *out)
-{
-	const char	*s = *sp;
-	int		 i, v = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return (-1);
-		v = v * 10 + (s[i] - '0');
-	}
-	*sp = s + n;
-	*out = v;
-	return (0);
-}
-
-static int
-pager_expect(const char **sp, char c)
-{
-	if (**sp != c)
-		return (-1);
-	(*sp)++;
-	return (0);
-}
-
-static int
-pager_month_days(int y, int m)
-{
-	static const int	days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30,
-				    31, 30, 31 };
-
-	if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
-		return (29);
-	return (days[m - 1]);
-}
-
-/* The fraction and zone after "YYYY-MM-DDTHH:MM:SS". */
-static int
-pager_parse_tail(const char *s, struct pager_time *t, int *offset)
-{
-	int	oh, om, sign;
-
-	t->nsec = 0;
-	t->digits = 0;
-	if (*s == '.') {
-		s++;
-		if (*s < '0' || *s > '9')
-			return (-1);
-		for (; *s >= '0' && *s <= '9'; s++) {
-			if (t->digits == 9)
-				continue;
-			t->nsec = t->nsec * 10 + (*s - '0');
-			t->digits++;
-		}
-		for (oh = t->digits; oh < 9; oh++)
-			t->nsec *= 10;
-	}
-	*offset = 0;
-	if (*s == 'Z' || *s == 'z')
-		return (s[1] == '\0' ? 0 : -1);
-	if (*s != '+' && *s != '-')
-		return (-1);
-	sign = *s++ == '-' ? -1 : 1;
-	if (pager_digits(&s, 2, &oh) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &om) != 0 || *s != '\0' || oh > 23 || om > 59)
-		return (-1);
-	*offset = sign * (oh * 3600 + om * 60);
-	return (0);
-}
-
 /* RFC 3339: 2014-01-02T02:20:00Z, 2014-01-02T02:20:00.123456+01:00. */
 static int
 pager_parse_time(const char *s, struct pager_time *t)
 {
-	int	y, mo, d, h, mi, se, offset;
-
-	if (s == NULL || pager_digits(&s, 4, &y) != 0 ||
-	    pager_expect(&s, '-') != 0 || pager_digits(&s, 2, &mo) != 0 ||
-	    pager_expect(&s, '-') != 0 || pager_digits(&s, 2, &d) != 0)
-		return (-1);
-	if (*s != 'T' && *s != 't' && *s != ' ')
-		return (-1);
-	s++;
-	if (pager_digits(&s, 2, &h) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &mi) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &se) != 0)
-		return (-1);
-	if (mo < 1 || mo > 12 || d < 1 || d > pager_month_days(y, mo) ||
-	    h > 23 || mi > 59 || se > 60)
-		return (-1);
-	if (pager_parse_tail(s, t, &offset) != 0)
-		return (-1);
-	t->sec = civil_days(y, mo, d) * 86400 + h * 3600 +
-	    mi * 60 + se - offset;
-	return (0);
+	return (civil_parse_rfc3339(s, &t->sec, &t->nsec, &t->digits));
 }
 
 static int

@@ -97,6 +97,45 @@ test_base64(void **state)
 	free(s);
 }
 
+static void
+test_base64_decode(void **state)
+{
+	static const char *const bad[] = {
+		"Zg=", "Zg", "Z", "Zg=a", "Z===", "Zm9v Zg==", " Zg==", "Zg==\n",
+		"Zm9v\nZm9v", "Zg==Zg==", "Zm-v", "Zm_v", "Zm9\x80",
+	};
+	size_t	 i, len;
+	char	*s;
+
+	(void)state;
+	s = encode_base64_decode("", 0, &len);
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+	s = encode_base64_decode("Zm9vYmE=", 8, &len);
+	assert_string_equal(s, "fooba");
+	assert_int_equal(len, 5);
+	free(s);
+	s = encode_base64_decode("Zg==", 4, NULL);
+	assert_string_equal(s, "f");
+	free(s);
+	/* NULs inside come through: len tells. */
+	s = encode_base64_decode("AGEA//79", 8, &len);
+	assert_int_equal(len, 6);
+	assert_memory_equal(s, "\0a\0\xff\xfe\xfd", 6);
+	free(s);
+	/* n bounds it: what follows is not read. */
+	s = encode_base64_decode("Zg==garbage", 4, &len);
+	assert_string_equal(s, "f");
+	free(s);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if ((s = encode_base64_decode(bad[i], strlen(bad[i]),
+		    &len)) != NULL)
+			fail_msg("took \"%s\" as \"%s\"", bad[i], s);
+	}
+}
+
 /* Hinnant's days_from_civil, as the helpers' copies computed it. */
 static int64_t
 ref_days(int64_t y, int m, int d)
@@ -142,6 +181,78 @@ test_civil_days(void **state)
 			}
 		}
 	}
+}
+
+static void
+test_rfc3339(void **state)
+{
+	static const char *const bad[] = {
+		"", "2014-01-02", "2014-01-02T02:20:00", " 2014-01-02T02:20:00Z",
+		"2014-1-02T02:20:00Z", "2014-01-2T02:20:00Z",
+		"2014-01-02T2:20:00Z", "+014-01-02T02:20:00Z",
+		"2014-01-02X02:20:00Z", "2014/01/02T02:20:00Z",
+		"2014-00-02T02:20:00Z", "2014-13-02T02:20:00Z",
+		"2014-01-00T02:20:00Z", "2014-01-32T02:20:00Z",
+		"2014-02-30T02:20:00Z", "2023-02-29T00:00:00Z",
+		"1900-02-29T00:00:00Z", "2014-04-31T00:00:00Z",
+		"2014-01-02T24:00:00Z", "2014-01-02T02:60:00Z",
+		"2014-01-02T02:20:61Z", "2014-01-02T02:20:00.Z",
+		"2014-01-02T02:20:00Zx", "2014-01-02T02:20:00+1:00",
+		"2014-01-02T02:20:00+01", "2014-01-02T02:20:00+0100",
+		"2014-01-02T02:20:00+24:00", "2014-01-02T02:20:00+01:60",
+		"2014-01-02T02:20:00+01:00x", "2014-01-02T02:20:00 Z",
+	};
+	int64_t	sec = 7;
+	long	nsec = 7;
+	size_t	i;
+	int	digits = 7;
+
+	(void)state;
+	assert_int_equal(civil_parse_rfc3339(NULL, &sec, &nsec, &digits), -1);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (civil_parse_rfc3339(bad[i], &sec, &nsec, &digits) != -1)
+			fail_msg("took \"%s\"", bad[i]);
+	}
+	/* Nothing is set on failure. */
+	assert_int_equal(sec, 7);
+	assert_int_equal(nsec, 7);
+	assert_int_equal(digits, 7);
+
+	assert_int_equal(civil_parse_rfc3339("1970-01-01T00:00:00Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, 0);
+	assert_int_equal(nsec, 0);
+	assert_int_equal(digits, 0);
+	assert_int_equal(civil_parse_rfc3339("2014-01-02t02:20:00.5z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, 1388629200);
+	assert_int_equal(nsec, 500000000);
+	assert_int_equal(digits, 1);
+	assert_int_equal(civil_parse_rfc3339("2014-01-02 03:20:00.123456+01:00",
+	    &sec, &nsec, &digits), 0);
+	assert_int_equal(sec, 1388629200);
+	assert_int_equal(nsec, 123456000);
+	assert_int_equal(digits, 6);
+	/* More than nine digits: the first nine count. */
+	assert_int_equal(civil_parse_rfc3339("2014-01-02T01:50:00.1234567891"
+	    "-00:30", &sec, &nsec, &digits), 0);
+	assert_int_equal(sec, 1388629200);
+	assert_int_equal(nsec, 123456789);
+	assert_int_equal(digits, 9);
+	assert_int_equal(civil_parse_rfc3339("2016-12-31T23:59:60Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, 1483228800);
+	assert_int_equal(civil_parse_rfc3339("2024-02-29T00:00:00Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, 1709164800);
+	assert_int_equal(civil_parse_rfc3339("2000-02-29T00:00:00Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(civil_parse_rfc3339("0000-01-01T00:00:00Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, -62167219200LL);
+	assert_int_equal(civil_parse_rfc3339("9999-12-31T23:59:59Z", &sec,
+	    &nsec, &digits), 0);
+	assert_int_equal(sec, 253402300799LL);
 }
 
 static void
@@ -214,7 +325,9 @@ main(void)
 		cmocka_unit_test(test_json_type_names),
 		cmocka_unit_test(test_hexval),
 		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_base64_decode),
 		cmocka_unit_test(test_civil_days),
+		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_explicit_bzero),
 		cmocka_unit_test(test_utf8_decode),
 		cmocka_unit_test(test_percent_encode),
