@@ -101,7 +101,8 @@ static void
 test_base64_decode(void **state)
 {
 	static const char *const bad[] = {
-		"Zg=", "Zg", "Z", "Zg=a", "Z===", "Zm9v Zg==", " Zg==", "Zg==\n",
+		"Zg=", "Zg", "Z", "Zg=a", "Z===", "Zm9v Zg==", " Zg==",
+		"Zg==\n",
 		"Zm9v\nZm9v", "Zg==Zg==", "Zm-v", "Zm_v", "Zm9\x80",
 	};
 	size_t	 i, len;
@@ -187,7 +188,8 @@ static void
 test_rfc3339(void **state)
 {
 	static const char *const bad[] = {
-		"", "2014-01-02", "2014-01-02T02:20:00", " 2014-01-02T02:20:00Z",
+		"", "2014-01-02", "2014-01-02T02:20:00",
+		" 2014-01-02T02:20:00Z",
 		"2014-1-02T02:20:00Z", "2014-01-2T02:20:00Z",
 		"2014-01-02T2:20:00Z", "+014-01-02T02:20:00Z",
 		"2014-01-02X02:20:00Z", "2014/01/02T02:20:00Z",
@@ -274,8 +276,10 @@ test_utf8_decode(void **state)
 		uint32_t	 cp;
 	} v[] = {
 		{ "a", 1, 'a' }, { "\xc3\xa9", 2, 0xe9 },
-		{ "\xe2\x82\xac", 3, 0x20ac }, { "\xf0\x9f\x98\x80", 4, 0x1f600 },
-		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff }, { "\xef\xbf\xbd", 3, 0xfffd },
+		{ "\xe2\x82\xac", 3, 0x20ac },
+		{ "\xf0\x9f\x98\x80", 4, 0x1f600 },
+		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+		{ "\xef\xbf\xbd", 3, 0xfffd },
 		/* Not UTF-8: 0. */
 		{ "\x80", 0, 0 }, { "\xc0\xaf", 0, 0 }, { "\xc1\xbf", 0, 0 },
 		{ "\xe0\x80\xaf", 0, 0 }, { "\xf0\x80\x80\xaf", 0, 0 },
