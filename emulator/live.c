@@ -15,6 +15,7 @@
 
 #include "assets.h"
 #include "buf.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -57,7 +58,7 @@ live_integer(const cJSON *v, const char *path, double min, double max,
 {
 	if (!cJSON_IsNumber(v))
 		return (util_fail(cause, "%s: must be a whole number, not %s",
-		    path, util_jtype_name(v)));
+		    path, jsonutil_type_name(v)));
 	if (!util_jis_integer(v))
 		return (util_fail(cause, "%s: must be a whole number, not %g",
 		    path, v->valuedouble));
@@ -78,12 +79,12 @@ live_check_origins(const cJSON *list, char **cause)
 
 	if (!cJSON_IsArray(list))
 		return (util_fail(cause, "recording.allowedOrigins: must be an "
-		    "array of origins, not %s", util_jtype_name(list)));
+		    "array of origins, not %s", jsonutil_type_name(list)));
 	cJSON_ArrayForEach(item, list) {
 		if (!cJSON_IsString(item))
 			return (util_fail(cause, "recording.allowedOrigins"
 			    "[%d]: must be a string, not %s", i,
-			    util_jtype_name(item)));
+			    jsonutil_type_name(item)));
 		if (*item->valuestring == '\0')
 			return (util_fail(cause, "recording.allowedOrigins"
 			    "[%d]: must not be empty", i));
@@ -100,7 +101,7 @@ live_check_recording(const cJSON *r, char **cause)
 
 	if (!cJSON_IsObject(r))
 		return (util_fail(cause, "recording: must be an object, not %s",
-		    util_jtype_name(r)));
+		    jsonutil_type_name(r)));
 	v = cJSON_GetObjectItemCaseSensitive(r, "mode");
 	if (v != NULL && !cJSON_IsNull(v)) {
 		for (i = 0; cJSON_IsString(v) && live_modes[i] != NULL; i++) {
@@ -109,7 +110,7 @@ live_check_recording(const cJSON *r, char **cause)
 		}
 		if (!cJSON_IsString(v))
 			return (util_fail(cause, "recording.mode: must be off "
-			    "or automatic, not %s", util_jtype_name(v)));
+			    "or automatic, not %s", jsonutil_type_name(v)));
 		if (live_modes[i] == NULL)
 			return (util_fail(cause, "recording.mode: '%.64s' is "
 			    "not one of off, automatic", v->valuestring));
@@ -117,7 +118,7 @@ live_check_recording(const cJSON *r, char **cause)
 	v = cJSON_GetObjectItemCaseSensitive(r, "requireSignedURLs");
 	if (v != NULL && !cJSON_IsNull(v) && !cJSON_IsBool(v))
 		return (util_fail(cause, "recording.requireSignedURLs: must be "
-		    "a boolean, not %s", util_jtype_name(v)));
+		    "a boolean, not %s", jsonutil_type_name(v)));
 	v = cJSON_GetObjectItemCaseSensitive(r, "allowedOrigins");
 	if (v != NULL && !cJSON_IsNull(v) && live_check_origins(v, cause) != 0)
 		return (-1);
@@ -142,12 +143,12 @@ live_validate(const cJSON *body, char **cause)
 
 	if (!cJSON_IsObject(body))
 		return (util_fail(cause, "the body must be a JSON object, not "
-		    "%s", util_jtype_name(body)));
+		    "%s", jsonutil_type_name(body)));
 	v = cJSON_GetObjectItemCaseSensitive(body, "defaultCreator");
 	if (v != NULL && !cJSON_IsNull(v)) {
 		if (!cJSON_IsString(v))
 			return (util_fail(cause, "defaultCreator: must be a "
-			    "string, not %s", util_jtype_name(v)));
+			    "string, not %s", jsonutil_type_name(v)));
 		if ((n = util_chars(v->valuestring)) > LIVE_CREATOR_MAX)
 			return (util_fail(cause, "defaultCreator: %zu "
 			    "characters is over the limit of %d", n,
@@ -160,7 +161,7 @@ live_validate(const cJSON *body, char **cause)
 	v = cJSON_GetObjectItemCaseSensitive(body, "meta");
 	if (v != NULL && !cJSON_IsNull(v) && !cJSON_IsObject(v))
 		return (util_fail(cause, "meta: must be an object, not %s",
-		    util_jtype_name(v)));
+		    jsonutil_type_name(v)));
 	v = cJSON_GetObjectItemCaseSensitive(body, "recording");
 	if (v != NULL && !cJSON_IsNull(v) && live_check_recording(v,
 	    cause) != 0)

@@ -10,22 +10,12 @@
 #include <string.h>
 
 #include "buf.h"
+#include "encode.h"
 #include "query.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define QUERY_MAX_PARAMS 256
-
-static int
-query_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
 
 /* Decode one key or value; refuses bad escapes, NUL and invalid UTF-8. */
 static char *
@@ -45,8 +35,8 @@ query_decode(const char *s, size_t len, char **cause)
 				    "the query string");
 				goto fail;
 			}
-			hi = query_hexval((unsigned char)s[i + 1]);
-			lo = query_hexval((unsigned char)s[i + 2]);
+			hi = encode_hexval((unsigned char)s[i + 1]);
+			lo = encode_hexval((unsigned char)s[i + 2]);
 			if (hi < 0 || lo < 0) {
 				*cause = xstrdup("invalid percent-escape in "
 				    "the query string");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "ratelimit.h"
 #include "server.h"
@@ -94,7 +95,7 @@ ratelimit_object(const cJSON *v, const char *path, char **cause)
 	if (cJSON_IsObject(v))
 		return (0);
 	return (util_fail(cause, "%s: must be an object, not %s", path,
-	    util_jtype_name(v)));
+	    jsonutil_type_name(v)));
 }
 
 static int
@@ -103,7 +104,7 @@ ratelimit_bool(const cJSON *v, const char *path, char **cause)
 	if (v == NULL || cJSON_IsBool(v))
 		return (0);
 	return (util_fail(cause, "%s: must be a boolean, not %s", path,
-	    util_jtype_name(v)));
+	    jsonutil_type_name(v)));
 }
 
 static int
@@ -114,7 +115,7 @@ ratelimit_integer(const cJSON *v, const char *path, long min, long max,
 
 	if (!cJSON_IsNumber(v))
 		return (util_fail(cause, "%s: must be an integer, not %s",
-		    path, util_jtype_name(v)));
+		    path, jsonutil_type_name(v)));
 	d = v->valuedouble;
 	if (!isfinite(d) || floor(d) != d)
 		return (util_fail(cause, "%s: must be an integer, not %g",
@@ -134,7 +135,7 @@ ratelimit_string(const cJSON *v, const char *path, size_t max, int nonempty,
 
 	if (!cJSON_IsString(v))
 		return (util_fail(cause, "%s: must be a string, not %s",
-		    path, util_jtype_name(v)));
+		    path, jsonutil_type_name(v)));
 	if (nonempty && *v->valuestring == '\0')
 		return (util_fail(cause, "%s: must not be empty", path));
 	if ((n = util_chars(v->valuestring)) > max)
@@ -162,7 +163,7 @@ ratelimit_enum(const cJSON *v, const char *path, const char *const *allowed,
 		    buf_str(&b));
 	else
 		util_fail(cause, "%s: must be one of %s, not %s", path,
-		    buf_str(&b), util_jtype_name(v));
+		    buf_str(&b), jsonutil_type_name(v));
 	buf_free(&b);
 	return (-1);
 }
@@ -180,7 +181,7 @@ ratelimit_enums(const cJSON *list, const char *path,
 		return (0);
 	if (!cJSON_IsArray(list))
 		return (util_fail(cause, "%s: must be an array, not %s",
-		    path, util_jtype_name(list)));
+		    path, jsonutil_type_name(list)));
 	if (cJSON_GetArraySize(list) == 0)
 		return (util_fail(cause, "%s: must not be empty (leave it "
 		    "out to match all)", path));
@@ -225,7 +226,7 @@ ratelimit_check_headers(const cJSON *list, char **cause)
 		return (0);
 	if (!cJSON_IsArray(list))
 		return (util_fail(cause, "match.headers: must be an "
-		    "array, not %s", util_jtype_name(list)));
+		    "array, not %s", jsonutil_type_name(list)));
 	cJSON_ArrayForEach(h, list) {
 		snprintf(path, sizeof path, "match.headers[%d]", i);
 		if (ratelimit_object(h, path, cause) != 0)
@@ -350,7 +351,7 @@ ratelimit_check_bypass(const cJSON *list, char **cause)
 		return (0);
 	if (!cJSON_IsArray(list))
 		return (util_fail(cause, "bypass: must be an array, "
-		    "not %s", util_jtype_name(list)));
+		    "not %s", jsonutil_type_name(list)));
 	cJSON_ArrayForEach(b, list) {
 		snprintf(path, sizeof path, "bypass[%d]", i);
 		if (ratelimit_object(b, path, cause) != 0)
@@ -382,7 +383,7 @@ ratelimit_validate(const cJSON *rule, char **cause)
 
 	if (!cJSON_IsObject(rule))
 		return (util_fail(cause, "the body must be a JSON object, "
-		    "not %s", util_jtype_name(rule)));
+		    "not %s", jsonutil_type_name(rule)));
 	if (ratelimit_check_match(rule, cause) != 0)
 		return (-1);
 	v = ratelimit_member(rule, "threshold");
@@ -672,7 +673,7 @@ ratelimit_check_id(const cJSON *body, const char *id, char **cause)
 		return (-1);
 	if (!cJSON_IsString(v))
 		return (util_fail(cause, "id: must be a string, not %s",
-		    util_jtype_name(v)));
+		    jsonutil_type_name(v)));
 	if (strcmp(v->valuestring, id) != 0)
 		return (util_fail(cause, "id: '%.*s' does not match the "
 		    "rate limit in the path (%s)",

@@ -18,7 +18,9 @@
 #endif
 
 #include "buf.h"
+#include "jsonutil.h"
 #include "log.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -251,38 +253,12 @@ util_parse_iso(const char *s, struct timespec *ts)
 int
 util_utf8_valid(const char *s, size_t len)
 {
-	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 i = 0, n, j;
-	uint32_t		 cp;
+	size_t		i = 0, n;
+	uint32_t	cp;
 
-	while (i < len) {
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if ((u[i] & 0xe0) == 0xc0) {
-			n = 1;
-			cp = u[i] & 0x1f;
-		} else if ((u[i] & 0xf0) == 0xe0) {
-			n = 2;
-			cp = u[i] & 0x0f;
-		} else if ((u[i] & 0xf8) == 0xf0) {
-			n = 3;
-			cp = u[i] & 0x07;
-		} else
+	for (; i < len; i += n) {
+		if ((n = text_utf8_decode(s + i, len - i, &cp)) == 0)
 			return (0);
-		if (len - i <= n)
-			return (0);
-		for (j = 1; j <= n; j++) {
-			if ((u[i + j] & 0xc0) != 0x80)
-				return (0);
-			cp = (cp << 6) | (u[i + j] & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
-		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return (0);
-		i += n + 1;
 	}
 	return (1);
 }
@@ -404,21 +380,11 @@ util_jis_integer(const cJSON *v)
 	    fabs(v->valuedouble) < 9007199254740992.0);
 }
 
-/* For messages such as "must be a string, not a number"; NULL reads null. */
+/* The callers not yet on jsonutil_type_name itself. */
 const char *
 util_jtype_name(const cJSON *v)
 {
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
+	return (jsonutil_type_name(v));
 }
 
 char *

@@ -17,6 +17,7 @@
 
 #include "assets.h"
 #include "buf.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "multipart.h"
 #include "server.h"

@@ -16,6 +16,9 @@
 
 #include "api.h"
 #include "buf.h"
+#include "jsonutil.h"
+#include "percent.h"
+#include "text.h"
 #include "xmalloc.h"
 
 /* What one pass over a body found before it is parsed. */
@@ -134,41 +137,6 @@ api_is_2xx(long code)
 	return (code >= 200 && code <= 299);
 }
 
-/* Length of the valid UTF-8 sequence at p, or 0 if there is none. */
-static size_t
-api_utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char	c = p[0];
-	size_t		len, i;
-	uint32_t	cp;
-
-	if (c < 0x80)
-		return (1);
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else
-		return (0);
-	if (n < len)
-		return (0);
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return (0);
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return (0);
-	return (len);
-}
-
 /*
  * One pass over the body: count the places a JSON value can start (an
  * upper bound on the values cJSON would allocate), find invalid UTF-8 and
@@ -179,13 +147,14 @@ api_scan(const char *body, size_t len, struct api_scan *sc)
 {
 	const unsigned char	*p = (const unsigned char *)body;
 	size_t			 i = 0, depth = 0, step;
+	uint32_t		 cp;
 	int			 in_string = 0;
 
 	memset(sc, 0, sizeof *sc);
 	sc->values = 1;
 	while (i < len) {
 		if (p[i] >= 0x80) {
-			step = api_utf8_len(p + i, len - i);
+			step = text_utf8_decode(body + i, len - i, &cp);
 			if (step == 0) {
 				sc->bad_utf8 = 1;
 				step = 1;
@@ -219,10 +188,11 @@ api_repair_utf8(const char *body, size_t len, struct buf *b)
 {
 	const unsigned char	*p = (const unsigned char *)body;
 	size_t			 i = 0, step;
+	uint32_t		 cp;
 
 	buf_reserve(b, len);
 	while (i < len) {
-		step = api_utf8_len(p + i, len - i);
+		step = text_utf8_decode(body + i, len - i, &cp);
 		if (step == 0) {
 			buf_add(b, "\xef\xbf\xbd", 3);
 			i++;
@@ -444,20 +414,6 @@ api_ensure_error(struct api_response *out)
 	api_add_error(&out->errors, &out->nerrors, 0, buf_detach(&b, NULL));
 }
 
-static const char *
-api_json_type(const cJSON *v)
-{
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	return ("null");
-}
-
 /* The body did not parse: say whether it was cut short or never JSON. */
 static void
 api_not_json(struct api_response *out, const char *s, size_t len,
@@ -514,7 +470,7 @@ api_parse_json(const char *s, size_t len, const struct api_scan *sc,
 	if (!cJSON_IsObject(root)) {
 		api_add_status(&b, out->http_status);
 		buf_addf(&b, " with JSON that is not an API envelope (%s)",
-		    api_json_type(root));
+		    jsonutil_type_name(root));
 		api_synthetic(out, api_is_2xx(out->http_status) ? STATUS_PARSE :
 		    api_class(out->http_status), &b);
 		cJSON_Delete(root);
@@ -647,26 +603,6 @@ api_explain_gone(struct api_response *r, const char *path)
 	return (1);
 }
 
-static void
-api_add_encoded(struct buf *b, const char *s)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	unsigned char		 c;
-
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-		    c == '_' || c == '~')
-			buf_addc(b, (char)c);
-		else {
-			buf_addc(b, '%');
-			buf_addc(b, hex[c >> 4]);
-			buf_addc(b, hex[c & 0xf]);
-		}
-	}
-}
-
 static const char *
 api_var_find(const struct api_var *vars, const char *name, size_t n)
 {
@@ -719,7 +655,7 @@ api_path(const char *tmpl, const struct api_var *vars, char **cause)
 		value = api_var_find(vars, p + 1, n);
 		if (api_var_check(p + 1, n, value, cause) != 0)
 			goto fail;
-		api_add_encoded(&b, value);
+		percent_encode(&b, value);
 		p = close;
 	}
 	return (buf_detach(&b, NULL));

@@ -19,9 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
 
+#include "compat.h"
 #include "edit.h"
+#include "encode.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "yamljson.h"
@@ -556,8 +557,7 @@ char *
 edit_base64_decode(const char *text, size_t *lenp, char **cause)
 {
 	char		*clean, *out;
-	size_t		 n = 0, i, pad = 0;
-	int		 got;
+	size_t		 n = 0, i;
 
 	/* The API's is one line; a pasted one may be wrapped. */
 	clean = xmalloc(strlen(text) + 1);
@@ -566,29 +566,16 @@ edit_base64_decode(const char *text, size_t *lenp, char **cause)
 			clean[n++] = text[i];
 	}
 	clean[n] = '\0';
-	if (n == 0 || n % 4 != 0 || n > INT_MAX) {
+	if (n == 0 || n % 4 != 0) {
 		free(clean);
 		*cause = xstrdup("not base64 (its length is not a multiple "
 		    "of 4)");
 		return (NULL);
 	}
-	out = xmalloc(n / 4 * 3 + 1);
-	got = EVP_DecodeBlock((unsigned char *)out, (unsigned char *)clean,
-	    (int)n);
-	/* EVP_DecodeBlock counts the padding as zero bytes. */
-	pad = (clean[n - 1] == '=') + (clean[n - 2] == '=');
-	/* And takes padding anywhere; only the end may have it. */
-	if (strcspn(clean, "=") < n - pad)
-		got = -1;
+	out = encode_base64_decode(clean, n, lenp);
 	explicit_bzero(clean, n);
 	free(clean);
-	if (got < 0 || (size_t)got < pad) {
-		free(out);
+	if (out == NULL)
 		*cause = xstrdup("not base64");
-		return (NULL);
-	}
-	out[got - (int)pad] = '\0';
-	if (lenp != NULL)
-		*lenp = (size_t)got - pad;
 	return (out);
 }

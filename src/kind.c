@@ -13,7 +13,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include "civil.h"
 #include "kind.h"
+#include "percent.h"
 #include "text.h"
 #include "xmalloc.h"
 
@@ -444,24 +446,6 @@ kind_filter_text(const struct kind *k)
 	return (NULL);
 }
 
-static void
-kind_add_encoded(struct buf *b, const char *s)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	unsigned char		 c;
-
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		if (isalnum(c) || strchr("-._~", c) != NULL)
-			buf_addc(b, (char)c);
-		else {
-			buf_addc(b, '%');
-			buf_addc(b, hex[c >> 4]);
-			buf_addc(b, hex[c & 0xf]);
-		}
-	}
-}
-
 void
 kind_values_text(const char *const *values, struct buf *b)
 {
@@ -546,9 +530,9 @@ kind_filter_add(const struct kind *k, const char *name, const char *value,
 	if (query->len != 0 && query->data[query->len - 1] != '?' &&
 	    query->data[query->len - 1] != '&')
 		buf_addc(query, '&');
-	kind_add_encoded(query, f->name);
+	percent_encode(query, f->name);
 	buf_addc(query, '=');
-	kind_add_encoded(query, v);
+	percent_encode(query, v);
 	return (0);
 }
 
@@ -629,78 +613,13 @@ kind_json_get(const cJSON *o, const char *path)
 
 /* ---- times -------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's). */
-static int64_t
-kind_days(int64_t y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
-static int
-kind_digits(const char **s, int n, int *out)
-{
-	int	v = 0;
-
-	while (n-- > 0) {
-		if (!isdigit((unsigned char)**s))
-			return (-1);
-		v = v * 10 + (**s - '0');
-		(*s)++;
-	}
-	*out = v;
-	return (0);
-}
-
 int
 kind_parse_time(const char *s, int64_t *out)
 {
-	static const int	mdays[] = {
-		31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
-	};
-	int			y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
+	long	nsec;
+	int	digits;
 
-	if (s == NULL || kind_digits(&s, 4, &y) != 0 || *s++ != '-' ||
-	    kind_digits(&s, 2, &mo) != 0 || *s++ != '-' ||
-	    kind_digits(&s, 2, &d) != 0)
-		return (-1);
-	if (*s != 'T' && *s != 't' && *s != ' ')
-		return (-1);
-	s++;
-	if (kind_digits(&s, 2, &h) != 0 || *s++ != ':' ||
-	    kind_digits(&s, 2, &mi) != 0 || *s++ != ':' ||
-	    kind_digits(&s, 2, &sec) != 0)
-		return (-1);
-	if (*s == '.') {
-		if (!isdigit((unsigned char)*++s))
-			return (-1);
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	if (*s == 'Z' || *s == 'z')
-		s++;
-	else if (*s == '+' || *s == '-') {
-		sign = *s++ == '-' ? -1 : 1;
-		if (kind_digits(&s, 2, &oh) != 0 || *s++ != ':' ||
-		    kind_digits(&s, 2, &om) != 0 || oh > 23 || om > 59)
-			return (-1);
-	} else
-		return (-1);
-	if (*s != '\0' || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
-	    h > 23 || mi > 59 || sec > 60)
-		return (-1);
-	if (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 &&
-	    y % 400 != 0)))
-		return (-1);
-	*out = kind_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
-	    sign * (oh * 3600 + om * 60);
-	return (0);
+	return (civil_parse_rfc3339(s, out, &nsec, &digits));
 }
 
 /* ---- cells -------------------------------------------------------------- */

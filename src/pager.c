@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "civil.h"
+#include "jsonutil.h"
 #include "pager.h"
 #include "xmalloc.h"
 
@@ -171,131 +173,11 @@ pager_boundary_size(const struct pager *p)
 
 /* ---- times ------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static int64_t
-pager_days_from_civil(int64_t y, int m, int d)
-{
-	int64_t	era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (era * 146097 + doe - 719468);
-}
-
-static void
-pager_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t	era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
-static int
-pager_digits(const char **sp, int n, int *out)
-{
-	const char	*s = *sp;
-	int		 i, v = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return (-1);
-		v = v * 10 + (s[i] - '0');
-	}
-	*sp = s + n;
-	*out = v;
-	return (0);
-}
-
-static int
-pager_expect(const char **sp, char c)
-{
-	if (**sp != c)
-		return (-1);
-	(*sp)++;
-	return (0);
-}
-
-static int
-pager_month_days(int y, int m)
-{
-	static const int	days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30,
-				    31, 30, 31 };
-
-	if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
-		return (29);
-	return (days[m - 1]);
-}
-
-/* The fraction and zone after "YYYY-MM-DDTHH:MM:SS". */
-static int
-pager_parse_tail(const char *s, struct pager_time *t, int *offset)
-{
-	int	oh, om, sign;
-
-	t->nsec = 0;
-	t->digits = 0;
-	if (*s == '.') {
-		s++;
-		if (*s < '0' || *s > '9')
-			return (-1);
-		for (; *s >= '0' && *s <= '9'; s++) {
-			if (t->digits == 9)
-				continue;
-			t->nsec = t->nsec * 10 + (*s - '0');
-			t->digits++;
-		}
-		for (oh = t->digits; oh < 9; oh++)
-			t->nsec *= 10;
-	}
-	*offset = 0;
-	if (*s == 'Z' || *s == 'z')
-		return (s[1] == '\0' ? 0 : -1);
-	if (*s != '+' && *s != '-')
-		return (-1);
-	sign = *s++ == '-' ? -1 : 1;
-	if (pager_digits(&s, 2, &oh) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &om) != 0 || *s != '\0' || oh > 23 || om > 59)
-		return (-1);
-	*offset = sign * (oh * 3600 + om * 60);
-	return (0);
-}
-
 /* RFC 3339: 2014-01-02T02:20:00Z, 2014-01-02T02:20:00.123456+01:00. */
 static int
 pager_parse_time(const char *s, struct pager_time *t)
 {
-	int	y, mo, d, h, mi, se, offset;
-
-	if (s == NULL || pager_digits(&s, 4, &y) != 0 ||
-	    pager_expect(&s, '-') != 0 || pager_digits(&s, 2, &mo) != 0 ||
-	    pager_expect(&s, '-') != 0 || pager_digits(&s, 2, &d) != 0)
-		return (-1);
-	if (*s != 'T' && *s != 't' && *s != ' ')
-		return (-1);
-	s++;
-	if (pager_digits(&s, 2, &h) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &mi) != 0 || pager_expect(&s, ':') != 0 ||
-	    pager_digits(&s, 2, &se) != 0)
-		return (-1);
-	if (mo < 1 || mo > 12 || d < 1 || d > pager_month_days(y, mo) ||
-	    h > 23 || mi > 59 || se > 60)
-		return (-1);
-	if (pager_parse_tail(s, t, &offset) != 0)
-		return (-1);
-	t->sec = pager_days_from_civil(y, mo, d) * 86400 + h * 3600 +
-	    mi * 60 + se - offset;
-	return (0);
+	return (civil_parse_rfc3339(s, &t->sec, &t->nsec, &t->digits));
 }
 
 static int
@@ -330,7 +212,7 @@ pager_add_time(struct buf *b, const struct pager_time *t, int units)
 	}
 	days = sec >= 0 ? sec / 86400 : -((-sec + 86399) / 86400);
 	rem = (int)(sec - days * 86400);
-	pager_civil_from_days(days, &y, &m, &d);
+	civil_from_days(days, &y, &m, &d);
 	buf_addf(b, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y, m, d,
 	    rem / 3600, rem / 60 % 60, rem % 60);
 	if (t->digits > 0)
@@ -653,22 +535,6 @@ pager_feed_created(struct pager *p, const struct api_response *r,
 
 /* ---- feeding ----------------------------------------------------------- */
 
-static const char *
-pager_type(const cJSON *v)
-{
-	if (cJSON_IsObject(v))
-		return ("an object");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	return ("null");
-}
-
 /* The array of records in a response, or NULL for none. */
 static int
 pager_list(const struct pager *p, const struct api_response *r,
@@ -679,7 +545,7 @@ pager_list(const struct pager *p, const struct api_response *r,
 	if (p->style == PAGER_SINGLE && p->key != NULL && v != NULL) {
 		if (!cJSON_IsObject(v)) {
 			*cause = xprintf("result is %s, not an object with "
-			    "%s", pager_type(v), p->key);
+			    "%s", jsonutil_type_name(v), p->key);
 			return (-1);
 		}
 		v = cJSON_GetObjectItemCaseSensitive(v, p->key);
@@ -688,7 +554,7 @@ pager_list(const struct pager *p, const struct api_response *r,
 		*cause = xprintf("result%s%s is %s, not a list",
 		    p->style == PAGER_SINGLE && p->key != NULL ? "." : "",
 		    p->style == PAGER_SINGLE && p->key != NULL ? p->key : "",
-		    pager_type(v));
+		    jsonutil_type_name(v));
 		return (-1);
 	}
 	*list = cJSON_IsArray(v) ? v : NULL;

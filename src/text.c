@@ -18,40 +18,56 @@
 
 #define TEXT_BAD	((uint32_t)-1)
 
-/*
- * The character at s: its length, and *cp its code point or TEXT_BAD for a
- * byte that starts no valid UTF-8 (overlong forms, surrogates and values
- * past U+10FFFF included), which is then one byte long.
- */
-static size_t
-text_decode(const unsigned char *s, uint32_t *cp)
+size_t
+text_utf8_decode(const char *p, size_t n, uint32_t *cp)
 {
-	size_t		n, i;
-	uint32_t	c;
+	const unsigned char	*s = (const unsigned char *)p;
+	size_t			 len, i;
+	uint32_t		 c;
 
-	*cp = TEXT_BAD;
+	if (n == 0)
+		return (0);
 	if (s[0] < 0x80) {
 		*cp = s[0];
 		return (1);
 	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
+		len = 2;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
+		len = 3;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
+		len = 4;
 	else
-		return (1);
-	c = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
+		return (0);
+	if (len > n)
+		return (0);
+	c = s[0] & (0x7f >> len);
+	/* Each byte is looked at before the next: a NUL ends the reading. */
+	for (i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
-			return (1);
+			return (0);
 		c = c << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 ||
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 ||
 	    c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
-		return (1);
+		return (0);
 	*cp = c;
+	return (len);
+}
+
+/*
+ * The character at s: its length, and *cp its code point or TEXT_BAD for a
+ * byte that starts no valid UTF-8, which is then one byte long.
+ */
+static size_t
+text_decode(const unsigned char *s, uint32_t *cp)
+{
+	size_t	n;
+
+	if ((n = text_utf8_decode((const char *)s, SIZE_MAX, cp)) == 0) {
+		*cp = TEXT_BAD;
+		return (1);
+	}
 	return (n);
 }
 

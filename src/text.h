@@ -8,6 +8,15 @@
 #define EDGE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Decode the UTF-8 character at p (at most n bytes; a NUL ends it too):
+ * its length in bytes with *cp its code point, or 0 when the bytes are no
+ * well-formed UTF-8 (overlong forms, surrogates and values past U+10FFFF
+ * included) or stop before its end.
+ */
+size_t		 text_utf8_decode(const char *, size_t, uint32_t *);
 
 /* text_sanitize flags. */
 #define TEXT_DROP_ESC	0x1	/* drop escape sequences, not just ESC */

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "encode.h"
+#include "jsonutil.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -150,19 +152,7 @@ validate_errors_text(const struct validate_error *errs, size_t n,
 static const char *
 validate_type_name(const cJSON *v)
 {
-	if (v == NULL)
-		return ("absent");
-	if (cJSON_IsString(v))
-		return ("a string");
-	if (cJSON_IsNumber(v))
-		return ("a number");
-	if (cJSON_IsBool(v))
-		return ("a boolean");
-	if (cJSON_IsArray(v))
-		return ("an array");
-	if (cJSON_IsObject(v))
-		return ("an object");
-	return ("null");
+	return (v == NULL ? "absent" : jsonutil_type_name(v));
 }
 
 /* Lengths are in characters, as the spec counts them, not bytes. */
@@ -190,17 +180,6 @@ validate_quote_len(const char *s)
 			break;
 	}
 	return ((int)i);
-}
-
-static int
-validate_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
 }
 
 /* ---- string checks ------------------------------------------------------ */
@@ -233,8 +212,8 @@ validate_host(const char *s, char *why, size_t size)
 		c = (unsigned char)*p;
 		if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) != NULL)
 			continue;
-		if (c == '%' && validate_hexval((unsigned char)p[1]) >= 0 &&
-		    validate_hexval((unsigned char)p[2]) >= 0) {
+		if (c == '%' && encode_hexval((unsigned char)p[1]) >= 0 &&
+		    encode_hexval((unsigned char)p[2]) >= 0) {
 			p += 2;
 			continue;
 		}
@@ -296,8 +275,8 @@ validate_endpoint(const char *s, char *why, size_t size)
 			p = close;
 			continue;
 		}
-		if (c == '%' && (validate_hexval((unsigned char)p[1]) < 0 ||
-		    validate_hexval((unsigned char)p[2]) < 0)) {
+		if (c == '%' && (encode_hexval((unsigned char)p[1]) < 0 ||
+		    encode_hexval((unsigned char)p[2]) < 0)) {
 			snprintf(why, size, "invalid percent-escape at byte "
 			    "%zu", (size_t)(p - s));
 			return (why);

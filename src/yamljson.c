@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "text.h"
 #include "xmalloc.h"
 #include "yamljson.h"
 
@@ -92,46 +93,6 @@ static void	yamljson_emit_node(struct buf *, const cJSON *, unsigned int,
 /* ---- text ---------------------------------------------------------------- */
 
 /*
- * Decode one UTF-8 character; returns its length, or 0 if the bytes are not
- * well-formed (overlong forms, surrogates and values past U+10FFFF included).
- */
-static size_t
-yamljson_utf8(const char *p, size_t n, uint32_t *cp)
-{
-	const unsigned char	*s = (const unsigned char *)p;
-	uint32_t		 c;
-	size_t			 len, i;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return (1);
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else
-		return (0);
-	if (len > n)
-		return (0);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (0);
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return (0);
-	*cp = c;
-	return (len);
-}
-
-/*
  * Whether c may appear as itself in a scalar: libyaml refuses the C0 and C1
  * controls, DEL and the non-characters, treats NEL, LS and PS as line breaks
  * and skips a BOM at the start of a line.
@@ -160,7 +121,7 @@ yamljson_position(const char *text, size_t len, size_t off, size_t *line,
 	/* libyaml does not count a byte order mark as a column. */
 	i = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	for (; i < off && i < len; i += n) {
-		if ((n = yamljson_utf8(text + i, len - i, &c)) == 0)
+		if ((n = text_utf8_decode(text + i, len - i, &c)) == 0)
 			n = 1;
 		if (c == '\n' || (c == '\r' && (i + 1 == len ||
 		    text[i + 1] != '\n'))) {
@@ -184,7 +145,7 @@ yamljson_check_text(const char *text, size_t len, char **cause)
 			what = "NUL bytes are not allowed";
 			break;
 		}
-		if ((n = yamljson_utf8(text + i, len - i, &c)) == 0) {
+		if ((n = text_utf8_decode(text + i, len - i, &c)) == 0) {
 			what = "invalid UTF-8";
 			break;
 		}
@@ -218,7 +179,7 @@ yamljson_quote(struct buf *b, const char *s, size_t len, size_t max)
 
 	buf_addc(b, '"');
 	for (i = 0; i < len && i < max; i += n) {
-		if ((n = yamljson_utf8(s + i, len - i, &c)) == 0) {
+		if ((n = text_utf8_decode(s + i, len - i, &c)) == 0) {
 			buf_adds(b, "\xef\xbf\xbd");
 			n = 1;
 			continue;
@@ -266,7 +227,7 @@ yamljson_excerpt(const char *s, size_t len, int bare)
 	size_t		i, n;
 
 	for (i = 0; bare && i < len; i += n) {
-		if ((n = yamljson_utf8(s + i, len - i, &c)) == 0 ||
+		if ((n = text_utf8_decode(s + i, len - i, &c)) == 0 ||
 		    !yamljson_printable(c) || c == '"' || c == ' ')
 			bare = 0;
 	}
@@ -274,7 +235,7 @@ yamljson_excerpt(const char *s, size_t len, int bare)
 		yamljson_quote(&b, s, len, YAMLJSON_EXCERPT);
 	else {
 		for (i = 0; i < len && i < YAMLJSON_EXCERPT; i += n)
-			n = yamljson_utf8(s + i, len - i, &c);
+			n = text_utf8_decode(s + i, len - i, &c);
 		buf_add(&b, s, i);
 		if (i < len)
 			buf_adds(&b, "...");
@@ -907,7 +868,7 @@ yamljson_plain_ok(const char *s)
 	if (strstr(s, ": ") != NULL || strstr(s, " #") != NULL)
 		return (0);
 	for (i = 0; i < len; i += n) {
-		if ((n = yamljson_utf8(s + i, len - i, &c)) == 0 ||
+		if ((n = text_utf8_decode(s + i, len - i, &c)) == 0 ||
 		    !yamljson_printable(c))
 			return (0);
 	}
@@ -932,7 +893,7 @@ yamljson_literal_ok(const char *s, int *indent)
 	if (strchr(s, '\n') == NULL || s[len - 1] == ' ')
 		return (0);
 	for (i = 0; i < len; i += n) {
-		if ((n = yamljson_utf8(s + i, len - i, &c)) == 0)
+		if ((n = text_utf8_decode(s + i, len - i, &c)) == 0)
 			return (0);
 		if (c == '\n') {
 			if (i > 0 && s[i - 1] == ' ')

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "compat.h"
 #include "demo.h"
 #include "xmalloc.h"
 

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "keymap.h"
 #include "log.h"
+#include "text.h"
 #include "xmalloc.h"
 #include "yamljson.h"
 
@@ -197,33 +198,13 @@ keymap_key_char(unsigned int cp)
 static long
 keymap_utf8_one(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	static const long	 least[] = { 0, 0x80, 0x800, 0x10000 };
-	long			 cp;
-	size_t			 n, i;
+	uint32_t	cp;
+	size_t		n;
 
-	if (p[0] < 0x80)
-		return (p[0] != '\0' && p[1] == '\0' ? p[0] : -1);
-	if ((p[0] & 0xe0) == 0xc0) {
-		n = 1;
-		cp = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 2;
-		cp = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		n = 3;
-		cp = p[0] & 0x07;
-	} else
+	if (*s == '\0' || (n = text_utf8_decode(s, SIZE_MAX, &cp)) == 0 ||
+	    s[n] != '\0')
 		return (-1);
-	for (i = 1; i <= n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return (-1);
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (p[n + 1] != '\0' || cp < least[n] || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return (-1);
-	return (cp);
+	return ((long)cp);
 }
 
 static void

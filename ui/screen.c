@@ -13,6 +13,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "encode.h"
 #include "screen.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -326,32 +327,6 @@ screen_box(int y, int x, int h, int w, attr_t attr)
 	attrset(A_NORMAL);
 }
 
-static char *
-screen_base64(const char *s)
-{
-	static const char	 b64[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t			 len = strlen(s), i, o = 0;
-	const unsigned char	*p = (const unsigned char *)s;
-	char			*out;
-	unsigned		 v;
-
-	out = xmalloc((len + 2) / 3 * 4 + 1);
-	for (i = 0; i < len; i += 3) {
-		v = (unsigned)p[i] << 16;
-		if (i + 1 < len)
-			v |= (unsigned)p[i + 1] << 8;
-		if (i + 2 < len)
-			v |= p[i + 2];
-		out[o++] = b64[(v >> 18) & 63];
-		out[o++] = b64[(v >> 12) & 63];
-		out[o++] = i + 1 < len ? b64[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < len ? b64[v & 63] : '=';
-	}
-	out[o] = '\0';
-	return (out);
-}
-
 int
 screen_osc52(const char *text)
 {
@@ -360,7 +335,7 @@ screen_osc52(const char *text)
 	ssize_t	 n;
 	int	 rv = 0;
 
-	b64 = screen_base64(text);
+	b64 = encode_base64(text, strlen(text));
 	seq = xprintf("\033]52;c;%s\a", b64);
 	len = strlen(seq);
 	n = write(STDOUT_FILENO, seq, len);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "edit.h"
 #include "tui.h"
 #include "xmalloc.h"

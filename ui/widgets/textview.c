@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "log.h"
 #include "screen.h"
 #include "text.h"
