@@ -338,6 +338,13 @@ const struct panel_ops panel_videos_ops = {
 	.action = videos_action,
 	.event = videos_event,
 	.opened = videos_opened,
-	.hints = "u upload  U upload URL  D download  a audio  c captions  "
-	    "T transfers",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_UPLOAD, "upload" },
+		{ ACTION_DIRECT_UPLOAD, "upload URL" },
+		{ ACTION_DOWNLOAD, "download" },
+		{ ACTION_AUDIO, "audio" },
+		{ ACTION_CAPTIONS, "captions" },
+		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_NONE, NULL }
+	},
 };
