@@ -420,6 +420,30 @@ keymap_keys_of(const struct keymap *km, enum keymap_context context,
 	}
 }
 
+int
+keymap_key_of(const struct keymap *km, enum keymap_context context,
+    enum action action)
+{
+	const struct keymap_table	*t;
+	size_t				 i;
+
+	if (action == ACTION_NONE || (unsigned)context >= KEYMAP_NCONTEXTS)
+		return (-1);
+	t = &km->tables[context];
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].action == action)
+			return (t->v[i].key);
+	if (context == KEYMAP_GLOBAL)
+		return (-1);
+	/* Global's keys, unless the context binds the same key otherwise. */
+	t = &km->tables[KEYMAP_GLOBAL];
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].action == action &&
+		    keymap_find(&km->tables[context], t->v[i].key) == NULL)
+			return (t->v[i].key);
+	return (-1);
+}
+
 /* ---- reading a keymap --------------------------------------------------- */
 
 void

@@ -153,6 +153,12 @@ enum action	 keymap_lookup(const struct keymap *, enum keymap_context,
 void		 keymap_keys_of(const struct keymap *, enum keymap_context,
 		     enum action, struct buf *);
 /*
+ * The first key that does an action in a context, in the order bound
+ * (the defaults', then the user's), for the footer; -1 if no key does.
+ */
+int		 keymap_key_of(const struct keymap *, enum keymap_context,
+		     enum action);
+/*
  * The help, from the bindings: per context a heading, then one aligned
  * line "  KEYS  action  help" for each action with a key there.
  */

@@ -1,7 +1,8 @@
 /*
  * The console's loop: poll() on the terminal, the worker's wake fd and a
  * one-second timer; keys become actions, answers become panel updates, and
- * the screen is drawn once per cycle with one doupdate.
+ * the screen is drawn once per cycle with one doupdate. The state the loop
+ * owns (panels, modals, messages) is changed through here.
  */
 #include "config.h"
 
@@ -21,10 +22,8 @@
 
 #include "cli.h"
 #include "configfile.h"
-#include "demo.h"
 #include "http.h"
 #include "journal.h"
-#include "journalview.h"
 #include "log.h"
 #include "requestlog.h"
 #include "screen.h"
@@ -36,10 +35,8 @@
 #include "yamljson.h"
 
 #define TUI_TICK_MS		1000
-#define TUI_HISTORY_MAX		100
 #define TUI_PROGRESS_S		0.5	/* progress redraws: 2 a second */
 #define TUI_MESSAGES_MAX	50	/* kept for :messages */
-#define TUI_STATUS_ROWS		3	/* a message wraps to at most these */
 
 static volatile sig_atomic_t	 tui_signalled;
 
@@ -94,7 +91,7 @@ tui_log_sink(enum log_level level, const char *msg, void *arg)
 		    TUI_MSG_ERROR : TUI_MSG_WARN, "%s", msg);
 }
 
-/* ---- messages, modals, requests --------------------------------------- */
+/* ---- messages and modals ---------------------------------------------- */
 
 void
 tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
@@ -127,7 +124,7 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 }
 
 /* The views (help, a log, the tray) a command opening a list replaces. */
-static void
+void
 tui_close_views(struct tui *t)
 {
 	while (t->modal != NULL && (t->modal->flags & MODAL_VIEW))
@@ -163,201 +160,6 @@ tui_panel(struct tui *t)
 	return (t->panels[t->current]);
 }
 
-void
-tui_req_free(struct tui_req *r)
-{
-	free(r->id);
-	free(r->path);
-	cJSON_Delete(r->before);
-	cJSON_Delete(r->data);
-	free(r);
-}
-
-static struct tui_req *
-tui_req_started(struct tui *t, struct tui_req *r, enum status st)
-{
-	if (st != STATUS_OK) {
-		tui_req_free(r);
-		return (NULL);
-	}
-	r->next = t->reqs;
-	t->reqs = r;
-	return (r);
-}
-
-struct tui_req *
-tui_submit_request(struct tui *t, struct panel *p, enum tui_req_type type,
-    const struct http_request *hr)
-{
-	struct tui_req	*r;
-	enum status	 st;
-
-	r = xcalloc(1, sizeof *r);
-	r->panel = p;
-	r->type = type;
-	r->gen = p != NULL ? p->gen : 0;
-	r->method = hr->method;
-	r->path = xstrdup(hr->path);
-	st = jobs_submit(t->jobs, hr, r, &r->job);
-	if (st != STATUS_OK)
-		tui_message(t, TUI_MSG_ERROR, "%s %s: %s", hr->method,
-		    hr->path, status_message(st));
-	return (tui_req_started(t, r, st));
-}
-
-struct tui_req *
-tui_submit(struct tui *t, struct panel *p, enum tui_req_type type,
-    const char *method, const char *path, const cJSON *body)
-{
-	struct http_request	 hr;
-	struct tui_req		*r;
-	char			*json = NULL;
-
-	if (http_method_mutates(method) && tui_refuse_readonly(t, method))
-		return (NULL);
-	memset(&hr, 0, sizeof hr);
-	hr.method = method;
-	hr.path = path;
-	if (body != NULL) {
-		if ((json = cJSON_PrintUnformatted(body)) == NULL)
-			fatalx("out of memory");
-		hr.json = json;
-	}
-	r = tui_submit_request(t, p, type, &hr);
-	cJSON_free(json);
-	return (r);
-}
-
-static struct tui_req *
-tui_req_link(struct xfer *x, const char *method, const char *path)
-{
-	struct tui_req	*r;
-
-	r = xcalloc(1, sizeof *r);
-	r->xfer = x;
-	r->type = TUI_REQ_OTHER;
-	r->method = method;
-	r->path = xstrdup(path);
-	return (r);
-}
-
-
-struct tui_req *
-tui_submit_job(struct tui *t, struct xfer *x, jobs_run_cb fn, void *arg)
-{
-	struct tui_req	*r;
-
-	r = tui_req_link(x, "PATCH", "(upload)");
-	return (tui_req_started(t, r, jobs_run(t->jobs, fn, arg, r, &r->job)));
-}
-
-struct tui_req *
-tui_submit_poll(struct tui *t, struct xfer *x, const char *path,
-    const struct jobs_poll_options *po)
-{
-	struct http_request	 hr;
-	struct tui_req		*r;
-
-	memset(&hr, 0, sizeof hr);
-	hr.method = "GET";
-	hr.path = path;
-	r = tui_req_link(x, "GET", path);
-	return (tui_req_started(t, r, jobs_poll(t->jobs, &hr, po, r,
-	    &r->job)));
-}
-
-struct tui_req *
-tui_submit_xfer(struct tui *t, struct xfer *x, const char *method,
-    const char *path)
-{
-	struct http_request	 hr;
-	struct tui_req		*r;
-
-	memset(&hr, 0, sizeof hr);
-	hr.method = method;
-	hr.path = path;
-	r = tui_req_link(x, method, path);
-	return (tui_req_started(t, r, jobs_submit(t->jobs, &hr, r, &r->job)));
-}
-
-/* Unlink the request a job's event belongs to. */
-static struct tui_req *
-tui_req_take(struct tui *t, void *tag)
-{
-	struct tui_req	**pp;
-
-	for (pp = &t->reqs; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == tag) {
-			struct tui_req *r = *pp;
-			*pp = r->next;
-			return (r);
-		}
-	}
-	return (NULL);
-}
-
-void
-tui_cancel_req(struct tui *t, struct tui_req *r)
-{
-	jobs_cancel(t->jobs, r->job);
-	if (tui_req_take(t, r) != NULL)
-		tui_req_free(r);
-}
-
-static int
-tui_req_known(struct tui *t, void *tag)
-{
-	struct tui_req	*r;
-
-	for (r = t->reqs; r != NULL; r = r->next)
-		if (r == tag)
-			return (1);
-	return (0);
-}
-
-void
-tui_journal(struct tui *t, struct tui_req *r, long status,
-    const cJSON *after)
-{
-	char	*dir, *cause = NULL;
-
-	if (t->journal == NULL) {
-		if ((dir = config_state_dir(NULL, &cause)) != NULL) {
-			t->journal = journal_open(dir, &cause);
-			free(dir);
-		}
-		if (t->journal == NULL) {
-			tui_message(t, TUI_MSG_WARN, "journal: %s", cause);
-			free(cause);
-			return;
-		}
-	}
-	if (journal_append(t->journal, t->profile, r->method, r->path,
-	    (int)status, r->before, after, &cause) != 0) {
-		tui_message(t, TUI_MSG_WARN, "journal: %s", cause);
-		free(cause);
-	}
-}
-
-/*
- * A failure's text without the "METHOD /path: " libedge puts first: the
- * status line is short, and the panel already says what was asked.
- */
-const char *
-tui_cause(const struct tui_req *r, const struct jobs_event *ev)
-{
-	const char	*c = ev->cause, *p;
-	size_t		 m;
-
-	if (c == NULL)
-		return (status_message(ev->status));
-	m = r->method != NULL ? strlen(r->method) : 0;
-	if (m > 0 && strncmp(c, r->method, m) == 0 && c[m] == ' ' &&
-	    (p = strstr(c + m + 1, ": ")) != NULL &&
-	    strchr(c + m + 1, ' ') >= p)
-		return (p + 2);
-	return (c);
-}
 
 const char *
 tui_readonly(struct tui *t)
@@ -451,7 +253,7 @@ tui_close_panel(struct tui *t, struct panel *p)
 	t->dirty = 1;
 }
 
-static void
+void
 tui_close_panels(struct tui *t)
 {
 	struct tui_req	*r, **pp;
@@ -498,80 +300,6 @@ tui_copy(struct tui *t, const char *what, const char *text)
 		tui_message(t, TUI_MSG_ERROR, "could not copy %s", what);
 }
 
-/* ---- configuration problems (:problems) -------------------------------- */
-
-static size_t	tui_wrap(const char *, size_t, char **, size_t);
-
-/* A line that may be wider than the screen: the rest indented below it. */
-static void
-tui_add_wrapped(struct buf *b, const char *text)
-{
-	char	*rows[8];
-	size_t	 i, n;
-
-	n = tui_wrap(text, COLS > 40 ? (size_t)COLS - 6 : 34, rows,
-	    nitems(rows));
-	for (i = 0; i < n; i++) {
-		buf_addf(b, "%s%s\n", i > 0 ? "    " : "", rows[i]);
-		free(rows[i]);
-	}
-}
-
-static void
-tui_problems(struct tui *t)
-{
-	const char	*const *kp;
-	struct buf	 b;
-	size_t		 i, n;
-
-	buf_init(&b);
-	for (i = 0; i < t->cfg->nproblems; i++)
-		tui_add_wrapped(&b, t->cfg->problems[i].message);
-	kp = keymap_problems(t->keymap, &n);
-	for (i = 0; i < n; i++)
-		tui_add_wrapped(&b, kp[i]);
-	for (i = 0; i < t->nproblems; i++)
-		tui_add_wrapped(&b, t->problems[i]);
-	if (b.len == 0)
-		buf_adds(&b, "No problem in the configuration, keymap or "
-		    "theme.\n");
-	tui_push(t, textview_modal("configuration problems", buf_str(&b)));
-	buf_free(&b);
-}
-
-/* ---- the last messages (:messages) ------------------------------------ */
-
-static void
-tui_messages(struct tui *t)
-{
-	static const char *const class_names[] = {
-		[TUI_MSG_INFO] = "", [TUI_MSG_OK] = "ok",
-		[TUI_MSG_WARN] = "warn", [TUI_MSG_ERROR] = "error"
-	};
-	struct buf	 b;
-	struct tm	 tm;
-	char		 when[16], *rows[8];
-	size_t		 i, j, n, cols;
-
-	/* Whole messages: wrapped under their text, never cut. */
-	cols = COLS > 60 ? (size_t)COLS - 19 : 41;
-	buf_init(&b);
-	for (i = 0; i < t->nmsglog; i++) {
-		localtime_r(&t->msglog[i].time, &tm);
-		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		n = tui_wrap(t->msglog[i].text, cols, rows, nitems(rows));
-		for (j = 0; j < n; j++) {
-			buf_addf(&b, "%-8s  %-5s  %s\n", j == 0 ? when : "",
-			    j == 0 ? class_names[t->msglog[i].class] : "",
-			    rows[j]);
-			free(rows[j]);
-		}
-	}
-	if (b.len == 0)
-		buf_adds(&b, "No message yet.\n");
-	tui_push(t, textview_modal("messages (newest last)", buf_str(&b)));
-	buf_free(&b);
-}
 
 /* ---- quitting ---------------------------------------------------------- */
 
@@ -595,7 +323,7 @@ tui_quit_asked(void *arg)
  * Quit, or ask first (preferences.confirm_quit): by default only while
  * uploads or downloads run, which quitting stops.
  */
-static void
+void
 tui_quit(struct tui *t, int ask)
 {
 	struct buf	 what;
@@ -632,145 +360,6 @@ tui_quit(struct tui *t, int ask)
 	dialog_confirm(t, "quit", q, tui_quit_yes, t, tui_quit_asked);
 	free(q);
 	buf_free(&what);
-}
-
-/* ---- the : command line ---------------------------------------------- */
-
-static void
-tui_history_add(struct tui *t, const char *line)
-{
-	if (t->nhistory > 0 &&
-	    strcmp(t->history[t->nhistory - 1], line) == 0)
-		return;
-	if (t->nhistory == TUI_HISTORY_MAX) {
-		free(t->history[0]);
-		memmove(t->history, t->history + 1,
-		    (t->nhistory - 1) * sizeof *t->history);
-		t->nhistory--;
-	}
-	t->history = xreallocarray(t->history, t->nhistory + 1,
-	    sizeof *t->history);
-	t->history[t->nhistory++] = xstrdup(line);
-}
-
-static int	tui_connect(struct tui *, const char *, char **);
-static void	tui_disconnect(struct tui *);
-static void	tui_open_first(struct tui *);
-
-static int
-tui_cmd_theme(struct tui *t, const char *name)
-{
-	struct theme	*th;
-	char		*cause = NULL;
-
-	if ((th = tui_theme_load(t, name, &cause)) == NULL) {
-		tui_message(t, TUI_MSG_ERROR, "theme: %s", cause);
-		free(cause);
-		return (0);
-	}
-	theme_free(t->theme);
-	t->theme = th;
-	free(t->theme_name);
-	t->theme_name = xstrdup(name);
-	screen_theme(th);
-	clearok(curscr, TRUE);
-	tui_message(t, TUI_MSG_OK, "theme %s", name);
-	return (0);
-}
-
-static int
-tui_cmd_profile(struct tui *t, const char *name)
-{
-	char	*cause = NULL;
-
-	if (config_profile(t->cfg, name) == NULL) {
-		tui_message(t, TUI_MSG_ERROR, "profile: no profile '%s' in "
-		    "%s", name, t->cfg->file != NULL ? t->cfg->file :
-		    "the configuration");
-		return (0);
-	}
-	tui_close_panels(t);
-	tui_disconnect(t);
-	if (tui_connect(t, name, &cause) != 0) {
-		tui_message(t, TUI_MSG_ERROR, "profile %s: %s", name, cause);
-		free(cause);
-		if (tui_connect(t, NULL, &cause) != 0)
-			fatalx("%s", cause);
-	} else
-		tui_message(t, TUI_MSG_OK, "profile %s", name);
-	tui_open_first(t);
-	/* This server's and account's unfinished uploads, if any. */
-	transfers_init(t);
-	if (transfers_paused(t) > 0)
-		tui_message(t, TUI_MSG_WARN, "profile %s: %zu unfinished "
-		    "upload%s (T, Enter resumes)", name, transfers_paused(t),
-		    transfers_paused(t) == 1 ? "" : "s");
-	return (0);
-}
-
-int
-tui_command(struct tui *t, const char *line)
-{
-	const struct kind	*k;
-	char			*copy, *cmd, *arg, *p;
-
-	while (*line == ' ')
-		line++;
-	if (*line == '\0')
-		return (0);
-	copy = xstrdup(line);
-	/* Completion and habit leave trailing spaces: they mean nothing. */
-	for (p = copy + strlen(copy); p > copy && p[-1] == ' '; p--)
-		p[-1] = '\0';
-	tui_history_add(t, copy);
-	cmd = copy;
-	if ((p = strchr(copy, ' ')) != NULL) {
-		*p++ = '\0';
-		while (*p == ' ')
-			p++;
-		arg = *p != '\0' ? p : NULL;
-	} else
-		arg = NULL;
-
-	if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0)
-		tui_quit(t, 1);
-	else if (strcmp(cmd, "q!") == 0)
-		tui_quit(t, 0);
-	else if (strcmp(cmd, "theme") == 0 && arg != NULL)
-		tui_cmd_theme(t, arg);
-	else if (strcmp(cmd, "profile") == 0 && arg != NULL) {
-		tui_close_views(t);
-		tui_cmd_profile(t, arg);
-	} else if (strcmp(cmd, "help") == 0)
-		tui_push(t, tui_help_modal(t));
-	else if (strcmp(cmd, "log") == 0)
-		requestlog_open(t);
-	else if (strcmp(cmd, "journal") == 0)
-		journalview_open(t);
-	else if (strcmp(cmd, "problems") == 0)
-		tui_problems(t);
-	else if (strcmp(cmd, "messages") == 0)
-		tui_messages(t);
-	else if ((k = kind_find(cmd)) != NULL) {
-		if (k->shape == KIND_SHAPE_NONE)
-			tui_message(t, TUI_MSG_WARN, "%s: nothing to list; "
-			    "%s", k->name, kind_help(k));
-		else if (k->scope == KIND_SCOPE_VIDEO)
-			tui_message(t, TUI_MSG_WARN, "%s belong to a video: "
-			    "open them from the videos panel", k->name);
-		else {
-			tui_close_views(t);
-			tui_open_kind(t, k);
-		}
-	} else if (strcmp(cmd, "theme") == 0 || strcmp(cmd, "profile") == 0)
-		tui_message(t, TUI_MSG_WARN, ":%s needs a name (Tab lists "
-		    "them)", cmd);
-	else
-		tui_message(t, TUI_MSG_ERROR, "unknown command ':%s' (: then "
-		    "Tab lists them all)", cmd);
-	free(copy);
-	t->dirty = 1;
-	return (0);
 }
 
 /* ---- themes and help ---------------------------------------------------- */
@@ -818,20 +407,9 @@ tui_help_modal(struct tui *t)
 	buf_adds(&b, "Keys (from the live keymap; change them under keymap: "
 	    "in config.yaml)\n\n");
 	keymap_help(t->keymap, &b);
-	buf_adds(&b, "\nCommands (:)\n\n"
-	    "  :KIND             open a list: videos, operations, rl ...\n"
-	    "  :profile NAME     switch profile\n"
-	    "  :theme NAME       switch theme (default light solarized-dark "
-	    "high-contrast mono)\n"
-	    "  :log              the request log (Enter shows, c copies)\n"
-	    "  :journal          this profile's changes (u undoes one)\n"
-	    "  :messages         the last 50 messages, with their times\n"
-	    "  :problems         what is wrong in the config, keymap, theme "
-	    "(file:line)\n"
-	    "  :q, :q!           quit (asks while transfers run, unless "
-	    ":q!)\n"
-	    "  : then Tab        every command and kind; : works over help,\n"
-	    "                    logs and the tray too\n"
+	buf_adds(&b, "\nCommands (:)\n\n");
+	commands_help(&b);
+	buf_adds(&b,
 	    "\nq and Esc go back: details, then the list it was opened from "
 	    "or the one\n  shown before; q in the last list quits (Esc never "
 	    "does).\n"
@@ -842,289 +420,13 @@ tui_help_modal(struct tui *t)
 	return (m);
 }
 
-/* ---- connecting ---------------------------------------------------------- */
-
-static void
-tui_disconnect(struct tui *t)
-{
-	struct tui_req	*r, *next;
-
-	/* Stops every job and waits for uploads' threads to return. */
-	if (t->jobs != NULL)
-		jobs_free(t->jobs);
-	t->jobs = NULL;
-	for (r = t->reqs; r != NULL; r = next) {
-		next = r->next;
-		tui_req_free(r);
-	}
-	t->reqs = NULL;
-	transfers_free(t);
-	if (t->token != NULL)
-		config_secret_free(t->token);
-	t->token = NULL;
-	if (t->http != NULL)
-		http_client_free(t->http);
-	t->http = NULL;
-	free(t->profile);
-	free(t->base_url);
-	free(t->account);
-	free(t->zone);
-	t->profile = t->base_url = t->account = t->zone = NULL;
-}
-
-/*
- * The options given on the command line: where to connect, for the first
- * profile only; --readonly, for every profile of the process.
- */
-static const struct cli_opts	*tui_opts;
-static struct demo		 tui_demo;
-static int			 tui_demo_on;
-
-static int
-tui_connect(struct tui *t, const char *profile, char **cause)
-{
-	struct config_settings	 set;
-	struct http_options	 ho;
-	char			*token = NULL;
-	const char		*o_base = NULL, *o_acc = NULL, *o_zone = NULL;
-	int			 o_ro = 0;
-
-	if (tui_opts != NULL && profile == NULL) {
-		profile = tui_opts->profile;
-		o_base = tui_opts->base_url;
-		o_acc = tui_opts->account;
-		o_zone = tui_opts->zone;
-	}
-	if (tui_opts != NULL)
-		o_ro = tui_opts->readonly;
-	if (tui_demo_on) {
-		o_base = tui_demo.url;
-		o_acc = tui_demo.account;
-		o_zone = tui_demo.zone;
-	}
-	if (config_settings(t->cfg, profile, NULL, &set, cause) != 0)
-		return (-1);
-	if (tui_demo_on)
-		token = xstrdup(tui_demo.token);
-	else if (config_token(t->cfg, profile, NULL, &token, cause) != 0) {
-		config_settings_free(&set);
-		return (-1);
-	}
-	t->profile = xstrdup(tui_demo_on ? "demo" : set.profile);
-	t->base_url = xstrdup(o_base != NULL ? o_base : set.base_url);
-	t->account = o_acc != NULL ? xstrdup(o_acc) : set.account != NULL ?
-	    xstrdup(set.account) : NULL;
-	t->zone = o_zone != NULL ? xstrdup(o_zone) : set.zone != NULL ?
-	    xstrdup(set.zone) : NULL;
-	t->readonly = o_ro || set.readonly;
-	t->readonly_why = o_ro ? "--readonly" : "read-only profile";
-
-	memset(&ho, 0, sizeof ho);
-	ho.base_url = t->base_url;
-	ho.token = token;
-	ho.readonly = t->readonly;
-	ho.max_retries = -1;
-	ho.budget_capacity = set.budget;
-	config_settings_free(&set);
-	t->http = http_client_new(&ho, cause);
-	if (t->http == NULL) {
-		config_secret_free(token);
-		return (-1);
-	}
-	t->token = token;
-	if ((t->jobs = jobs_new(t->http, cause)) == NULL) {
-		http_client_free(t->http);
-		t->http = NULL;
-		return (-1);
-	}
-	t->vars[0].name = "account";
-	t->vars[0].value = t->account;
-	t->vars[1].name = "zone";
-	t->vars[1].value = t->zone;
-	t->vars[2].name = NULL;
-	t->vars[2].value = NULL;
-	t->budget_shown = -1;
-	return (0);
-}
-
-static void
-tui_open_first(struct tui *t)
-{
-	if (t->zone != NULL)
-		tui_open_kind(t, &kind_operations);
-	else if (t->account != NULL)
-		tui_open_kind(t, &kind_videos);
-	else
-		tui_message(t, TUI_MSG_WARN, "no account or zone: set them in "
-		    "the profile, CLOUDFLARE_ACCOUNT_ID/CLOUDFLARE_ZONE_ID or "
-		    "--account/--zone");
-}
-
-/* ---- drawing ------------------------------------------------------------- */
-
-static void
-tui_short_id(const char *id, char *out, size_t len)
-{
-	if (id == NULL)
-		snprintf(out, len, "-");
-	else if (strlen(id) > 8)
-		snprintf(out, len, "%.8s…", id);
-	else
-		snprintf(out, len, "%s", id);
-}
-
-static void
-tui_draw_header(struct tui *t)
-{
-	char	 acc[32], zone[32], *left, right[128];
-	struct buf xb;
-	attr_t	 a = screen_role(THEME_ROLE_HEADER);
-	int	 x, w = COLS;
-	long	 budget;
-
-	tui_short_id(t->account, acc, sizeof acc);
-	tui_short_id(t->zone, zone, sizeof zone);
-	screen_fill(0, 0, w, a);
-	left = xprintf(" edgetui  profile %s  account %s  zone %s ",
-	    t->profile != NULL ? t->profile : "-", acc, zone);
-	x = screen_put(0, 0, w, left, a | A_BOLD);
-	free(left);
-	if (t->readonly && x + 11 < w)
-		x += screen_put(0, x, w - x, " READ-ONLY ",
-		    screen_role(THEME_ROLE_BADGE));
-	budget = t->http != NULL ? http_budget_left(t->http) : -1;
-	t->budget_shown = budget;
-	buf_init(&xb);
-	transfers_summary(t, &xb);
-	snprintf(right, sizeof right, "%s%s budget %ld ", buf_str(&xb),
-	    xb.len > 0 ? "  " : "", budget);
-	buf_free(&xb);
-	if ((int)text_width(right) + x < w)
-		screen_put(0, w - (int)text_width(right),
-		    (int)text_width(right), right, a);
-}
-
-/* What the generic panel can do with this kind. */
-static void
-tui_verb_hints(struct panel *p, struct buf *b)
-{
-	const struct kind_field	*f;
-	unsigned		 v = p->kind->verbs;
-
-	if (v & KIND_VERB_CREATE)
-		buf_adds(b, "  n new");
-	if (v & KIND_VERB_UPDATE)
-		buf_adds(b, "  e edit  E yaml");
-	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
-		buf_adds(b, "  d delete");
-	for (f = p->kind->fields; f != NULL && f->path != NULL; f++)
-		if (f->flags & KIND_F_SECRET) {
-			buf_adds(b, "  x reveal secrets (details)");
-			break;
-		}
-}
-
-/*
- * The message in rows of at most cols columns, broken after a space where
- * one is near; past max rows the last one says where the rest is.
- * Returns the rows used.
- */
-static size_t
-tui_wrap(const char *s, size_t cols, char **rows, size_t max)
-{
-	static const char	 more[] = " … :messages";
-	char			*row, *sp;
-	size_t			 n = 0, len;
-
-	while (*s != '\0' && n < max) {
-		row = xstrdup(s);
-		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
-		len = strlen(row);
-		if (s[len] != '\0' && (sp = strrchr(row, ' ')) != NULL &&
-		    sp > row && text_width(sp) < cols / 3)
-			*sp = '\0';
-		len = strlen(row);
-		if (n + 1 == max && s[len] != '\0') {
-			rows[n++] = xprintf("%s%s", row, more);
-			free(row);
-			break;
-		}
-		rows[n++] = row;
-		for (s += len; *s == ' '; s++)
-			;
-	}
-	return (n);
-}
-
-/* The rows the status line needs: the message's, else the hints' one. */
-static size_t
-tui_status_rows(struct tui *t, char **rows)
-{
-	size_t	max = TUI_STATUS_ROWS;
-
-	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
-		return (1);
-	if (max > (size_t)LINES / 4)
-		max = (size_t)LINES / 4;
-	if (max < 1 || COLS < 24)
-		return (1);
-	return (tui_wrap(t->msg, (size_t)COLS, rows, max));
-}
-
-static void
-tui_draw_status(struct tui *t, char **rows, size_t nrows)
-{
-	struct panel	*p = tui_panel(t);
-	attr_t		 a = screen_role(THEME_ROLE_STATUS);
-	enum theme_role	 role;
-	struct buf	 b;
-	size_t		 i;
-	int		 y = LINES - (int)nrows;
-
-	for (i = 0; i < nrows; i++)
-		screen_fill(y + (int)i, 0, COLS, a);
-	if (t->msg != NULL) {
-		switch (t->msg_class) {
-		case TUI_MSG_ERROR: role = THEME_ROLE_ERROR; break;
-		case TUI_MSG_WARN: role = THEME_ROLE_WARNING; break;
-		case TUI_MSG_OK: role = THEME_ROLE_OK; break;
-		default: role = THEME_ROLE_STATUS; break;
-		}
-		if (nrows == 1 && rows[0] == NULL)
-			screen_put(y, 0, COLS, t->msg, screen_role(role));
-		for (i = 0; i < nrows && rows[i] != NULL; i++)
-			screen_put(y + (int)i, 0, COLS, rows[i],
-			    screen_role(role));
-		return;
-	}
-	buf_init(&b);
-	if (p != NULL && panel_detail_hints(p, &b)) {
-		screen_put(LINES - 1, 0, COLS, buf_str(&b),
-		    screen_role(THEME_ROLE_DIM));
-		buf_free(&b);
-		return;
-	}
-	/* Until the first command, say how to reach the other lists. */
-	if (t->nhistory == 0 && t->npanels <= 1)
-		buf_adds(&b, " ? help  :videos :rl …  / filter  Enter "
-		    "details");
-	else
-		buf_adds(&b, " ? help  : command  / filter  Enter details");
-	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
-		buf_addf(&b, "  %s", p->ops->hints);
-	else if (p != NULL)
-		tui_verb_hints(p, &b);
-	screen_put(LINES - 1, 0, COLS, buf_str(&b),
-	    screen_role(THEME_ROLE_DIM));
-	buf_free(&b);
-}
 
 static void
 tui_draw(struct tui *t)
 {
 	struct panel	*p = tui_panel(t);
 	struct modal	*m, *stack[16];
-	char		*rows[TUI_STATUS_ROWS] = { NULL };
+	char		*rows[STATUS_ROWS] = { NULL };
 	size_t		 n = 0, nrows, i;
 
 	erase();
@@ -1134,12 +436,12 @@ tui_draw(struct tui *t)
 		doupdate();
 		return;
 	}
-	tui_draw_header(t);
+	status_draw_header(t);
 	/* A long message takes rows from the bottom of the list. */
-	nrows = tui_status_rows(t, rows);
+	nrows = status_rows(t, rows);
 	if (p != NULL)
 		panel_draw(p, 1, 0, LINES - 1 - (int)nrows, COLS);
-	tui_draw_status(t, rows, nrows);
+	status_draw(t, rows, nrows);
 	for (i = 0; i < nrows; i++)
 		free(rows[i]);
 	/* Modals bottom-up, so the top one is drawn last. */
@@ -1447,7 +749,7 @@ tui_free(struct tui *t)
 	while (t->modal != NULL)
 		tui_pop(t);
 	tui_close_panels(t);
-	tui_disconnect(t);
+	session_disconnect(t);
 	if (t->journal != NULL)
 		journal_close(t->journal);
 	if (t->keymap != NULL)
@@ -1469,15 +771,6 @@ tui_free(struct tui *t)
 		config_free(t->cfg);
 }
 
-static void
-tui_demo_stop(void)
-{
-	if (tui_demo_on) {
-		demo_stop(&tui_demo);
-		tui_demo_on = 0;
-	}
-}
-
 int
 tui_main(const struct cli_opts *o, int demo, const char *theme)
 {
@@ -1492,25 +785,24 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		return (HTTP_EXIT_USAGE);
 	}
 	memset(&t, 0, sizeof t);
-	tui_opts = o;
+	session_options(o);
 	if ((t.cfg = config_load(o->config, NULL, &cause)) == NULL) {
 		fprintf(stderr, "edgetui: %s\n", cause);
 		free(cause);
 		return (HTTP_EXIT_USAGE);
 	}
 	if (demo) {
-		if (demo_start(&tui_demo, NULL, &cause) != 0) {
+		if (session_demo_start(&cause) != 0) {
 			fprintf(stderr, "edgetui: --demo: %s\n", cause);
 			free(cause);
 			config_free(t.cfg);
 			return (HTTP_EXIT_TRANSPORT);
 		}
-		tui_demo_on = 1;
 	}
-	if (tui_connect(&t, NULL, &cause) != 0) {
+	if (session_connect(&t, NULL, &cause) != 0) {
 		fprintf(stderr, "edgetui: %s\n", cause);
 		free(cause);
-		tui_demo_stop();
+		session_demo_stop();
 		config_free(t.cfg);
 		return (HTTP_EXIT_USAGE);
 	}
@@ -1540,7 +832,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		tui_message(&t, TUI_MSG_WARN, "%zu problem%s in the "
 		    "configuration (the rest applies): :problems shows them",
 		    nprobs, nprobs == 1 ? "" : "s");
-	tui_open_first(&t);
+	session_open_first(&t);
 	transfers_init(&t);
 	if ((nprobs = transfers_paused(&t)) > 0) {
 		transfers_open(&t);
@@ -1556,7 +848,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	screen_end();
 	log_set_sink(log_sink_stderr, (void *)"edgetui");
 	tui_free(&t);
-	tui_demo_stop();
+	session_demo_stop();
 	if (sig != 0) {
 		signal(sig, SIG_DFL);
 		raise(sig);

@@ -71,6 +71,15 @@ struct tui_req {
 };
 
 /*
+ * An action a panel offers, for the footer: it shows the key the live
+ * keymap binds to the action (none: not shown), then the label.
+ */
+struct panel_hint {
+	enum action	 action;
+	const char	*label;
+};
+
+/*
  * A panel's behaviour beyond the generic one, for one kind: every hook
  * may be NULL. action runs before the generic handling and returns
  * TUI_HANDLED when it took the action; event sees every answer to a
@@ -85,7 +94,8 @@ struct panel_ops {
 	void		 (*opened)(struct panel *);
 	/* Above the details of an object kind; returns the lines used. */
 	int		 (*draw)(struct panel *, int, int, int);
-	const char	*hints;		/* "t toggle" for the footer */
+	/* The footer's actions; ends with ACTION_NONE. */
+	const struct panel_hint *hints;
 	const char	*delete_warning; /* said when asking to delete */
 	/* The panel is on screen (each time it is drawn). */
 	void		 (*shown)(struct panel *);
@@ -231,6 +241,9 @@ struct tui {
 	size_t			 nhistory;
 };
 
+/* A message wraps to at most these rows of the status line. */
+#define STATUS_ROWS	3
+
 /* ui/tui.c */
 struct cli_opts;
 /* The console; returns the exit status. */
@@ -241,6 +254,22 @@ void		 tui_message(struct tui *, enum tui_msg, const char *, ...)
 		     __attribute__((__format__(__printf__, 3, 4)));
 void		 tui_push(struct tui *, struct modal *);
 void		 tui_pop(struct tui *);
+/* The views (help, a log, the tray) a command opening a list replaces. */
+void		 tui_close_views(struct tui *);
+void		 tui_close_panels(struct tui *);
+/* Quit, or ask first (preferences.confirm_quit). */
+void		 tui_quit(struct tui *, int);
+const char	*tui_readonly(struct tui *);
+int		 tui_refuse_readonly(struct tui *, const char *);
+struct panel	*tui_open_kind(struct tui *, const struct kind *);
+/* A list under one video (captions, audio tracks). */
+struct panel	*tui_open_video_kind(struct tui *, const struct kind *,
+		     const char *);
+int		 tui_suspend_run(struct tui *, int (*)(void *), void *);
+void		 tui_copy(struct tui *, const char *, const char *);
+struct panel	*tui_panel(struct tui *);
+
+/* ui/tui_req.c: the requests in flight. */
 struct tui_req	*tui_submit(struct tui *, struct panel *, enum tui_req_type,
 		     const char *, const char *, const cJSON *);
 struct tui_req	*tui_submit_request(struct tui *, struct panel *,
@@ -256,18 +285,49 @@ void		 tui_cancel_req(struct tui *, struct tui_req *);
 void		 tui_journal(struct tui *, struct tui_req *, long,
 		     const cJSON *);
 const char	*tui_cause(const struct tui_req *, const struct jobs_event *);
-/* The reason a mutating action is refused, or NULL when it may go. */
-const char	*tui_readonly(struct tui *);
-int		 tui_refuse_readonly(struct tui *, const char *);
-struct panel	*tui_open_kind(struct tui *, const struct kind *);
-/* A list under one video (captions, audio tracks). */
-struct panel	*tui_open_video_kind(struct tui *, const struct kind *,
-		     const char *);
-int		 tui_suspend_run(struct tui *, int (*)(void *), void *);
-void		 tui_copy(struct tui *, const char *, const char *);
-int		 tui_command(struct tui *, const char *);
-struct panel	*tui_panel(struct tui *);
 void		 tui_req_free(struct tui_req *);
+/* Unlink the request a job's event belongs to; NULL if not ours. */
+struct tui_req	*tui_req_take(struct tui *, void *);
+int		 tui_req_known(struct tui *, void *);
+
+/* ui/session.c: where and as whom the console works. */
+void		 session_options(const struct cli_opts *);
+int		 session_demo_start(char **);
+void		 session_demo_stop(void);
+/* Profile NULL: the first one (the command line's, else the default). */
+int		 session_connect(struct tui *, const char *, char **);
+void		 session_disconnect(struct tui *);
+void		 session_open_first(struct tui *);
+int		 session_switch(struct tui *, const char *);
+
+/* ui/commands.c: the : commands, one table. */
+enum command_arg {
+	COMMAND_ARG_NONE,	/* any argument is ignored */
+	COMMAND_ARG_NAME	/* needs one: a theme, a profile */
+};
+typedef void (*command_word_cb)(void *, const char *);
+struct command {
+	const char		*name;
+	enum command_arg	 arg;
+	/* The words the argument may be, each to the callback; or NULL. */
+	void			 (*complete)(struct tui *, command_word_cb,
+				     void *);
+	const char		*help;
+	void			 (*run)(struct tui *, const char *);
+};
+const struct command *commands_all(size_t *);
+const struct command *commands_find(const char *);
+/* The help's section on : commands. */
+void		 commands_help(struct buf *);
+int		 commands_run(struct tui *, const char *);
+
+/* ui/status.c: the header and the status line (message or hints). */
+void		 status_draw_header(struct tui *);
+/* The rows the status line needs: the message's, else the hints' one. */
+size_t		 status_rows(struct tui *, char **);
+void		 status_draw(struct tui *, char **, size_t);
+/* Text in rows of at most cols columns; the rows used. */
+size_t		 status_wrap(const char *, size_t, char **, size_t);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);
@@ -291,8 +351,6 @@ void		 panel_name_targets(struct panel *, const char *const *, size_t,
 		     struct buf *);
 /* "the marked ones[, not the one under the cursor]", or "" with no marks. */
 const char	*panel_marks_note(struct panel *);
-/* The details' keys for the footer: 0 (nothing added) in the list. */
-int		 panel_detail_hints(struct panel *, struct buf *);
 void		 panel_form_new(struct panel *, const cJSON *, const char *);
 void		 panel_show_record(struct panel *, const cJSON *);
 void		 panel_layout(struct panel *, int);

@@ -5,7 +5,8 @@
 # runs (q, :q, Ctrl-C; a second Ctrl-C and :q! quit at once); : opens the
 # command line over help, the tray and the logs, and a list it opens
 # replaces them;
-# Tab lists every command and completes arguments that the command takes;
+# Tab lists every command and completes arguments that the command takes,
+# and help lists them too;
 # a long message wraps instead of being cut, and :messages keeps it;
 # :problems names the line of a wrong keymap entry.
 set -eu
@@ -112,6 +113,27 @@ e2e_wait_for "commands: help journal log messages problems profile"
 e2e_wait_for "lists: videos"
 e2e_wait_for "rate-limits"
 nav_esc
+# Every command of the table (ui/commands.c) is in that list and in help.
+cmds=$(sed -nE 's/^\t\{ "([^"]+)", COMMAND_ARG_.*/\1/p' \
+    "$TOP_SRCDIR/ui/commands.c")
+[ "$(wc -w <<<"$cmds")" -ge 10 ] || e2e_fail "no command table in ui/commands.c"
+e2e_keys : Tab
+e2e_wait_for "lists: videos"
+listed=$(e2e_screen | tr '\n' ' ' | sed -E 's/.*commands: (.*) lists: .*/ \1 /')
+for c in $cmds; do
+	[[ $listed == *" $c "* ]] || e2e_fail ": then Tab does not list :$c"
+done
+nav_esc
+nav_cmd help
+e2e_wait_for "Keys (from the live keymap"
+e2e_keys G
+e2e_wait_for "every command and kind"
+for c in $cmds; do
+	e2e_screen | grep -qF -- "  :$c " ||
+	    e2e_fail "help does not list :$c"
+done
+e2e_keys q
+e2e_wait_gone "every command and kind"
 # An argument completed is taken as is (no trailing space refused).
 e2e_keys :
 e2e_type "theme sol"

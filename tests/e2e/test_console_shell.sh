@@ -1,8 +1,8 @@
 #!/bin/bash
 # The console's shell against edgemu: the first list, the : command line
-# with completion and history, help from the live keymap (rebinding a key
-# changes it), themes switched live, server text cleaned, :profile, a
-# resize, and a clean quit.
+# with completion and history, help and the footer from the live keymap
+# (rebinding a key changes them), themes switched live, server text
+# cleaned, :profile, a resize, and a clean quit.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -39,6 +39,9 @@ e2e_wait_for ":rate-limits"
 e2e_keys Enter
 e2e_wait_for " rate-limits  8"
 e2e_assert_contains "www.example.com/login*"
+# The footer shows the keys of the live keymap: x deletes, d does not.
+e2e_wait_match "  E yaml  x delete$"
+e2e_assert_not_contains "d delete"
 
 # An unknown command says so; Up brings back the last command.
 e2e_keys :

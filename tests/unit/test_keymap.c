@@ -652,6 +652,38 @@ test_print_defaults(void **state)
 	keymap_free(km);
 }
 
+/* The footer's key for an action: the first bound, following rebinding. */
+static void
+test_key_of(void **state)
+{
+	struct keymap	*km;
+
+	(void)state;
+	km = keymap_new();
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_DELETE), 'd');
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_HELP), '?');
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_DETAILS),
+	    key("Enter"));
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_REVEAL), -1);
+	assert_int_equal(keymap_key_of(km, KEYMAP_DETAIL, ACTION_REVEAL), 'x');
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_NONE), -1);
+	keymap_free(km);
+
+	km = user_keymap("keymap:\n  list:\n    x: delete\n    d: none\n"
+	    "  global:\n    \"?\": none\n    H: help\n    T: refresh\n"
+	    "  detail:\n    F1: top\n", NULL);
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_DELETE), 'x');
+	/* Only the list was rebound. */
+	assert_int_equal(keymap_key_of(km, KEYMAP_DETAIL, ACTION_DELETE), 'd');
+	/* Global's key, unless the context takes it for something else. */
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_HELP), key("F1"));
+	assert_int_equal(keymap_key_of(km, KEYMAP_GLOBAL, ACTION_HELP),
+	    key("F1"));
+	assert_int_equal(keymap_key_of(km, KEYMAP_DETAIL, ACTION_HELP), 'H');
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_REFRESH), 'r');
+	keymap_free(km);
+}
+
 int
 main(void)
 {
@@ -669,6 +701,7 @@ main(void)
 		cmocka_unit_test(test_fallback_to_global),
 		cmocka_unit_test(test_problems),
 		cmocka_unit_test(test_problem_lines),
+		cmocka_unit_test(test_key_of),
 		cmocka_unit_test(test_help_defaults),
 		cmocka_unit_test(test_help_follows_rebinding),
 		cmocka_unit_test(test_print_defaults),

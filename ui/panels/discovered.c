@@ -161,5 +161,11 @@ const struct panel_ops panel_discovered_ops = {
 	.kind = "discovered-operations",
 	.action = discovered_action,
 	.event = discovered_event,
-	.hints = "R review  i ignore  s save to operations  Space mark",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_REVIEW, "review" },
+		{ ACTION_IGNORE, "ignore" },
+		{ ACTION_SAVE, "save to operations" },
+		{ ACTION_MARK, "mark" },
+		{ ACTION_NONE, NULL }
+	},
 };

@@ -244,5 +244,12 @@ const struct panel_ops panel_operations_ops = {
 	.kind = "operations",
 	.action = operations_action,
 	.event = operations_event,
-	.hints = "n new  b bulk create  d delete  Space mark  F server filter",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "new" },
+		{ ACTION_BULK_CREATE, "bulk create" },
+		{ ACTION_DELETE, "delete" },
+		{ ACTION_MARK, "mark" },
+		{ ACTION_QUERY, "server filter" },
+		{ ACTION_NONE, NULL }
+	},
 };

@@ -155,5 +155,12 @@ ratelimits_action(struct panel *p, enum action a)
 const struct panel_ops panel_rate_limits_ops = {
 	.kind = "rate-limits",
 	.action = ratelimits_action,
-	.hints = "t enable/disable  n new  e edit  E yaml  d delete",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_TOGGLE, "enable/disable" },
+		{ ACTION_NEW, "new" },
+		{ ACTION_EDIT, "edit" },
+		{ ACTION_EDIT_YAML, "yaml" },
+		{ ACTION_DELETE, "delete" },
+		{ ACTION_NONE, NULL }
+	},
 };

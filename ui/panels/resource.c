@@ -334,32 +334,6 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 
 /* ---- the footer ------------------------------------------------------------ */
 
-/* The keys of the details, for the footer; 0 in the list. */
-int
-panel_detail_hints(struct panel *p, struct buf *b)
-{
-	const struct kind_field	*f;
-	unsigned		 v = p->kind->verbs;
-
-	if (p->view != PANEL_DETAIL)
-		return (0);
-	buf_addf(b, " %s/ find  n/N next/prev  y copy  w save  J %s",
-	    p->kind->shape != KIND_SHAPE_OBJECT ? "q back  " : "",
-	    p->detail_json ? "yaml" : "json");
-	for (f = p->kind->fields; f != NULL && f->path != NULL; f++)
-		if (f->flags & KIND_F_SECRET) {
-			buf_addf(b, "  x %s secrets", p->reveal ? "hide" :
-			    "show");
-			break;
-		}
-	if (v & KIND_VERB_UPDATE)
-		buf_adds(b, "  e edit  E yaml");
-	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
-		buf_adds(b, "  d delete");
-	buf_adds(b, "  ? help");
-	return (1);
-}
-
 /* ---- actions ------------------------------------------------------------------ */
 
 int

@@ -126,5 +126,9 @@ const struct panel_ops panel_signing_keys_ops = {
 	.kind = "signing-keys",
 	.delete_warning = "Every URL signed with it stops working.",
 	.event = keys_event,
-	.hints = "n new key (shown once)  d delete (revokes its URLs)",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "new key (shown once)" },
+		{ ACTION_DELETE, "delete (revokes its URLs)" },
+		{ ACTION_NONE, NULL }
+	},
 };

@@ -53,5 +53,9 @@ storage_draw(struct panel *p, int y, int h, int w)
 const struct panel_ops panel_storage_ops = {
 	.kind = "storage-usage",
 	.draw = storage_draw,
-	.hints = "F creator=NAME one creator  r refresh",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_QUERY, "creator=NAME one creator" },
+		{ ACTION_REFRESH, "refresh" },
+		{ ACTION_NONE, NULL }
+	},
 };

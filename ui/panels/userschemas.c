@@ -235,5 +235,11 @@ const struct panel_ops panel_user_schemas_ops = {
 	.kind = "user-schemas",
 	.action = uschema_action,
 	.event = uschema_event,
-	.hints = "n upload  S source  t validation on  d delete",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "upload" },
+		{ ACTION_SOURCE, "source" },
+		{ ACTION_TOGGLE, "validation on" },
+		{ ACTION_DELETE, "delete" },
+		{ ACTION_NONE, NULL }
+	},
 };

@@ -376,6 +376,13 @@ const struct panel_ops panel_videos_ops = {
 	.opened = videos_opened,
 	.shown = videos_shown,
 	.closed = videos_closed,
-	.hints = "u upload  U upload URL  D download  a audio  c captions  "
-	    "T transfers",
+	.hints = (const struct panel_hint[]){
+		{ ACTION_UPLOAD, "upload" },
+		{ ACTION_DIRECT_UPLOAD, "upload URL" },
+		{ ACTION_DOWNLOAD, "download" },
+		{ ACTION_AUDIO, "audio" },
+		{ ACTION_CAPTIONS, "captions" },
+		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_NONE, NULL }
+	},
 };

@@ -1,7 +1,7 @@
 /*
- * The : command line: kinds and their aliases, :profile, :theme, :log,
- * :messages, :problems, :help, :q; history with Up/Down and Tab
- * completion, whose choices are listed above the line.
+ * The : command line: the commands of ui/commands.c and the kinds with
+ * their aliases; history with Up/Down and Tab completion, whose choices
+ * are listed above the line.
  */
 #include "config.h"
 
@@ -10,19 +10,10 @@
 #include <string.h>
 
 #include "common.h"
-#include "configfile.h"
 #include "screen.h"
 #include "tui.h"
 #include "widgets/line.h"
 #include "xmalloc.h"
-
-static const char *const cmdline_words[] = {
-	"help", "journal", "log", "messages", "problems", "profile", "q", "q!",
-	"quit", "theme", NULL
-};
-static const char *const cmdline_themes[] = {
-	"default", "high-contrast", "light", "mono", "solarized-dark", NULL
-};
 
 struct cmdline {
 	struct modal	 m;
@@ -36,6 +27,7 @@ struct cmdline_match {
 	struct buf	 names;
 	char		*common;
 	size_t		 n;
+	const char	*pre;		/* the argument typed so far */
 };
 
 static void
@@ -55,6 +47,15 @@ cmdline_consider(struct cmdline_match *cm, const char *word, const char *pre)
 	}
 	cm->n++;
 	buf_addf(&cm->names, "%s ", word);
+}
+
+/* An argument's word, offered by its command's completer. */
+static void
+cmdline_arg_word(void *arg, const char *word)
+{
+	struct cmdline_match	*cm = arg;
+
+	cmdline_consider(cm, word, cm->pre);
 }
 
 static void
@@ -86,9 +87,10 @@ static void
 cmdline_complete(struct tui *t, struct cmdline *c)
 {
 	struct cmdline_match	 cm;
+	const struct command	*cmds, *cmd;
 	const char		*arg;
-	char			*full;
-	size_t			 i, cmdlen;
+	char			*full, *name;
+	size_t			 i, n, cmdlen;
 
 	memset(&cm, 0, sizeof cm);
 	buf_init(&cm.names);
@@ -96,8 +98,9 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 		/* Everything, on an empty line: say which is which. */
 		if (c->line.len == 0)
 			buf_adds(&cm.names, "commands: ");
-		for (i = 0; cmdline_words[i] != NULL; i++)
-			cmdline_consider(&cm, cmdline_words[i], c->line.buf);
+		cmds = commands_all(&n);
+		for (i = 0; i < n; i++)
+			cmdline_consider(&cm, cmds[i].name, c->line.buf);
 		if (c->line.len == 0)
 			buf_adds(&cm.names, "  lists: ");
 		cmdline_kind_words(&cm, c->line.buf);
@@ -105,13 +108,12 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 	} else {
 		cmdlen = (size_t)(arg - c->line.buf) + 1;
 		arg++;
-		if (strncmp(c->line.buf, "theme ", 6) == 0)
-			for (i = 0; cmdline_themes[i] != NULL; i++)
-				cmdline_consider(&cm, cmdline_themes[i], arg);
-		else if (strncmp(c->line.buf, "profile ", 8) == 0)
-			for (i = 0; i < t->cfg->nprofiles; i++)
-				cmdline_consider(&cm, t->cfg->profiles[i].name,
-				    arg);
+		name = xstrndup(c->line.buf, cmdlen - 1);
+		cm.pre = arg;
+		if ((cmd = commands_find(name)) != NULL &&
+		    cmd->complete != NULL)
+			cmd->complete(t, cmdline_arg_word, &cm);
+		free(name);
 	}
 	if (cm.common != NULL) {
 		/* A space after a whole command, for its argument; none after
@@ -160,7 +162,7 @@ cmdline_key(struct tui *t, struct modal *m, int key)
 	case '\r':
 		cmd = xstrdup(c->line.buf);
 		tui_pop(t);
-		tui_command(t, cmd);
+		commands_run(t, cmd);
 		free(cmd);
 		return (TUI_HANDLED);
 	case '\t':

@@ -1,0 +1,252 @@
+/*
+ * The console's header (profile, account, zone, budget, transfers) and
+ * status line (the last message, else the footer's hints).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http.h"
+#include "screen.h"
+#include "text.h"
+#include "theme.h"
+#include "transfers.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+static void
+status_short_id(const char *id, char *out, size_t len)
+{
+	if (id == NULL)
+		snprintf(out, len, "-");
+	else if (strlen(id) > 8)
+		snprintf(out, len, "%.8s…", id);
+	else
+		snprintf(out, len, "%s", id);
+}
+
+void
+status_draw_header(struct tui *t)
+{
+	char	 acc[32], zone[32], *left, right[128];
+	struct buf xb;
+	attr_t	 a = screen_role(THEME_ROLE_HEADER);
+	int	 x, w = COLS;
+	long	 budget;
+
+	status_short_id(t->account, acc, sizeof acc);
+	status_short_id(t->zone, zone, sizeof zone);
+	screen_fill(0, 0, w, a);
+	left = xprintf(" edgetui  profile %s  account %s  zone %s ",
+	    t->profile != NULL ? t->profile : "-", acc, zone);
+	x = screen_put(0, 0, w, left, a | A_BOLD);
+	free(left);
+	if (t->readonly && x + 11 < w)
+		x += screen_put(0, x, w - x, " READ-ONLY ",
+		    screen_role(THEME_ROLE_BADGE));
+	budget = t->http != NULL ? http_budget_left(t->http) : -1;
+	t->budget_shown = budget;
+	buf_init(&xb);
+	transfers_summary(t, &xb);
+	snprintf(right, sizeof right, "%s%s budget %ld ", buf_str(&xb),
+	    xb.len > 0 ? "  " : "", budget);
+	buf_free(&xb);
+	if ((int)text_width(right) + x < w)
+		screen_put(0, w - (int)text_width(right),
+		    (int)text_width(right), right, a);
+}
+
+/* ---- the footer's hints: actions, with the keys the keymap binds ------ */
+
+/* "  KEY label", or nothing when no key does the action there. */
+static void
+status_hint(struct tui *t, struct buf *b, enum keymap_context ctx,
+    enum action a, const char *label)
+{
+	char	name[KEYMAP_KEY_NAME_MAX];
+	int	key;
+
+	if ((key = keymap_key_of(t->keymap, ctx, a)) == -1)
+		return;
+	keymap_key_name(key, name, sizeof name);
+	buf_addf(b, "  %s %s", name, label);
+}
+
+static int
+status_has_secrets(const struct kind *k)
+{
+	const struct kind_field	*f;
+
+	for (f = k->fields; f != NULL && f->path != NULL; f++)
+		if (f->flags & KIND_F_SECRET)
+			return (1);
+	return (0);
+}
+
+/* What the generic panel can do with this kind. */
+static void
+status_verb_hints(struct panel *p, struct buf *b)
+{
+	struct tui	*t = p->tui;
+	unsigned	 v = p->kind->verbs;
+
+	if (v & KIND_VERB_CREATE)
+		status_hint(t, b, KEYMAP_LIST, ACTION_NEW, "new");
+	if (v & KIND_VERB_UPDATE) {
+		status_hint(t, b, KEYMAP_LIST, ACTION_EDIT, "edit");
+		status_hint(t, b, KEYMAP_LIST, ACTION_EDIT_YAML, "yaml");
+	}
+	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
+		status_hint(t, b, KEYMAP_LIST, ACTION_DELETE, "delete");
+	if (status_has_secrets(p->kind))
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_REVEAL,
+		    "reveal secrets (details)");
+}
+
+/* The details' keys. */
+static void
+status_detail_hints(struct panel *p, struct buf *b)
+{
+	struct tui	*t = p->tui;
+	unsigned	 v = p->kind->verbs;
+	char		 next[KEYMAP_KEY_NAME_MAX], prev[KEYMAP_KEY_NAME_MAX];
+	int		 kn, kp;
+
+	if (p->kind->shape != KIND_SHAPE_OBJECT)
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_QUIT, "back");
+	status_hint(t, b, KEYMAP_DETAIL, ACTION_SEARCH, "find");
+	kn = keymap_key_of(t->keymap, KEYMAP_DETAIL, ACTION_SEARCH_NEXT);
+	kp = keymap_key_of(t->keymap, KEYMAP_DETAIL, ACTION_SEARCH_PREV);
+	if (kn != -1 && kp != -1) {
+		keymap_key_name(kn, next, sizeof next);
+		keymap_key_name(kp, prev, sizeof prev);
+		buf_addf(b, "  %s/%s next/prev", next, prev);
+	}
+	status_hint(t, b, KEYMAP_DETAIL, ACTION_COPY, "copy");
+	status_hint(t, b, KEYMAP_DETAIL, ACTION_SAVE_FILE, "save");
+	status_hint(t, b, KEYMAP_DETAIL, ACTION_JSON,
+	    p->detail_json ? "yaml" : "json");
+	if (status_has_secrets(p->kind))
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_REVEAL, p->reveal ?
+		    "hide secrets" : "show secrets");
+	if (v & KIND_VERB_UPDATE) {
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT, "edit");
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT_YAML, "yaml");
+	}
+	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
+		status_hint(t, b, KEYMAP_DETAIL, ACTION_DELETE, "delete");
+	status_hint(t, b, KEYMAP_DETAIL, ACTION_HELP, "help");
+}
+
+/* A list's keys: the generic ones, then the panel's or its kind's verbs. */
+static void
+status_list_hints(struct tui *t, struct panel *p, struct buf *b)
+{
+	const struct panel_hint	*h;
+	char			 cmd[KEYMAP_KEY_NAME_MAX];
+	int			 key;
+
+	status_hint(t, b, KEYMAP_LIST, ACTION_HELP, "help");
+	/* Until the first command, say how to reach the other lists. */
+	key = keymap_key_of(t->keymap, KEYMAP_LIST, ACTION_COMMAND);
+	if (key != -1) {
+		keymap_key_name(key, cmd, sizeof cmd);
+		if (t->nhistory == 0 && t->npanels <= 1)
+			buf_addf(b, "  %svideos %srl …", cmd, cmd);
+		else
+			buf_addf(b, "  %s command", cmd);
+	}
+	status_hint(t, b, KEYMAP_LIST, ACTION_FILTER, "filter");
+	status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
+	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
+		for (h = p->ops->hints; h->action != ACTION_NONE; h++)
+			status_hint(t, b, KEYMAP_LIST, h->action, h->label);
+	else if (p != NULL)
+		status_verb_hints(p, b);
+}
+
+/*
+ * The message in rows of at most cols columns, broken after a space where
+ * one is near; past max rows the last one says where the rest is.
+ * Returns the rows used.
+ */
+size_t
+status_wrap(const char *s, size_t cols, char **rows, size_t max)
+{
+	static const char	 more[] = " … :messages";
+	char			*row, *sp;
+	size_t			 n = 0, len;
+
+	while (*s != '\0' && n < max) {
+		row = xstrdup(s);
+		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
+		len = strlen(row);
+		if (s[len] != '\0' && (sp = strrchr(row, ' ')) != NULL &&
+		    sp > row && text_width(sp) < cols / 3)
+			*sp = '\0';
+		len = strlen(row);
+		if (n + 1 == max && s[len] != '\0') {
+			rows[n++] = xprintf("%s%s", row, more);
+			free(row);
+			break;
+		}
+		rows[n++] = row;
+		for (s += len; *s == ' '; s++)
+			;
+	}
+	return (n);
+}
+
+/* The rows the status line needs: the message's, else the hints' one. */
+size_t
+status_rows(struct tui *t, char **rows)
+{
+	size_t	max = STATUS_ROWS;
+
+	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
+		return (1);
+	if (max > (size_t)LINES / 4)
+		max = (size_t)LINES / 4;
+	if (max < 1 || COLS < 24)
+		return (1);
+	return (status_wrap(t->msg, (size_t)COLS, rows, max));
+}
+
+void
+status_draw(struct tui *t, char **rows, size_t nrows)
+{
+	struct panel	*p = tui_panel(t);
+	attr_t		 a = screen_role(THEME_ROLE_STATUS);
+	enum theme_role	 role;
+	struct buf	 b;
+	size_t		 i;
+	int		 y = LINES - (int)nrows;
+
+	for (i = 0; i < nrows; i++)
+		screen_fill(y + (int)i, 0, COLS, a);
+	if (t->msg != NULL) {
+		switch (t->msg_class) {
+		case TUI_MSG_ERROR: role = THEME_ROLE_ERROR; break;
+		case TUI_MSG_WARN: role = THEME_ROLE_WARNING; break;
+		case TUI_MSG_OK: role = THEME_ROLE_OK; break;
+		default: role = THEME_ROLE_STATUS; break;
+		}
+		if (nrows == 1 && rows[0] == NULL)
+			screen_put(y, 0, COLS, t->msg, screen_role(role));
+		for (i = 0; i < nrows && rows[i] != NULL; i++)
+			screen_put(y + (int)i, 0, COLS, rows[i],
+			    screen_role(role));
+		return;
+	}
+	buf_init(&b);
+	if (p != NULL && p->view == PANEL_DETAIL)
+		status_detail_hints(p, &b);
+	else
+		status_list_hints(t, p, &b);
+	/* Each hint opens with two spaces: the line with one. */
+	screen_put(LINES - 1, 0, COLS, b.len > 0 ? buf_str(&b) + 1 : "",
+	    screen_role(THEME_ROLE_DIM));
+	buf_free(&b);
+}
