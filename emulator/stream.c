@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "processing.h"
 #include "query.h"
 #include "server.h"
@@ -239,7 +240,7 @@ stream_edit_parse(const cJSON *b, int64_t created, struct stream_edit *e,
 	memset(e, 0, sizeof *e);
 	if (!cJSON_IsObject(b))
 		return (util_fail(cause, "the body must be a JSON object, "
-		    "not %s", util_jtype_name(b)));
+		    "not %s", jsonutil_type_name(b)));
 	if ((v = stream_member(b, "allowedOrigins", &e->origins_set)) != NULL) {
 		if (stream_check_origins(v, cause) != 0)
 			return (-1);
@@ -258,14 +259,14 @@ stream_edit_parse(const cJSON *b, int64_t created, struct stream_edit *e,
 	if ((v = stream_member(b, "meta", &e->meta_set)) != NULL &&
 	    !cJSON_IsObject(v))
 		return (util_fail(cause, "meta: must be an object, not %s",
-		    util_jtype_name(v)));
+		    jsonutil_type_name(v)));
 	if (e->meta_set)
 		e->meta = video_meta_text(v, &e->name);
 	if ((v = stream_member(b, "requireSignedURLs", &e->signed_set)) !=
 	    NULL) {
 		if (!cJSON_IsBool(v))
 			return (util_fail(cause, "requireSignedURLs: must be "
-			    "a boolean, not %s", util_jtype_name(v)));
+			    "a boolean, not %s", jsonutil_type_name(v)));
 		e->require_signed = cJSON_IsTrue(v);
 	} else if (e->signed_set)
 		return (util_fail(cause, "requireSignedURLs: must be a "

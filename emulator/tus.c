@@ -26,6 +26,7 @@
 #include <microhttpd.h>
 
 #include "buf.h"
+#include "encode.h"
 #include "log.h"
 #include "processing.h"
 #include "server.h"
@@ -71,21 +72,6 @@ tus_parse_size(const char *s, uint64_t *out)
 	return (0);
 }
 
-static int
-tus_b64_value(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return (c - 'A');
-	if (c >= 'a' && c <= 'z')
-		return (c - 'a' + 26);
-	if (c >= '0' && c <= '9')
-		return (c - '0' + 52);
-	if (c == '+')
-		return (62);
-	if (c == '/')
-		return (63);
-	return (-1);
-}
 
 /*
  * Standard base64 with its padding, as the tus spec asks. The result is
@@ -94,38 +80,9 @@ tus_b64_value(int c)
 int
 tus_base64_decode(const char *s, size_t n, char **out, size_t *lenp)
 {
-	unsigned char	*p;
-	size_t		 i, j = 0, pad = 0;
-	int		 v[4], k;
-
-	if (n % 4 != 0)
+	if ((*out = encode_base64_decode(s, n, lenp)) == NULL)
 		return (-1);
-	if (n > 0 && s[n - 1] == '=')
-		pad++;
-	if (n > 1 && s[n - 2] == '=')
-		pad++;
-	p = xmalloc(n / 4 * 3 + 1);
-	for (i = 0; i < n; i += 4) {
-		for (k = 0; k < 4; k++) {
-			if (i + (size_t)k >= n - pad) {
-				v[k] = 0;
-				continue;
-			}
-			if ((v[k] = tus_b64_value((unsigned char)s[i + k])) < 0)
-				goto bad;
-		}
-		p[j++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
-		p[j++] = (unsigned char)((v[1] & 0xf) << 4 | v[2] >> 2);
-		p[j++] = (unsigned char)((v[2] & 0x3) << 6 | v[3]);
-	}
-	j -= pad;
-	p[j] = '\0';
-	*out = (char *)p;
-	*lenp = j;
 	return (0);
-bad:
-	free(p);
-	return (-1);
 }
 
 void

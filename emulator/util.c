@@ -380,13 +380,6 @@ util_jis_integer(const cJSON *v)
 	    fabs(v->valuedouble) < 9007199254740992.0);
 }
 
-/* The callers not yet on jsonutil_type_name itself. */
-const char *
-util_jtype_name(const cJSON *v)
-{
-	return (jsonutil_type_name(v));
-}
-
 char *
 util_jprint(const cJSON *v)
 {

@@ -59,7 +59,6 @@ enum util_jtype util_jstring(const cJSON *, const char *, const char **);
 enum util_jtype util_jnumber(const cJSON *, const char *, double *);
 enum util_jtype util_jbool(const cJSON *, const char *, int *);
 int	 util_jis_integer(const cJSON *);
-const char *util_jtype_name(const cJSON *);
 char	*util_jprint(const cJSON *);
 cJSON	*util_jparse(const char *, size_t, char **);
 

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jsonutil.h"
 #include "log.h"
 #include "store.h"
 #include "util.h"
@@ -648,11 +649,11 @@ stream_check_origins(const cJSON *v, char **cause)
 
 	if (!cJSON_IsArray(v))
 		return (util_fail(cause, "allowedOrigins: must be an array "
-		    "of strings, not %s", util_jtype_name(v)));
+		    "of strings, not %s", jsonutil_type_name(v)));
 	cJSON_ArrayForEach(item, v) {
 		if (!cJSON_IsString(item))
 			return (util_fail(cause, "allowedOrigins[%d]: must "
-			    "be a string, not %s", i, util_jtype_name(item)));
+			    "be a string, not %s", i, jsonutil_type_name(item)));
 		i++;
 	}
 	return (0);
@@ -663,7 +664,7 @@ stream_check_creator(const cJSON *v, char **cause)
 {
 	if (!cJSON_IsString(v))
 		return (util_fail(cause, "creator: must be a string, not %s",
-		    util_jtype_name(v)));
+		    jsonutil_type_name(v)));
 	if (util_chars(v->valuestring) > STREAM_CREATOR_MAX)
 		return (util_fail(cause, "creator: at most %d characters",
 		    STREAM_CREATOR_MAX));
@@ -675,7 +676,7 @@ stream_check_max_duration(const cJSON *v, long *out, char **cause)
 {
 	if (!util_jis_integer(v))
 		return (util_fail(cause, "maxDurationSeconds: must be an "
-		    "integer, not %s", util_jtype_name(v)));
+		    "integer, not %s", jsonutil_type_name(v)));
 	if (v->valuedouble < 1 || v->valuedouble > STREAM_DURATION_MAX)
 		return (util_fail(cause, "maxDurationSeconds: %.15g is out "
 		    "of range (1 to %d)", v->valuedouble, STREAM_DURATION_MAX));
@@ -688,7 +689,7 @@ stream_check_thumb(const cJSON *v, double *out, char **cause)
 {
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
 		return (util_fail(cause, "thumbnailTimestampPct: must be a "
-		    "number, not %s", util_jtype_name(v)));
+		    "number, not %s", jsonutil_type_name(v)));
 	if (v->valuedouble < 0 || v->valuedouble > 1)
 		return (util_fail(cause, "thumbnailTimestampPct: %g is out "
 		    "of range (0 to 1)", v->valuedouble));

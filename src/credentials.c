@@ -26,6 +26,7 @@
 #include "configfile.h"
 #include "credentials.h"
 #include "log.h"
+#include "compat.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -42,17 +43,6 @@ extern char **environ;
  */
 #define CONFIG_COMMAND_TIMEOUT_MS	10000L
 #define CONFIG_COMMAND_TIMEOUT_ENV	"EDGETUI_TOKEN_COMMAND_TIMEOUT_MS"
-
-#ifndef HAVE_EXPLICIT_BZERO
-void
-explicit_bzero(void *p, size_t n)
-{
-	volatile unsigned char	*v = p;
-
-	while (n-- > 0)
-		*v++ = 0;
-}
-#endif
 
 void
 config_secret_free(char *s)

@@ -9,10 +9,7 @@
 
 #include <stddef.h>
 
-#ifndef HAVE_EXPLICIT_BZERO
-/* Where libc has none: a wipe the compiler may not drop. */
-void		 explicit_bzero(void *, size_t);
-#endif
+#include "compat.h"	/* explicit_bzero where libc has none */
 
 /* Whether s is a usable token: not empty, no space or control character. */
 int		 credentials_token_chars(const char *, size_t);

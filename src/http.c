@@ -34,18 +34,8 @@
 #include "log.h"
 #include "redact.h"
 #include "retry.h"
+#include "compat.h"
 #include "xmalloc.h"
-
-#ifndef HAVE_EXPLICIT_BZERO
-static void
-explicit_bzero(void *p, size_t n)
-{
-	volatile unsigned char	*v = p;
-
-	while (n-- > 0)
-		*v++ = 0;
-}
-#endif
 
 static const char *const http_safe_methods[] = { "GET", "HEAD", "OPTIONS" };
 static const char *const http_methods[] = {

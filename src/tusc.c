@@ -25,6 +25,7 @@
 #include <openssl/evp.h>
 
 #include "buf.h"
+#include "encode.h"
 #include "http.h"
 #include "log.h"
 #include "retry.h"
@@ -62,36 +63,11 @@ tusc_chunk_len(long long offset, long long size, long long chunk)
 	return (size - offset < chunk ? size - offset : chunk);
 }
 
+/* Upload-Metadata values: standard base64, padded (OpenSSL's). */
 char *
 tusc_base64(const void *data, size_t len)
 {
-	static const char	 a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char	*p = data;
-	char			*out, *o;
-	size_t			 i;
-	unsigned long		 v;
-
-	out = o = xmalloc((len + 2) / 3 * 4 + 1);
-	for (i = 0; i + 2 < len; i += 3) {
-		v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 |
-		    p[i + 2];
-		*o++ = a[v >> 18 & 63];
-		*o++ = a[v >> 12 & 63];
-		*o++ = a[v >> 6 & 63];
-		*o++ = a[v & 63];
-	}
-	if (i < len) {
-		v = (unsigned long)p[i] << 16;
-		if (i + 1 < len)
-			v |= (unsigned long)p[i + 1] << 8;
-		*o++ = a[v >> 18 & 63];
-		*o++ = a[v >> 12 & 63];
-		*o++ = i + 1 < len ? a[v >> 6 & 63] : '=';
-		*o++ = '=';
-	}
-	*o = '\0';
-	return (out);
+	return (encode_base64(data, len));
 }
 
 static void

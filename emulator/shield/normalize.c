@@ -13,7 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "encode.h"
 #include "internal.h"
+#include "jsonutil.h"
 
 static const char *const shield_methods[] = {
 	"GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "CONNECT", "PATCH",
@@ -28,20 +30,9 @@ static const char *const shield_methods[] = {
 const char *
 shield_type_name(const cJSON *v)
 {
-	return (v == NULL ? "absent" : util_jtype_name(v));
+	return (v == NULL ? "absent" : jsonutil_type_name(v));
 }
 
-static int
-shield_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
 
 /* A JWT claim is "<token configuration id>:$<JSONPath>". */
 static int
@@ -167,8 +158,8 @@ shield_reg_name_ok(const char *s, char **cause)
 		c = (unsigned char)*p;
 		if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) != NULL)
 			continue;
-		if (c == '%' && shield_hexval((unsigned char)p[1]) >= 0 &&
-		    shield_hexval((unsigned char)p[2]) >= 0) {
+		if (c == '%' && encode_hexval((unsigned char)p[1]) >= 0 &&
+		    encode_hexval((unsigned char)p[2]) >= 0) {
 			p += 2;
 			continue;
 		}
@@ -259,9 +250,9 @@ shield_remove_dots(const char *in)
 static int
 shield_percent(struct buf *b, const char *p)
 {
-	int	hi = shield_hexval((unsigned char)p[1]), lo, d;
+	int	hi = encode_hexval((unsigned char)p[1]), lo, d;
 
-	lo = hi >= 0 ? shield_hexval((unsigned char)p[2]) : -1;
+	lo = hi >= 0 ? encode_hexval((unsigned char)p[2]) : -1;
 	if (hi < 0 || lo < 0)
 		return (-1);
 	d = hi << 4 | lo;
