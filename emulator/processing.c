@@ -103,21 +103,15 @@ static int
 stream_max_duration(struct store *store, const char *account,
     const char *uid, long *out)
 {
-	static const char	 sql[] =
-	    "SELECT max_duration FROM stream_video WHERE account = ?1"
-	    " AND uid = ?2 AND state = 'pendingupload'";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
+	sqlite3_int64	v;
+	int		rc;
 
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = (long)sqlite3_column_int64(st, 0);
-	store_done(st);
-	if (rc == SQLITE_ROW)
-		return (1);
-	return (rc == SQLITE_DONE ? 0 : -1);
+	rc = store_get_int(store, "SELECT max_duration FROM stream_video"
+	    " WHERE account = ?1 AND uid = ?2 AND state = 'pendingupload'",
+	    &v, account, uid, NULL);
+	if (rc == 1)
+		*out = (long)v;
+	return (rc);
 }
 
 static int

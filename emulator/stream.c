@@ -302,20 +302,13 @@ static int
 stream_created(struct store *store, const char *account, const char *uid,
     int64_t *out)
 {
-	static const char	 sql[] =
-	    "SELECT created FROM stream_video WHERE account = ?1 AND uid = ?2";
-	sqlite3_stmt		*st = store_stmt(store, sql);
-	int			 rc;
+	sqlite3_int64	v = 0;
+	int		rc;
 
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
-	store_done(st);
-	if (rc == SQLITE_ROW)
-		return (1);
-	return (rc == SQLITE_DONE ? 0 : -1);
+	rc = store_get_int(store, "SELECT created FROM stream_video"
+	    " WHERE account = ?1 AND uid = ?2", &v, account, uid, NULL);
+	*out = v;
+	return (rc);
 }
 
 static int

@@ -89,10 +89,7 @@ panel_filter_draw(struct tui *t, struct modal *m)
 	struct panel_filter	*f = (struct panel_filter *)m;
 
 	(void)t;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_INPUT));
-	screen_put(LINES - 1, 0, 1, "/", screen_role(THEME_ROLE_INPUT));
-	line_draw(&f->line, LINES - 1, 1, COLS - 1,
-	    screen_role(THEME_ROLE_INPUT), 1);
+	line_draw_bottom(&f->line, "/");
 }
 
 static void

@@ -194,3 +194,14 @@ line_draw(const struct line *l, int y, int x, int w, attr_t attr, int focus)
 		screen_want_cursor(y, x + col);
 	}
 }
+
+/* The line on the screen's last row after a one-column prompt ("/"). */
+void
+line_draw_bottom(const struct line *l, const char *prompt)
+{
+	attr_t	a = screen_role(THEME_ROLE_INPUT);
+
+	screen_fill(LINES - 1, 0, COLS, a);
+	screen_put(LINES - 1, 0, 1, prompt, a);
+	line_draw(l, LINES - 1, 1, COLS - 1, a, 1);
+}

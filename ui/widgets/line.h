@@ -27,5 +27,7 @@ void	 line_select(struct line *);
 int	 line_key(struct line *, int);
 /* Draw at y,x in w columns, scrolled so the cursor shows. */
 void	 line_draw(const struct line *, int, int, int, attr_t, int);
+/* On the last row after a one-column prompt, focused. */
+void	 line_draw_bottom(const struct line *, const char *);
 
 #endif
