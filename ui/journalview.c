@@ -47,9 +47,9 @@ struct journalview {
 static int
 journalview_mine(struct tui *t, const struct journal_record *r)
 {
-	if (t->profile == NULL || r->profile == NULL)
-		return (t->profile == r->profile);
-	return (strcmp(t->profile, r->profile) == 0);
+	if (t->session.profile == NULL || r->profile == NULL)
+		return (t->session.profile == r->profile);
+	return (strcmp(t->session.profile, r->profile) == 0);
 }
 
 static void
@@ -334,6 +334,7 @@ journalview_undo_update(struct tui *t, const struct journal_record *rec,
 static void
 journalview_undo(struct tui *t, const struct journal_record *rec)
 {
+	const struct edge_scope	*scope = &t->session.scope;
 	struct journal_undo	 plan;
 	struct journalview_undo	*u;
 	const struct kind	*k;
@@ -349,10 +350,10 @@ journalview_undo(struct tui *t, const struct journal_record *rec)
 	}
 	if (tui_refuse_readonly(t, "undo"))
 		goto out;
-	if ((plan.target.account != NULL && t->account != NULL &&
-	    strcmp(plan.target.account, t->account) != 0) ||
-	    (plan.target.zone != NULL && t->zone != NULL &&
-	    strcmp(plan.target.zone, t->zone) != 0)) {
+	if ((plan.target.account != NULL && scope->account != NULL &&
+	    strcmp(plan.target.account, scope->account) != 0) ||
+	    (plan.target.zone != NULL && scope->zone != NULL &&
+	    strcmp(plan.target.zone, scope->zone) != 0)) {
 		tui_message(t, TUI_MSG_WARN, "cannot undo here: the change "
 		    "was made in another account or zone");
 		goto out;
@@ -464,8 +465,8 @@ journalview_draw(struct tui *t, struct modal *m)
 		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	buf_addf(&b, "journal: %zu change%s of profile %s, newest first",
-	    v->n, v->n == 1 ? "" : "s", t->profile != NULL ? t->profile :
-	    "(none)");
+	    v->n, v->n == 1 ? "" : "s", t->session.profile != NULL ?
+	    t->session.profile : "(none)");
 	screen_put(1, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_TITLE));
 	buf_reset(&b);
 	buf_addf(&b, "%-21s%-16s%-34s%s", "TIME", "KIND", "RECORD", "CHANGE");

@@ -31,17 +31,10 @@ session_disconnect(struct tui *t)
 	}
 	t->reqs = NULL;
 	transfers_free(t);
-	if (t->token != NULL)
-		config_secret_free(t->token);
-	t->token = NULL;
 	if (t->http != NULL)
 		http_client_free(t->http);
 	t->http = NULL;
-	free(t->profile);
-	free(t->base_url);
-	free(t->account);
-	free(t->zone);
-	t->profile = t->base_url = t->account = t->zone = NULL;
+	edge_session_free(&t->session);
 }
 
 /*
@@ -71,66 +64,37 @@ session_demo_start(char **cause)
 int
 session_connect(struct tui *t, const char *profile, char **cause)
 {
-	struct config_settings	 set;
+	struct edge_overrides	 over;
 	struct http_options	 ho;
-	char			*token = NULL;
-	const char		*o_base = NULL, *o_acc = NULL, *o_zone = NULL;
-	int			 o_ro = 0;
 
+	memset(&over, 0, sizeof over);
+	over.profile = profile;
 	if (tui_opts != NULL && profile == NULL) {
-		profile = tui_opts->profile;
-		o_base = tui_opts->base_url;
-		o_acc = tui_opts->account;
-		o_zone = tui_opts->zone;
+		over.profile = tui_opts->profile;
+		over.base_url = tui_opts->base_url;
+		over.account = tui_opts->account;
+		over.zone = tui_opts->zone;
 	}
 	if (tui_opts != NULL)
-		o_ro = tui_opts->readonly;
+		over.readonly = tui_opts->readonly;
 	if (tui_demo_on) {
-		o_base = tui_demo.url;
-		o_acc = tui_demo.account;
-		o_zone = tui_demo.zone;
+		over.demo_url = tui_demo.url;
+		over.demo_account = tui_demo.account;
+		over.demo_zone = tui_demo.zone;
+		over.demo_token = tui_demo.token;
 	}
-	if (config_settings(t->cfg, profile, NULL, &set, cause) != 0)
+	if (edge_session_resolve(t->cfg, &over, &t->session, cause) != 0)
 		return (-1);
-	if (tui_demo_on)
-		token = xstrdup(tui_demo.token);
-	else if (config_token(t->cfg, profile, NULL, &token, cause) != 0) {
-		config_settings_free(&set);
-		return (-1);
-	}
-	t->profile = xstrdup(tui_demo_on ? "demo" : set.profile);
-	t->base_url = xstrdup(o_base != NULL ? o_base : set.base_url);
-	t->account = o_acc != NULL ? xstrdup(o_acc) : set.account != NULL ?
-	    xstrdup(set.account) : NULL;
-	t->zone = o_zone != NULL ? xstrdup(o_zone) : set.zone != NULL ?
-	    xstrdup(set.zone) : NULL;
-	t->readonly = o_ro || set.readonly;
-	t->readonly_why = o_ro ? "--readonly" : "read-only profile";
-
-	memset(&ho, 0, sizeof ho);
-	ho.base_url = t->base_url;
-	ho.token = token;
-	ho.readonly = t->readonly;
-	ho.max_retries = -1;
-	ho.budget_capacity = set.budget;
-	config_settings_free(&set);
-	t->http = http_client_new(&ho, cause);
-	if (t->http == NULL) {
-		config_secret_free(token);
+	edge_session_http_options(&t->session, &ho);
+	if ((t->http = http_client_new(&ho, cause)) == NULL) {
+		edge_session_free(&t->session);
 		return (-1);
 	}
-	t->token = token;
 	if ((t->jobs = jobs_new(t->http, cause)) == NULL) {
 		http_client_free(t->http);
 		t->http = NULL;
 		return (-1);
 	}
-	t->vars[0].name = "account";
-	t->vars[0].value = t->account;
-	t->vars[1].name = "zone";
-	t->vars[1].value = t->zone;
-	t->vars[2].name = NULL;
-	t->vars[2].value = NULL;
 	t->budget_shown = -1;
 	return (0);
 }
@@ -138,9 +102,9 @@ session_connect(struct tui *t, const char *profile, char **cause)
 void
 session_open_first(struct tui *t)
 {
-	if (t->zone != NULL)
+	if (t->session.scope.zone != NULL)
 		tui_open_kind(t, &kind_operations);
-	else if (t->account != NULL)
+	else if (t->session.scope.account != NULL)
 		tui_open_kind(t, &kind_videos);
 	else
 		tui_message(t, TUI_MSG_WARN, "no account or zone: set them in "

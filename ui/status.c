@@ -36,14 +36,14 @@ status_draw_header(struct tui *t)
 	int	 x, w = COLS;
 	long	 budget;
 
-	status_short_id(t->account, acc, sizeof acc);
-	status_short_id(t->zone, zone, sizeof zone);
+	status_short_id(t->session.scope.account, acc, sizeof acc);
+	status_short_id(t->session.scope.zone, zone, sizeof zone);
 	screen_fill(0, 0, w, a);
 	left = xprintf(" edgetui  profile %s  account %s  zone %s ",
-	    t->profile != NULL ? t->profile : "-", acc, zone);
+	    t->session.profile != NULL ? t->session.profile : "-", acc, zone);
 	x = screen_put(0, 0, w, left, a | A_BOLD);
 	free(left);
-	if (t->readonly && x + 11 < w)
+	if (t->session.readonly && x + 11 < w)
 		x += screen_put(0, x, w - x, " READ-ONLY ",
 		    screen_role(THEME_ROLE_BADGE));
 	budget = t->http != NULL ? http_budget_left(t->http) : -1;

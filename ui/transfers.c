@@ -182,10 +182,8 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 	if (tui_refuse_readonly(t, "upload"))
 		return;
 	if (x->http == NULL) {
-		memset(&ho, 0, sizeof ho);
-		ho.base_url = t->base_url;
-		ho.token = t->token;
-		ho.max_retries = -1;
+		/* Read-only was refused above; the budget is shared. */
+		edge_session_http_options(&t->session, &ho);
 		ho.budget = http_client_budget(t->http);
 		ho.log_with = t->http;
 		if ((x->http = http_client_new(&ho, &cause)) == NULL) {
@@ -199,8 +197,8 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 	x->res.resumed_from = -1;
 	memset(&x->opts, 0, sizeof x->opts);
 	x->opts.file = x->file;
-	x->opts.base_url = t->base_url;
-	x->opts.account = t->account;
+	x->opts.base_url = t->session.base_url;
+	x->opts.account = t->session.scope.account;
 	x->opts.creator = x->creator;
 	x->opts.meta.name = x->name;
 	x->opts.meta.require_signed = x->require_signed;
@@ -240,7 +238,7 @@ transfers_upload(struct tui *t, const char *file,
 
 	if (tui_refuse_readonly(t, "upload"))
 		return;
-	if (t->account == NULL) {
+	if (t->session.scope.account == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "upload: no account (profile, "
 		    "CLOUDFLARE_ACCOUNT_ID or --account)");
 		return;
@@ -282,7 +280,7 @@ transfers_init(struct tui *t)
 	char			*dir, *cause = NULL, *copy;
 	size_t			 n = 0, i;
 
-	if (t->account == NULL ||
+	if (t->session.scope.account == NULL ||
 	    (dir = config_state_dir(NULL, &cause)) == NULL) {
 		free(cause);
 		return;
@@ -295,8 +293,8 @@ transfers_init(struct tui *t)
 	}
 	for (i = 0; i < n; i++) {
 		if (e[i].base_url == NULL || e[i].account == NULL ||
-		    strcmp(e[i].base_url, t->base_url) != 0 ||
-		    strcmp(e[i].account, t->account) != 0)
+		    strcmp(e[i].base_url, t->session.base_url) != 0 ||
+		    strcmp(e[i].account, t->session.scope.account) != 0)
 			continue;
 		copy = xstrdup(e[i].file);
 		x = xfer_add(t, XFER_UPLOAD, basename(copy));
@@ -364,14 +362,11 @@ xfer_title(const char *name, const char *uid, char **clean)
 static void
 transfers_watch(struct tui *t, const char *uid, const char *name)
 {
-	struct api_var	 vars[4];
+	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
 	char		*path, *cause = NULL, *clean;
 
-	memcpy(vars, t->vars, sizeof vars);
-	vars[2].name = "video";
-	vars[2].value = uid;
-	vars[3].name = NULL;
+	edge_scope_vars(&t->session.scope, uid, vars);
 	if ((path = kind_item_path(&kind_videos, vars, uid, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
@@ -387,16 +382,13 @@ transfers_watch(struct tui *t, const char *uid, const char *name)
 void
 transfers_download(struct tui *t, const char *uid, const char *name)
 {
-	struct api_var	 vars[4];
+	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
 	char		*path, *cause = NULL, *clean;
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
-	memcpy(vars, t->vars, sizeof vars);
-	vars[2].name = "video";
-	vars[2].value = uid;
-	vars[3].name = NULL;
+	edge_scope_vars(&t->session.scope, uid, vars);
 	if ((path = kind_create_path(&kind_downloads, vars, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
@@ -842,8 +834,8 @@ xfer_journal_key(struct tui *t, const struct xfer *x)
 	for (i = 0; i < n && key == NULL; i++) {
 		if (e[i].file != NULL && strcmp(e[i].file, x->file) == 0 &&
 		    e[i].base_url != NULL && e[i].account != NULL &&
-		    strcmp(e[i].base_url, t->base_url) == 0 &&
-		    strcmp(e[i].account, t->account) == 0)
+		    strcmp(e[i].base_url, t->session.base_url) == 0 &&
+		    strcmp(e[i].account, t->session.scope.account) == 0)
 			key = xstrdup(e[i].key);
 	}
 	tusc_entries_free(e, n);

@@ -164,16 +164,16 @@ tui_panel(struct tui *t)
 const char *
 tui_readonly(struct tui *t)
 {
-	return (t->readonly ? t->readonly_why : NULL);
+	return (t->session.readonly ? t->session.readonly_why : NULL);
 }
 
 int
 tui_refuse_readonly(struct tui *t, const char *what)
 {
-	if (!t->readonly)
+	if (!t->session.readonly)
 		return (0);
 	tui_message(t, TUI_MSG_WARN, "read-only: %s refused (%s); nothing "
-	    "was sent", what, t->readonly_why);
+	    "was sent", what, t->session.readonly_why);
 	return (1);
 }
 

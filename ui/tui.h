@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "edge_session.h"
 #include "jobs.h"
 #include "keymap.h"
 #include "kind.h"
@@ -127,7 +128,7 @@ struct panel {
 	const struct kind	*kind;
 	const struct panel_ops	*ops;
 	char			*video;		/* KIND_SCOPE_VIDEO: whose */
-	struct api_var		 vars[4];	/* account, zone, video */
+	struct api_var		 vars[EDGE_SCOPE_NVARS]; /* the scope's */
 
 	struct rows		*rows;
 	const struct kind_column *cols[ROWS_MAX_COLUMNS];
@@ -195,16 +196,9 @@ struct xfer;
 struct tui {
 	/* Where and as whom. */
 	struct config		*cfg;
-	char			*profile;
-	char			*base_url;
-	char			*account;
-	char			*zone;
-	int			 readonly;
-	const char		*readonly_why;
-	struct api_var		 vars[4];
+	struct edge_session	 session;	/* token: uploads' too */
 	struct http_client	*http;
 	struct jobs		*jobs;
-	char			*token;		/* for uploads' own clients */
 	struct xfer		**xfers;	/* the transfers tray */
 	size_t			 nxfers;
 	int			 progress_dirty;

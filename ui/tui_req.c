@@ -183,7 +183,7 @@ tui_journal(struct tui *t, struct tui_req *r, long status,
 			return;
 		}
 	}
-	if (journal_append(t->journal, t->profile, r->method, r->path,
+	if (journal_append(t->journal, t->session.profile, r->method, r->path,
 	    (int)status, r->before, after, &cause) != 0) {
 		tui_message(t, TUI_MSG_WARN, "journal: %s", cause);
 		free(cause);

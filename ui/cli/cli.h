@@ -14,6 +14,7 @@
 #include "api.h"
 #include "common.h"
 #include "configfile.h"
+#include "edge_session.h"
 #include "http.h"
 #include "kind.h"
 #include "validate.h"
@@ -32,14 +33,11 @@ enum cli_output {
 struct cli {
 	const struct cli_opts	*o;
 	struct config		*cfg;
-	struct config_settings	 set;
-	int			 have_set;
+	struct edge_overrides	 over;		/* from o */
+	struct edge_session	 session;	/* token: cli_connect's */
 	struct http_client	*http;
-	char			*base_url;	/* the client's */
-	char			*token;		/* kept for a second client */
 	enum cli_output		 out;
-	int			 readonly;
-	struct api_var		 vars[4];
+	struct api_var		 vars[EDGE_SCOPE_NVARS]; /* the scope's */
 	struct journal		*journal;
 	int			 journal_tried;
 };

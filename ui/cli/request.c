@@ -109,7 +109,7 @@ cli_journal(struct cli *c, const char *method, const char *path, long status,
 	}
 	if (c->journal == NULL)
 		return;
-	if (journal_append(c->journal, c->set.profile, method, path,
+	if (journal_append(c->journal, c->session.profile, method, path,
 	    (int)status, before, after, &cause) != 0) {
 		log_warn("journal: %s", cause);
 		free(cause);

@@ -75,23 +75,23 @@ cli_setup(struct cli *c)
 	}
 	for (i = 0; i < c->cfg->nproblems; i++)
 		log_warn("%s", c->cfg->problems[i].message);
-	if (config_settings(c->cfg, o->profile, NULL, &c->set, &cause) != 0) {
+	c->over.profile = o->profile;
+	c->over.base_url = o->base_url;
+	c->over.account = o->account;
+	c->over.zone = o->zone;
+	c->over.video = o->video;
+	c->over.readonly = o->readonly;
+	c->over.no_token = 1;
+	if (edge_session_resolve(c->cfg, &c->over, &c->session, &cause) != 0) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);
 		return (HTTP_EXIT_USAGE);
 	}
-	c->have_set = 1;
 	c->out = (enum cli_output)c->cfg->prefs.output;
 	if (o->output != NULL && cli_output_parse(o->output, &c->out) != 0)
 		return (cli_usage_error("-o: '%s' is not table, json or yaml",
 		    o->output));
-	c->readonly = o->readonly || c->set.readonly;
-	c->vars[0].name = "account";
-	c->vars[0].value = o->account != NULL ? o->account : c->set.account;
-	c->vars[1].name = "zone";
-	c->vars[1].value = o->zone != NULL ? o->zone : c->set.zone;
-	c->vars[2].name = "video";
-	c->vars[2].value = o->video;
+	edge_scope_vars(&c->session.scope, NULL, c->vars);
 	return (0);
 }
 
@@ -102,13 +102,8 @@ cli_client(struct cli *c, struct budget *budget, struct http_client **out)
 	struct http_options	 ho;
 	char			*cause = NULL;
 
-	memset(&ho, 0, sizeof ho);
-	ho.base_url = c->base_url;
-	ho.token = c->token;
-	ho.readonly = c->readonly;
-	ho.max_retries = -1;
+	edge_session_http_options(&c->session, &ho);
 	ho.budget = budget;
-	ho.budget_capacity = c->set.budget;
 	if ((*out = http_client_new(&ho, &cause)) == NULL) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);
@@ -122,14 +117,11 @@ cli_connect(struct cli *c)
 {
 	char	*cause = NULL;
 
-	if (config_token(c->cfg, c->o->profile, NULL, &c->token,
-	    &cause) != 0) {
+	if (edge_session_token(c->cfg, &c->over, &c->session, &cause) != 0) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);
 		return (HTTP_EXIT_USAGE);
 	}
-	c->base_url = xstrdup(c->o->base_url != NULL ? c->o->base_url :
-	    c->set.base_url);
 	return (cli_client(c, NULL, &c->http));
 }
 
@@ -154,11 +146,7 @@ cli_teardown(struct cli *c)
 		journal_close(c->journal);
 	if (c->http != NULL)
 		http_client_free(c->http);
-	if (c->token != NULL)
-		config_secret_free(c->token);
-	free(c->base_url);
-	if (c->have_set)
-		config_settings_free(&c->set);
+	edge_session_free(&c->session);
 	if (c->cfg != NULL)
 		config_free(c->cfg);
 }
@@ -185,7 +173,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	c.o = o;
 	if ((rv = cli_setup(&c)) != 0)
 		goto out;
-	if (cmd->mutates && c.readonly) {
+	if (cmd->mutates && c.session.readonly) {
 		rv = cli_error(HTTP_EXIT_USAGE, "read-only: %s refused, "
 		    "nothing sent (--readonly or a read-only profile)",
 		    cmd->name);

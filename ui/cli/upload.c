@@ -265,7 +265,7 @@ cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
 		goto out;
 
 	u.opts.file = file;
-	u.opts.base_url = c->base_url;
+	u.opts.base_url = c->session.base_url;
 	u.opts.account = c->vars[0].value;
 	u.opts.creator = o->creator;
 	u.opts.meta.name = o->name;

@@ -58,10 +58,7 @@ panel_new(struct tui *t, const struct kind *k, const char *video)
 	p->tui = t;
 	p->kind = k;
 	p->video = video != NULL ? xstrdup(video) : NULL;
-	p->vars[0] = t->vars[0];
-	p->vars[1] = t->vars[1];
-	p->vars[2].name = "video";
-	p->vars[2].value = p->video;
+	edge_scope_vars(&t->session.scope, p->video, p->vars);
 	p->ops = panel_ops_for(k);
 	panel_columns(p);
 	p->rows = rows_new(k, p->cols, p->ncols);
