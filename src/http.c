@@ -343,19 +343,52 @@ http_bad_header(const char *h)
 	return (NULL);
 }
 
+/*
+ * A failure about the request as sent: the bare reason in detail, for a
+ * caller that names the request its own way, and "METHOD /path: reason"
+ * as the cause.
+ */
 static void
-http_fail_early(struct http_call *call, enum status st, char *cause)
+http_set_detail(struct http_call *call, const char *text)
+{
+	char	*path;
+
+	free(call->detail);
+	free(call->cause);
+	call->detail = http_log_clean(call->c, text);
+	path = http_log_clean(call->c, call->path);
+	call->cause = xprintf("%s %s: %s", call->method, path, call->detail);
+	free(path);
+}
+
+/* The call ends unsent, with its cause already set. */
+static void
+http_refused(struct http_call *call, enum status st)
 {
 	struct http_client	*c = call->c;
 
 	call->done = 1;
 	call->status = st;
-	call->cause = http_log_clean(c, cause);
-	free(cause);
 	call->budget_left = budget_remaining(c->budget, http_now(c));
 	http_logf(c, LOG_LEVEL_INFO, "%s %s: not sent: %s", call->method,
 	    call->path, call->cause);
 	http_log_add(c, call, 0, st, 0);
+}
+
+static void
+http_fail_early(struct http_call *call, enum status st, char *cause)
+{
+	call->cause = http_log_clean(call->c, cause);
+	free(cause);
+	http_refused(call, st);
+}
+
+static void
+http_fail_request(struct http_call *call, enum status st, char *detail)
+{
+	http_set_detail(call, detail);
+	free(detail);
+	http_refused(call, st);
 }
 
 /* Check the request before anything is sent; 0 or -1 after failing. */
@@ -388,8 +421,8 @@ http_check(struct http_call *call, const struct http_request *req)
 		/* Only the name is quoted: the value may be a secret. */
 		h = req->headers[i];
 		if ((why = http_bad_header(h)) != NULL) {
-			http_fail_early(call, STATUS_INVALID, xprintf("%s %s: "
-			    "header \"%.*s\" %s", call->method, call->path,
+			http_fail_request(call, STATUS_INVALID, xprintf(
+			    "header \"%.*s\" %s",
 			    (int)MINIMUM(strcspn(h, ":"), 40), h, why));
 			return (-1);
 		}
@@ -397,8 +430,7 @@ http_check(struct http_call *call, const struct http_request *req)
 	nbodies = (req->json != NULL) + (req->nparts > 0) + (req->read != NULL);
 	if (nbodies > 1 || (nbodies == 1 && (strcmp(call->method, "GET") == 0 ||
 	    strcmp(call->method, "HEAD") == 0))) {
-		http_fail_early(call, STATUS_INVALID, xprintf("%s %s: %s",
-		    call->method, call->path, nbodies > 1 ?
+		http_fail_request(call, STATUS_INVALID, xstrdup(nbodies > 1 ?
 		    "more than one body" :
 		    "a body where the method takes none"));
 		return (-1);
@@ -407,9 +439,9 @@ http_check(struct http_call *call, const struct http_request *req)
 		p = &req->parts[i];
 		if (p->name == NULL || *p->name == '\0' ||
 		    (p->value == NULL) == (p->file == NULL)) {
-			http_fail_early(call, STATUS_INVALID, xprintf("%s %s: "
+			http_fail_request(call, STATUS_INVALID, xprintf(
 			    "form part %zu needs a name and a value or a file",
-			    call->method, call->path, i + 1));
+			    i + 1));
 			return (-1);
 		}
 		if (p->file != NULL && access(p->file, R_OK) != 0) {
@@ -885,11 +917,11 @@ http_call_next(struct http_call *call, CURL **easy, long *wait_ms)
 			return (HTTP_NEXT_WAIT);
 		}
 		call->resp.until = http_wall(c) + (wait + 999) / 1000;
-		cause = xprintf("%s %s: rate-limited until %s: %s",
-		    call->method, call->path, retry_until_text(call->resp.until,
-		    until), penalty ? "the server refused an earlier request "
-		    "(HTTP 429)" : "the request budget is used up");
-		http_fail_early(call, STATUS_RATE_LIMITED, cause);
+		cause = xprintf("rate-limited until %s: %s",
+		    retry_until_text(call->resp.until, until), penalty ?
+		    "the server refused an earlier request (HTTP 429)" :
+		    "the request budget is used up");
+		http_fail_request(call, STATUS_RATE_LIMITED, cause);
 		return (HTTP_NEXT_DONE);
 	}
 	call->budget_left = budget_remaining(c->budget, now);
@@ -1162,7 +1194,7 @@ http_finish(struct http_call *call, struct http_outcome *o,
 	if (call->raw && o->status == STATUS_OK)
 		r->body = buf_detach(&call->in, &r->len);
 	if (o->status != STATUS_OK) {
-		buf_addf(&b, "%s %s: %s", call->method, call->path, o->text);
+		buf_adds(&b, o->text);
 		if (d != NULL && d->action == RETRY_REPORT) {
 			r->until = d->until;
 			buf_addf(&b, "; %s until %s", o->code == 429 ?
@@ -1171,7 +1203,7 @@ http_finish(struct http_call *call, struct http_outcome *o,
 		}
 		if (call->attempt > 1)
 			buf_addf(&b, " (%d attempts)", call->attempt);
-		call->cause = http_log_clean(c, buf_str(&b));
+		http_set_detail(call, buf_str(&b));
 		buf_free(&b);
 	}
 	free(o->text);
@@ -1230,6 +1262,10 @@ http_call_result(struct http_call *call, struct http_response *resp,
 	resp->attempts = call->attempt;
 	memset(&call->resp, 0, sizeof call->resp);
 	call->resp.ratelimit_remaining = -1;
+	resp->method = xstrdup(call->method);
+	resp->path = http_log_clean(call->c, call->path);
+	resp->detail = call->detail;
+	call->detail = NULL;
 	if (call->status != STATUS_OK && cause != NULL) {
 		*cause = call->cause;
 		call->cause = NULL;
@@ -1249,6 +1285,7 @@ http_call_free(struct http_call *call)
 	http_handle_put(call->c, call->easy);
 	http_response_free(&call->resp);
 	free(call->cause);
+	free(call->detail);
 	free(call->method);
 	free(call->path);
 	free(call->url);
@@ -1304,6 +1341,10 @@ http_response_free(struct http_response *r)
 	r->body = NULL;
 	r->len = 0;
 	http_headers_free(&r->headers, &r->nheaders);
+	free(r->method);
+	free(r->path);
+	free(r->detail);
+	r->method = r->path = r->detail = NULL;
 }
 
 const char *

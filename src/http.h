@@ -146,7 +146,12 @@ struct http_header {
  * only for raw requests. headers are the final response's. attempts is 0
  * when the request was refused before sending. until is the end of a
  * reported rate-limit wait, else 0; ratelimit_remaining is the Ratelimit
- * header's r= (or -1).
+ * header's r= (or -1). method and path are the request's (the path
+ * redacted as in the log). A failure about the request as sent has its
+ * bare reason in detail, without the method and path, for a caller to
+ * compose its own message; *cause holds "METHOD /path: detail". Other
+ * failures (refused before sending: read-only, a bad method or path, an
+ * unreadable file) have no detail and say it all in *cause.
  */
 struct http_response {
 	enum status		 status;
@@ -161,6 +166,9 @@ struct http_response {
 	time_t			 until;
 	long			 budget_left;
 	long			 ratelimit_remaining;
+	char			*method;
+	char			*path;
+	char			*detail;
 };
 
 /*

@@ -92,6 +92,7 @@ struct http_call {
 	int			 done;
 	enum status		 status;
 	char			*cause;
+	char			*detail;	/* cause without "METHOD /path: " */
 	struct http_response	 resp;
 };
 

@@ -28,7 +28,9 @@ enum jobs_event_kind {
  * the response's result moved out of resp (take it and set it to NULL to
  * keep it); resp is the rest of the response (result_info, headers, the
  * rate-limit "until") for requests and polls. cause is the text to show on
- * failure. done and total are the last progress reported.
+ * failure: for a request's failure with resp.detail set, that bare reason
+ * (without "METHOD /path: "; resp.method and resp.path name the request).
+ * done and total are the last progress reported.
  */
 struct jobs_event {
 	unsigned long		 id;

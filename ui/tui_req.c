@@ -191,21 +191,13 @@ tui_journal(struct tui *t, struct tui_req *r, long status,
 }
 
 /*
- * A failure's text without the "METHOD /path: " libedge puts first: the
- * status line is short, and the panel already says what was asked.
+ * A failure's text: libedge gives a request's failure as the bare reason
+ * (the request is in ev->resp), which suits the short status line; the
+ * panel already says what was asked.
  */
 const char *
 tui_cause(const struct tui_req *r, const struct jobs_event *ev)
 {
-	const char	*c = ev->cause, *p;
-	size_t		 m;
-
-	if (c == NULL)
-		return (status_message(ev->status));
-	m = r->method != NULL ? strlen(r->method) : 0;
-	if (m > 0 && strncmp(c, r->method, m) == 0 && c[m] == ' ' &&
-	    (p = strstr(c + m + 1, ": ")) != NULL &&
-	    strchr(c + m + 1, ' ') >= p)
-		return (p + 2);
-	return (c);
+	(void)r;
+	return (ev->cause != NULL ? ev->cause : status_message(ev->status));
 }

@@ -82,6 +82,9 @@ int	 cli_connect(struct cli *);
 int	 cli_connect_upload(struct cli *, struct http_client **);
 void	 cli_teardown(struct cli *);
 
+/* cause.c */
+char	*cli_cause(const struct http_response *, const char *, enum status);
+
 /* request.c */
 int	 cli_send(struct cli *, const struct http_request *,
 	     struct http_response *);

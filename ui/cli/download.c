@@ -56,7 +56,7 @@ cli_dl_wait(struct cli *c, const char *path)
 	unsigned long		 id;
 	const char		*st;
 	const cJSON		*pct;
-	char			*cause = NULL;
+	char			*cause = NULL, *msg;
 	int			 rv = -1, tty = isatty(STDERR_FILENO), drawn = 0;
 
 	if ((jobs = jobs_new(c->http, &cause)) == NULL) {
@@ -98,8 +98,10 @@ cli_dl_wait(struct cli *c, const char *path)
 					fputc('\n', stderr);
 				rv = http_exit_status(ev.status,
 				    ev.http_status);
-				cli_error(rv, "%s", ev.cause != NULL ?
-				    ev.cause : status_message(ev.status));
+				msg = cli_cause(&ev.resp, ev.cause,
+				    ev.status);
+				cli_error(rv, "%s", msg);
+				free(msg);
 				break;
 			case JOBS_EVENT_POLL_UPDATE:
 				st = cli_dl_field(ev.result, "status");

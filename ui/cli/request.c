@@ -27,7 +27,7 @@ cli_send(struct cli *c, const struct http_request *req,
     struct http_response *resp)
 {
 	enum status	 st;
-	char		*cause = NULL, *cmd;
+	char		*cause = NULL, *cmd, *msg;
 	int		 exit_status;
 
 	if (log_get_level() >= LOG_LEVEL_DEBUG) {
@@ -49,8 +49,9 @@ cli_send(struct cli *c, const struct http_request *req,
 		return (HTTP_EXIT_USAGE);
 	}
 	exit_status = http_exit_status(st, resp->http_status);
-	cli_error(exit_status, "%s", cause != NULL ? cause :
-	    status_message(st));
+	msg = cli_cause(resp, cause, st);
+	cli_error(exit_status, "%s", msg);
+	free(msg);
 	free(cause);
 	return (exit_status);
 }
