@@ -220,14 +220,18 @@ edgemu_finish(struct edgemu *e)
 	memset(e, 0, sizeof *e);
 }
 
+/* fast: videos are processed in 1 s, not edgemu's default. */
 static int
-edgemu_fixture(void **state, int demo)
+edgemu_fixture(void **state, int demo, int fast)
 {
 	struct edgemu	*e = calloc(1, sizeof *e);
 
 	if (e == NULL)
 		abort();
-	edgemu_start(e, NULL, demo, NULL);
+	if (fast)
+		edgemu_start(e, NULL, demo, "--processing-seconds", "1", NULL);
+	else
+		edgemu_start(e, NULL, demo, NULL);
 	*state = e;
 	return (0);
 }
@@ -235,13 +239,25 @@ edgemu_fixture(void **state, int demo)
 int
 edgemu_fixture_plain(void **state)
 {
-	return (edgemu_fixture(state, 0));
+	return (edgemu_fixture(state, 0, 0));
 }
 
 int
 edgemu_fixture_demo(void **state)
 {
-	return (edgemu_fixture(state, 1));
+	return (edgemu_fixture(state, 1, 0));
+}
+
+int
+edgemu_fixture_fast_plain(void **state)
+{
+	return (edgemu_fixture(state, 0, 1));
+}
+
+int
+edgemu_fixture_fast_demo(void **state)
+{
+	return (edgemu_fixture(state, 1, 1));
 }
 
 int

@@ -39,16 +39,6 @@
 
 /* ---- fixtures and helpers --------------------------------------------- */
 
-static int
-start(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
-
 static const cJSON *
 get(const cJSON *o, const char *path)
 {
@@ -976,5 +966,6 @@ main(void)
 		cmocka_unit_test(test_restart),
 	};
 
-	return (cmocka_run_group_tests(tests, start, edgemu_fixture_stop));
+	return (cmocka_run_group_tests(tests, edgemu_fixture_demo,
+	    edgemu_fixture_stop));
 }

@@ -146,26 +146,6 @@ assert_printable(const char *s)
 
 /* ---- against edgemu ---------------------------------------------------- */
 
-static int
-emu_start(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-emu_stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
-
 static void
 test_edgemu_get_operations(void **state)
 {
@@ -1361,14 +1341,14 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_edgemu_get_operations,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_log_detail),
 		cmocka_unit_test_setup_teardown(test_edgemu_round_trip,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_multipart,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_tus_patch,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_retry_after_honoured),
 		cmocka_unit_test(test_retry_after_ms_preferred),
 		cmocka_unit_test(test_retry_after_long_reported),
