@@ -647,8 +647,9 @@ static char *
 create(struct routetest *f, const char *zone, const char *body)
 {
 	struct routetest_call	 c;
-	char		*path = xprintf("/zones/%s/rate_limits", zone), *id;
+	char			*path, *id;
 
+	path = xprintf("/zones/%s/rate_limits", zone);
 	call(f, HTTP_POST, path, NULL, body, &c);
 	if (c.status != 200)
 		fail_msg("create: %u %s", c.status, c.message);
@@ -665,7 +666,7 @@ test_not_found(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		*id, *path, *put;
+	char			*id, *path, *put;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_B, id);
@@ -702,7 +703,7 @@ test_store_write_failure(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		*id, *path, *put;
+	char			*id, *path, *put;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, id);
@@ -757,7 +758,7 @@ test_store_read_failure(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		*id, *path;
+	char			*id, *path;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, id);
@@ -800,9 +801,9 @@ test_many_rules(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		**ids, *body, *path, *q;
-	const cJSON	*item;
-	size_t		 i, n = 3000;
+	char			**ids, *body, *path, *q;
+	const cJSON		*item;
+	size_t			 i, n = 3000;
 
 	/* Durability is not under test: skip the fsync per commit. */
 	assert_int_equal(store_exec(f->store, "PRAGMA synchronous=OFF"), 0);
@@ -876,10 +877,11 @@ test_demo(void **state)
 	};
 	struct routetest	*f = *state;
 	struct routetest_call	 a, b;
-	const cJSON	*rule, *action, *match;
-	const char	*mode;
-	int		 modes = 0, disabled = 0, bypass = 0, headers = 0;
-	int		 bodies = 0, i;
+	const cJSON		*rule, *action, *match;
+	const char		*mode;
+	int			 modes = 0, disabled = 0, bypass = 0;
+	int			 headers = 0;
+	int			 bodies = 0, i;
 
 	seed_demo(f, ZONE_A);
 	seed_demo(f, ZONE_B);

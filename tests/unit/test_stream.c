@@ -830,10 +830,11 @@ test_list_cursor(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		 uid[HEX32_LEN + 1], *q, *end = NULL, *seen;
-	const char	*created, *path = "/accounts/" ACCOUNT "/stream";
-	const cJSON	*v;
-	int		 i, n = 1205, total = 0, pages = 0;
+	char			 uid[HEX32_LEN + 1], *q, *end = NULL, *seen;
+	const char		*created;
+	const char		*path = "/accounts/" ACCOUNT "/stream";
+	const cJSON		*v;
+	int			 i, n = 1205, total = 0, pages = 0;
 
 	for (i = 0; i < n; i++)
 		new_video(f, ACCOUNT, "clip", NULL, uid);
@@ -893,8 +894,9 @@ test_list_filters(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		 a[HEX32_LEN + 1], b[HEX32_LEN + 1], d[HEX32_LEN + 1];
-	const char	*path = "/accounts/" ACCOUNT "/stream";
+	char			 a[HEX32_LEN + 1], b[HEX32_LEN + 1];
+	char			 d[HEX32_LEN + 1];
+	const char		*path = "/accounts/" ACCOUNT "/stream";
 
 	new_video(f, ACCOUNT, "Summer Holiday.mp4", "alice", a);
 	new_video(f, ACCOUNT, "winter holiday.mov", "bob", b);
@@ -939,8 +941,9 @@ test_edit(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		 uid[HEX32_LEN + 1], *path, *body, iso[ISO_TIME_LEN];
-	const cJSON	*v;
+	char			 uid[HEX32_LEN + 1], *path, *body;
+	char			 iso[ISO_TIME_LEN];
+	const cJSON		*v;
 
 	new_video(f, ACCOUNT, "before", "alice", uid);
 	path = xprintf("/accounts/" ACCOUNT "/stream/%s", uid);
@@ -1035,8 +1038,8 @@ test_delete(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	struct stat	 sb;
-	char		 uid[HEX32_LEN + 1], *path, *file;
+	struct stat		 sb;
+	char			 uid[HEX32_LEN + 1], *path, *file;
 
 	new_video(f, ACCOUNT, "doomed", NULL, uid);
 	file = stream_video_file(f->store, ACCOUNT, uid);
@@ -1062,11 +1065,11 @@ test_upload_outcome(void **state)
 {
 	struct routetest	*f = *state;
 	struct stream_upload up;
-	struct buf	 b = BUF_INITIALIZER;
+	struct buf		 b = BUF_INITIALIZER;
 	struct routetest_call	 c;
-	char		 uid[HEX32_LEN + 1], *file, *cause = NULL;
-	cJSON		*v;
-	FILE		*fp;
+	char			 uid[HEX32_LEN + 1], *file, *cause = NULL;
+	cJSON			*v;
+	FILE			*fp;
 
 	new_video(f, ACCOUNT, "movie", "alice", uid);
 	assert_int_equal(stream_upload_get(f->store, NULL, uid, &up), 1);

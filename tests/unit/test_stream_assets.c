@@ -472,7 +472,8 @@ test_watermark_validate(void **state)
 	struct watermark_upload	 u;
 	struct multipart	*mp;
 	unsigned char		 png[128], jpeg[128];
-	char			*cause = NULL, name[3 * WATERMARK_NAME_MAX + 8];
+	char			*cause = NULL;
+	char			 name[3 * WATERMARK_NAME_MAX + 8];
 	size_t			 n, jn, at, i;
 
 	(void)state;
@@ -1178,8 +1179,9 @@ test_live_handlers(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c, g;
-	char		*list = live_path(ACCT_A, NULL), *item, *other, *uid;
-	cJSON		*sum;
+	char			*list = live_path(ACCT_A, NULL);
+	char			*item, *other, *uid;
+	cJSON			*sum;
 
 	call(f, HTTP_POST, list, "{\"meta\":{\"name\":\"one\"},"
 	    "\"recording\":{\"mode\":\"automatic\"}}", &c);
@@ -1266,11 +1268,11 @@ test_watermark_handlers(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c, g;
-	unsigned char	 png[128];
-	char		*item, *other, *uid, *want;
-	cJSON		*wm;
-	sqlite3_stmt	*st;
-	size_t		 n = testpng_make(png, 40, 30);
+	unsigned char		 png[128];
+	char			*item, *other, *uid, *want;
+	cJSON			*wm;
+	sqlite3_stmt		*st;
+	size_t			 n = testpng_make(png, 40, 30);
 
 	call_form(f, HTTP_POST, "/accounts/" ACCT_A "/stream/watermarks", NULL,
 	    NULL, form_png(png, n, "name", "Logo", "scale", "0.3", NULL), &c);
@@ -1346,9 +1348,9 @@ test_keys_limit(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		*pem, *path;
-	const cJSON	*k;
-	int		 n = 0;
+	char			*pem, *path;
+	const cJSON		*k;
+	int			 n = 0;
 
 	assert_int_equal(store_exec(f->store,
 	    "WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i"
@@ -1406,9 +1408,9 @@ test_store_write_failure(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	unsigned char	 png[128];
-	char		*path;
-	size_t		 n = testpng_make(png, 4, 4);
+	unsigned char		 png[128];
+	char			*path;
+	size_t			 n = testpng_make(png, 4, 4);
 
 	assert_int_equal(store_exec(f->store,
 	    "CREATE TRIGGER t1 BEFORE INSERT ON live_input BEGIN"
@@ -1461,9 +1463,9 @@ test_store_read_failure(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	unsigned char	 png[128];
-	char		*live, *wm;
-	size_t		 n = testpng_make(png, 4, 4);
+	unsigned char		 png[128];
+	char			*live, *wm;
+	size_t			 n = testpng_make(png, 4, 4);
 
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/live_inputs", "{}", &c);
 	live = live_path(ACCT_A, get_str(c.result, "uid"));
@@ -1555,11 +1557,12 @@ test_demo(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 a, b;
-	const cJSON	*in;
-	char		*path, *uid;
-	cJSON		*full;
-	sqlite3_stmt	*st;
-	int		 off = 0, automatic = 0, signed_urls = 0, images = 0;
+	const cJSON		*in;
+	char			*path, *uid;
+	cJSON			*full;
+	sqlite3_stmt		*st;
+	int			 off = 0, automatic = 0, signed_urls = 0;
+	int			 images = 0;
 	struct watermark_image img;
 	char		*cause = NULL;
 

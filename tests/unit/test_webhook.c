@@ -297,7 +297,7 @@ test_config(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	char		 secret[HEX32_LEN + 1];
+	char			 secret[HEX32_LEN + 1];
 
 	refused(f, HTTP_GET, HOOK_A, NULL, 404, "no webhook");
 	refused(f, HTTP_DELETE, HOOK_A, NULL, 404, "no webhook");
@@ -380,8 +380,8 @@ test_queue(void **state)
 {
 	struct routetest	*f = *state;
 	struct routetest_call	 c;
-	cJSON		*video, *back;
-	char		*body;
+	cJSON			*video, *back;
+	char			*body;
 
 	video = cJSON_Parse("{\"uid\":\"ea95132c15732412d22c1476fa83f27a\","
 	    "\"status\":{\"state\":\"ready\",\"pctComplete\":\"100.000000\"},"
