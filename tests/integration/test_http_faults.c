@@ -29,6 +29,7 @@
 #include "log.h"
 #include "retry.h"
 #include "testclock.h"
+#include "testlog.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
@@ -1072,7 +1073,8 @@ test_budget_waits(void **state)
 		http_response_free(&resp);
 	}
 	/* 3 per 5 minutes: the 4th waited (on the fake clock) ~100 s. */
-	assert_true(r.f.clock.sleeps[0] >= 99000 && r.f.clock.sleeps[0] <= 100001);
+	assert_true(r.f.clock.sleeps[0] >= 99000 &&
+	    r.f.clock.sleeps[0] <= 100001);
 	assert_int_equal(faultd_count(r.fd), 4);
 	rig_finish(&r);
 }
@@ -1172,23 +1174,6 @@ test_multi_loop(void **state)
 
 /* ---- the token stays out of every message ------------------------------ */
 
-static char	*logged;
-static size_t	 nlogged;
-
-static void
-capture_sink(enum log_level level, const char *msg, void *arg)
-{
-	size_t	n = strlen(msg);
-
-	(void)level;
-	(void)arg;
-	logged = realloc(logged, nlogged + n + 2);
-	memcpy(logged + nlogged, msg, n);
-	nlogged += n;
-	logged[nlogged++] = '\n';
-	logged[nlogged] = '\0';
-}
-
 static void
 test_token_never_shown(void **state)
 {
@@ -1203,15 +1188,12 @@ test_token_never_shown(void **state)
 	struct rig		 r;
 	struct http_response	 resp;
 	struct http_log_entry	 e[8];
-	char			*cause, *cmd;
+	char			*cause, *cmd, *logged;
 	struct http_request	 req = { .method = "GET", .path = "/t" };
 	size_t			 i, n;
 
 	(void)state;
-	logged = NULL;
-	nlogged = 0;
-	log_set_sink(capture_sink, NULL);
-	log_set_level(LOG_LEVEL_DEBUG);
+	testlog_start();
 	rig_start(&r, script, nitems(script), NULL);
 	assert_int_equal(get(r.c, "/t", &resp, &cause), STATUS_AUTH);
 	assert_null(strstr(cause, TOKEN));
@@ -1229,14 +1211,12 @@ test_token_never_shown(void **state)
 	for (i = 0; i < n; i++)
 		assert_null(strstr(e[i].path, TOKEN));
 	rig_finish(&r);
-	log_set_sink(NULL, NULL);
-	log_set_level(LOG_LEVEL_WARN);
+	logged = testlog_stop();
 	assert_non_null(logged);
 	assert_non_null(strstr(logged, "GET /t: 403 in "));
 	assert_non_null(strstr(logged, "Authorization: Bearer " HTTP_REDACTED));
 	assert_null(strstr(logged, TOKEN));
 	free(logged);
-	logged = NULL;
 }
 
 /*

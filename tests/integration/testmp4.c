@@ -1,4 +1,4 @@
-/* MP4 files for upload tests: real boxes, then media bytes that never repeat. */
+/* MP4 files for upload tests: real boxes, then media that never repeats. */
 #include "config.h"
 
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* In-process requests to edgemu's route table over a scratch store, no socket. */
+/* In-process requests to edgemu's route table on a scratch store, no socket. */
 #include "config.h"
 
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* In-process requests to edgemu's route table over a scratch store, no socket. */
+/* In-process requests to edgemu's route table on a scratch store, no socket. */
 #ifndef EDGE_ROUTETEST_H
 #define EDGE_ROUTETEST_H
 
@@ -20,7 +20,7 @@ struct routetest {
 struct routetest_call {
 	unsigned int	 status;
 	cJSON		*result;	/* owned */
-	cJSON		*top;		/* top-level members beside result, owned */
+	cJSON		*top;		/* members beside result, owned */
 	char		*message;	/* errors[0].message, owned */
 	int		 code;		/* errors[0].code */
 	long		 page, per_page, total_count;
@@ -37,8 +37,8 @@ void		  routetest_close(struct routetest *);
  * JSON text or NULL, form a multipart body or NULL (owned by the call).
  */
 void		  routetest_call(struct routetest *, enum http_method,
-		    const char *, const char *, const char *, struct multipart *,
-		    struct routetest_call *);
+		    const char *, const char *, const char *,
+		    struct multipart *, struct routetest_call *);
 void		  routetest_call_free(struct routetest_call *);
 
 #endif
