@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # What the Stream end-to-end tests share, sourced after lib.sh: media files
-# written byte by byte (no encoder), a field out of edgemu's JSON, and the
-# pid of the program in the pane.
+# written byte by byte (no encoder), a field out of edgemu's JSON, the
+# pid of the program in the pane, tus uploads and downloads on edgemu.
 
 # Four bytes, big-endian.
 _stream_be32() {
@@ -70,4 +70,100 @@ stream_pane_pid() {
 	[ -n "$pid" ] && [ "$(wc -w <<<"$pid")" -eq 1 ] ||
 	    e2e_fail "no single $(basename "$EDGETUI") under the pane's shell $sh: '$pid'"
 	echo "$pid"
+}
+
+# stream_chunk_config: a config.yaml whose uploads go in 5 MiB chunks (the
+# least Stream takes), so an upload's journal moves as it goes.
+stream_chunk_config() {
+	mkdir -p "$XDG_CONFIG_HOME/edgetui"
+	cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
+preferences:
+  chunk_size: 5242880
+YAML
+	chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
+}
+
+# stream_journal_uid VAR: sets VAR to the uid of the one upload in the
+# console's upload journal; fails when there is no journal or not one uid.
+stream_journal_uid() {
+	# (the locals' names must not be the caller's VAR)
+	local _s_journal=$XDG_STATE_HOME/edgetui/uploads.json _s_uid
+
+	[ -s "$_s_journal" ] || e2e_fail "no upload journal at $_s_journal"
+	_s_uid=$(grep -oE '"uid":[[:space:]]*"[0-9a-f]{32}"' "$_s_journal" |
+	    grep -oE '[0-9a-f]{32}')
+	[ "$(wc -w <<<"$_s_uid")" -eq 1 ] ||
+	    e2e_fail "the journal does not hold one uid: $(cat "$_s_journal")"
+	printf -v "${1:?stream_journal_uid: VAR}" '%s' "$_s_uid"
+}
+
+# stream_tus_offset UID: the offset edgemu answers a tus HEAD on video UID
+# with (nothing when it answers none).
+stream_tus_offset() {
+	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
+	    -H 'Tus-Resumable: 1.0.0' \
+	    "$CLOUDFLARE_BASE_URL/accounts/$CLOUDFLARE_ACCOUNT_ID/stream/${1:?stream_tus_offset: UID}" |
+	    tr -d '\r' | sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
+}
+
+# stream_tus_settled VAR UID: waits until a PATCH cut short has ended on the
+# server, keeping what arrived (the offset edgemu answers is then all the
+# stored file holds), and sets VAR to that offset.
+stream_tus_settled() {
+	# (the locals' names must not be the caller's VAR)
+	local _s_uid=${2:?stream_tus_settled: UID} _s_stored _s_deadline _s_held
+
+	_s_stored=$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$_s_uid
+	_s_deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
+	until _s_held=$(stream_tus_offset "$_s_uid") && [ -n "$_s_held" ] &&
+	    [ "$_s_held" = "$(stat -c %s "$_s_stored")" ]; do
+		[ "$(date +%s)" -lt "$_s_deadline" ] ||
+		    e2e_fail "edgemu holds $(stat -c %s "$_s_stored") bytes of $_s_uid but answers offset '$_s_held'"
+		sleep 0.05
+	done
+	printf -v "${1:?stream_tus_settled: VAR}" '%s' "$_s_held"
+}
+
+# stream_download_ready UID SECONDS: asks for the MP4 download of video UID
+# and waits (at most SECONDS, scaled) until edgemu has made it ready, after
+# its processing time: a clock that runs on edgemu's time.
+stream_download_ready() {
+	local uid=${1:?stream_download_ready: UID} deadline
+	local dl=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream/$uid/downloads
+
+	e2e_api POST "$dl" >/dev/null
+	deadline=$(($(date +%s) + ${2:?stream_download_ready: SECONDS} * ${E2E_TIMEOUT_SCALE:-1}))
+	until e2e_api GET "$dl" | grep -q '"status":"ready"'; do
+		[ "$(date +%s)" -lt "$deadline" ] ||
+		    e2e_fail "the download of $uid is not ready"
+		sleep 0.1
+	done
+}
+
+# stream_left_upload UID: an upload left unfinished by an earlier run, as
+# its journal has it: $E2E_DIR/left.mp4 (8192 bytes) for video UID, at
+# offset 0, the one entry of the console's upload journal.
+stream_left_upload() {
+	local uid=${1:?stream_left_upload: UID} mtime
+	local journal=$XDG_STATE_HOME/edgetui/uploads.json
+	local stream=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
+
+	stream_mp4 "$E2E_DIR/left.mp4" 5000 8192
+	mkdir -p "$XDG_STATE_HOME/edgetui"
+	mtime=$(stat -c %Y "$E2E_DIR/left.mp4")
+	cat >"$journal" <<JSON
+{"uploads": [{
+	"key": "$CLOUDFLARE_BASE_URL|$CLOUDFLARE_ACCOUNT_ID|8192|$mtime|$E2E_DIR/left.mp4",
+	"file": "$E2E_DIR/left.mp4",
+	"size": 8192,
+	"mtime": $mtime,
+	"base_url": "$CLOUDFLARE_BASE_URL",
+	"account": "$CLOUDFLARE_ACCOUNT_ID",
+	"url": "$CLOUDFLARE_BASE_URL$stream/$uid",
+	"uid": "$uid",
+	"created": $(date +%s),
+	"offset": 0
+}]}
+JSON
+	chmod 600 "$journal"
 }

@@ -14,24 +14,7 @@ STREAM=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
 why=--readonly
 
 # An upload left unfinished by an earlier run, as its journal has it.
-stream_mp4 "$E2E_DIR/left.mp4" 5000 8192
-mkdir -p "$XDG_STATE_HOME/edgetui"
-mtime=$(stat -c %Y "$E2E_DIR/left.mp4")
-cat >"$XDG_STATE_HOME/edgetui/uploads.json" <<EOF
-{"uploads": [{
-	"key": "$CLOUDFLARE_BASE_URL|$CLOUDFLARE_ACCOUNT_ID|8192|$mtime|$E2E_DIR/left.mp4",
-	"file": "$E2E_DIR/left.mp4",
-	"size": 8192,
-	"mtime": $mtime,
-	"base_url": "$CLOUDFLARE_BASE_URL",
-	"account": "$CLOUDFLARE_ACCOUNT_ID",
-	"url": "$CLOUDFLARE_BASE_URL$STREAM/0123456789abcdef0123456789abcdef",
-	"uid": "0123456789abcdef0123456789abcdef",
-	"created": $(date +%s),
-	"offset": 0
-}]}
-EOF
-chmod 600 "$XDG_STATE_HOME/edgetui/uploads.json"
+stream_left_upload 0123456789abcdef0123456789abcdef
 
 # ro_refused KEY WHAT: KEY is refused with its message. The refresh before
 # it changes the status line, so a refusal left there by the key before

@@ -19,12 +19,7 @@ e2e_edgemu_start --processing-seconds 3 --upload-rate "$RATE"
 ACC=/accounts/$CLOUDFLARE_ACCOUNT_ID
 STREAM=$ACC/stream
 
-mkdir -p "$XDG_CONFIG_HOME/edgetui"
-cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
-preferences:
-  chunk_size: 5242880
-YAML
-chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
+stream_chunk_config
 
 stream_mp4 "$E2E_DIR/big-40m.mp4" 60000 "$SIZE"
 want=$(sha256sum <"$E2E_DIR/big-40m.mp4" | cut -d' ' -f1)
@@ -54,32 +49,15 @@ e2e_keys d
 e2e_wait_match "^> upload +big-40m\.mp4 +cancelled +[0-9]+% \[#*\.*\] [0-9.]+/41\.9 MB  [0-9a-f]{16}"
 e2e_wait_match "upload of big-40m\.mp4 cancelled at [0-9]+%; Enter in the tray \(T\) resumes it"
 # The journal keeps it, with the one uid edgemu made (the row begins it).
-[ -s "$journal" ] || e2e_fail "no upload journal at $journal"
-uid=$(grep -oE '"uid":[[:space:]]*"[0-9a-f]{32}"' "$journal" |
-    grep -oE '[0-9a-f]{32}')
-[ "$(wc -w <<<"$uid")" -eq 1 ] ||
-    e2e_fail "the journal does not hold one uid: $(cat "$journal")"
+stream_journal_uid uid
 e2e_assert_contains "cancelled"
 grep -qE "MB  ${uid:0:16}" "$E2E_DIR/screen.now" ||
     e2e_fail "the cancelled row does not name video $uid"
 
-# The offset edgemu answers a tus HEAD with.
-tus_offset() {
-	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
-	    -H 'Tus-Resumable: 1.0.0' "$CLOUDFLARE_BASE_URL$STREAM/$uid" |
-	    tr -d '\r' | sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
-}
-
 # The PATCH the cancel cut short ends on the server when it notices,
 # keeping what arrived: then the offset is all the file holds.
 stored=$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$uid
-deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
-until held=$(tus_offset) && [ -n "$held" ] &&
-    [ "$held" = "$(stat -c %s "$stored")" ]; do
-	[ "$(date +%s)" -lt "$deadline" ] ||
-	    e2e_fail "edgemu holds $(stat -c %s "$stored") bytes of $uid but answers offset '$held'"
-	sleep 0.05
-done
+stream_tus_settled held "$uid"
 [ "$held" -gt 0 ] && [ "$held" -lt "$SIZE" ] ||
     e2e_fail "edgemu holds $held of $SIZE bytes after the cancel"
 cut_at=$(wc -l <"$E2E_DIR/edgemu.log")
@@ -87,19 +65,13 @@ cut_at=$(wc -l <"$E2E_DIR/edgemu.log")
 # A clock longer than a chunk takes: an MP4 download of a ready demo
 # video is ready after the processing time (3 s). Nothing is sent meanwhile.
 ready=$(e2e_api GET "$STREAM?status=ready" | stream_field uid)
-e2e_api POST "$STREAM/$ready/downloads" >/dev/null
-deadline=$(($(date +%s) + 20 * ${E2E_TIMEOUT_SCALE:-1}))
-until e2e_api GET "$STREAM/$ready/downloads" | grep -q '"status":"ready"'; do
-	[ "$(date +%s)" -lt "$deadline" ] ||
-	    e2e_fail "the download of $ready is not ready"
-	sleep 0.1
-done
+stream_download_ready "$ready" 20
 if tail -n +"$((cut_at + 1))" "$E2E_DIR/edgemu.log" |
     grep -E "^edgemu: PATCH $STREAM/$uid "; then
 	e2e_fail "the cancelled upload still sent a PATCH"
 fi
-[ "$(tus_offset)" = "$held" ] ||
-    e2e_fail "the cancelled upload still sends: offset $(tus_offset), was $held"
+[ "$(stream_tus_offset "$uid")" = "$held" ] ||
+    e2e_fail "the cancelled upload still sends: offset $(stream_tus_offset "$uid"), was $held"
 # Once a key has cleared the message, the legend says what applies now.
 e2e_keys j
 e2e_wait_gone "resumes it"

@@ -17,17 +17,11 @@ e2e_init transfers_locked
 e2e_edgemu_start --processing-seconds 3 --upload-rate "$RATE"
 STREAM=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
 
-mkdir -p "$XDG_CONFIG_HOME/edgetui"
-cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
-preferences:
-  chunk_size: 5242880
-YAML
-chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
+stream_chunk_config
 
 file=$E2E_DIR/held-20m.mp4
 stream_mp4 "$file" 60000 "$SIZE"
 want=$(sha256sum <"$file" | cut -d' ' -f1)
-journal=$XDG_STATE_HOME/edgetui/uploads.json
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
@@ -47,27 +41,13 @@ e2e_keys T
 e2e_wait_match "^> upload +held-20m\.mp4 +uploading +([1-9][0-9]?)% "
 e2e_keys d
 e2e_wait_match "^> upload +held-20m\.mp4 +cancelled "
-uid=$(grep -oE '"uid":[[:space:]]*"[0-9a-f]{32}"' "$journal" |
-    grep -oE '[0-9a-f]{32}')
-[ "$(wc -w <<<"$uid")" -eq 1 ] ||
-    e2e_fail "the journal does not hold one uid: $(cat "$journal")"
-
-tus_offset() {
-	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
-	    -H 'Tus-Resumable: 1.0.0' "$CLOUDFLARE_BASE_URL$STREAM/$uid" |
-	    tr -d '\r' | sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
-}
+stream_journal_uid uid
 
 # Wait for the cut PATCH to end on the server, then hold the upload with
 # a PATCH of the file's own next bytes, sent slowly by another client.
 # The cut PATCH has ended when the offset is all the stored file holds.
 stored=$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$uid
-deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
-until held=$(tus_offset) && [ -n "$held" ] &&
-    [ "$held" = "$(stat -c %s "$stored")" ]; do
-	[ "$(date +%s)" -lt "$deadline" ] || e2e_fail "the cut PATCH did not end"
-	sleep 0.05
-done
+stream_tus_settled held "$uid"
 tail -c +"$((held + 1))" "$file" | head -c 5242880 >"$E2E_DIR/next"
 curl -sS --noproxy '*' -X PATCH -H "@$E2E_DIR/curl.headers" \
     -H 'Tus-Resumable: 1.0.0' -H "Upload-Offset: $held" \

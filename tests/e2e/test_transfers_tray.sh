@@ -16,27 +16,10 @@ STREAM=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
 LEFT=0123456789abcdef0123456789abcdef
 
 # An upload left unfinished by an earlier run, as its journal has it.
-stream_mp4 "$E2E_DIR/left.mp4" 5000 8192
+stream_left_upload "$LEFT"
 stream_mp4 "$E2E_DIR/a.mp4" 3000 4096
 stream_mp4 "$E2E_DIR/b.mp4" 3000 4096
 journal=$XDG_STATE_HOME/edgetui/uploads.json
-mkdir -p "$XDG_STATE_HOME/edgetui"
-mtime=$(stat -c %Y "$E2E_DIR/left.mp4")
-cat >"$journal" <<EOF
-{"uploads": [{
-	"key": "$CLOUDFLARE_BASE_URL|$CLOUDFLARE_ACCOUNT_ID|8192|$mtime|$E2E_DIR/left.mp4",
-	"file": "$E2E_DIR/left.mp4",
-	"size": 8192,
-	"mtime": $mtime,
-	"base_url": "$CLOUDFLARE_BASE_URL",
-	"account": "$CLOUDFLARE_ACCOUNT_ID",
-	"url": "$CLOUDFLARE_BASE_URL$STREAM/$LEFT",
-	"uid": "$LEFT",
-	"created": $(date +%s),
-	"offset": 0
-}]}
-EOF
-chmod 600 "$journal"
 
 e2e_console_start
 _e2e_tmux set -g set-clipboard on >/dev/null ||

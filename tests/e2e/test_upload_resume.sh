@@ -21,13 +21,7 @@ e2e_edgemu_start --processing-seconds 1 --upload-rate "$RATE"
 ACC=/accounts/$CLOUDFLARE_ACCOUNT_ID
 STREAM=$ACC/stream
 
-# 5 MiB chunks (the least Stream takes), so the journal moves as it goes.
-mkdir -p "$XDG_CONFIG_HOME/edgetui"
-cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'YAML'
-preferences:
-  chunk_size: 5242880
-YAML
-chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
+stream_chunk_config
 
 stream_mp4 "$E2E_DIR/big-200m.mp4" 60000 "$SIZE"
 want=$(sha256sum <"$E2E_DIR/big-200m.mp4" | cut -d' ' -f1)
@@ -57,31 +51,14 @@ kill -KILL "$(stream_pane_pid)"
 e2e_wait_match "EXIT:137"
 
 # The journal has it, with the one uid edgemu made.
-[ -s "$journal" ] || e2e_fail "no upload journal at $journal"
-uid=$(grep -oE '"uid":[[:space:]]*"[0-9a-f]{32}"' "$journal" |
-    grep -oE '[0-9a-f]{32}')
-[ "$(wc -w <<<"$uid")" -eq 1 ] ||
-    e2e_fail "the journal does not hold one uid: $(cat "$journal")"
+stream_journal_uid uid
 journaled=$(grep -oE '"offset":[[:space:]]*[0-9]+' "$journal" |
     grep -oE '[0-9]+$')
-
-# The offset edgemu answers a tus HEAD with.
-tus_offset() {
-	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
-	    -H 'Tus-Resumable: 1.0.0' "$CLOUDFLARE_BASE_URL$STREAM/$uid" |
-	    tr -d '\r' | sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
-}
 
 # A PATCH the kill cut short ends on the server when it notices, keeping
 # what arrived: then the offset it answers is all the file holds.
 stored=$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$uid
-deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
-until held=$(tus_offset) && [ -n "$held" ] &&
-    [ "$held" = "$(stat -c %s "$stored")" ]; do
-	[ "$(date +%s)" -lt "$deadline" ] ||
-	    e2e_fail "edgemu holds $(stat -c %s "$stored") bytes of $uid but answers offset '$held'"
-	sleep 0.05
-done
+stream_tus_settled held "$uid"
 [ "$held" -gt 0 ] && [ "$held" -ge "$journaled" ] ||
     e2e_fail "edgemu holds $held bytes, the journal says $journaled"
 cut_at=$(wc -l <"$E2E_DIR/edgemu.log")

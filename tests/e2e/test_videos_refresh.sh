@@ -62,13 +62,7 @@ echo "e2e: $refreshes list GETs after the upload's end, to ready (8 s of process
 
 # Nothing pending now: a clock of 8 s (the MP4 download of the new video)
 # passes without a list GET.
-e2e_api POST "$STREAM/$uid/downloads" >/dev/null
-deadline=$(($(date +%s) + 30 * ${E2E_TIMEOUT_SCALE:-1}))
-until e2e_api GET "$STREAM/$uid/downloads" | grep -q '"status":"ready"'; do
-	[ "$(date +%s)" -lt "$deadline" ] ||
-	    e2e_fail "the download of $uid is not ready"
-	sleep 0.1
-done
+stream_download_ready "$uid" 30
 if tail -n +"$((cut_at + 1))" "$E2E_DIR/edgemu.log" |
     grep -E "^edgemu: GET $STREAM [0-9]{3} "; then
 	e2e_fail "the list was fetched again with nothing pending"

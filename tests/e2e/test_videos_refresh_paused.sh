@@ -20,15 +20,8 @@ list_gets() {	# list_gets FROM: the list GETs in edgemu's log past line FROM
 ready=$(e2e_api GET "$STREAM?status=ready" | stream_field uid)
 # wait_clock: until the download of that video is ready (16 s).
 wait_clock() {
-	local deadline
 	e2e_api DELETE "$STREAM/$ready/downloads" >/dev/null || true
-	e2e_api POST "$STREAM/$ready/downloads" >/dev/null
-	deadline=$(($(date +%s) + 40 * ${E2E_TIMEOUT_SCALE:-1}))
-	until e2e_api GET "$STREAM/$ready/downloads" | grep -q '"status":"ready"'; do
-		[ "$(date +%s)" -lt "$deadline" ] ||
-		    e2e_fail "the download of $ready is not ready"
-		sleep 0.1
-	done
+	stream_download_ready "$ready" 40
 }
 
 e2e_console_start

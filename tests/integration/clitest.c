@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "itest.h"
+#include "testdir.h"
 
 #include "clitest.h"
 
@@ -172,12 +173,10 @@ int
 cli_setup(void **state)
 {
 	struct fixture	*f = calloc(1, sizeof *f);
-	char		 tmpl[] = "/tmp/edgetui-cli-XXXXXX";
 
 	assert_non_null(f);
 	edgemu_start(&f->emu, NULL, 1, NULL);
-	assert_non_null(mkdtemp(tmpl));
-	f->home = strdup(tmpl);
+	assert_non_null(f->home = testdir_new("cli"));
 	*state = f;
 	return (0);
 }
@@ -186,13 +185,10 @@ int
 cli_teardown(void **state)
 {
 	struct fixture	*f = *state;
-	char		*cmd;
 
 	edgemu_finish(&f->emu);
-	cmd = itest_printf("rm -rf '%s'", f->home);
-	if (system(cmd) != 0)
+	if (testdir_remove(f->home) != 0)
 		fprintf(stderr, "could not remove %s\n", f->home);
-	free(cmd);
 	free(f->home);
 	free(f);
 	return (0);

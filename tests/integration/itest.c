@@ -21,6 +21,7 @@
 #include <curl/curl.h>
 
 #include "itest.h"
+#include "testdir.h"
 
 #define ITEST_MAX_ARGS 16
 
@@ -156,7 +157,6 @@ edgemu_start(struct edgemu *e, const char *dir, int demo, ...)
 {
 	va_list		 ap;
 	const char	*a;
-	char		 tmpl[] = "/tmp/edgemu-test.XXXXXX";
 	static int	 curl_ready;
 
 	if (!curl_ready) {
@@ -166,9 +166,9 @@ edgemu_start(struct edgemu *e, const char *dir, int demo, ...)
 	memset(e, 0, sizeof *e);
 	e->demo = demo;
 	if (dir == NULL) {
-		if (mkdtemp(tmpl) == NULL)
-			fail_msg("mkdtemp: %s", strerror(errno));
-		e->dir = strdup(tmpl);
+		if ((e->dir = testdir_new("edgemu")) == NULL)
+			fail_msg("cannot make a directory: %s",
+			    strerror(errno));
 		e->own_dir = 1;
 	} else
 		e->dir = strdup(dir);
@@ -207,15 +207,9 @@ edgemu_kill(struct edgemu *e, int sig)
 void
 edgemu_finish(struct edgemu *e)
 {
-	char	*cmd;
-
 	edgemu_kill(e, SIGTERM);
-	if (e->own_dir) {
-		cmd = itest_printf("rm -rf '%s'", e->dir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", e->dir);
-		free(cmd);
-	}
+	if (e->own_dir && testdir_remove(e->dir) != 0)
+		fprintf(stderr, "could not remove %s\n", e->dir);
 	free(e->dir);
 	free(e->url);
 	free(e->token);
@@ -226,14 +220,18 @@ edgemu_finish(struct edgemu *e)
 	memset(e, 0, sizeof *e);
 }
 
+/* fast: videos are processed in 1 s, not edgemu's default. */
 static int
-edgemu_fixture(void **state, int demo)
+edgemu_fixture(void **state, int demo, int fast)
 {
 	struct edgemu	*e = calloc(1, sizeof *e);
 
 	if (e == NULL)
 		abort();
-	edgemu_start(e, NULL, demo, NULL);
+	if (fast)
+		edgemu_start(e, NULL, demo, "--processing-seconds", "1", NULL);
+	else
+		edgemu_start(e, NULL, demo, NULL);
 	*state = e;
 	return (0);
 }
@@ -241,13 +239,25 @@ edgemu_fixture(void **state, int demo)
 int
 edgemu_fixture_plain(void **state)
 {
-	return (edgemu_fixture(state, 0));
+	return (edgemu_fixture(state, 0, 0));
 }
 
 int
 edgemu_fixture_demo(void **state)
 {
-	return (edgemu_fixture(state, 1));
+	return (edgemu_fixture(state, 1, 0));
+}
+
+int
+edgemu_fixture_fast_plain(void **state)
+{
+	return (edgemu_fixture(state, 0, 1));
+}
+
+int
+edgemu_fixture_fast_demo(void **state)
+{
+	return (edgemu_fixture(state, 1, 1));
 }
 
 int

@@ -48,6 +48,9 @@ void	 edgemu_finish(struct edgemu *);
 /* cmocka fixtures: *state is a started edgemu, without or with demo data. */
 int	 edgemu_fixture_plain(void **);
 int	 edgemu_fixture_demo(void **);
+/* The same with videos processed in 1 s. */
+int	 edgemu_fixture_fast_plain(void **);
+int	 edgemu_fixture_fast_demo(void **);
 int	 edgemu_fixture_stop(void **);
 
 /*

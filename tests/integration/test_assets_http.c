@@ -24,6 +24,7 @@
 #include <openssl/pem.h>
 
 #include "itest.h"
+#include "testpng.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
@@ -37,16 +38,6 @@
 #define BODY_MAX	(10 * 1024 * 1024)
 
 /* ---- fixtures and helpers --------------------------------------------- */
-
-static int
-start(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
 
 static const cJSON *
 get(const cJSON *o, const char *path)
@@ -218,55 +209,6 @@ post_form(struct edgemu *e, const char *path, struct form *f,
 }
 
 /* ---- images ----------------------------------------------------------- */
-
-static uint32_t
-crc32_png(const unsigned char *p, size_t n)
-{
-	uint32_t	c = 0xffffffffU;
-	size_t		i;
-	int		k;
-
-	for (i = 0; i < n; i++) {
-		c ^= p[i];
-		for (k = 0; k < 8; k++)
-			c = (c & 1) ? (c >> 1) ^ 0xedb88320U : c >> 1;
-	}
-	return (~c);
-}
-
-static void
-put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-/* A PNG's signature and IHDR, then a stub IDAT and IEND. */
-static size_t
-make_png(unsigned char *p, uint32_t w, uint32_t h)
-{
-	static const unsigned char sig[8] = {
-		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
-	};
-	static const unsigned char tail[] = {
-		0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xaf, 0x06, 0x1e,
-		0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82
-	};
-
-	memcpy(p, sig, 8);
-	put_be32(p + 8, 13);
-	memcpy(p + 12, "IHDR", 4);
-	put_be32(p + 16, w);
-	put_be32(p + 20, h);
-	p[24] = 8;
-	p[25] = 6;
-	p[26] = p[27] = p[28] = 0;
-	put_be32(p + 29, crc32_png(p + 12, 17));
-	memcpy(p + 33, tail, sizeof tail);
-	return (33 + sizeof tail);
-}
 
 /* A baseline JPEG: SOI, APP0, DQT, SOF0 with the size, SOS, EOI. */
 static size_t
@@ -607,7 +549,7 @@ test_watermarks(void **state)
 	struct edgemu		*e = *state;
 	struct form		 f = { NULL, 0 };
 	unsigned char		 png[128], jpeg[128];
-	size_t			 pn = make_png(png, 120, 45);
+	size_t			 pn = testpng_make(png, 120, 45);
 	size_t			 jn = make_jpeg(jpeg, 640, 360);
 	cJSON			*a, *b, *list, *got;
 	char			*want, *path, *names, *pa, *pb;
@@ -699,7 +641,7 @@ test_watermark_refusals(void **state)
 	struct form		 f = { NULL, 0 };
 	unsigned char		 png[128];
 	char			*big, *path;
-	size_t			 pn = make_png(png, 8, 8), i, n;
+	size_t			 pn = testpng_make(png, 8, 8), i, n;
 	cJSON			*list;
 
 	for (i = 0; i < nitems(bad); i++) {
@@ -1024,5 +966,6 @@ main(void)
 		cmocka_unit_test(test_restart),
 	};
 
-	return (cmocka_run_group_tests(tests, start, edgemu_fixture_stop));
+	return (cmocka_run_group_tests(tests, edgemu_fixture_demo,
+	    edgemu_fixture_stop));
 }

@@ -26,10 +26,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "buf.h"
 #include "clitest.h"
 #include "itest.h"
-#include "media.h"
+#include "testdir.h"
+#include "testmp4.h"
 #include "tusc.h"
 
 static const char rule_yaml[] =
@@ -654,46 +654,19 @@ static int
 setup_media(void **state)
 {
 	struct fixture	*f = calloc(1, sizeof *f);
-	char		 tmpl[] = "/tmp/edgetui-cli-XXXXXX";
 
 	assert_non_null(f);
 	edgemu_start(&f->emu, NULL, 1, "--processing-seconds", "1", NULL);
-	assert_non_null(mkdtemp(tmpl));
-	f->home = strdup(tmpl);
+	assert_non_null(f->home = testdir_new("cli"));
 	*state = f;
 	return (0);
 }
 
-/*
- * A valid MP4 (3 s at timescale 1000) with mdat_len bytes of media that
- * never repeat (xorshift), so a misplaced chunk cannot compare equal.
- */
+/* A valid MP4 of 3 s with mdat_len bytes of media that never repeat. */
 static void
 write_mp4(const char *path, size_t mdat_len, uint32_t seed)
 {
-	struct buf	 b = BUF_INITIALIZER;
-	unsigned char	 block[65536];
-	uint32_t	 x = seed | 1;
-	size_t		 i, n, done;
-	FILE		*fp;
-
-	media_mp4(&b, 1000, 3000, 640, 360, mdat_len);
-	fp = fopen(path, "wb");
-	assert_non_null(fp);
-	assert_int_equal(fwrite(b.data, 1, b.len, fp), b.len);
-	for (done = 0; done < mdat_len; done += n) {
-		n = mdat_len - done < sizeof block ? mdat_len - done :
-		    sizeof block;
-		for (i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			block[i] = (unsigned char)x;
-		}
-		assert_int_equal(fwrite(block, 1, n, fp), n);
-	}
-	assert_int_equal(fclose(fp), 0);
-	buf_free(&b);
+	testmp4_write(path, 3000, mdat_len, seed);
 }
 
 static int

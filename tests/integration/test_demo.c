@@ -20,6 +20,7 @@
 
 #include "demo.h"
 #include "itest.h"
+#include "testdir.h"
 
 /* The variables the tests change, put back after each. */
 static const char *const saved_names[] = { "EDGEMU", "PATH", "TMPDIR" };
@@ -224,12 +225,11 @@ test_dies(void **state)
 {
 	struct demo	 d;
 	struct stat	 sb;
-	char		 tmp[] = "/tmp/test_demo-XXXXXX";
-	char		*script, *cause = NULL;
+	char		*tmp, *script, *cause = NULL;
 	FILE		*f;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmp));
+	assert_non_null(tmp = testdir_new("demo"));
 	script = itest_printf("%s/edgemu", tmp);
 	assert_non_null(f = fopen(script, "w"));
 	fputs("#!/bin/sh\n"
@@ -255,6 +255,7 @@ test_dies(void **state)
 	assert_int_equal(rmdir(tmp), 0);
 	assert_int_equal(stat(tmp, &sb), -1);
 	free(script);
+	free(tmp);
 }
 
 int

@@ -25,6 +25,7 @@
 #include <sqlite3.h>
 
 #include "itest.h"
+#include "testdir.h"
 
 #define ZONE		"c0ffee00c0ffee00c0ffee00c0ffee01"
 #define ACCOUNT		"a1b2c3d4e5f60718293a4b5c6d7e8f90"
@@ -585,10 +586,10 @@ static void
 test_data_parents(void **state)
 {
 	struct edgemu	 e;
-	char		 tmpl[] = "/tmp/edgemu-test.XXXXXX", *dir, *p, *cmd;
+	char		*tmpl, *dir, *p;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
+	assert_non_null(tmpl = testdir_new("edgemu"));
 	dir = itest_printf("%s/a/b", tmpl);
 	edgemu_start(&e, dir, 0, NULL);
 	edgemu_finish(&e);
@@ -596,9 +597,8 @@ test_data_parents(void **state)
 	assert_private(p, 1);
 	free(p);
 	assert_private(dir, 1);
-	cmd = itest_printf("rm -rf '%s'", tmpl);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(testdir_remove(tmpl), 0);
+	free(tmpl);
 	free(dir);
 }
 

@@ -28,13 +28,15 @@
 #include "itest.h"
 #include "log.h"
 #include "retry.h"
+#include "testclock.h"
+#include "testlog.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
 #endif
 
 #define TOKEN	"fault-Token-9f8e7d6c5b4a"
-#define WALL	((time_t)1700000000)
+#define WALL	TESTCLOCK_WALL
 #define JSON_CT	"Content-Type: application/json\r\n"
 #define OK_BODY	"{\"success\":true,\"errors\":[],\"messages\":[]," \
 		"\"result\":{\"id\":\"r1\"}}"
@@ -43,47 +45,24 @@
 		"\"period\":60,\"action\":{\"mode\":\"simulate\"," \
 		"\"timeout\":60}}"
 
-/* The fake clock moves only when the fake sleep is called. */
+/* The fake clock, and a faultd it may start on its first sleep. */
 struct fake {
-	double	  now;
-	long	  sleeps[16];
-	int	  nsleeps;
+	struct testclock  clock;	/* first: the hooks' argument is this */
 	/* On the first sleep, start a faultd on this port. */
-	int	  late_port;
-	struct faultd *late;
+	int		  late_port;
+	struct faultd	 *late;
 };
-
-static double
-fake_clock(void *arg)
-{
-	return (((struct fake *)arg)->now);
-}
-
-static time_t
-fake_wall(void *arg)
-{
-	return (WALL + (time_t)((struct fake *)arg)->now);
-}
 
 static void
 fake_sleep(long ms, void *arg)
 {
 	struct fake	*f = arg;
 
-	if (f->nsleeps < (int)nitems(f->sleeps))
-		f->sleeps[f->nsleeps++] = ms;
-	f->now += (double)ms / 1000;
+	testclock_sleep(ms, &f->clock);
 	if (f->late_port != 0 && f->late == NULL) {
 		f->late = faultd_start(f->late_port);
 		assert_non_null(f->late);
 	}
-}
-
-static double
-fake_jitter(void *arg)
-{
-	(void)arg;
-	return (0);
 }
 
 struct opts {
@@ -97,8 +76,8 @@ client_for(const char *url, const char *token, struct fake *f,
     const struct opts *o)
 {
 	struct http_hooks	 hooks = {
-		.clock = fake_clock, .wall = fake_wall, .sleep = fake_sleep,
-		.jitter = fake_jitter, .arg = f
+		.clock = testclock_clock, .wall = testclock_wall,
+		.sleep = fake_sleep, .jitter = testclock_jitter, .arg = f
 	};
 	struct http_options	 ho = {
 		.base_url = url, .token = token, .max_retries = -1,
@@ -167,26 +146,6 @@ assert_printable(const char *s)
 }
 
 /* ---- against edgemu ---------------------------------------------------- */
-
-static int
-emu_start(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-emu_stop(void **state)
-{
-	struct edgemu	*e = *state;
-
-	edgemu_finish(e);
-	free(e);
-	return (0);
-}
 
 static void
 test_edgemu_get_operations(void **state)
@@ -494,8 +453,8 @@ test_retry_after_honoured(void **state)
 	rig_start(&r, script, nitems(script), NULL);
 	if (get(r.c, "/things", &resp, &cause) != STATUS_OK)
 		fail_msg("%s", cause);
-	assert_int_equal(r.f.nsleeps, 1);
-	assert_int_equal(r.f.sleeps[0], 1000);
+	assert_int_equal(r.f.clock.nsleeps, 1);
+	assert_int_equal(r.f.clock.sleeps[0], 1000);
 	assert_int_equal(resp.attempts, 2);
 	assert_int_equal(faultd_count(r.fd), 2);
 	assert_int_equal(resp.ratelimit_remaining, 49);
@@ -518,8 +477,8 @@ test_retry_after_ms_preferred(void **state)
 	(void)state;
 	rig_start(&r, script, nitems(script), NULL);
 	assert_int_equal(get(r.c, "/things", &resp, &cause), STATUS_OK);
-	assert_int_equal(r.f.nsleeps, 1);
-	assert_int_equal(r.f.sleeps[0], 250);
+	assert_int_equal(r.f.clock.nsleeps, 1);
+	assert_int_equal(r.f.clock.sleeps[0], 250);
 	http_response_free(&resp);
 	rig_finish(&r);
 }
@@ -540,7 +499,7 @@ test_retry_after_long_reported(void **state)
 	rig_start(&r, script, nitems(script), NULL);
 	assert_int_equal(get(r.c, "/things", &resp, &cause),
 	    STATUS_RATE_LIMITED);
-	assert_int_equal(r.f.nsleeps, 0);
+	assert_int_equal(r.f.clock.nsleeps, 0);
 	assert_int_equal(faultd_count(r.fd), 1);
 	assert_int_equal(resp.until, WALL + 120);
 	want = itest_printf("rate-limited until %s",
@@ -557,7 +516,7 @@ test_retry_after_long_reported(void **state)
 	assert_int_equal(get(r.c, "/other", &resp, &cause),
 	    STATUS_RATE_LIMITED);
 	assert_int_equal(resp.attempts, 0);
-	assert_int_equal(r.f.nsleeps, 0);
+	assert_int_equal(r.f.clock.nsleeps, 0);
 	assert_int_equal(faultd_count(r.fd), 1);
 	assert_non_null(strstr(cause, want));
 	assert_non_null(strstr(cause, "HTTP 429"));
@@ -587,9 +546,9 @@ test_5xx_storm(void **state)
 	assert_int_equal(faultd_count(r.fd), 3);
 	assert_int_equal(resp.attempts, 3);
 	assert_int_equal(resp.http_status, 503);
-	assert_int_equal(r.f.nsleeps, 2);
-	assert_int_equal(r.f.sleeps[0], 500);
-	assert_int_equal(r.f.sleeps[1], 1000);
+	assert_int_equal(r.f.clock.nsleeps, 2);
+	assert_int_equal(r.f.clock.sleeps[0], 500);
+	assert_int_equal(r.f.clock.sleeps[1], 1000);
 	assert_non_null(strstr(cause, "HTTP 503: overloaded [1234]"));
 	assert_non_null(strstr(cause, "(3 attempts)"));
 	assert_int_equal(http_exit_status(resp.status, resp.http_status),
@@ -619,7 +578,7 @@ test_post_503_not_retried(void **state)
 	    STATUS_SERVER);
 	assert_int_equal(faultd_count(r.fd), 1);
 	assert_int_equal(resp.attempts, 1);
-	assert_int_equal(r.f.nsleeps, 0);
+	assert_int_equal(r.f.clock.nsleeps, 0);
 	free(cause);
 	http_response_free(&resp);
 
@@ -667,7 +626,7 @@ test_post_refused_is_retried(void **state)
 	if (http_perform(c, &req, &resp, &cause) != STATUS_OK)
 		fail_msg("%s", cause);
 	assert_int_equal(resp.attempts, 2);
-	assert_int_equal(f.nsleeps, 1);
+	assert_int_equal(f.clock.nsleeps, 1);
 	assert_non_null(f.late);
 	assert_int_equal(faultd_count(f.late), 1);
 	assert_int_equal(faultd_request(f.late, 0, &fr), 0);
@@ -1110,11 +1069,12 @@ test_budget_waits(void **state)
 	for (i = 0; i < 4; i++) {
 		if (get(r.c, "/b", &resp, &cause) != STATUS_OK)
 			fail_msg("request %d: %s", i + 1, cause);
-		assert_int_equal(r.f.nsleeps, i < 3 ? 0 : 1);
+		assert_int_equal(r.f.clock.nsleeps, i < 3 ? 0 : 1);
 		http_response_free(&resp);
 	}
 	/* 3 per 5 minutes: the 4th waited (on the fake clock) ~100 s. */
-	assert_true(r.f.sleeps[0] >= 99000 && r.f.sleeps[0] <= 100001);
+	assert_true(r.f.clock.sleeps[0] >= 99000 &&
+	    r.f.clock.sleeps[0] <= 100001);
 	assert_int_equal(faultd_count(r.fd), 4);
 	rig_finish(&r);
 }
@@ -1214,23 +1174,6 @@ test_multi_loop(void **state)
 
 /* ---- the token stays out of every message ------------------------------ */
 
-static char	*logged;
-static size_t	 nlogged;
-
-static void
-capture_sink(enum log_level level, const char *msg, void *arg)
-{
-	size_t	n = strlen(msg);
-
-	(void)level;
-	(void)arg;
-	logged = realloc(logged, nlogged + n + 2);
-	memcpy(logged + nlogged, msg, n);
-	nlogged += n;
-	logged[nlogged++] = '\n';
-	logged[nlogged] = '\0';
-}
-
 static void
 test_token_never_shown(void **state)
 {
@@ -1245,15 +1188,12 @@ test_token_never_shown(void **state)
 	struct rig		 r;
 	struct http_response	 resp;
 	struct http_log_entry	 e[8];
-	char			*cause, *cmd;
+	char			*cause, *cmd, *logged;
 	struct http_request	 req = { .method = "GET", .path = "/t" };
 	size_t			 i, n;
 
 	(void)state;
-	logged = NULL;
-	nlogged = 0;
-	log_set_sink(capture_sink, NULL);
-	log_set_level(LOG_LEVEL_DEBUG);
+	testlog_start();
 	rig_start(&r, script, nitems(script), NULL);
 	assert_int_equal(get(r.c, "/t", &resp, &cause), STATUS_AUTH);
 	assert_null(strstr(cause, TOKEN));
@@ -1271,14 +1211,12 @@ test_token_never_shown(void **state)
 	for (i = 0; i < n; i++)
 		assert_null(strstr(e[i].path, TOKEN));
 	rig_finish(&r);
-	log_set_sink(NULL, NULL);
-	log_set_level(LOG_LEVEL_WARN);
+	logged = testlog_stop();
 	assert_non_null(logged);
 	assert_non_null(strstr(logged, "GET /t: 403 in "));
 	assert_non_null(strstr(logged, "Authorization: Bearer " HTTP_REDACTED));
 	assert_null(strstr(logged, TOKEN));
 	free(logged);
-	logged = NULL;
 }
 
 /*
@@ -1383,14 +1321,14 @@ main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_edgemu_get_operations,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_log_detail),
 		cmocka_unit_test_setup_teardown(test_edgemu_round_trip,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_multipart,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_tus_patch,
-		    emu_start, emu_stop),
+		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_retry_after_honoured),
 		cmocka_unit_test(test_retry_after_ms_preferred),
 		cmocka_unit_test(test_retry_after_long_reported),

@@ -96,26 +96,6 @@ assert_refused(struct edgemu *e, const char *method, const char *path,
 	free(msg);
 }
 
-static int
-start_plain(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 0, "--processing-seconds", "1", NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-start_demo(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, "--processing-seconds", "1", NULL);
-	*state = e;
-	return (0);
-}
-
 /* ---- requests with headers of our own ---------------------------------- */
 
 /* ---- videos ------------------------------------------------------------- */
@@ -1146,19 +1126,19 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_webhook_config,
-		    start_plain, edgemu_fixture_stop),
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_unknown_video,
-		    start_plain, edgemu_fixture_stop),
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_audio_and_captions,
-		    start_plain, edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_downloads, start_plain,
-		    edgemu_fixture_stop),
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_downloads,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_webhook_delivery,
-		    start_plain, edgemu_fixture_stop),
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_webhook_restart,
-		    start_plain, edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo,
-		    edgemu_fixture_stop),
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo,
+		    edgemu_fixture_fast_demo, edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

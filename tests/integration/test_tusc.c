@@ -26,9 +26,9 @@
 #include "buf.h"
 #include "http.h"
 #include "itest.h"
-#include "media.h"
 #include "tusc.h"
 #include "testdir.h"
+#include "testmp4.h"
 #include "xmalloc.h"
 
 #define MIB		(1024LL * 1024)
@@ -54,27 +54,7 @@ struct rig {
 static void
 make_mp4(const char *path)
 {
-	struct buf	 b = BUF_INITIALIZER;
-	unsigned char	 blk[65536];
-	uint64_t	 x = 0x9e3779b97f4a7c15ULL;
-	size_t		 done, n, i;
-	FILE		*f;
-
-	media_mp4(&b, 1000, 10000, 640, 360, MDAT_LEN);
-	assert_non_null(f = fopen(path, "w"));
-	assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
-	for (done = 0; done < MDAT_LEN; done += n) {
-		n = MDAT_LEN - done < sizeof blk ? MDAT_LEN - done : sizeof blk;
-		for (i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			blk[i] = (unsigned char)x;
-		}
-		assert_int_equal(fwrite(blk, 1, n, f), n);
-	}
-	assert_int_equal(fclose(f), 0);
-	buf_free(&b);
+	testmp4_write(path, 10000, MDAT_LEN, 0x9e3779b97f4a7c15ULL);
 }
 
 static void

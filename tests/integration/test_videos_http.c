@@ -357,26 +357,6 @@ wait_final(struct edgemu *e, const char *uid, char *seen, size_t seensz)
 
 /* ---- fixtures ------------------------------------------------------------ */
 
-static int
-start(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 0, "--processing-seconds", "1", NULL);
-	*state = e;
-	return (0);
-}
-
-static int
-start_demo(void **state)
-{
-	struct edgemu	*e = calloc(1, sizeof *e);
-
-	edgemu_start(e, NULL, 1, "--processing-seconds", "1", NULL);
-	*state = e;
-	return (0);
-}
-
 /* ---- discovery and creation ---------------------------------------------- */
 
 static void
@@ -1856,48 +1836,48 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_options, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_create_refused, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_create_metadata, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_patch_refused, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_patch_chunked, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_upload_to_ready, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_upload_errors, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_ready_unread, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_upload_64mib, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_one_patch_at_a_time, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_delete_during_patch, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_patch_cut_short, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_kill_mid_patch, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_expired, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_terminate, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_direct_user, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_direct_upload, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_list, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_list_creator, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_edit_delete, start,
-		    edgemu_fixture_stop),
-		cmocka_unit_test_setup_teardown(test_demo, start_demo,
-		    edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_options,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_create_refused,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_create_metadata,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_patch_refused,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_patch_chunked,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_upload_to_ready,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_upload_errors,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_ready_unread,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_upload_64mib,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_one_patch_at_a_time,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_delete_during_patch,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_patch_cut_short,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_kill_mid_patch,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_expired,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_terminate,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_direct_user,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_direct_upload,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_list,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_list_creator,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_edit_delete,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_demo,
+		    edgemu_fixture_fast_demo, edgemu_fixture_stop),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

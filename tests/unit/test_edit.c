@@ -25,6 +25,7 @@
 #include "common.h"
 #include "edit.h"
 #include "kind.h"
+#include "testdir.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -155,10 +156,10 @@ slurp(const char *path)
 static int
 tmp_setup(void **state)
 {
-	char	*dir = xstrdup("/tmp/test_edit-XXXXXX");
+	char	*dir = testdir_new("edit");
 
-	if (mkdtemp(dir) == NULL)
-		fail_msg("mkdtemp: %s", strerror(errno));
+	if (dir == NULL)
+		fail_msg("cannot make a directory: %s", strerror(errno));
 	setenv("TMPDIR", dir, 1);
 	unsetenv("EDITOR");
 	unsetenv("VISUAL");
@@ -169,15 +170,13 @@ tmp_setup(void **state)
 static int
 tmp_teardown(void **state)
 {
-	char	*dir = *state, *cmd;
+	char	*dir = *state;
 	int	 rv;
 
-	cmd = xprintf("rm -rf '%s'", dir);
-	rv = system(cmd);
-	free(cmd);
+	rv = testdir_remove(dir);
 	free(dir);
 	unsetenv("TMPDIR");
-	return (rv == 0 ? 0 : -1);
+	return (rv);
 }
 
 /* ---- the update body ---------------------------------------------------- */

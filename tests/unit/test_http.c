@@ -24,88 +24,19 @@
 #include "http.h"
 #include "log.h"
 #include "retry.h"
+#include "testclock.h"
+#include "testlog.h"
 
 #define TOKEN	"tok-Secret-0123456789abcdef"
 #define BASE	"https://api.example.test/client/v4"
-#define WALL	((time_t)1700000000)
-
-/* A fake clock that moves only when the fake sleep is called. */
-struct fake {
-	double	 now;
-	long	 sleeps[16];
-	int	 nsleeps;
-};
-
-static double
-fake_clock(void *arg)
-{
-	return (((struct fake *)arg)->now);
-}
-
-static time_t
-fake_wall(void *arg)
-{
-	return (WALL + (time_t)((struct fake *)arg)->now);
-}
-
-static void
-fake_sleep(long ms, void *arg)
-{
-	struct fake	*f = arg;
-
-	if (f->nsleeps < (int)nitems(f->sleeps))
-		f->sleeps[f->nsleeps++] = ms;
-	f->now += (double)ms / 1000;
-}
-
-static double
-fake_jitter(void *arg)
-{
-	(void)arg;
-	return (0);
-}
-
-/* Every log line, for scanning. */
-static char	*logged;
-static size_t	 nlogged;
-
-static void
-capture_sink(enum log_level level, const char *msg, void *arg)
-{
-	size_t	n = strlen(msg);
-
-	(void)level;
-	(void)arg;
-	logged = realloc(logged, nlogged + n + 2);
-	memcpy(logged + nlogged, msg, n);
-	nlogged += n;
-	logged[nlogged++] = '\n';
-	logged[nlogged] = '\0';
-}
-
-static void
-capture_start(void)
-{
-	free(logged);
-	logged = NULL;
-	nlogged = 0;
-	log_set_sink(capture_sink, NULL);
-	log_set_level(LOG_LEVEL_DEBUG);
-}
-
-static void
-capture_stop(void)
-{
-	log_set_sink(NULL, NULL);
-	log_set_level(LOG_LEVEL_WARN);
-}
+#define WALL	TESTCLOCK_WALL
 
 static struct http_client *
-client(struct fake *f, int readonly, long long capacity, size_t log_size)
+client(struct testclock *f, int readonly, long long capacity, size_t log_size)
 {
 	struct http_hooks	 hooks = {
-		.clock = fake_clock, .wall = fake_wall, .sleep = fake_sleep,
-		.jitter = fake_jitter, .arg = f
+		.clock = testclock_clock, .wall = testclock_wall,
+		.sleep = testclock_sleep, .jitter = testclock_jitter, .arg = f
 	};
 	struct http_options	 o = {
 		.base_url = BASE "/", .token = TOKEN, .readonly = readonly,
@@ -172,7 +103,7 @@ prepare(struct http_client *c, const struct http_request *req)
 static void
 test_prepare_headers(void **state)
 {
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 0, 0);
 	const char *const	 extra[] = { "X-Trace: 1", NULL };
 	struct http_request	 req = { .method = "POST",
@@ -208,7 +139,7 @@ test_prepare_headers(void **state)
 static void
 test_prepare_token_goes_home_only(void **state)
 {
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 0, 0);
 	struct http_request	 req = { .method = "PATCH",
 	    .path = "https://API.example.test:443/client/v4/accounts/a/"
@@ -295,7 +226,7 @@ test_readonly_refuses_mutations(void **state)
 	static const char *const mutating[] = { "POST", "PUT", "PATCH",
 	    "DELETE" };
 	static const char *const safe[] = { "GET", "HEAD", "OPTIONS" };
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 1, 0, 0);
 	struct http_request	 req = { .path = "/zones/z/rate_limits/r" };
 	struct http_response	 resp;
@@ -345,7 +276,7 @@ test_invalid_requests(void **state)
 		{ .name = "file", .file = "/nonexistent/edgetui/x.png" }
 	};
 	static const struct http_part	nameless[] = { { .value = "x" } };
-	struct fake			 f;
+	struct testclock		 f;
 	struct http_client		*c = client(&f, 0, 0, 0);
 	struct {
 		struct http_request	 req;
@@ -413,7 +344,7 @@ test_invalid_requests(void **state)
  * delays it asks for go to f->sleeps. Returns the final status.
  */
 static enum status
-simulate(struct http_client *c, struct fake *f, const char *method,
+simulate(struct http_client *c, struct testclock *f, const char *method,
     const CURLcode *results, size_t n, struct http_response *resp,
     char **cause)
 {
@@ -434,7 +365,7 @@ simulate(struct http_client *c, struct fake *f, const char *method,
 		}
 		if (next == HTTP_NEXT_DONE)
 			break;
-		fake_sleep(wait, f);
+		testclock_sleep(wait, f);
 	}
 	assert_int_equal(i, n);
 	st = http_call_result(call, resp, cause);
@@ -452,7 +383,7 @@ test_retries_from_curl_results(void **state)
 	    CURLE_PEER_FAILED_VERIFICATION };
 	static const CURLcode	 cancelled[] = {
 	    CURLE_ABORTED_BY_CALLBACK };
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 0, 0);
 	struct http_response	 resp;
 	char			*cause = NULL;
@@ -508,7 +439,7 @@ static void
 test_budget_wait_and_report(void **state)
 {
 	static const CURLcode	 lost[] = { CURLE_RECV_ERROR };
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 2, 0);
 	struct http_request	 req = { .method = "GET", .path = "/b" };
 	struct http_response	 resp;
@@ -531,7 +462,7 @@ test_budget_wait_and_report(void **state)
 	assert_null(easy);
 	/* 2 per 300 s: one token every 150 s. */
 	assert_true(wait >= 149000 && wait <= 150001);
-	fake_sleep(wait, &f);
+	testclock_sleep(wait, &f);
 	assert_int_equal(http_call_next(call, &easy, &wait), HTTP_NEXT_SEND);
 	assert_int_equal(http_call_done(call, lost[0], &wait), HTTP_NEXT_WAIT);
 	http_call_free(call);
@@ -539,8 +470,9 @@ test_budget_wait_and_report(void **state)
 	/* A wait past budget_wait_ms is reported, not slept. */
 	http_client_free(c);
 	{
-		struct http_hooks	 hooks = { .clock = fake_clock,
-		    .wall = fake_wall, .sleep = fake_sleep, .arg = &f };
+		struct http_hooks	 hooks = { .clock = testclock_clock,
+		    .wall = testclock_wall, .sleep = testclock_sleep,
+		    .arg = &f };
 		struct http_options	 o = { .base_url = BASE,
 		    .token = TOKEN, .max_retries = -1, .budget_capacity = 1,
 		    .budget_wait_ms = 1000, .hooks = &hooks };
@@ -569,9 +501,11 @@ test_budget_wait_and_report(void **state)
 static void
 test_shared_budget(void **state)
 {
-	struct fake		 f;
+	struct testclock	 f;
 	struct budget		*b = budget_new(5, 0);
-	struct http_hooks	 hooks = { .clock = fake_clock, .arg = &f };
+	struct http_hooks	 hooks = {
+		.clock = testclock_clock, .arg = &f
+	};
 	struct http_options	 o = { .base_url = BASE, .max_retries = -1,
 	    .budget = b, .hooks = &hooks };
 	struct http_request	 req = { .method = "GET", .path = "/s" };
@@ -596,15 +530,15 @@ test_log_lines_redacted(void **state)
 {
 	static const CURLcode	 refused[] = { CURLE_COULDNT_CONNECT,
 	    CURLE_COULDNT_CONNECT, CURLE_COULDNT_CONNECT };
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c;
 	struct http_request	 req = { .method = "POST",
 	    .path = "/echo/" TOKEN, .json = "{\"token\":\"" TOKEN "\"}" };
 	struct http_response	 resp;
-	char			*cause = NULL, *s;
+	char			*cause = NULL, *s, *logged;
 
 	(void)state;
-	capture_start();
+	testlog_start();
 	c = client(&f, 1, 0, 0);
 	assert_int_equal(http_perform(c, &req, &resp, &cause),
 	    STATUS_READONLY);
@@ -619,7 +553,7 @@ test_log_lines_redacted(void **state)
 	    STATUS_TRANSPORT);
 	free(cause);
 	http_response_free(&resp);
-	capture_stop();
+	logged = testlog_stop();
 
 	assert_non_null(logged);
 	/* Attempts, retries and the headers sent were all logged... */
@@ -638,7 +572,6 @@ test_log_lines_redacted(void **state)
 	free(s);
 	http_client_free(c);
 	free(logged);
-	logged = NULL;
 }
 
 /* What sh makes of a rendered command, one argument per line. */
@@ -670,7 +603,7 @@ test_curl_command(void **state)
 		{ .name = "name", .value = "it's mine" },
 		{ .name = "file", .file = "/tmp/wm.png", .type = "image/png" },
 	};
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 0, 0);
 	struct http_request	 req = { .method = "PUT",
 	    .path = "/zones/z/rate_limits/r",
@@ -714,7 +647,7 @@ test_curl_command(void **state)
 static void
 test_log_ring_wraps(void **state)
 {
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 1, 0, 4);
 	struct http_log_entry	 e[8];
 	struct http_response	 resp;
@@ -763,7 +696,7 @@ test_log_ring_attempts(void **state)
 {
 	static const CURLcode	 refused[] = { CURLE_COULDNT_CONNECT,
 	    CURLE_COULDNT_CONNECT, CURLE_COULDNT_CONNECT };
-	struct fake		 f;
+	struct testclock	 f;
 	struct http_client	*c = client(&f, 0, 0, 0);
 	struct http_log_entry	 e[8];
 	struct http_response	 resp;

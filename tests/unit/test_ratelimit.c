@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "ratelimit.h"
+#include "routetest.h"
 #include "server.h"
 #include "store.h"
 #include "util.h"
@@ -617,121 +618,44 @@ test_normalise_fields(void **state)
 
 /* ---- handlers against a scratch store --------------------------------- */
 
-struct fixture {
-	char		 dir[64];
-	struct store	*store;
-};
-
-struct call {
-	unsigned int	 status;
-	cJSON		*result;	/* owned */
-	char		*message;	/* errors[0].message, owned */
-	int		 code;
-	long		 page, per_page, total_count;
-};
+static const struct area *const routed[] = { &ratelimit_area };
 
 static int
 setup(void **state)
 {
-	struct fixture		*f = xcalloc(1, sizeof *f);
-	const char		*schemas[] = { ratelimit_area.schema, NULL };
-	char			*cause = NULL;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/test-ratelimit.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		fail_msg("mkdtemp failed");
-	f->store = store_open(f->dir, schemas, &cause);
-	if (f->store == NULL)
-		fail_msg("store_open: %s", cause);
-	*state = f;
+	*state = routetest_open("ratelimit", routed, nitems(routed));
 	return (0);
 }
 
 static int
 teardown(void **state)
 {
-	struct fixture	*f = *state;
-	char		*cmd;
-
-	store_close(f->store);
-	cmd = xprintf("rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", f->dir);
-	free(cmd);
-	free(f);
+	routetest_close(*state);
 	return (0);
 }
 
 /* Route and run one request in process, as the server would. */
 static void
-call(struct fixture *f, enum http_method method, const char *path,
-    const char *query, const char *body, struct call *c)
+call(struct routetest *f, enum http_method method, const char *path,
+    const char *query, const char *body, struct routetest_call *c)
 {
-	const struct route	*routes[16], *rt;
-	struct req		 req;
-	struct reply		 rep;
-	char			*cause = NULL;
-	size_t			 i;
-
-	memset(&req, 0, sizeof req);
-	memset(&rep, 0, sizeof rep);
-	memset(c, 0, sizeof *c);
-	for (i = 0; i < ratelimit_area.nroutes; i++)
-		routes[i] = &ratelimit_area.routes[i];
-	if (route_lookup(routes, ratelimit_area.nroutes, method, path, &rt,
-	    &req) != ROUTE_FOUND)
-		fail_msg("no route for %s %s", http_method_name(method), path);
-	req.store = f->store;
-	req.method = method;
-	req.path = path;
-	if (query != NULL && query_parse(&req.query, query, &cause) != 0)
-		fail_msg("query %s: %s", query, cause);
-	if (body != NULL)
-		req.json = parse(body);
-	rt->handler(&req, &rep);
-	c->status = rep.status != 0 ? rep.status : 200;
-	c->result = rep.result;
-	rep.result = NULL;
-	if (cJSON_GetArraySize(rep.errors) > 0) {
-		c->message = xstrdup(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		    rep.errors, 0), "message")->valuestring);
-		c->code = cJSON_GetObjectItem(cJSON_GetArrayItem(rep.errors,
-		    0), "code")->valueint;
-	}
-	if (rep.paged) {
-		c->page = rep.page;
-		c->per_page = rep.per_page;
-		c->total_count = rep.total_count;
-	}
-	/* Every request must leave the store out of any transaction. */
-	assert_true(sqlite3_get_autocommit(store_db(f->store)));
-	reply_free(&rep);
-	req_clear_params(&req);
-	query_free(&req.query);
-	cJSON_Delete(req.json);
-}
-
-static void
-call_free(struct call *c)
-{
-	cJSON_Delete(c->result);
-	free(c->message);
-	memset(c, 0, sizeof *c);
+	routetest_call(f, method, path, query, body, NULL, c);
 }
 
 /* Create a rule; returns its id (caller frees). */
 static char *
-create(struct fixture *f, const char *zone, const char *body)
+create(struct routetest *f, const char *zone, const char *body)
 {
-	struct call	 c;
-	char		*path = xprintf("/zones/%s/rate_limits", zone), *id;
+	struct routetest_call	 c;
+	char			*path, *id;
 
+	path = xprintf("/zones/%s/rate_limits", zone);
 	call(f, HTTP_POST, path, NULL, body, &c);
 	if (c.status != 200)
 		fail_msg("create: %u %s", c.status, c.message);
 	id = xstrdup(cJSON_GetObjectItem(c.result, "id")->valuestring);
 	assert_true(util_is_hex32(id));
-	call_free(&c);
+	routetest_call_free(&c);
 	free(path);
 	return (id);
 }
@@ -740,9 +664,9 @@ create(struct fixture *f, const char *zone, const char *body)
 static void
 test_not_found(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		*id, *path, *put;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			*id, *path, *put;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_B, id);
@@ -753,22 +677,22 @@ test_not_found(void **state)
 	assert_int_equal(c.status, 404);
 	assert_int_equal(c.code, ERR_NOT_FOUND);
 	assert_non_null(strstr(c.message, id));
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_PUT, path, NULL, put, &c);
 	assert_int_equal(c.status, 404);
 	assert_int_equal(c.code, ERR_NOT_FOUND);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 404);
 	assert_int_equal(c.code, ERR_NOT_FOUND);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(path);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, id);
 	call(f, HTTP_GET, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 200);
 	assert_int_equal(cJSON_GetObjectItem(c.result, "threshold")->valueint,
 	    10);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(put);
 	free(path);
 	free(id);
@@ -777,9 +701,9 @@ test_not_found(void **state)
 static void
 test_store_write_failure(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		*id, *path, *put;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			*id, *path, *put;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, id);
@@ -800,14 +724,14 @@ test_store_write_failure(void **state)
 	assert_int_equal(c.code, ERR_INTERNAL);
 	assert_non_null(strstr(c.message, "disk on fire"));
 	assert_null(c.result);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_PUT, path, NULL, put, &c);
 	assert_int_equal(c.status, 500);
 	assert_non_null(strstr(c.message, "disk on fire"));
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* Nothing changed, and the store works again once it can write. */
 	assert_int_equal(store_exec(f->store, "DROP TRIGGER no_insert;"
@@ -817,13 +741,13 @@ test_store_write_failure(void **state)
 	assert_int_equal(c.total_count, 1);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(c.result, 0),
 	    "threshold")->valueint, 10);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_PUT, path, NULL, put, &c);
 	assert_int_equal(c.status, 200);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 200);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(put);
 	free(path);
 	free(id);
@@ -832,9 +756,9 @@ test_store_write_failure(void **state)
 static void
 test_store_read_failure(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		*id, *path;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			*id, *path;
 
 	id = create(f, ZONE_A, base_rule);
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, id);
@@ -845,28 +769,28 @@ test_store_read_failure(void **state)
 	call(f, HTTP_GET, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
 	assert_int_equal(c.code, ERR_INTERNAL);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/zones/" ZONE_A "/rate_limits", NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
 	assert_null(c.result);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* Every statement is prepared before the table goes from under it. */
 	call(f, HTTP_DELETE, "/zones/" ZONE_A "/rate_limits/"
 	    "00000000000000000000000000000000", NULL, NULL, &c);
 	assert_int_equal(c.status, 404);
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(store_exec(f->store, "DROP TABLE ratelimit"), 0);
 	call(f, HTTP_GET, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
 	assert_non_null(strstr(c.message, "ratelimit"));
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/zones/" ZONE_A "/rate_limits", NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 500);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(path);
 	free(id);
 }
@@ -875,11 +799,11 @@ test_store_read_failure(void **state)
 static void
 test_many_rules(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		**ids, *body, *path, *q;
-	const cJSON	*item;
-	size_t		 i, n = 3000;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			**ids, *body, *path, *q;
+	const cJSON		*item;
+	size_t			 i, n = 3000;
 
 	/* Durability is not under test: skip the fsync per commit. */
 	assert_int_equal(store_exec(f->store, "PRAGMA synchronous=OFF"), 0);
@@ -902,30 +826,30 @@ test_many_rules(void **state)
 		    "id")->valuestring, ids[2 * i]);
 		i++;
 	}
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/zones/" ZONE_B "/rate_limits",
 	    "per_page=5&page=300", NULL, &c);
 	assert_int_equal(c.total_count, n / 2);
 	assert_int_equal(cJSON_GetArraySize(c.result), 5);
 	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(c.result,
 	    4), "id")->valuestring, ids[n - 1]);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/zones/" ZONE_B "/rate_limits",
 	    "per_page=5&page=301", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* Deleting the first moves every page up by one. */
 	path = xprintf("/zones/%s/rate_limits/%s", ZONE_A, ids[0]);
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 200);
-	call_free(&c);
+	routetest_call_free(&c);
 	q = xprintf("per_page=1&page=%zu", n / 2 - 1);
 	call(f, HTTP_GET, "/zones/" ZONE_A "/rate_limits", q, NULL, &c);
 	assert_int_equal(c.total_count, n / 2 - 1);
 	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(c.result,
 	    0), "id")->valuestring, ids[n - 2]);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(q);
 	free(path);
 	for (i = 0; i < n; i++)
@@ -934,7 +858,7 @@ test_many_rules(void **state)
 }
 
 static void
-seed_demo(struct fixture *f, const char *zone)
+seed_demo(struct routetest *f, const char *zone)
 {
 	char	*cause = NULL;
 
@@ -951,12 +875,13 @@ test_demo(void **state)
 		"simulate", "ban", "challenge", "js_challenge",
 		"managed_challenge"
 	};
-	struct fixture	*f = *state;
-	struct call	 a, b;
-	const cJSON	*rule, *action, *match;
-	const char	*mode;
-	int		 modes = 0, disabled = 0, bypass = 0, headers = 0;
-	int		 bodies = 0, i;
+	struct routetest	*f = *state;
+	struct routetest_call	 a, b;
+	const cJSON		*rule, *action, *match;
+	const char		*mode;
+	int			 modes = 0, disabled = 0, bypass = 0;
+	int			 headers = 0;
+	int			 bodies = 0, i;
 
 	seed_demo(f, ZONE_A);
 	seed_demo(f, ZONE_B);
@@ -985,8 +910,8 @@ test_demo(void **state)
 	assert_true(bypass >= 1);
 	assert_true(headers >= 1);
 	assert_true(bodies >= 1);
-	call_free(&a);
-	call_free(&b);
+	routetest_call_free(&a);
+	routetest_call_free(&b);
 }
 
 int

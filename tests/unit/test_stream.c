@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "media.h"
+#include "routetest.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
@@ -739,106 +740,35 @@ test_mp4_writer(void **state)
 #define OTHER	"fedcba9876543210fedcba9876543210"
 #define NO_SUCH	"00000000000000000000000000000000"
 
-struct fixture {
-	char		 dir[64];
-	struct store	*store;
-};
-
-struct call {
-	unsigned int	 status;
-	cJSON		*result;
-	cJSON		*top;
-	char		*message;
-};
+static const struct area *const routed[] = { &stream_area };
 
 static int
 setup(void **state)
 {
-	struct fixture	*f = xcalloc(1, sizeof *f);
-	const char	*schemas[] = { stream_area.schema, NULL };
-	char		*cause = NULL;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/test-stream.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		fail_msg("mkdtemp failed");
-	f->store = store_open(f->dir, schemas, &cause);
-	if (f->store == NULL)
-		fail_msg("store_open: %s", cause);
-	*state = f;
+	*state = routetest_open("stream", routed, nitems(routed));
 	return (0);
 }
 
 static int
 teardown(void **state)
 {
-	struct fixture	*f = *state;
-	char		*cmd;
-
-	store_close(f->store);
-	cmd = xprintf("rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", f->dir);
-	free(cmd);
-	free(f);
+	routetest_close(*state);
 	return (0);
 }
 
 static void
-call_free(struct call *c)
+call(struct routetest *f, enum http_method method, const char *path,
+    const char *query, const char *body, struct routetest_call *c)
 {
-	cJSON_Delete(c->result);
-	cJSON_Delete(c->top);
-	free(c->message);
-	memset(c, 0, sizeof *c);
+	routetest_call(f, method, path, query, body, NULL, c);
 }
 
 static void
-call(struct fixture *f, enum http_method method, const char *path,
-    const char *query, const char *body, struct call *c)
-{
-	const struct route	*routes[32], *rt;
-	struct req		 req;
-	struct reply		 rep;
-	char			*cause = NULL;
-	size_t			 i, n = 0;
-
-	memset(&req, 0, sizeof req);
-	memset(&rep, 0, sizeof rep);
-	memset(c, 0, sizeof *c);
-	for (i = 0; i < stream_area.nroutes; i++)
-		routes[n++] = &stream_area.routes[i];
-	if (route_lookup(routes, n, method, path, &rt, &req) != ROUTE_FOUND ||
-	    rt->handler == NULL)
-		fail_msg("no route for %s %s", http_method_name(method), path);
-	req.store = f->store;
-	req.method = method;
-	req.path = path;
-	if (query != NULL && query_parse(&req.query, query, &cause) != 0)
-		fail_msg("query %s: %s", query, cause);
-	if (body != NULL && (req.json = cJSON_Parse(body)) == NULL)
-		fail_msg("test JSON does not parse: %s", body);
-	rt->handler(&req, &rep);
-	c->status = rep.status != 0 ? rep.status : 200;
-	c->result = rep.result;
-	c->top = rep.top;
-	rep.result = rep.top = NULL;
-	if (cJSON_GetArraySize(rep.errors) > 0)
-		c->message = xstrdup(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		    rep.errors, 0), "message")->valuestring);
-	/* Every request must leave the store out of any transaction. */
-	assert_true(sqlite3_get_autocommit(store_db(f->store)));
-	reply_free(&rep);
-	req_clear_params(&req);
-	query_free(&req.query);
-	cJSON_Delete(req.json);
-}
-
-static void
-expect_fail(struct fixture *f, enum http_method method, const char *path,
+expect_fail(struct routetest *f, enum http_method method, const char *path,
     const char *query, const char *body, unsigned int status,
     const char *says)
 {
-	struct call	c;
+	struct routetest_call	c;
 
 	call(f, method, path, query, body, &c);
 	if (c.status != status || c.message == NULL ||
@@ -846,12 +776,12 @@ expect_fail(struct fixture *f, enum http_method method, const char *path,
 		fail_msg("%s %s %s: %u '%s', wanted %u '%s'",
 		    http_method_name(method), path, body != NULL ? body : "",
 		    c.status, c.message != NULL ? c.message : "", status, says);
-	call_free(&c);
+	routetest_call_free(&c);
 }
 
 /* A pending tus upload with a name and a creator. */
 static void
-new_video(struct fixture *f, const char *account, const char *name,
+new_video(struct routetest *f, const char *account, const char *name,
     const char *creator, char uid[HEX32_LEN + 1])
 {
 	struct stream_new	 nv;
@@ -898,12 +828,13 @@ jnum(const cJSON *o, const char *key)
 static void
 test_list_cursor(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		 uid[HEX32_LEN + 1], *q, *end = NULL, *seen;
-	const char	*created, *path = "/accounts/" ACCOUNT "/stream";
-	const cJSON	*v;
-	int		 i, n = 1205, total = 0, pages = 0;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			 uid[HEX32_LEN + 1], *q, *end = NULL, *seen;
+	const char		*created;
+	const char		*path = "/accounts/" ACCOUNT "/stream";
+	const cJSON		*v;
+	int			 i, n = 1205, total = 0, pages = 0;
 
 	for (i = 0; i < n; i++)
 		new_video(f, ACCOUNT, "clip", NULL, uid);
@@ -921,7 +852,7 @@ test_list_cursor(void **state)
 		assert_int_equal(jnum(c.top, "range"), n - total -
 		    cJSON_GetArraySize(c.result));
 		if (cJSON_GetArraySize(c.result) == 0) {
-			call_free(&c);
+			routetest_call_free(&c);
 			break;
 		}
 		created = NULL;
@@ -938,7 +869,7 @@ test_list_cursor(void **state)
 		}
 		free(end);
 		end = xstrdup(created);
-		call_free(&c);
+		routetest_call_free(&c);
 	}
 	assert_int_equal(total, n);
 	assert_int_equal(pages, 3);
@@ -950,21 +881,22 @@ test_list_cursor(void **state)
 	assert_int_equal(cJSON_GetArraySize(c.result), STREAM_LIST_MAX);
 	q = xprintf("asc=true&include_counts=1&start=%s",
 	    jstr(cJSON_GetArrayItem(c.result, STREAM_LIST_MAX - 1), "created"));
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, q, NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), n - STREAM_LIST_MAX);
 	assert_int_equal(jnum(c.top, "range"), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(q);
 }
 
 static void
 test_list_filters(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		 a[HEX32_LEN + 1], b[HEX32_LEN + 1], d[HEX32_LEN + 1];
-	const char	*path = "/accounts/" ACCOUNT "/stream";
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			 a[HEX32_LEN + 1], b[HEX32_LEN + 1];
+	char			 d[HEX32_LEN + 1];
+	const char		*path = "/accounts/" ACCOUNT "/stream";
 
 	new_video(f, ACCOUNT, "Summer Holiday.mp4", "alice", a);
 	new_video(f, ACCOUNT, "winter holiday.mov", "bob", b);
@@ -974,26 +906,26 @@ test_list_filters(void **state)
 	assert_int_equal(cJSON_GetArraySize(c.result), 2);
 	assert_null(c.top);
 	assert_string_equal(jstr(cJSON_GetArrayItem(c.result, 0), "uid"), b);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "creator=alice&asc=true", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 2);
 	assert_string_equal(jstr(cJSON_GetArrayItem(c.result, 0), "uid"), a);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "status=pendingupload&type=vod", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 3);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "status=ready", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "type=live", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "start=2100-01-01T00:00:00Z", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, "end=2100-01-01T00:00:00%2B02:00", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 3);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	expect_fail(f, HTTP_GET, path, "status=done", NULL, 400, "status");
 	expect_fail(f, HTTP_GET, path, "type=film", NULL, 400, "type");
@@ -1007,10 +939,11 @@ test_list_filters(void **state)
 static void
 test_edit(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		 uid[HEX32_LEN + 1], *path, *body, iso[ISO_TIME_LEN];
-	const cJSON	*v;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			 uid[HEX32_LEN + 1], *path, *body;
+	char			 iso[ISO_TIME_LEN];
+	const cJSON		*v;
 
 	new_video(f, ACCOUNT, "before", "alice", uid);
 	path = xprintf("/accounts/" ACCOUNT "/stream/%s", uid);
@@ -1032,7 +965,7 @@ test_edit(void **state)
 	assert_true(jnum(c.result, "thumbnailTimestampPct") == 0.5);
 	assert_int_equal(jnum(c.result, "maxDurationSeconds"), 600);
 	assert_string_equal(jstr(c.result, "scheduledDeletion"), iso);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(body);
 
 	/* Fields left out stay; null clears what may be cleared. */
@@ -1045,13 +978,13 @@ test_edit(void **state)
 	assert_int_equal(jnum(c.result, "maxDurationSeconds"), -1);
 	v = cJSON_GetObjectItem(c.result, "allowedOrigins");
 	assert_int_equal(cJSON_GetArraySize(v), 1);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* The search follows the new name. */
 	call(f, HTTP_GET, "/accounts/" ACCOUNT "/stream", "search=after", NULL,
 	    &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), 1);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	expect_fail(f, HTTP_POST, path, NULL,
 	    "{\"thumbnailTimestampPct\":1.01}", 400,
@@ -1097,16 +1030,16 @@ test_edit(void **state)
 	    &c);
 	v = cJSON_GetArrayItem(c.result, 0);
 	assert_true(jnum(v, "thumbnailTimestampPct") == 0.5);
-	call_free(&c);
+	routetest_call_free(&c);
 }
 
 static void
 test_delete(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	struct stat	 sb;
-	char		 uid[HEX32_LEN + 1], *path, *file;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	struct stat		 sb;
+	char			 uid[HEX32_LEN + 1], *path, *file;
 
 	new_video(f, ACCOUNT, "doomed", NULL, uid);
 	file = stream_video_file(f->store, ACCOUNT, uid);
@@ -1117,7 +1050,7 @@ test_delete(void **state)
 	    "00000000000000000000000000000000", NULL, NULL, 404, "not found");
 	call(f, HTTP_DELETE, path, NULL, NULL, &c);
 	assert_int_equal(c.status, 200);
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(stat(file, &sb), -1);
 	expect_fail(f, HTTP_GET, path, NULL, NULL, 404, "not found");
 	expect_fail(f, HTTP_DELETE, path, NULL, NULL, 404, "not found");
@@ -1130,13 +1063,13 @@ test_delete(void **state)
 static void
 test_upload_outcome(void **state)
 {
-	struct fixture	*f = *state;
+	struct routetest	*f = *state;
 	struct stream_upload up;
-	struct buf	 b = BUF_INITIALIZER;
-	struct call	 c;
-	char		 uid[HEX32_LEN + 1], *file, *cause = NULL;
-	cJSON		*v;
-	FILE		*fp;
+	struct buf		 b = BUF_INITIALIZER;
+	struct routetest_call	 c;
+	char			 uid[HEX32_LEN + 1], *file, *cause = NULL;
+	cJSON			*v;
+	FILE			*fp;
 
 	new_video(f, ACCOUNT, "movie", "alice", uid);
 	assert_int_equal(stream_upload_get(f->store, NULL, uid, &up), 1);
@@ -1183,12 +1116,12 @@ test_upload_outcome(void **state)
 	assert_int_equal(jnum(c.result, "videoCount"), 1);
 	assert_int_equal(jnum(c.result, "totalStorageMinutes"), 1);
 	assert_true(jnum(c.result, "totalStorageMinutesLimit") > 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCOUNT "/stream/storage-usage",
 	    "creator=nobody", NULL, &c);
 	assert_int_equal(jnum(c.result, "videoCount"), 0);
 	assert_int_equal(jnum(c.result, "totalStorageMinutes"), 0);
-	call_free(&c);
+	routetest_call_free(&c);
 	free(file);
 	buf_free(&b);
 }

@@ -28,8 +28,10 @@
 #include "assets.h"
 #include "buf.h"
 #include "multipart.h"
+#include "routetest.h"
 #include "server.h"
 #include "store.h"
+#include "testpng.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -42,55 +44,6 @@ extern const struct area keys_area;
 #define NO_ID	"00000000000000000000000000000000"
 
 /* ---- image bytes built here ------------------------------------------- */
-
-static uint32_t
-crc32_png(const unsigned char *p, size_t n)
-{
-	uint32_t	c = 0xffffffffU;
-	size_t		i;
-	int		k;
-
-	for (i = 0; i < n; i++) {
-		c ^= p[i];
-		for (k = 0; k < 8; k++)
-			c = (c & 1) ? (c >> 1) ^ 0xedb88320U : c >> 1;
-	}
-	return (~c);
-}
-
-static void
-put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-/* Signature and IHDR (with its CRC), then a stub IDAT and IEND. */
-static size_t
-make_png(unsigned char *p, uint32_t w, uint32_t h)
-{
-	static const unsigned char sig[8] = {
-		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
-	};
-	static const unsigned char tail[] = {
-		0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xaf, 0x06, 0x1e,
-		0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82
-	};
-
-	memcpy(p, sig, 8);
-	put_be32(p + 8, 13);
-	memcpy(p + 12, "IHDR", 4);
-	put_be32(p + 16, w);
-	put_be32(p + 20, h);
-	p[24] = 8;
-	p[25] = 6;
-	p[26] = p[27] = p[28] = 0;
-	put_be32(p + 29, crc32_png(p + 12, 17));
-	memcpy(p + 33, tail, sizeof tail);
-	return (33 + sizeof tail);
-}
 
 /*
  * SOI, APP0 (JFIF), DQT, DHT, fill bytes, then the frame header with marker
@@ -243,23 +196,23 @@ test_png(void **state)
 	size_t		n;
 
 	(void)state;
-	n = make_png(p, 16, 9);
+	n = testpng_make(p, 16, 9);
 	assert_image(p, n, WATERMARK_PNG, 16, 9);
 	/* The header alone is enough; the largest size PNG allows. */
 	assert_image(p, 33, WATERMARK_PNG, 16, 9);
-	n = make_png(p, 0x7fffffff, 1);
+	n = testpng_make(p, 0x7fffffff, 1);
 	assert_image(p, n, WATERMARK_PNG, 0x7fffffff, 1);
 	assert_prefixes_refused(p, 33);
 	assert_not_image(p, 20, "cut short");
 
-	n = make_png(p, 0x80000000U, 1);
+	n = testpng_make(p, 0x80000000U, 1);
 	assert_not_image(p, n, "pixels");
-	n = make_png(p, 16, 0);
+	n = testpng_make(p, 16, 0);
 	assert_not_image(p, n, "16x0");
-	n = make_png(p, 16, 16);
+	n = testpng_make(p, 16, 16);
 	p[17] ^= 1;				/* the CRC no longer matches */
 	assert_not_image(p, n, "CRC");
-	n = make_png(p, 16, 16);
+	n = testpng_make(p, 16, 16);
 	memcpy(p + 12, "IDAT", 4);
 	assert_not_image(p, n, "IHDR");
 }
@@ -519,11 +472,12 @@ test_watermark_validate(void **state)
 	struct watermark_upload	 u;
 	struct multipart	*mp;
 	unsigned char		 png[128], jpeg[128];
-	char			*cause = NULL, name[3 * WATERMARK_NAME_MAX + 8];
+	char			*cause = NULL;
+	char			 name[3 * WATERMARK_NAME_MAX + 8];
 	size_t			 n, jn, at, i;
 
 	(void)state;
-	n = make_png(png, 16, 16);
+	n = testpng_make(png, 16, 16);
 	jn = make_jpeg(jpeg, 0xc2, 100, 50, &at);
 
 	/* Nothing but the file: every default the spec gives. */
@@ -1160,33 +1114,16 @@ test_keys_generate(void **state)
 
 /* ---- handlers against a scratch store --------------------------------- */
 
-struct fixture {
-	char		 dir[64];
-	struct store	*store;
-};
-
-struct call {
-	unsigned int	 status;
-	cJSON		*result;	/* owned */
-	char		*message;	/* errors[0].message, owned */
-	int		 code;
+static const struct area *const routed[] = {
+	&live_area, &watermark_area, &keys_area
 };
 
 static int
 setup(void **state)
 {
-	struct fixture	*f = xcalloc(1, sizeof *f);
-	const char	*schemas[] = {
-		live_area.schema, watermark_area.schema, keys_area.schema, NULL
-	};
-	char		*cause = NULL;
+	struct routetest	*f = routetest_open("assets", routed,
+				    nitems(routed));
 
-	snprintf(f->dir, sizeof f->dir, "/tmp/test-assets.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		fail_msg("mkdtemp failed");
-	f->store = store_open(f->dir, schemas, &cause);
-	if (f->store == NULL)
-		fail_msg("store_open: %s", cause);
 	/* Durability is not under test: skip the fsync per commit. */
 	assert_int_equal(store_exec(f->store, "PRAGMA synchronous=OFF"), 0);
 	*state = f;
@@ -1196,15 +1133,7 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	struct fixture	*f = *state;
-	char		*cmd;
-
-	store_close(f->store);
-	cmd = xprintf("rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", f->dir);
-	free(cmd);
-	free(f);
+	routetest_close(*state);
 	return (0);
 }
 
@@ -1213,71 +1142,22 @@ teardown(void **state)
  * text, or form a multipart body (owned by the call).
  */
 static void
-call_form(struct fixture *f, enum http_method method, const char *path,
+call_form(struct routetest *f, enum http_method method, const char *path,
     const char *query, const char *body, struct multipart *form,
-    struct call *c)
+    struct routetest_call *c)
 {
-	const struct area	*areas[] = { &live_area, &watermark_area,
-				    &keys_area };
-	const struct route	*routes[32], *rt;
-	struct req		 req;
-	struct reply		 rep;
-	char			*cause = NULL;
-	size_t			 i, j, n = 0;
-
-	memset(&req, 0, sizeof req);
-	memset(&rep, 0, sizeof rep);
-	memset(c, 0, sizeof *c);
-	for (i = 0; i < nitems(areas); i++) {
-		for (j = 0; j < areas[i]->nroutes; j++)
-			routes[n++] = &areas[i]->routes[j];
-	}
-	if (route_lookup(routes, n, method, path, &rt, &req) != ROUTE_FOUND)
-		fail_msg("no route for %s %s", http_method_name(method), path);
-	req.store = f->store;
-	req.method = method;
-	req.path = path;
-	if (query != NULL && query_parse(&req.query, query, &cause) != 0)
-		fail_msg("query %s: %s", query, cause);
-	if (body != NULL)
-		req.json = parse(body);
-	req.parts = form;
-	rt->handler(&req, &rep);
-	c->status = rep.status != 0 ? rep.status : 200;
-	c->result = rep.result;
-	rep.result = NULL;
-	if (cJSON_GetArraySize(rep.errors) > 0) {
-		c->message = xstrdup(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		    rep.errors, 0), "message")->valuestring);
-		c->code = cJSON_GetObjectItem(cJSON_GetArrayItem(rep.errors,
-		    0), "code")->valueint;
-	}
-	/* Every request must leave the store out of any transaction. */
-	assert_true(sqlite3_get_autocommit(store_db(f->store)));
-	reply_free(&rep);
-	req_clear_params(&req);
-	query_free(&req.query);
-	cJSON_Delete(req.json);
-	multipart_free(form);
+	routetest_call(f, method, path, query, body, form, c);
 }
 
 static void
-call(struct fixture *f, enum http_method method, const char *path,
-    const char *body, struct call *c)
+call(struct routetest *f, enum http_method method, const char *path,
+    const char *body, struct routetest_call *c)
 {
 	call_form(f, method, path, NULL, body, NULL, c);
 }
 
 static void
-call_free(struct call *c)
-{
-	cJSON_Delete(c->result);
-	free(c->message);
-	memset(c, 0, sizeof *c);
-}
-
-static void
-assert_status(struct call *c, unsigned int status, const char *want)
+assert_status(struct routetest_call *c, unsigned int status, const char *want)
 {
 	if (c->status != status)
 		fail_msg("status %u (%s), wanted %u", c->status,
@@ -1297,10 +1177,11 @@ live_path(const char *acct, const char *uid)
 static void
 test_live_handlers(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c, g;
-	char		*list = live_path(ACCT_A, NULL), *item, *other, *uid;
-	cJSON		*sum;
+	struct routetest	*f = *state;
+	struct routetest_call	 c, g;
+	char			*list = live_path(ACCT_A, NULL);
+	char			*item, *other, *uid;
+	cJSON			*sum;
 
 	call(f, HTTP_POST, list, "{\"meta\":{\"name\":\"one\"},"
 	    "\"recording\":{\"mode\":\"automatic\"}}", &c);
@@ -1312,13 +1193,13 @@ test_live_handlers(void **state)
 	call(f, HTTP_GET, item, NULL, &g);
 	assert_status(&g, 200, NULL);
 	assert_true(cJSON_Compare(c.result, g.result, 1));
-	call_free(&g);
+	routetest_call_free(&g);
 
 	/* No body at all makes an input with every default. */
 	call(f, HTTP_POST, list, NULL, &g);
 	assert_status(&g, 200, NULL);
 	assert_string_equal(get_str(g.result, "recording.mode"), "off");
-	call_free(&g);
+	routetest_call_free(&g);
 
 	call_form(f, HTTP_GET, list, "include_counts=true", NULL, NULL, &g);
 	assert_status(&g, 200, NULL);
@@ -1329,10 +1210,10 @@ test_live_handlers(void **state)
 	assert_true(cJSON_Compare(cJSON_GetArrayItem(get(g.result,
 	    "liveInputs"), 0), sum, 1));
 	cJSON_Delete(sum);
-	call_free(&g);
+	routetest_call_free(&g);
 	call_form(f, HTTP_GET, list, "include_counts=maybe", NULL, NULL, &g);
 	assert_status(&g, 400, "include_counts: 'maybe' is not a boolean");
-	call_free(&g);
+	routetest_call_free(&g);
 
 	call(f, HTTP_PUT, item, "{\"recording\":{\"timeoutSeconds\":7}}", &g);
 	assert_status(&g, 200, NULL);
@@ -1345,37 +1226,37 @@ test_live_handlers(void **state)
 	    get_str(c.result, "created"));
 	assert_true(strcmp(get_str(g.result, "modified"),
 	    get_str(c.result, "modified")) >= 0);
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_PUT, item, "{\"recording\":{\"timeoutSeconds\":-7}}", &g);
 	assert_status(&g, 400, "recording.timeoutSeconds: -7 is out of range");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_POST, list, "[1]", &g);
 	assert_status(&g, 400, "the body must be a JSON object");
-	call_free(&g);
+	routetest_call_free(&g);
 
 	/* Another account sees nothing of it. */
 	call(f, HTTP_GET, other, NULL, &g);
 	assert_status(&g, 404, uid);
 	assert_int_equal(g.code, ERR_NOT_FOUND);
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_PUT, other, "{}", &g);
 	assert_status(&g, 404, "was not found");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_DELETE, other, NULL, &g);
 	assert_status(&g, 404, "was not found");
-	call_free(&g);
+	routetest_call_free(&g);
 
 	call(f, HTTP_DELETE, item, NULL, &g);
 	assert_status(&g, 200, NULL);
 	assert_null(g.result);
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_GET, item, NULL, &g);
 	assert_status(&g, 404, "live input");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_DELETE, item, NULL, &g);
 	assert_status(&g, 404, "live input");
-	call_free(&g);
-	call_free(&c);
+	routetest_call_free(&g);
+	routetest_call_free(&c);
 	free(uid);
 	free(item);
 	free(other);
@@ -1385,13 +1266,13 @@ test_live_handlers(void **state)
 static void
 test_watermark_handlers(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c, g;
-	unsigned char	 png[128];
-	char		*item, *other, *uid, *want;
-	cJSON		*wm;
-	sqlite3_stmt	*st;
-	size_t		 n = make_png(png, 40, 30);
+	struct routetest	*f = *state;
+	struct routetest_call	 c, g;
+	unsigned char		 png[128];
+	char			*item, *other, *uid, *want;
+	cJSON			*wm;
+	sqlite3_stmt		*st;
+	size_t			 n = testpng_make(png, 40, 30);
 
 	call_form(f, HTTP_POST, "/accounts/" ACCT_A "/stream/watermarks", NULL,
 	    NULL, form_png(png, n, "name", "Logo", "scale", "0.3", NULL), &c);
@@ -1419,7 +1300,7 @@ test_watermark_handlers(void **state)
 	call(f, HTTP_GET, item, NULL, &g);
 	assert_status(&g, 200, NULL);
 	assert_true(cJSON_Compare(g.result, c.result, 1));
-	call_free(&g);
+	routetest_call_free(&g);
 	wm = watermark_load(f->store, ACCT_A, uid);
 	assert_true(cJSON_Compare(wm, c.result, 1));
 	cJSON_Delete(wm);
@@ -1429,33 +1310,33 @@ test_watermark_handlers(void **state)
 	assert_int_equal(cJSON_GetArraySize(g.result), 1);
 	assert_true(cJSON_Compare(cJSON_GetArrayItem(g.result, 0), c.result,
 	    1));
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_GET, "/accounts/" ACCT_B "/stream/watermarks", NULL, &g);
 	assert_int_equal(cJSON_GetArraySize(g.result), 0);
-	call_free(&g);
+	routetest_call_free(&g);
 
 	call_form(f, HTTP_POST, "/accounts/" ACCT_A "/stream/watermarks", NULL,
 	    NULL, form_png(png, n, "opacity", "1.5", NULL), &g);
 	assert_status(&g, 400, "opacity: 1.5 is out of range");
 	assert_int_equal(g.code, ERR_VALIDATION);
-	call_free(&g);
+	routetest_call_free(&g);
 
 	call(f, HTTP_GET, other, NULL, &g);
 	assert_status(&g, 404, "watermark profile");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_DELETE, other, NULL, &g);
 	assert_status(&g, 404, "watermark profile");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_DELETE, item, NULL, &g);
 	assert_status(&g, 200, NULL);
 	assert_true(cJSON_IsString(g.result));
 	assert_string_equal(g.result->valuestring, "");
-	call_free(&g);
+	routetest_call_free(&g);
 	call(f, HTTP_GET, item, NULL, &g);
 	assert_status(&g, 404, uid);
-	call_free(&g);
+	routetest_call_free(&g);
 	assert_null(watermark_load(f->store, ACCT_A, uid));
-	call_free(&c);
+	routetest_call_free(&c);
 	free(item);
 	free(other);
 	free(uid);
@@ -1465,11 +1346,11 @@ test_watermark_handlers(void **state)
 static void
 test_keys_limit(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		*pem, *path;
-	const cJSON	*k;
-	int		 n = 0;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			*pem, *path;
+	const cJSON		*k;
+	int			 n = 0;
 
 	assert_int_equal(store_exec(f->store,
 	    "WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i"
@@ -1484,13 +1365,13 @@ test_keys_limit(void **state)
 	free(pem);
 	assert_null(keys_public_pem(f->store, ACCT_B, get_str(c.result,
 	    "id")));
-	call_free(&c);
+	routetest_call_free(&c);
 
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
 	assert_status(&c, 409, "already has 1000 signing keys");
 	assert_int_equal(c.code, ERR_CONFLICT);
 	assert_null(c.result);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), KEYS_PER_ACCOUNT);
 	/* The list: ids and dates only, in creation order. */
@@ -1502,34 +1383,34 @@ test_keys_limit(void **state)
 	}
 	assert_string_equal(get_str(cJSON_GetArrayItem(c.result, 0), "id"),
 	    "00000000000000000000000000000001");
-	call_free(&c);
+	routetest_call_free(&c);
 
 	call(f, HTTP_POST, "/accounts/" ACCT_B "/stream/keys", "{}", &c);
 	assert_status(&c, 200, NULL);
-	call_free(&c);
+	routetest_call_free(&c);
 	path = xprintf("/accounts/%s/stream/keys/%032x", ACCT_A, 7);
 	call(f, HTTP_DELETE, path, NULL, &c);
 	assert_status(&c, 200, NULL);
 	assert_string_equal(c.result->valuestring, "ok");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, &c);
 	assert_status(&c, 404, "signing key 00000000000000000000000000000007");
-	call_free(&c);
+	routetest_call_free(&c);
 	free(path);
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
 	assert_status(&c, 200, NULL);
-	call_free(&c);
+	routetest_call_free(&c);
 }
 
 /* A store that cannot write: 500 in the envelope, nothing half done. */
 static void
 test_store_write_failure(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	unsigned char	 png[128];
-	char		*path;
-	size_t		 n = make_png(png, 4, 4);
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	unsigned char		 png[128];
+	char			*path;
+	size_t			 n = testpng_make(png, 4, 4);
 
 	assert_int_equal(store_exec(f->store,
 	    "CREATE TRIGGER t1 BEFORE INSERT ON live_input BEGIN"
@@ -1541,15 +1422,15 @@ test_store_write_failure(void **state)
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/live_inputs", "{}", &c);
 	assert_status(&c, 500, "disk on fire");
 	assert_int_equal(c.code, ERR_INTERNAL);
-	call_free(&c);
+	routetest_call_free(&c);
 	call_form(f, HTTP_POST, "/accounts/" ACCT_A "/stream/watermarks", NULL,
 	    NULL, form_png(png, n, NULL), &c);
 	assert_status(&c, 500, "disk on fire");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
 	assert_status(&c, 500, "disk on fire");
 	assert_null(c.result);
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(store_exec(f->store, "DROP TRIGGER t1;"
 	    "DROP TRIGGER t2; DROP TRIGGER t3;"), 0);
 
@@ -1557,7 +1438,7 @@ test_store_write_failure(void **state)
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/live_inputs", "{}", &c);
 	assert_status(&c, 200, NULL);
 	path = live_path(ACCT_A, get_str(c.result, "uid"));
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(store_exec(f->store,
 	    "CREATE TRIGGER t4 BEFORE UPDATE ON live_input BEGIN"
 	    " SELECT RAISE(ABORT, 'disk on fire'); END;"
@@ -1565,14 +1446,14 @@ test_store_write_failure(void **state)
 	    " SELECT RAISE(ABORT, 'disk on fire'); END;"), 0);
 	call(f, HTTP_PUT, path, "{\"meta\":{\"a\":1}}", &c);
 	assert_status(&c, 500, "disk on fire");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, path, NULL, &c);
 	assert_status(&c, 500, "disk on fire");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, path, NULL, &c);
 	assert_status(&c, 200, NULL);
 	assert_json(get(c.result, "meta"), "{}");
-	call_free(&c);
+	routetest_call_free(&c);
 	free(path);
 }
 
@@ -1580,83 +1461,83 @@ test_store_write_failure(void **state)
 static void
 test_store_read_failure(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	unsigned char	 png[128];
-	char		*live, *wm;
-	size_t		 n = make_png(png, 4, 4);
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	unsigned char		 png[128];
+	char			*live, *wm;
+	size_t			 n = testpng_make(png, 4, 4);
 
 	call(f, HTTP_POST, "/accounts/" ACCT_A "/stream/live_inputs", "{}", &c);
 	live = live_path(ACCT_A, get_str(c.result, "uid"));
-	call_free(&c);
+	routetest_call_free(&c);
 	call_form(f, HTTP_POST, "/accounts/" ACCT_A "/stream/watermarks", NULL,
 	    NULL, form_png(png, n, NULL), &c);
 	wm = xprintf("/accounts/%s/stream/watermarks/%s", ACCT_A,
 	    get_str(c.result, "uid"));
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(store_exec(f->store,
 	    "UPDATE live_input SET body = 'not json';"
 	    "UPDATE watermark SET body = '{';"), 0);
 	call(f, HTTP_GET, live, NULL, &c);
 	assert_status(&c, 500, "is not JSON");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_PUT, live, "{}", &c);
 	assert_status(&c, 500, "is not JSON");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/live_inputs", NULL, &c);
 	assert_status(&c, 500, "is not JSON");
 	assert_null(c.result);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, wm, NULL, &c);
 	assert_status(&c, 500, "is not JSON");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/watermarks", NULL, &c);
 	assert_status(&c, 500, "is not JSON");
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* Every statement is prepared before the tables go. */
 	call(f, HTTP_DELETE, live, NULL, &c);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, wm, NULL, &c);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, "/accounts/" ACCT_A "/stream/keys/" NO_ID, NULL,
 	    &c);
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(store_exec(f->store, "DROP TABLE live_input;"
 	    "DROP TABLE watermark; DROP TABLE signing_key;"), 0);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/live_inputs", NULL, &c);
 	assert_status(&c, 500, "live_input");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, live, NULL, &c);
 	assert_status(&c, 500, "live_input");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_PUT, live, "{}", &c);
 	assert_status(&c, 500, "live_input");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, live, NULL, &c);
 	assert_status(&c, 500, "live_input");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/watermarks", NULL, &c);
 	assert_status(&c, 500, "watermark");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, wm, NULL, &c);
 	assert_status(&c, 500, "watermark");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/keys", NULL, &c);
 	assert_status(&c, 500, "signing_key");
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_DELETE, "/accounts/" ACCT_A "/stream/keys/" NO_ID, NULL,
 	    &c);
 	assert_status(&c, 500, "signing_key");
-	call_free(&c);
+	routetest_call_free(&c);
 	free(live);
 	free(wm);
 }
 
 static void
-seed_demo(struct fixture *f, const char *acct)
+seed_demo(struct routetest *f, const char *acct)
 {
 	const struct area	*areas[] = { &live_area, &watermark_area,
 				    &keys_area };
@@ -1674,13 +1555,14 @@ seed_demo(struct fixture *f, const char *acct)
 static void
 test_demo(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 a, b;
-	const cJSON	*in;
-	char		*path, *uid;
-	cJSON		*full;
-	sqlite3_stmt	*st;
-	int		 off = 0, automatic = 0, signed_urls = 0, images = 0;
+	struct routetest	*f = *state;
+	struct routetest_call	 a, b;
+	const cJSON		*in;
+	char			*path, *uid;
+	cJSON			*full;
+	sqlite3_stmt		*st;
+	int			 off = 0, automatic = 0, signed_urls = 0;
+	int			 images = 0;
 	struct watermark_image img;
 	char		*cause = NULL;
 
@@ -1693,7 +1575,7 @@ test_demo(void **state)
 	assert_int_equal(get(a.result, "total")->valueint, 3);
 	/* Deterministic: the same inputs each time the demo is seeded. */
 	assert_true(cJSON_Compare(a.result, b.result, 1));
-	call_free(&b);
+	routetest_call_free(&b);
 	cJSON_ArrayForEach(in, get(a.result, "liveInputs")) {
 		uid = xstrdup(get_str(in, "uid"));
 		path = live_path(ACCT_A, uid);
@@ -1706,20 +1588,20 @@ test_demo(void **state)
 		    "recording.requireSignedURLs"));
 		assert_secret(get_str(full, "rtmps.streamKey"));
 		get_str(full, "meta.name");
-		call_free(&b);
+		routetest_call_free(&b);
 		free(path);
 		free(uid);
 	}
 	assert_true(off >= 1 && automatic >= 1);
 	assert_int_equal(signed_urls, 1);
-	call_free(&a);
+	routetest_call_free(&a);
 
 	call(f, HTTP_GET, "/accounts/" ACCT_A "/stream/watermarks", NULL, &a);
 	call(f, HTTP_GET, "/accounts/" ACCT_B "/stream/watermarks", NULL, &b);
 	assert_int_equal(cJSON_GetArraySize(a.result), 2);
 	assert_true(cJSON_Compare(a.result, b.result, 1));
-	call_free(&a);
-	call_free(&b);
+	routetest_call_free(&a);
+	routetest_call_free(&b);
 	/* Their images are PNGs of the size their profiles give. */
 	st = store_stmt(f->store, "SELECT image, body FROM watermark");
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1745,8 +1627,8 @@ test_demo(void **state)
 	/* Keys made "earlier": no public half, so no token checks out. */
 	assert_null(keys_public_pem(f->store, ACCT_A, get_str(
 	    cJSON_GetArrayItem(a.result, 0), "id")));
-	call_free(&a);
-	call_free(&b);
+	routetest_call_free(&a);
+	routetest_call_free(&b);
 }
 
 int

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "downloads.h"
+#include "routetest.h"
 #include "server.h"
 #include "store.h"
 #include "util.h"
@@ -240,91 +241,27 @@ test_range(void **state)
 
 /* ---- handlers and the queue, in process --------------------------------- */
 
-struct fixture {
-	char		 dir[64];
-	struct store	*store;
-};
-
-struct call {
-	unsigned int	 status;
-	cJSON		*result;
-	char		*message;
-};
+static const struct area *const routed[] = { &webhook_area };
 
 static int
 setup(void **state)
 {
-	struct fixture		*f = xcalloc(1, sizeof *f);
-	const char		*schemas[] = { webhook_area.schema, NULL };
-	char			*cause = NULL;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/test-webhook.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		fail_msg("mkdtemp failed");
-	f->store = store_open(f->dir, schemas, &cause);
-	if (f->store == NULL)
-		fail_msg("store_open: %s", cause);
-	*state = f;
+	*state = routetest_open("webhook", routed, nitems(routed));
 	return (0);
 }
 
 static int
 teardown(void **state)
 {
-	struct fixture	*f = *state;
-	char		*cmd;
-
-	store_close(f->store);
-	cmd = xprintf("rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", f->dir);
-	free(cmd);
-	free(f);
+	routetest_close(*state);
 	return (0);
 }
 
 static void
-call(struct fixture *f, enum http_method method, const char *path,
-    const char *body, struct call *c)
+call(struct routetest *f, enum http_method method, const char *path,
+    const char *body, struct routetest_call *c)
 {
-	const struct route	*routes[8], *rt;
-	struct req		 req;
-	struct reply		 rep;
-	size_t			 i;
-
-	memset(&req, 0, sizeof req);
-	memset(&rep, 0, sizeof rep);
-	memset(c, 0, sizeof *c);
-	for (i = 0; i < webhook_area.nroutes; i++)
-		routes[i] = &webhook_area.routes[i];
-	if (route_lookup(routes, webhook_area.nroutes, method, path, &rt,
-	    &req) != ROUTE_FOUND)
-		fail_msg("no route for %s %s", http_method_name(method), path);
-	req.store = f->store;
-	req.method = method;
-	req.path = path;
-	if (body != NULL && (req.json = cJSON_Parse(body)) == NULL)
-		fail_msg("test JSON does not parse: %s", body);
-	rt->handler(&req, &rep);
-	c->status = rep.status != 0 ? rep.status : 200;
-	c->result = rep.result;
-	rep.result = NULL;
-	if (cJSON_GetArraySize(rep.errors) > 0)
-		c->message = xstrdup(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		    rep.errors, 0), "message")->valuestring);
-	/* Every request must leave the store out of any transaction. */
-	assert_true(sqlite3_get_autocommit(store_db(f->store)));
-	reply_free(&rep);
-	req_clear_params(&req);
-	cJSON_Delete(req.json);
-}
-
-static void
-call_free(struct call *c)
-{
-	cJSON_Delete(c->result);
-	free(c->message);
-	memset(c, 0, sizeof *c);
+	routetest_call(f, method, path, NULL, body, NULL, c);
 }
 
 static const char *
@@ -339,10 +276,10 @@ member(const cJSON *o, const char *key)
 
 /* A refusal: the status, and a message that names what was wrong. */
 static void
-refused(struct fixture *f, enum http_method m, const char *path,
+refused(struct routetest *f, enum http_method m, const char *path,
     const char *body, unsigned int status, const char *needle)
 {
-	struct call	c;
+	struct routetest_call	c;
 
 	call(f, m, path, body, &c);
 	if (c.status != status)
@@ -352,15 +289,15 @@ refused(struct fixture *f, enum http_method m, const char *path,
 	assert_non_null(c.message);
 	if (strstr(c.message, needle) == NULL)
 		fail_msg("\"%s\" does not mention \"%s\"", c.message, needle);
-	call_free(&c);
+	routetest_call_free(&c);
 }
 
 static void
 test_config(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	char		 secret[HEX32_LEN + 1];
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	char			 secret[HEX32_LEN + 1];
 
 	refused(f, HTTP_GET, HOOK_A, NULL, 404, "no webhook");
 	refused(f, HTTP_DELETE, HOOK_A, NULL, 404, "no webhook");
@@ -383,7 +320,7 @@ test_config(void **state)
 	assert_non_null(member(c.result, "modified"));
 	assert_int_equal(cJSON_GetArraySize(c.result), 3);
 	snprintf(secret, sizeof secret, "%s", member(c.result, "secret"));
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* A replace moves the URL and keeps the secret. */
 	call(f, HTTP_PUT, HOOK_A, "{\"notificationUrl\":"
@@ -392,13 +329,13 @@ test_config(void **state)
 	assert_string_equal(member(c.result, "notificationUrl"),
 	    "https://example.com/b");
 	assert_string_equal(member(c.result, "secret"), secret);
-	call_free(&c);
+	routetest_call_free(&c);
 	call(f, HTTP_GET, HOOK_A, NULL, &c);
 	assert_int_equal(c.status, 200);
 	assert_string_equal(member(c.result, "notificationUrl"),
 	    "https://example.com/b");
 	assert_string_equal(member(c.result, "secret"), secret);
-	call_free(&c);
+	routetest_call_free(&c);
 
 	/* Accounts do not share. */
 	refused(f, HTTP_GET, HOOK_B, NULL, 404, "no webhook");
@@ -407,7 +344,7 @@ test_config(void **state)
 	assert_int_equal(c.status, 200);
 	assert_true(cJSON_IsString(c.result));
 	assert_string_equal(c.result->valuestring, "ok");
-	call_free(&c);
+	routetest_call_free(&c);
 	refused(f, HTTP_GET, HOOK_A, NULL, 404, "no webhook");
 	refused(f, HTTP_DELETE, HOOK_A, NULL, 404, "no webhook");
 
@@ -416,11 +353,11 @@ test_config(void **state)
 	    "\"https://example.com/c\"}", &c);
 	assert_int_equal(c.status, 200);
 	assert_string_not_equal(member(c.result, "secret"), secret);
-	call_free(&c);
+	routetest_call_free(&c);
 }
 
 static int
-pending(struct fixture *f, const char *account, char **body)
+pending(struct routetest *f, const char *account, char **body)
 {
 	static const char	 sql[] =
 	    "SELECT count(*), max(body) FROM stream_webhook_delivery"
@@ -441,10 +378,10 @@ pending(struct fixture *f, const char *account, char **body)
 static void
 test_queue(void **state)
 {
-	struct fixture	*f = *state;
-	struct call	 c;
-	cJSON		*video, *back;
-	char		*body;
+	struct routetest	*f = *state;
+	struct routetest_call	 c;
+	cJSON			*video, *back;
+	char			*body;
 
 	video = cJSON_Parse("{\"uid\":\"ea95132c15732412d22c1476fa83f27a\","
 	    "\"status\":{\"state\":\"ready\",\"pctComplete\":\"100.000000\"},"
@@ -457,7 +394,7 @@ test_queue(void **state)
 
 	call(f, HTTP_PUT, HOOK_A, "{\"notificationUrl\":"
 	    "\"http://127.0.0.1:9/\"}", &c);
-	call_free(&c);
+	routetest_call_free(&c);
 	webhook_notify(f->store, ACCOUNT_A, video);
 	assert_int_equal(pending(f, ACCOUNT_A, &body), 1);
 	back = cJSON_Parse(body);
@@ -479,7 +416,7 @@ test_queue(void **state)
 	/* Deleting the webhook drops what was waiting for it. */
 	call(f, HTTP_DELETE, HOOK_A, NULL, &c);
 	assert_int_equal(c.status, 200);
-	call_free(&c);
+	routetest_call_free(&c);
 	assert_int_equal(pending(f, ACCOUNT_A, NULL), 0);
 	cJSON_Delete(video);
 }
