@@ -90,7 +90,17 @@ edge_session_free(struct edge_session *s)
 	free(s->scope.account);
 	free(s->scope.zone);
 	free(s->scope.video);
+	free(s->state_dir);
 	memset(s, 0, sizeof *s);
+}
+
+char *
+edge_session_state_dir(struct edge_session *s, char **cause)
+{
+	if (s->state_dir == NULL &&
+	    (s->state_dir = config_state_dir(NULL, cause)) == NULL)
+		return (NULL);
+	return (xstrdup(s->state_dir));
 }
 
 void

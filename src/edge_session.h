@@ -46,6 +46,7 @@ struct edge_session {
 	int		 readonly;
 	const char	*readonly_why;	/* "--readonly" or the profile's */
 	long long	 budget;	/* the profile's budget */
+	char		*state_dir;	/* found once, when first asked */
 };
 
 /*
@@ -62,6 +63,11 @@ int	 edge_session_token(const struct config *,
 void	 edge_session_http_options(const struct edge_session *,
 	     struct http_options *);
 void	 edge_session_free(struct edge_session *);
+/*
+ * The state directory (resume and change journals), looked up and made
+ * the first time it is asked for; a copy to free, or NULL with *cause.
+ */
+char	*edge_session_state_dir(struct edge_session *, char **);
 
 /*
  * The path templates' variables from a scope, video (when not NULL) in

@@ -65,7 +65,7 @@ journalview_read(struct tui *t, struct journalview *v)
 	v->n = 0;
 	free(v->error);
 	v->error = NULL;
-	if ((dir = config_state_dir(NULL, &cause)) == NULL) {
+	if ((dir = edge_session_state_dir(&t->session, &cause)) == NULL) {
 		v->error = cause;
 		return;
 	}
@@ -97,7 +97,7 @@ journalview_reread(struct tui *t, struct journalview *v)
 	struct stat	 sb;
 	char		*dir, *path, *cause = NULL;
 
-	if ((dir = config_state_dir(NULL, &cause)) == NULL) {
+	if ((dir = edge_session_state_dir(&t->session, &cause)) == NULL) {
 		free(cause);
 		return;
 	}

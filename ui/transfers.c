@@ -262,7 +262,7 @@ transfers_upload(struct tui *t, const char *file,
 	x->creator = o != NULL && o->creator != NULL && *o->creator != '\0' ?
 	    xstrdup(o->creator) : NULL;
 	x->require_signed = o != NULL && o->require_signed;
-	if ((x->state_dir = config_state_dir(NULL, &cause)) == NULL) {
+	if ((x->state_dir = edge_session_state_dir(&t->session, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_WARN, "no resume journal: %s", cause);
 		free(cause);
 	}
@@ -281,7 +281,7 @@ transfers_init(struct tui *t)
 	size_t			 n = 0, i;
 
 	if (t->session.scope.account == NULL ||
-	    (dir = config_state_dir(NULL, &cause)) == NULL) {
+	    (dir = edge_session_state_dir(&t->session, &cause)) == NULL) {
 		free(cause);
 		return;
 	}

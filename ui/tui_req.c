@@ -173,7 +173,7 @@ tui_journal(struct tui *t, struct tui_req *r, long status,
 	char	*dir, *cause = NULL;
 
 	if (t->journal == NULL) {
-		if ((dir = config_state_dir(NULL, &cause)) != NULL) {
+		if ((dir = edge_session_state_dir(&t->session, &cause)) != NULL) {
 			t->journal = journal_open(dir, &cause);
 			free(dir);
 		}

@@ -11,12 +11,15 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "api.h"
 #include "configfile.h"
 #include "edge_session.h"
 #include "http.h"
+#include "testdir.h"
+#include "xmalloc.h"
 
 #define HEX_A	"0123456789abcdef0123456789abcdef"
 #define HEX_B	"fedcba9876543210fedcba9876543210"
@@ -262,6 +265,53 @@ test_scope_vars(void **state)
 	free(cause);
 }
 
+/* The state directory is looked up and made once per session. */
+static void
+test_state_dir_once(void **state)
+{
+	struct edge_session	 s;
+	struct stat		 sb;
+	char			*top, *a, *b, *want_a, *want_b, *got, *again;
+	char			*cause = NULL;
+
+	(void)state;
+	top = testdir_new("session");
+	a = xprintf("%s/a/state", top);
+	b = xprintf("%s/b/state", top);
+	want_a = xprintf("%s/edgetui", a);
+	want_b = xprintf("%s/edgetui", b);
+	memset(&s, 0, sizeof s);
+	setenv("XDG_STATE_HOME", a, 1);
+	got = edge_session_state_dir(&s, &cause);
+	assert_non_null(got);
+	assert_string_equal(got, want_a);
+	assert_int_equal(stat(want_a, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	/* Asked again with another environment: the same, nothing new made. */
+	setenv("XDG_STATE_HOME", b, 1);
+	again = edge_session_state_dir(&s, &cause);
+	assert_non_null(again);
+	assert_string_equal(again, want_a);
+	assert_int_not_equal(stat(b, &sb), 0);
+	free(got);
+	free(again);
+	edge_session_free(&s);
+	/* A new session looks again. */
+	got = edge_session_state_dir(&s, &cause);
+	assert_non_null(got);
+	assert_string_equal(got, want_b);
+	free(got);
+	edge_session_free(&s);
+	unsetenv("XDG_STATE_HOME");
+	testdir_remove(top);
+	free(top);
+	free(a);
+	free(b);
+	free(want_a);
+	free(want_b);
+}
+
 int
 main(void)
 {
@@ -272,6 +322,7 @@ main(void)
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_token_and_errors),
 		cmocka_unit_test(test_scope_vars),
+		cmocka_unit_test(test_state_dir_once),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -98,7 +98,7 @@ cli_journal(struct cli *c, const char *method, const char *path, long status,
 
 	if (!c->journal_tried) {
 		c->journal_tried = 1;
-		if ((dir = config_state_dir(NULL, &cause)) != NULL) {
+		if ((dir = edge_session_state_dir(&c->session, &cause)) != NULL) {
 			c->journal = journal_open(dir, &cause);
 			free(dir);
 		}

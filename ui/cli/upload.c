@@ -256,7 +256,7 @@ cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
 	if (c->vars[0].value == NULL || *c->vars[0].value == '\0')
 		return (cli_usage_error("upload: an account is needed "
 		    "(--account, CLOUDFLARE_ACCOUNT_ID or the profile)"));
-	if ((state = config_state_dir(NULL, &cause)) == NULL) {
+	if ((state = edge_session_state_dir(&c->session, &cause)) == NULL) {
 		log_warn("no resume journal: %s", cause);
 		free(cause);
 		cause = NULL;
