@@ -187,7 +187,6 @@ struct tui_msg_line {
 };
 
 struct config;
-struct config_settings;
 struct http_client;
 struct theme;
 struct demo;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "apirules.h"
 #include "encode.h"
 #include "internal.h"
 #include "jsonutil.h"
@@ -34,26 +35,6 @@ shield_type_name(const cJSON *v)
 }
 
 
-/* A JWT claim is "<token configuration id>:$<JSONPath>". */
-static int
-shield_jwt_name_ok(const char *name)
-{
-	const char	*colon = strchr(name, ':');
-	size_t		 n, i;
-
-	if (colon == NULL)
-		return (0);
-	n = (size_t)(colon - name);
-	if (n < 32 || n > 36)
-		return (0);
-	for (i = 0; i < n; i++) {
-		if (!islower((unsigned char)name[i]) &&
-		    !isdigit((unsigned char)name[i]) && name[i] != '-')
-			return (0);
-	}
-	return (colon[1] == '$');
-}
-
 static int
 shield_check_characteristic(const cJSON *item, int i, char **cause)
 {
@@ -74,7 +55,7 @@ shield_check_characteristic(const cJSON *item, int i, char **cause)
 		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "%zu characters is over the limit of %d", i,
 		    util_chars(name), SHIELD_MAX_NAME));
-	if (strcmp(type, "jwt") == 0 && !shield_jwt_name_ok(name))
+	if (strcmp(type, "jwt") == 0 && !apirules_jwt_claim_ok(name))
 		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "a jwt claim is named TOKEN_CONFIG_ID:$JSONPATH, such as "
 		    "e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub", i));

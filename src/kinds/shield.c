@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "kind.h"
 #include "validate.h"
 
@@ -49,26 +50,6 @@ static const char *const shield_schema_kinds[] = { "openapi_v3", NULL };
 
 /* ---- configuration ------------------------------------------------------ */
 
-/* A JWT claim is "<token configuration id>:$<JSONPath>". */
-static int
-shield_jwt_name_ok(const char *name)
-{
-	const char	*colon = strchr(name, ':');
-	size_t		 n, i;
-
-	if (colon == NULL)
-		return (0);
-	n = (size_t)(colon - name);
-	if (n < 32 || n > 36)
-		return (0);
-	for (i = 0; i < n; i++) {
-		if (!islower((unsigned char)name[i]) &&
-		    !isdigit((unsigned char)name[i]) && name[i] != '-')
-			return (0);
-	}
-	return (colon[1] == '$');
-}
-
 /* jwt names have a form of their own; the same item twice is refused. */
 static void
 api_config_check(struct validate_ctx *ctx)
@@ -88,7 +69,7 @@ api_config_check(struct validate_ctx *ctx)
 		if (!validate_failed(ctx, npath) && cJSON_IsString(type) &&
 		    strcmp(type->valuestring, "jwt") == 0 &&
 		    cJSON_IsString(name) &&
-		    !shield_jwt_name_ok(name->valuestring))
+		    !apirules_jwt_claim_ok(name->valuestring))
 			validate_add(ctx, npath, "a jwt claim is named "
 			    "TOKEN_CONFIG_ID:$JSONPATH, such as "
 			    "e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub");
