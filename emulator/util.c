@@ -236,7 +236,12 @@ util_parse_iso(const char *s, struct timespec *ts)
 		p++;
 	else if (*p == '+' || *p == '-') {
 		sign = *p == '-' ? -1 : 1;
-		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || hh > 23 ||
+		/* Exactly "hh:mm": the step over it must stay in the string. */
+		if (!isdigit((unsigned char)p[1]) ||
+		    !isdigit((unsigned char)p[2]) || p[3] != ':' ||
+		    !isdigit((unsigned char)p[4]) ||
+		    !isdigit((unsigned char)p[5]) ||
+		    sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || hh > 23 ||
 		    mm > 59)
 			return (-1);
 		off = sign * (hh * 3600 + mm * 60);

@@ -309,6 +309,7 @@ test_ids_and_times(void **state)
 {
 	char		uuid[UUID_LEN + 1], hex[HEX32_LEN + 1], iso[ISO_TIME_LEN];
 	struct timespec	ts, back;
+	char		*short_off;
 
 	(void)state;
 	util_uuid(uuid);
@@ -329,6 +330,13 @@ test_ids_and_times(void **state)
 	assert_int_equal(back.tv_sec, 1700000000);
 	assert_int_equal(util_parse_iso("2023-11-14 22:13:20", &back), -1);
 	assert_int_equal(util_parse_iso("2023-11-14T22:13:20Zjunk", &back), -1);
+	/* A short offset ends the string early: refused, nothing read past. */
+	short_off = xstrdup("2027-03-01T00:00:27-00:0");
+	assert_int_equal(util_parse_iso(short_off, &back), -1);
+	free(short_off);
+	short_off = xstrdup("2027-03-01T00:00:27+1:00");
+	assert_int_equal(util_parse_iso(short_off, &back), -1);
+	free(short_off);
 }
 
 static void
