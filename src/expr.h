@@ -1,0 +1,153 @@
+/*
+ * The Rules language of rate limiting rules: parse and check an expression
+ * against the scheme (fields, functions, a plan's limits), write it back in
+ * canonical form, and evaluate it against a request, optionally explaining
+ * each comparison. No I/O; edgetui and edgemu both link it (libbase).
+ *
+ * Life of an expression:
+ *	struct expr_error err;
+ *	struct expr *e = expr_parse(text, &opts, &err);	  compile once
+ *	struct expr_request *rq = expr_request_new();	  reuse per request
+ *	expr_request_set(rq, "GET", "https://example.com/a?b=1");
+ *	expr_request_add_header(rq, "User-Agent", "curl/8");
+ *	if (expr_eval(e, rq) == 1) ...			  no allocation
+ *	expr_request_free(rq); expr_free(e);
+ *
+ * A compiled expression is immutable and may be shared by threads; a
+ * request object (which owns the scratch space evaluation needs) belongs to
+ * one thread at a time.
+ */
+#ifndef EDGE_EXPR_H
+#define EDGE_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EXPR_MAX_LENGTH	4096	/* characters in one expression */
+
+/* Plans restrict fields, functions and operators (api-map-next 11.4, 12.2). */
+enum expr_plan {
+	EXPR_PLAN_NONE = 0,	/* language only: no plan limits */
+	EXPR_PLAN_FREE,
+	EXPR_PLAN_PRO,
+	EXPR_PLAN_BUSINESS,
+	EXPR_PLAN_ENTERPRISE,
+};
+
+/* "free", "pro", "business", "enterprise" (any case); -1 when unknown. */
+int		 expr_plan_parse(const char *, enum expr_plan *);
+const char	*expr_plan_name(enum expr_plan);	/* "free"...; "any" for NONE */
+
+struct expr_options {
+	enum expr_plan	plan;
+	int		counting;	/* a counting expression: http.response.* allowed */
+};
+
+/* Why text was refused: where (1-based character column) and a message a
+ * person understands. */
+struct expr_error {
+	int	 column;		/* 1-based; 0 when not about a place */
+	int	 length;		/* characters the problem spans, >= 1 */
+	char	 message[256];	/* "unknown field 'http.hostt' (did you mean http.host?)" */
+};
+
+struct expr;
+
+/* Parse and check; NULL and *err filled when refused. opts may be NULL
+ * (language only, match expression). */
+struct expr	*expr_parse(const char *, const struct expr_options *,
+		     struct expr_error *);
+void		 expr_free(struct expr *);
+
+/* Check only: 0 valid, -1 refused with *err. */
+int		 expr_check(const char *, const struct expr_options *,
+		     struct expr_error *);
+
+/* Canonical text (stable: fmt(parse(fmt(x))) == fmt(x)); caller frees. */
+char		*expr_format(const struct expr *);
+
+/* The source text as given to expr_parse. */
+const char	*expr_text(const struct expr *);
+
+/* "expression:1:COL: MESSAGE\n<text>\n<caret under COL>\n"; caller frees. */
+char		*expr_error_render(const char *text, const struct expr_error *);
+
+/*
+ * A request as the rules see it. Set it from a method and URL, then add what
+ * the log or the user knows; everything else is missing (comparisons on a
+ * missing value are false). Derived fields (http.request.uri, full_uri,
+ * uri.args, header names/values, cookies map) are computed from these.
+ */
+struct expr_request;
+
+struct expr_request	*expr_request_new(void);
+void			 expr_request_free(struct expr_request *);
+/* Forget everything set, keep the memory (one object per log reader). */
+void			 expr_request_reset(struct expr_request *);
+/* Method (upper-cased) and absolute URL "scheme://host[:port]/path?query";
+ * -1 when the URL cannot be read. */
+int	 expr_request_set(struct expr_request *, const char *method,
+	     const char *url);
+/* Host, scheme and path+query given apart (logs carry them so). */
+int	 expr_request_set_parts(struct expr_request *, const char *method,
+	     const char *scheme, const char *host, const char *uri);
+/* Client address (IPv4 or IPv6 text); -1 when not an address. */
+int	 expr_request_set_ip(struct expr_request *, const char *);
+void	 expr_request_set_country(struct expr_request *, const char *);
+void	 expr_request_set_asnum(struct expr_request *, int64_t);
+void	 expr_request_set_timestamp(struct expr_request *, int64_t);
+void	 expr_request_set_verified_bot(struct expr_request *, int);
+void	 expr_request_set_version(struct expr_request *, const char *);
+/* A request header as it arrived; the map's key is its lower-case name.
+ * Cookie headers also fill http.request.cookies. */
+void	 expr_request_add_header(struct expr_request *, const char *name,
+	     const char *value);
+/* The response, for counting expressions: status and headers. */
+void	 expr_request_set_status(struct expr_request *, int);
+void	 expr_request_add_response_header(struct expr_request *,
+	     const char *name, const char *value);
+
+/* 1 true, 0 false. Allocates nothing once the request object is warm. */
+int	 expr_eval(const struct expr *, struct expr_request *);
+
+/*
+ * Explain: each node of the tree, in source order, depth first, with its
+ * value. Comparisons carry the left value as seen ("missing" when absent),
+ * so a user sees which part failed.
+ */
+enum expr_value { EXPR_FALSE = 0, EXPR_TRUE = 1, EXPR_MISSING = 2 };
+
+struct expr_step {
+	int		 depth;		/* 0 = the whole expression */
+	int		 column;	/* 1-based start in the source */
+	int		 length;	/* characters in the source */
+	const char	*text;		/* canonical text of this node */
+	const char	*seen;		/* left value as seen; NULL for and/or/not */
+	enum expr_value	 value;
+};
+
+typedef void	(*expr_step_fn)(const struct expr_step *, void *);
+
+/* Evaluates as expr_eval does, calling fn for each node; returns the value. */
+int	 expr_explain(const struct expr *, struct expr_request *,
+	     expr_step_fn, void *);
+
+/*
+ * The scheme, for completion and help: fields and functions with their
+ * types, the first plan that has them, and whether only counting
+ * expressions may use them.
+ */
+struct expr_symbol {
+	const char	*name;		/* "http.request.uri.path", "lower" */
+	const char	*type;		/* "String"; "lower(String) -> String" */
+	const char	*summary;	/* one line */
+	enum expr_plan	 plan;		/* first plan that has it */
+	unsigned	 function : 1;
+	unsigned	 counting_only : 1;
+};
+
+const struct expr_symbol	*expr_symbols(size_t *);
+/* The symbol of that exact name, or NULL. */
+const struct expr_symbol	*expr_symbol_find(const char *);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * A rate limiting rule (a rule of the zone's http_ratelimit entry point)
+ * checked as the service checks it (api-map-next 11.4): edgetui lints with
+ * it before sending, edgemu refuses with it, so both refuse the same things.
+ */
+#ifndef EDGE_RLRULE_H
+#define EDGE_RLRULE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "expr.h"
+
+/* The first problem found in a rule. */
+struct rlrule_problem {
+	char	 field[64];	/* "ratelimit.period", "expression", ... */
+	int	 column;	/* 1-based, for an expression; else 0 */
+	char	 message[256];	/* "must include cf.colo.id" */
+};
+
+/*
+ * 0 when the rule (a JSON object as sent to the API: action, expression,
+ * ratelimit{...}, action_parameters, description, enabled, ref) is valid on
+ * the plan (EXPR_PLAN_NONE: language and service rules only); -1 with *p.
+ */
+int	 rlrule_check(const cJSON *, enum expr_plan, struct rlrule_problem *);
+
+/* Rules one entry point may hold on a plan (NONE: the enterprise number). */
+int	 rlrule_max_rules(enum expr_plan);
+
+/* The values the API takes for period and mitigation_timeout (0-ended
+ * after a first 0 for timeouts: callers use the counts), and whether the
+ * plan allows one. */
+extern const int	 rlrule_periods[];
+extern const size_t	 rlrule_nperiods;
+extern const int	 rlrule_timeouts[];
+extern const size_t	 rlrule_ntimeouts;
+int	 rlrule_period_ok(int, enum expr_plan);
+int	 rlrule_timeout_ok(int, const char *action, enum expr_plan);
+
+/* The actions of this phase, NULL-ended. */
+extern const char *const rlrule_actions[];
+
+#endif
