@@ -65,7 +65,9 @@ struct reqctx {
 	int			 stream_open;
 	int			 responded;
 	size_t			 cap;
+	size_t			 received;	/* body bytes, for the cap */
 	size_t			 discarded;
+	struct multipart_stream	*form;		/* ROUTE_BODY_MULTIPART */
 	struct timespec		 t0;
 	char			*offset_sent;	/* a tus Upload-Offset, for -v */
 };
@@ -752,6 +754,8 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 		    "Expected Content-Type: multipart/form-data");
 		return;
 	}
+	if (rc->route->body == ROUTE_BODY_MULTIPART)
+		rc->form = multipart_stream_new(ct);
 	if (rc->route->body == ROUTE_BODY_JSON && ct != NULL && *ct != '\0' &&
 	    !server_content_type_is(ct, "application/json") &&
 	    !server_content_type_is(ct, "text/plain")) {
@@ -781,13 +785,20 @@ server_data(struct reqctx *rc, const char *data, size_t size)
 		}
 		return;
 	}
-	if (rc->req.body.len + size > rc->cap) {
+	if (rc->received + size > rc->cap) {
 		buf_free(&rc->req.body);
+		multipart_stream_free(rc->form);
+		rc->form = NULL;
 		server_reject(rc, 413, ERR_TOO_LARGE,
 		    "Request body is over the limit of %zu bytes", rc->cap);
 		return;
 	}
-	buf_add(&rc->req.body, data, size);
+	rc->received += size;
+	/* A form is parsed as it comes, not kept; its errors wait for the end. */
+	if (rc->form != NULL)
+		multipart_stream_feed(rc->form, data, size);
+	else
+		buf_add(&rc->req.body, data, size);
 }
 
 /* The whole body has arrived: parse it and run the handler. */
@@ -796,7 +807,6 @@ server_dispatch(struct reqctx *rc)
 {
 	struct req	*req = &rc->req;
 	char		*cause = NULL;
-	const char	*ct;
 
 	if (rc->route->body == ROUTE_BODY_STREAM) {
 		rc->stream_open = 0;
@@ -813,9 +823,8 @@ server_dispatch(struct reqctx *rc)
 		}
 	}
 	if (rc->route->body == ROUTE_BODY_MULTIPART) {
-		ct = req_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
-		req->parts = multipart_parse(ct, req->body.data, req->body.len,
-		    &cause);
+		req->parts = multipart_stream_end(rc->form, &cause);
+		rc->form = NULL;
 		if (req->parts == NULL) {
 			reply_error(&rc->reply, 400, ERR_BAD_REQUEST, "%s",
 			    cause);
@@ -1008,6 +1017,7 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	buf_free(&rc->req.body);
 	cJSON_Delete(rc->req.json);
 	multipart_free(rc->req.parts);
+	multipart_stream_free(rc->form);
 	reply_free(&rc->reply);
 	free(rc->offset_sent);
 	free(rc->uri);

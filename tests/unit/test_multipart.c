@@ -145,6 +145,85 @@ test_too_many_parts(void **state)
 	free(body);
 }
 
+/* The body fed step bytes at a time, each piece gone once it is fed. */
+static struct multipart *
+parse_in_pieces(const char *ct, const char *body, size_t len, size_t step,
+    char **cause)
+{
+	struct multipart_stream	*s = multipart_stream_new(ct);
+	size_t			 off, n;
+	char			*piece;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off < step ? len - off : step;
+		piece = malloc(n);
+		memcpy(piece, body + off, n);
+		multipart_stream_feed(s, piece, n);
+		free(piece);
+	}
+	return (multipart_stream_end(s, cause));
+}
+
+/* Fed whole or in pieces of any size, a body gives the same parts. */
+static void
+assert_same_in_pieces(const char *ct, const char *body, size_t len)
+{
+	struct multipart	*whole, *mp;
+	char			*wcause = NULL, *cause = NULL;
+	size_t			 step, i;
+
+	whole = multipart_parse(ct, body, len, &wcause);
+	for (step = 1; step <= len + 1; step++) {
+		mp = parse_in_pieces(ct, body, len, step, &cause);
+		if (whole == NULL) {
+			assert_null(mp);
+			assert_string_equal(cause, wcause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		assert_non_null(mp);
+		assert_int_equal(mp->nparts, whole->nparts);
+		for (i = 0; i < mp->nparts; i++) {
+			assert_string_equal(mp->parts[i].name,
+			    whole->parts[i].name);
+			assert_int_equal(mp->parts[i].len, whole->parts[i].len);
+			assert_memory_equal(mp->parts[i].data,
+			    whole->parts[i].data, mp->parts[i].len);
+		}
+		multipart_free(mp);
+	}
+	multipart_free(whole);
+	free(wcause);
+}
+
+static void
+test_streamed_in_pieces(void **state)
+{
+	static const char *const bodies[] = {
+		"--XyZ\r\nContent-Disposition: form-data; name=\"kind\"\r\n"
+		    "\r\nopenapi_v3\r\n--XyZ\r\nContent-Disposition: "
+		    "form-data; name=\"file\"; filename=\"a.yaml\"\r\n\r\n"
+		    "x\r\n--X\r\n--XyZ\r\r\n--XyZ--\r\nepilogue",
+		"preamble\r\n--Xy\r\n--XyZ \t\r\nContent-Disposition: "
+		    "form-data; name=a\r\n\r\n\r\n--XyZ--",
+		"--XyZ\r\n\r\nx\r\n--XyZ--",
+		"--XyZ  --\r\n",
+		"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n"
+		    "never closed\r\n--Xy",
+		"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n",
+		"--XyZ-",
+		"--Xy",
+		"",
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++)
+		assert_same_in_pieces(CT, bodies[i], strlen(bodies[i]));
+	assert_same_in_pieces("multipart/form-data", "--XyZ--", 7);
+}
+
 int
 main(void)
 {
@@ -154,6 +233,7 @@ main(void)
 		cmocka_unit_test(test_binary_data_and_preamble),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_many_parts),
+		cmocka_unit_test(test_streamed_in_pieces),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
