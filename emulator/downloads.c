@@ -1,7 +1,8 @@
 /*
- * What hangs off a Stream video: its MP4 download (requested, "encoded" over
- * the processing time, then served with HTTP ranges), its captions and its
- * extra audio tracks.
+ * The downloads area: what hangs off a Stream video. Here its MP4 download
+ * (requested, "encoded" over the processing time, then served with HTTP
+ * ranges), the area's tables, routes and demo data; its captions are in
+ * captions.c and its extra audio tracks in audio.c.
  *
  * Progress is computed when read from the times stored at creation (ready =
  * created + processing seconds), so it needs no thread and survives a
@@ -24,13 +25,14 @@
 
 #include <microhttpd.h>
 
+#include "audio.h"
+#include "captions.h"
 #include "downloads.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
-#include "webhook.h"
 #include "xmalloc.h"
 
 #define DOWNLOADS_VIDEO	STREAM_ACCOUNT "/stream/{identifier:hex32}"
@@ -78,7 +80,7 @@ static const char downloads_schema[] =
 	"  WHERE account = old.account AND video = old.uid;"
 	" END;";
 
-static double
+double
 downloads_now(void)
 {
 	struct timespec	ts;
@@ -172,7 +174,7 @@ downloads_video(struct req *req, struct reply *rep)
 	return (video);
 }
 
-static int
+int
 downloads_video_exists(struct req *req, struct reply *rep)
 {
 	cJSON	*video = downloads_video(req, rep);
@@ -450,293 +452,11 @@ downloads_media(struct req *req, struct reply *rep)
 	}
 }
 
-/* ---- captions ----------------------------------------------------------- */
-
-/* Read-only in this API: they come from the demo data. */
-static void
-downloads_captions(struct req *req, struct reply *rep)
-{
-	static const char	 sql[] =
-	    "SELECT label, language FROM stream_caption"
-	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
-	sqlite3_stmt		*st;
-	cJSON			*list, *c;
-	int			 rc;
-
-	if (!downloads_video_exists(req, rep))
-		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
-	    SQLITE_STATIC);
-	list = cJSON_CreateArray();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "label",
-		    (const char *)sqlite3_column_text(st, 0));
-		cJSON_AddStringToObject(c, "language",
-		    (const char *)sqlite3_column_text(st, 1));
-		cJSON_AddItemToArray(list, c);
-	}
-	if (rc != SQLITE_DONE) {
-		cJSON_Delete(list);
-		reply_store_error(req, rep);
-	} else
-		reply_ok(rep, list);
-	store_done(st);
-}
-
-/* ---- audio tracks ------------------------------------------------------- */
-
-static cJSON *
-downloads_audio_json(const char *uid, const char *label, int is_default,
-    double ready)
-{
-	cJSON	*o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "uid", uid);
-	cJSON_AddStringToObject(o, "label", label);
-	cJSON_AddBoolToObject(o, "default", is_default);
-	cJSON_AddStringToObject(o, "status", downloads_now() >= ready ?
-	    "ready" : "queued");
-	return (o);
-}
-
-static void
-downloads_audio_list(struct req *req, struct reply *rep)
-{
-	static const char	 sql[] =
-	    "SELECT uid, label, is_default, ready FROM stream_audio"
-	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
-	sqlite3_stmt		*st;
-	cJSON			*list;
-	int			 rc;
-
-	if (!downloads_video_exists(req, rep))
-		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
-	    SQLITE_STATIC);
-	list = cJSON_CreateArray();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON_AddItemToArray(list, downloads_audio_json(
-		    (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1),
-		    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
-	}
-	if (rc != SQLITE_DONE) {
-		cJSON_Delete(list);
-		reply_store_error(req, rep);
-	} else
-		reply_ok(rep, list);
-	store_done(st);
-}
-
-/* The copy request's label and url (NULL when absent), or -1 and cause. */
-static int
-downloads_audio_body(const cJSON *body, const char **label, const char **url,
-    char **cause)
-{
-	char	*why = NULL;
-
-	if (!cJSON_IsObject(body)) {
-		*cause = xstrdup("a JSON object with label is required");
-		return (-1);
-	}
-	switch (util_jstring(body, "label", label)) {
-	case UTIL_JABSENT:
-		*cause = xstrdup("label: required, a name for the track "
-		    "such as \"director commentary\"");
-		return (-1);
-	case UTIL_JWRONG:
-		*cause = xstrdup("label: must be a string");
-		return (-1);
-	case UTIL_JOK:
-		break;
-	}
-	if (**label == '\0') {
-		*cause = xstrdup("label: must not be empty");
-		return (-1);
-	}
-	if (util_chars(*label) > DOWNLOADS_LABEL_MAX) {
-		*cause = xprintf("label: over the limit of %d characters",
-		    DOWNLOADS_LABEL_MAX);
-		return (-1);
-	}
-	*url = NULL;
-	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(body, "url")))
-		return (0);
-	switch (util_jstring(body, "url", url)) {
-	case UTIL_JABSENT:
-		return (0);
-	case UTIL_JWRONG:
-		*cause = xstrdup("url: must be a string");
-		return (-1);
-	case UTIL_JOK:
-		break;
-	}
-	/* edgemu never fetches it, but a client bug should show here. */
-	if (webhook_url_check(*url, &why) != 0) {
-		*cause = xprintf("url: %s", why);
-		free(why);
-		return (-1);
-	}
-	return (0);
-}
-
-/*
- * Labels identify tracks, so a second track with the same label is refused.
- * The first track a video gets becomes its default: every video with tracks
- * has exactly one, as a player needs.
- */
-static int
-downloads_audio_insert(struct req *req, struct reply *rep, const char *uid,
-    const char *label, const char *url, int *is_default, double *ready)
-{
-	static const char	 look_sql[] =
-	    "SELECT count(*), coalesce(sum(label = ?3), 0) FROM stream_audio"
-	    " WHERE account = ?1 AND video = ?2";
-	static const char	 add_sql[] =
-	    "INSERT INTO stream_audio (account, video, uid, label, is_default,"
-	    " url, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-	const char		*account = req_param(req, "account");
-	const char		*video = req_param(req, "identifier");
-	sqlite3_stmt		*st;
-	int			 rc, count = 0, same = 0;
-
-	st = store_stmt(req->store, look_sql);
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		count = sqlite3_column_int(st, 0);
-		same = sqlite3_column_int(st, 1);
-	}
-	store_done(st);
-	if (rc != SQLITE_ROW)
-		return (-1);
-	if (same != 0) {
-		reply_error(rep, 409, ERR_CONFLICT, "label: video %s already "
-		    "has an audio track labelled \"%s\"", video, label);
-		return (1);
-	}
-	*is_default = count == 0;
-	*ready = downloads_now() +
-	    server_options(req->server)->processing_seconds;
-	st = store_stmt(req->store, add_sql);
-	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, *is_default);
-	if (url != NULL)
-		sqlite3_bind_text(st, 6, url, -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 7, *ready);
-	rc = sqlite3_step(st);
-	store_done(st);
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
-static void
-downloads_audio_copy(struct req *req, struct reply *rep)
-{
-	const char	*label, *url;
-	char		 uid[HEX32_LEN + 1], *cause = NULL;
-	double		 ready = 0;
-	int		 rc, is_default = 0;
-
-	if (!downloads_video_exists(req, rep))
-		return;
-	if (downloads_audio_body(req->json, &label, &url, &cause) != 0) {
-		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
-		free(cause);
-		return;
-	}
-	util_hex32(uid);
-	if (store_begin(req->store) != 0 ||
-	    (rc = downloads_audio_insert(req, rep, uid, label, url,
-	    &is_default, &ready)) < 0) {
-		reply_store_error(req, rep);
-		return;
-	}
-	if (rc > 0) {
-		store_rollback(req->store);
-		return;
-	}
-	if (store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
-	reply_ok(rep, downloads_audio_json(uid, label, is_default, ready));
-}
-
-static void
-downloads_audio_delete(struct req *req, struct reply *rep)
-{
-	static const char	 look_sql[] =
-	    "SELECT is_default FROM stream_audio"
-	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
-	static const char	 del_sql[] =
-	    "DELETE FROM stream_audio"
-	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
-	const char		*video = req_param(req, "identifier");
-	const char		*uid = req_param(req, "audio_identifier");
-	sqlite3_stmt		*st;
-	int			 rc, is_default = 0;
-
-	if (!downloads_video_exists(req, rep))
-		return;
-	if (store_begin(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
-	st = store_stmt(req->store, look_sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		is_default = sqlite3_column_int(st, 0);
-	store_done(st);
-	if (rc == SQLITE_DONE) {
-		store_rollback(req->store);
-		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no audio "
-		    "track %s", video, uid);
-		return;
-	}
-	if (rc == SQLITE_ROW && is_default) {
-		store_rollback(req->store);
-		reply_error(rep, 409, ERR_CONFLICT, "audio track %s is the "
-		    "default track of video %s: make another track the "
-		    "default first", uid, video);
-		return;
-	}
-	if (rc == SQLITE_ROW) {
-		st = store_stmt(req->store, del_sql);
-		sqlite3_bind_text(st, 1, req_param(req, "account"), -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
-	if (rc != SQLITE_DONE || store_commit(req->store) != 0) {
-		reply_store_error(req, rep);
-		return;
-	}
-	reply_ok(rep, cJSON_CreateString("ok"));
-}
-
 /* ---- demo data and the area --------------------------------------------- */
-
-struct downloads_demo_caption {
-	const char	*language;
-	const char	*label;
-};
 
 /* audio[0] becomes the default track. */
 struct downloads_demo_video {
-	struct downloads_demo_caption	 captions[3];
+	struct captions_demo		 captions[3];
 	const char			*audio[3];
 	int				 download;
 };
@@ -758,56 +478,25 @@ downloads_demo_video(struct store *store, struct util_rng *rng,
     const char *account, const char *video,
     const struct downloads_demo_video *d)
 {
-	static const char	 caption_sql[] =
-	    "INSERT INTO stream_caption (account, video, language, label)"
-	    " VALUES (?1, ?2, ?3, ?4)";
-	static const char	 audio_sql[] =
-	    "INSERT INTO stream_audio (account, video, uid, label,"
-	    " is_default, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	static const char	 download_sql[] =
 	    "INSERT INTO stream_download (account, video, created, ready)"
 	    " VALUES (?1, ?2, ?3, ?3)";
-	char			 uid[HEX32_LEN + 1];
 	sqlite3_stmt		*st;
 	double			 now = downloads_now();
-	size_t			 i;
-	int			 rc = SQLITE_DONE;
+	int			 rc;
 
-	for (i = 0; i < nitems(d->captions) && rc == SQLITE_DONE; i++) {
-		if (d->captions[i].language == NULL)
-			break;
-		st = store_stmt(store, caption_sql);
-		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, d->captions[i].language, -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, d->captions[i].label, -1,
-		    SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
-	for (i = 0; i < nitems(d->audio) && rc == SQLITE_DONE; i++) {
-		if (d->audio[i] == NULL)
-			break;
-		util_rng_hex32(rng, uid);
-		st = store_stmt(store, audio_sql);
-		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, d->audio[i], -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, i == 0);
-		sqlite3_bind_double(st, 6, now);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
-	if (d->download && rc == SQLITE_DONE) {
-		st = store_stmt(store, download_sql);
-		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_double(st, 3, now);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
+	if (captions_demo_add(store, account, video, d->captions,
+	    nitems(d->captions)) != 0 || audio_demo_add(store, rng, account,
+	    video, d->audio, nitems(d->audio), now) != 0)
+		return (-1);
+	if (!d->download)
+		return (0);
+	st = store_stmt(store, download_sql);
+	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 3, now);
+	rc = sqlite3_step(st);
+	store_done(st);
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
@@ -844,14 +533,14 @@ static const struct route downloads_routes[] = {
 	    ROUTE_BODY_NONE },
 	{ HTTP_DELETE, DOWNLOADS_VIDEO "/downloads", downloads_delete,
 	    ROUTE_BODY_NONE },
-	{ HTTP_GET, DOWNLOADS_VIDEO "/captions", downloads_captions,
+	{ HTTP_GET, DOWNLOADS_VIDEO "/captions", captions_list,
 	    ROUTE_BODY_NONE },
-	{ HTTP_GET, DOWNLOADS_VIDEO "/audio", downloads_audio_list,
+	{ HTTP_GET, DOWNLOADS_VIDEO "/audio", audio_list,
 	    ROUTE_BODY_NONE },
-	{ HTTP_POST, DOWNLOADS_VIDEO "/audio/copy", downloads_audio_copy,
+	{ HTTP_POST, DOWNLOADS_VIDEO "/audio/copy", audio_copy,
 	    ROUTE_BODY_JSON },
 	{ HTTP_DELETE, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
-	    downloads_audio_delete, ROUTE_BODY_NONE },
+	    audio_delete, ROUTE_BODY_NONE },
 	/* The URL handed out in downloads: like a CDN's, no token. */
 	{ HTTP_GET, DOWNLOADS_MEDIA_PATH, downloads_media, ROUTE_BODY_NONE,
 	    ROUTE_ROOT | ROUTE_NOAUTH },

@@ -1,6 +1,6 @@
 /*
- * MP4 downloads, captions and audio tracks of a Stream video: the pieces
- * exposed for unit tests.
+ * MP4 downloads of a Stream video: the pieces exposed for unit tests, and
+ * for captions.c and audio.c, which share the downloads area.
  */
 #ifndef EDGEMU_DOWNLOADS_H
 #define EDGEMU_DOWNLOADS_H
@@ -9,7 +9,6 @@
 
 /* Where a ready download is served, outside API_PREFIX and without a token. */
 #define DOWNLOADS_MEDIA_PATH	"/media/{uid:hex32}/downloads/default.mp4"
-#define DOWNLOADS_LABEL_MAX	256	/* characters in a track label */
 
 enum downloads_range {
 	DOWNLOADS_RANGE_NONE,	/* none, or one to ignore: 200, whole */
@@ -24,5 +23,13 @@ enum downloads_range {
  */
 enum downloads_range downloads_range(const char *, uint64_t, uint64_t *,
 	     uint64_t *);
+
+struct req;
+struct reply;
+
+/* The video in the path exists; if not, the reply says so (404). */
+int		 downloads_video_exists(struct req *, struct reply *);
+/* Unix seconds, fractional. */
+double		 downloads_now(void);
 
 #endif

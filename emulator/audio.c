@@ -1,0 +1,285 @@
+/*
+ * The extra audio tracks of a Stream video: listed, copied in from a URL
+ * (queued, then ready after the processing time, computed when read) and
+ * deleted. Part of the downloads area, which owns their table.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "audio.h"
+#include "downloads.h"
+#include "server.h"
+#include "store.h"
+#include "util.h"
+#include "webhook.h"
+#include "xmalloc.h"
+
+static cJSON *
+audio_json(const char *uid, const char *label, int is_default,
+    double ready)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "uid", uid);
+	cJSON_AddStringToObject(o, "label", label);
+	cJSON_AddBoolToObject(o, "default", is_default);
+	cJSON_AddStringToObject(o, "status", downloads_now() >= ready ?
+	    "ready" : "queued");
+	return (o);
+}
+
+void
+audio_list(struct req *req, struct reply *rep)
+{
+	static const char	 sql[] =
+	    "SELECT uid, label, is_default, ready FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
+	sqlite3_stmt		*st;
+	cJSON			*list;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	list = cJSON_CreateArray();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON_AddItemToArray(list, audio_json(
+		    (const char *)sqlite3_column_text(st, 0),
+		    (const char *)sqlite3_column_text(st, 1),
+		    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
+	}
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(list);
+		reply_store_error(req, rep);
+	} else
+		reply_ok(rep, list);
+	store_done(st);
+}
+
+/* The copy request's label and url (NULL when absent), or -1 and cause. */
+static int
+audio_body(const cJSON *body, const char **label, const char **url,
+    char **cause)
+{
+	char	*why = NULL;
+
+	if (!cJSON_IsObject(body)) {
+		*cause = xstrdup("a JSON object with label is required");
+		return (-1);
+	}
+	switch (util_jstring(body, "label", label)) {
+	case UTIL_JABSENT:
+		*cause = xstrdup("label: required, a name for the track "
+		    "such as \"director commentary\"");
+		return (-1);
+	case UTIL_JWRONG:
+		*cause = xstrdup("label: must be a string");
+		return (-1);
+	case UTIL_JOK:
+		break;
+	}
+	if (**label == '\0') {
+		*cause = xstrdup("label: must not be empty");
+		return (-1);
+	}
+	if (util_chars(*label) > AUDIO_LABEL_MAX) {
+		*cause = xprintf("label: over the limit of %d characters",
+		    AUDIO_LABEL_MAX);
+		return (-1);
+	}
+	*url = NULL;
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(body, "url")))
+		return (0);
+	switch (util_jstring(body, "url", url)) {
+	case UTIL_JABSENT:
+		return (0);
+	case UTIL_JWRONG:
+		*cause = xstrdup("url: must be a string");
+		return (-1);
+	case UTIL_JOK:
+		break;
+	}
+	/* edgemu never fetches it, but a client bug should show here. */
+	if (webhook_url_check(*url, &why) != 0) {
+		*cause = xprintf("url: %s", why);
+		free(why);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Labels identify tracks, so a second track with the same label is refused.
+ * The first track a video gets becomes its default: every video with tracks
+ * has exactly one, as a player needs.
+ */
+static int
+audio_insert(struct req *req, struct reply *rep, const char *uid,
+    const char *label, const char *url, int *is_default, double *ready)
+{
+	static const char	 look_sql[] =
+	    "SELECT count(*), coalesce(sum(label = ?3), 0) FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2";
+	static const char	 add_sql[] =
+	    "INSERT INTO stream_audio (account, video, uid, label, is_default,"
+	    " url, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+	const char		*account = req_param(req, "account");
+	const char		*video = req_param(req, "identifier");
+	sqlite3_stmt		*st;
+	int			 rc, count = 0, same = 0;
+
+	st = store_stmt(req->store, look_sql);
+	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, label, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		count = sqlite3_column_int(st, 0);
+		same = sqlite3_column_int(st, 1);
+	}
+	store_done(st);
+	if (rc != SQLITE_ROW)
+		return (-1);
+	if (same != 0) {
+		reply_error(rep, 409, ERR_CONFLICT, "label: video %s already "
+		    "has an audio track labelled \"%s\"", video, label);
+		return (1);
+	}
+	*is_default = count == 0;
+	*ready = downloads_now() +
+	    server_options(req->server)->processing_seconds;
+	st = store_stmt(req->store, add_sql);
+	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, *is_default);
+	if (url != NULL)
+		sqlite3_bind_text(st, 6, url, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 7, *ready);
+	rc = sqlite3_step(st);
+	store_done(st);
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+void
+audio_copy(struct req *req, struct reply *rep)
+{
+	const char	*label, *url;
+	char		 uid[HEX32_LEN + 1], *cause = NULL;
+	double		 ready = 0;
+	int		 rc, is_default = 0;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	if (audio_body(req->json, &label, &url, &cause) != 0) {
+		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
+		free(cause);
+		return;
+	}
+	util_hex32(uid);
+	if (store_begin(req->store) != 0 ||
+	    (rc = audio_insert(req, rep, uid, label, url,
+	    &is_default, &ready)) < 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	if (rc > 0) {
+		store_rollback(req->store);
+		return;
+	}
+	if (store_commit(req->store) != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, audio_json(uid, label, is_default, ready));
+}
+
+void
+audio_delete(struct req *req, struct reply *rep)
+{
+	static const char	 look_sql[] =
+	    "SELECT is_default FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	static const char	 del_sql[] =
+	    "DELETE FROM stream_audio"
+	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	const char		*video = req_param(req, "identifier");
+	const char		*uid = req_param(req, "audio_identifier");
+	sqlite3_stmt		*st;
+	int			 rc, is_default = 0;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	if (store_begin(req->store) != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	st = store_stmt(req->store, look_sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		is_default = sqlite3_column_int(st, 0);
+	store_done(st);
+	if (rc == SQLITE_DONE) {
+		store_rollback(req->store);
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no audio "
+		    "track %s", video, uid);
+		return;
+	}
+	if (rc == SQLITE_ROW && is_default) {
+		store_rollback(req->store);
+		reply_error(rep, 409, ERR_CONFLICT, "audio track %s is the "
+		    "default track of video %s: make another track the "
+		    "default first", uid, video);
+		return;
+	}
+	if (rc == SQLITE_ROW) {
+		st = store_stmt(req->store, del_sql);
+		sqlite3_bind_text(st, 1, req_param(req, "account"), -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	if (rc != SQLITE_DONE || store_commit(req->store) != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, cJSON_CreateString("ok"));
+}
+
+/* A demo video's tracks (NULL after the last); the first is the default. */
+int
+audio_demo_add(struct store *store, struct util_rng *rng, const char *account,
+    const char *video, const char *const *audio, size_t n, double now)
+{
+	static const char	 audio_sql[] =
+	    "INSERT INTO stream_audio (account, video, uid, label,"
+	    " is_default, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	char			 uid[HEX32_LEN + 1];
+	sqlite3_stmt		*st;
+	size_t			 i;
+	int			 rc = SQLITE_DONE;
+
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (audio[i] == NULL)
+			break;
+		util_rng_hex32(rng, uid);
+		st = store_stmt(store, audio_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, audio[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, i == 0);
+		sqlite3_bind_double(st, 6, now);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
