@@ -24,6 +24,7 @@
 #include <openssl/pem.h>
 
 #include "itest.h"
+#include "jsonget.h"
 #include "testpng.h"
 
 #ifndef nitems
@@ -38,45 +39,6 @@
 #define BODY_MAX	(10 * 1024 * 1024)
 
 /* ---- fixtures and helpers --------------------------------------------- */
-
-static const cJSON *
-get(const cJSON *o, const char *path)
-{
-	char		*copy = strdup(path), *p = copy, *dot;
-	const cJSON	*v = o;
-
-	while (v != NULL && (dot = strchr(p, '.')) != NULL) {
-		*dot = '\0';
-		v = cJSON_GetObjectItemCaseSensitive(v, p);
-		p = dot + 1;
-	}
-	if (v != NULL)
-		v = cJSON_GetObjectItemCaseSensitive(v, p);
-	if (v == NULL)
-		fail_msg("no '%s' in the result", path);
-	free(copy);
-	return (v);
-}
-
-static const char *
-get_str(const cJSON *o, const char *path)
-{
-	const cJSON	*v = get(o, path);
-
-	if (!cJSON_IsString(v))
-		fail_msg("'%s' is not a string", path);
-	return (v->valuestring);
-}
-
-static double
-get_num(const cJSON *o, const char *path)
-{
-	const cJSON	*v = get(o, path);
-
-	if (!cJSON_IsNumber(v))
-		fail_msg("'%s' is not a number", path);
-	return (v->valuedouble);
-}
 
 static void
 assert_json(const cJSON *v, const char *json)
@@ -296,27 +258,27 @@ static const char full_input[] =
 static void
 assert_endpoints(const cJSON *in)
 {
-	const char	*uid = get_str(in, "uid");
+	const char	*uid = jstr(in, "uid");
 
-	assert_string_equal(get_str(in, "rtmps.url"),
+	assert_string_equal(jstr(in, "rtmps.url"),
 	    "rtmps://live.cloudflare.com:443/live/");
-	assert_string_equal(get_str(in, "rtmpsPlayback.url"),
+	assert_string_equal(jstr(in, "rtmpsPlayback.url"),
 	    "rtmps://live.cloudflare.com:443/live/");
-	assert_string_equal(get_str(in, "srt.url"),
+	assert_string_equal(jstr(in, "srt.url"),
 	    "srt://live.cloudflare.com:778");
-	assert_string_equal(get_str(in, "srtPlayback.url"),
+	assert_string_equal(jstr(in, "srtPlayback.url"),
 	    "srt://live.cloudflare.com:778");
-	assert_int_equal(strlen(get_str(in, "rtmps.streamKey")), 65);
-	assert_int_equal(strlen(get_str(in, "rtmpsPlayback.streamKey")), 65);
-	assert_int_equal(strlen(get_str(in, "srt.passphrase")), 65);
-	assert_int_equal(strlen(get_str(in, "srtPlayback.passphrase")), 65);
-	assert_string_not_equal(get_str(in, "rtmps.streamKey"),
-	    get_str(in, "rtmpsPlayback.streamKey"));
-	assert_int_equal(strlen(get_str(in, "srt.streamId")), 32);
-	assert_non_null(strstr(get_str(in, "webRTC.url"), uid));
-	assert_true(strncmp(get_str(in, "webRTC.url"), "https://", 8) == 0);
-	assert_non_null(strstr(get_str(in, "webRTC.url"), "/webRTC/publish"));
-	assert_non_null(strstr(get_str(in, "webRTCPlayback.url"),
+	assert_int_equal(strlen(jstr(in, "rtmps.streamKey")), 65);
+	assert_int_equal(strlen(jstr(in, "rtmpsPlayback.streamKey")), 65);
+	assert_int_equal(strlen(jstr(in, "srt.passphrase")), 65);
+	assert_int_equal(strlen(jstr(in, "srtPlayback.passphrase")), 65);
+	assert_string_not_equal(jstr(in, "rtmps.streamKey"),
+	    jstr(in, "rtmpsPlayback.streamKey"));
+	assert_int_equal(strlen(jstr(in, "srt.streamId")), 32);
+	assert_non_null(strstr(jstr(in, "webRTC.url"), uid));
+	assert_true(strncmp(jstr(in, "webRTC.url"), "https://", 8) == 0);
+	assert_non_null(strstr(jstr(in, "webRTC.url"), "/webRTC/publish"));
+	assert_non_null(strstr(jstr(in, "webRTCPlayback.url"),
 	    "/webRTC/play"));
 }
 
@@ -337,16 +299,16 @@ test_live_crud(void **state)
 	    "deleteRecordingAfterDays,defaultCreator");
 	free(names);
 	assert_endpoints(made);
-	assert_json(get(made, "recording"), "{\"mode\":\"automatic\","
+	assert_json(jget(made, "recording"), "{\"mode\":\"automatic\","
 	    "\"requireSignedURLs\":true,\"allowedOrigins\":[\"example.com\"],"
 	    "\"timeoutSeconds\":30}");
-	assert_json(get(made, "meta"), "{\"name\":\"Launch event\"}");
-	assert_true(cJSON_IsNull(get(made, "status")));
-	assert_true(get_num(made, "deleteRecordingAfterDays") == 45);
-	assert_string_equal(get_str(made, "defaultCreator"), "creator-1");
-	assert_string_equal(get_str(made, "created"), get_str(made,
+	assert_json(jget(made, "meta"), "{\"name\":\"Launch event\"}");
+	assert_true(cJSON_IsNull(jget(made, "status")));
+	assert_true(jnum(made, "deleteRecordingAfterDays") == 45);
+	assert_string_equal(jstr(made, "defaultCreator"), "creator-1");
+	assert_string_equal(jstr(made, "created"), jstr(made,
 	    "modified"));
-	path = live_path(ACCT_A, get_str(made, "uid"));
+	path = live_path(ACCT_A, jstr(made, "uid"));
 
 	/* A get shows the secrets again. */
 	got = api_ok(e, "GET", path, NULL);
@@ -359,30 +321,30 @@ test_live_crud(void **state)
 	assert_envelope(&r);
 	assert_null(strstr(r.body, "streamKey"));
 	assert_null(strstr(r.body, "passphrase"));
-	assert_null(strstr(r.body, get_str(made, "rtmps.streamKey")));
+	assert_null(strstr(r.body, jstr(made, "rtmps.streamKey")));
 	assert_null(strstr(r.body, "webRTC"));
-	list = cJSON_Duplicate(get(r.json, "result"), 1);
+	list = cJSON_Duplicate(jget(r.json, "result"), 1);
 	http_resp_free(&r);
 	names = member_names(list);
 	assert_string_equal(names, "liveInputs,range,total");
 	free(names);
-	assert_true(get_num(list, "total") ==
-	    cJSON_GetArraySize(get(list, "liveInputs")));
-	assert_true(get_num(list, "range") == 0);
-	cJSON_ArrayForEach(item, get(list, "liveInputs")) {
+	assert_true(jnum(list, "total") ==
+	    cJSON_GetArraySize(jget(list, "liveInputs")));
+	assert_true(jnum(list, "range") == 0);
+	cJSON_ArrayForEach(item, jget(list, "liveInputs")) {
 		names = member_names(item);
 		assert_string_equal(names, "uid,created,modified,meta,"
 		    "deleteRecordingAfterDays");
 		free(names);
-		if (strcmp(get_str(item, "uid"), get_str(made, "uid")) == 0)
+		if (strcmp(jstr(item, "uid"), jstr(made, "uid")) == 0)
 			found = item;
 	}
 	assert_non_null(found);
-	assert_json(get(found, "meta"), "{\"name\":\"Launch event\"}");
+	assert_json(jget(found, "meta"), "{\"name\":\"Launch event\"}");
 	cJSON_Delete(list);
 	text = itest_printf("%s?include_counts=true", lpath);
 	list = api_ok(e, "GET", text, NULL);
-	assert_true(get_num(list, "total") >= 1);
+	assert_true(jnum(list, "total") >= 1);
 	cJSON_Delete(list);
 	free(text);
 
@@ -390,18 +352,18 @@ test_live_crud(void **state)
 	put = api_ok(e, "PUT", path, "{\"meta\":{\"name\":\"Renamed\"},"
 	    "\"recording\":{\"mode\":\"off\"},"
 	    "\"deleteRecordingAfterDays\":null}");
-	assert_json(get(put, "meta"), "{\"name\":\"Renamed\"}");
-	assert_json(get(put, "recording"), "{\"mode\":\"off\","
+	assert_json(jget(put, "meta"), "{\"name\":\"Renamed\"}");
+	assert_json(jget(put, "recording"), "{\"mode\":\"off\","
 	    "\"requireSignedURLs\":true,\"allowedOrigins\":[\"example.com\"],"
 	    "\"timeoutSeconds\":30}");
-	assert_true(cJSON_IsNull(get(put, "deleteRecordingAfterDays")));
-	assert_string_equal(get_str(put, "defaultCreator"), "creator-1");
-	assert_string_equal(get_str(put, "uid"), get_str(made, "uid"));
-	assert_string_equal(get_str(put, "created"), get_str(made, "created"));
-	assert_true(strcmp(get_str(put, "modified"), get_str(made,
+	assert_true(cJSON_IsNull(jget(put, "deleteRecordingAfterDays")));
+	assert_string_equal(jstr(put, "defaultCreator"), "creator-1");
+	assert_string_equal(jstr(put, "uid"), jstr(made, "uid"));
+	assert_string_equal(jstr(put, "created"), jstr(made, "created"));
+	assert_true(strcmp(jstr(put, "modified"), jstr(made,
 	    "modified")) > 0);
-	assert_true(cJSON_Compare(get(put, "rtmps"), get(made, "rtmps"), 1));
-	assert_true(cJSON_Compare(get(put, "srtPlayback"), get(made,
+	assert_true(cJSON_Compare(jget(put, "rtmps"), jget(made, "rtmps"), 1));
+	assert_true(cJSON_Compare(jget(put, "srtPlayback"), jget(made,
 	    "srtPlayback"), 1));
 
 	/* A record sent back whole, as an editor does, changes nothing. */
@@ -459,13 +421,13 @@ test_live_refusals(void **state)
 	double			 before;
 
 	list = api_ok(e, "GET", lpath, NULL);
-	before = get_num(list, "total");
+	before = jnum(list, "total");
 	cJSON_Delete(list);
 	for (i = 0; i < nitems(bad); i++)
 		assert_refused(e, "POST", lpath, bad[i].body, 400,
 		    bad[i].message);
 	made = api_ok(e, "POST", lpath, NULL);
-	path = live_path(ACCT_A, get_str(made, "uid"));
+	path = live_path(ACCT_A, jstr(made, "uid"));
 	for (i = 0; i < nitems(bad); i++)
 		assert_refused(e, "PUT", path, bad[i].body, 400,
 		    bad[i].message);
@@ -493,9 +455,9 @@ test_live_refusals(void **state)
 
 	/* Nothing refused was stored: only the one made with no body. */
 	list = api_ok(e, "GET", lpath, NULL);
-	assert_true(get_num(list, "total") == before + 1);
+	assert_true(jnum(list, "total") == before + 1);
 	cJSON_Delete(list);
-	assert_json(get(made, "recording"), "{\"mode\":\"off\","
+	assert_json(jget(made, "recording"), "{\"mode\":\"off\","
 	    "\"requireSignedURLs\":false,\"allowedOrigins\":null,"
 	    "\"timeoutSeconds\":0}");
 	cJSON_Delete(made);
@@ -516,7 +478,7 @@ upload_ok(struct edgemu *e, const char *acct, struct form *f)
 	if (r.status != 200)
 		fail_msg("upload: %ld %.300s", r.status, r.body);
 	assert_envelope(&r);
-	result = cJSON_Duplicate(get(r.json, "result"), 1);
+	result = cJSON_Duplicate(jget(r.json, "result"), 1);
 	http_resp_free(&r);
 	free(path);
 	return (result);
@@ -535,10 +497,10 @@ upload_refused(struct edgemu *e, struct form *f, long status,
 		fail_msg("expected %ld, got %ld: %.300s", status, r.status,
 		    r.body);
 	assert_envelope(&r);
-	msg = get_str(cJSON_GetArrayItem(get(r.json, "errors"), 0), "message");
+	msg = jstr(cJSON_GetArrayItem(jget(r.json, "errors"), 0), "message");
 	if (strncmp(msg, want, strlen(want)) != 0)
 		fail_msg("message '%s' does not start with '%s'", msg, want);
-	assert_true(cJSON_IsNull(get(r.json, "result")));
+	assert_true(cJSON_IsNull(jget(r.json, "result")));
 	http_resp_free(&r);
 	free(path);
 }
@@ -562,12 +524,12 @@ test_watermarks(void **state)
 	assert_string_equal(names, "uid,size,height,width,created,"
 	    "downloadedFrom,name,opacity,padding,scale,position");
 	free(names);
-	assert_int_equal(strlen(get_str(a, "uid")), 32);
+	assert_int_equal(strlen(jstr(a, "uid")), 32);
 	want = itest_printf("{\"uid\":\"%s\",\"size\":%zu,\"height\":45,"
 	    "\"width\":120,\"created\":\"%s\",\"downloadedFrom\":null,"
 	    "\"name\":\"\",\"opacity\":1,\"padding\":0.05,\"scale\":0.15,"
-	    "\"position\":\"upperRight\"}", get_str(a, "uid"), pn,
-	    get_str(a, "created"));
+	    "\"position\":\"upperRight\"}", jstr(a, "uid"), pn,
+	    jstr(a, "created"));
 	assert_json(a, want);
 	free(want);
 
@@ -584,8 +546,8 @@ test_watermarks(void **state)
 	want = itest_printf("{\"uid\":\"%s\",\"size\":%zu,\"height\":360,"
 	    "\"width\":640,\"created\":\"%s\",\"downloadedFrom\":null,"
 	    "\"name\":\"Marketing Videos\",\"opacity\":0.75,\"padding\":0,"
-	    "\"scale\":1,\"position\":\"center\"}", get_str(b, "uid"), jn,
-	    get_str(b, "created"));
+	    "\"scale\":1,\"position\":\"center\"}", jstr(b, "uid"), jn,
+	    jstr(b, "created"));
 	assert_json(b, want);
 	free(want);
 
@@ -597,8 +559,8 @@ test_watermarks(void **state)
 	assert_true(cJSON_Compare(cJSON_GetArrayItem(list, 0), a, 1));
 	assert_true(cJSON_Compare(cJSON_GetArrayItem(list, 1), b, 1));
 	cJSON_Delete(list);
-	pa = wm_path(ACCT_A, get_str(a, "uid"));
-	pb = wm_path(ACCT_A, get_str(b, "uid"));
+	pa = wm_path(ACCT_A, jstr(a, "uid"));
+	pb = wm_path(ACCT_A, jstr(b, "uid"));
 	got = api_ok(e, "GET", pb, NULL);
 	assert_true(cJSON_Compare(got, b, 1));
 	cJSON_Delete(got);
@@ -683,8 +645,8 @@ test_watermark_refusals(void **state)
 	form_end(&f);
 	assert_int_equal(f.len, BODY_MAX);
 	list = upload_ok(e, ACCT_A, &f);
-	assert_true(get_num(list, "size") == n);
-	assert_true(get_num(list, "width") == 8);
+	assert_true(jnum(list, "size") == n);
+	assert_true(jnum(list, "width") == 8);
 	cJSON_Delete(list);
 	form_file(&f, "file", "big.png", "image/png", big, n + 1);
 	form_end(&f);
@@ -722,12 +684,12 @@ test_keys(void **state)
 	names = member_names(k1);
 	assert_string_equal(names, "id,pem,jwk,created");
 	free(names);
-	assert_int_equal(strlen(get_str(k1, "id")), 32);
-	assert_string_not_equal(get_str(k1, "id"), get_str(k2, "id"));
-	assert_string_not_equal(get_str(k1, "pem"), get_str(k2, "pem"));
+	assert_int_equal(strlen(jstr(k1, "id")), 32);
+	assert_string_not_equal(jstr(k1, "id"), jstr(k2, "id"));
+	assert_string_not_equal(jstr(k1, "pem"), jstr(k2, "pem"));
 
 	/* pem: base64 of a PEM private key that OpenSSL loads. */
-	pem = unbase64(get_str(k1, "pem"), &len);
+	pem = unbase64(jstr(k1, "pem"), &len);
 	assert_true(strncmp((char *)pem, "-----BEGIN RSA PRIVATE KEY-----",
 	    31) == 0);
 	bio = BIO_new_mem_buf(pem, (int)len);
@@ -737,14 +699,14 @@ test_keys(void **state)
 	assert_int_equal(EVP_PKEY_get_bits(pkey), 2048);
 
 	/* jwk: base64 of the same key as a JWK named by the id. */
-	jwktext = unbase64(get_str(k1, "jwk"), &len);
+	jwktext = unbase64(jstr(k1, "jwk"), &len);
 	jwk = cJSON_Parse((char *)jwktext);
 	assert_non_null(jwk);
-	assert_string_equal(get_str(jwk, "kid"), get_str(k1, "id"));
-	assert_string_equal(get_str(jwk, "kty"), "RSA");
-	assert_string_equal(get_str(jwk, "alg"), "RS256");
+	assert_string_equal(jstr(jwk, "kid"), jstr(k1, "id"));
+	assert_string_equal(jstr(jwk, "kty"), "RSA");
+	assert_string_equal(jstr(jwk, "alg"), "RS256");
 	assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &n1));
-	n2 = unbase64url_bn(get_str(jwk, "n"));
+	n2 = unbase64url_bn(jstr(jwk, "n"));
 	assert_int_equal(BN_cmp(n1, n2), 0);
 	BN_free(n1);
 	BN_free(n2);
@@ -755,23 +717,23 @@ test_keys(void **state)
 	assert_envelope(&r);
 	assert_null(strstr(r.body, "pem"));
 	assert_null(strstr(r.body, "jwk"));
-	assert_null(strstr(r.body, get_str(k1, "pem")));
-	cJSON_ArrayForEach(item, get(r.json, "result")) {
+	assert_null(strstr(r.body, jstr(k1, "pem")));
+	cJSON_ArrayForEach(item, jget(r.json, "result")) {
 		names = member_names(item);
 		assert_string_equal(names, "id,created");
 		free(names);
-		if (strcmp(get_str(item, "id"), get_str(k1, "id")) == 0) {
-			assert_string_equal(get_str(item, "created"),
-			    get_str(k1, "created"));
+		if (strcmp(jstr(item, "id"), jstr(k1, "id")) == 0) {
+			assert_string_equal(jstr(item, "created"),
+			    jstr(k1, "created"));
 			seen++;
 		}
-		seen += strcmp(get_str(item, "id"), get_str(k2, "id")) == 0;
+		seen += strcmp(jstr(item, "id"), jstr(k2, "id")) == 0;
 	}
 	assert_int_equal(seen, 2);
 	http_resp_free(&r);
 
 	/* Delete answers "ok"; the key is gone, the other stays. */
-	item_path = keys_path(ACCT_A, get_str(k1, "id"));
+	item_path = keys_path(ACCT_A, jstr(k1, "id"));
 	got = api_ok(e, "DELETE", item_path, NULL);
 	assert_true(cJSON_IsString(got));
 	assert_string_equal(got->valuestring, "ok");
@@ -779,8 +741,8 @@ test_keys(void **state)
 	assert_refused(e, "DELETE", item_path, NULL, 404, "signing key ");
 	list = api_ok(e, "GET", path, NULL);
 	assert_int_equal(cJSON_GetArraySize(list), 1);
-	assert_string_equal(get_str(cJSON_GetArrayItem(list, 0), "id"),
-	    get_str(k2, "id"));
+	assert_string_equal(jstr(cJSON_GetArrayItem(list, 0), "id"),
+	    jstr(k2, "id"));
 	cJSON_Delete(list);
 	http_json(e, "DELETE", "/accounts/" ACCT_A "/stream/keys/not-a-key",
 	    NULL, &r);
@@ -815,8 +777,8 @@ count(struct edgemu *e, const char *acct, struct counts *c)
 
 	path = live_path(acct, NULL);
 	list = api_ok(e, "GET", path, NULL);
-	c->live = cJSON_GetArraySize(get(list, "liveInputs"));
-	assert_true(get_num(list, "total") == c->live);
+	c->live = cJSON_GetArraySize(jget(list, "liveInputs"));
+	assert_true(jnum(list, "total") == c->live);
 	cJSON_Delete(list);
 	free(path);
 	path = wm_path(acct, NULL);
@@ -849,15 +811,15 @@ test_demo(void **state)
 	path = live_path(e->account, NULL);
 	list = api_ok(e, "GET", path, NULL);
 	free(path);
-	cJSON_ArrayForEach(item, get(list, "liveInputs")) {
-		get_str(item, "meta.name");
-		path = live_path(e->account, get_str(item, "uid"));
+	cJSON_ArrayForEach(item, jget(list, "liveInputs")) {
+		jstr(item, "meta.name");
+		path = live_path(e->account, jstr(item, "uid"));
 		in = api_ok(e, "GET", path, NULL);
 		assert_endpoints(in);
-		off += strcmp(get_str(in, "recording.mode"), "off") == 0;
-		automatic += strcmp(get_str(in, "recording.mode"),
+		off += strcmp(jstr(in, "recording.mode"), "off") == 0;
+		automatic += strcmp(jstr(in, "recording.mode"),
 		    "automatic") == 0;
-		signed_urls += cJSON_IsTrue(get(in,
+		signed_urls += cJSON_IsTrue(jget(in,
 		    "recording.requireSignedURLs"));
 		cJSON_Delete(in);
 		free(path);
@@ -869,10 +831,10 @@ test_demo(void **state)
 	path = wm_path(e->account, NULL);
 	list = api_ok(e, "GET", path, NULL);
 	cJSON_ArrayForEach(item, list) {
-		assert_true(get_num(item, "width") > 0);
-		assert_true(get_num(item, "size") > 0);
-		assert_true(cJSON_IsNull(get(item, "downloadedFrom")));
-		assert_true(*get_str(item, "name") != '\0');
+		assert_true(jnum(item, "width") > 0);
+		assert_true(jnum(item, "size") > 0);
+		assert_true(cJSON_IsNull(jget(item, "downloadedFrom")));
+		assert_true(*jstr(item, "name") != '\0');
 	}
 	cJSON_Delete(list);
 	free(path);
@@ -893,7 +855,7 @@ test_accounts(void **state)
 	path = live_path(e->account, NULL);
 	list = api_ok(e, "GET", path, NULL);
 	free(path);
-	other = live_path(ACCT_B, get_str(cJSON_GetArrayItem(get(list,
+	other = live_path(ACCT_B, jstr(cJSON_GetArrayItem(jget(list,
 	    "liveInputs"), 0), "uid"));
 	assert_refused(e, "GET", other, NULL, 404, "live input ");
 	assert_refused(e, "PUT", other, "{}", 404, "live input ");
@@ -904,7 +866,7 @@ test_accounts(void **state)
 	path = wm_path(e->account, NULL);
 	list = api_ok(e, "GET", path, NULL);
 	free(path);
-	other = wm_path(ACCT_B, get_str(cJSON_GetArrayItem(list, 0), "uid"));
+	other = wm_path(ACCT_B, jstr(cJSON_GetArrayItem(list, 0), "uid"));
 	assert_refused(e, "GET", other, NULL, 404, "watermark profile ");
 	assert_refused(e, "DELETE", other, NULL, 404, "watermark profile ");
 	cJSON_Delete(list);
@@ -913,7 +875,7 @@ test_accounts(void **state)
 	path = keys_path(e->account, NULL);
 	list = api_ok(e, "GET", path, NULL);
 	free(path);
-	other = keys_path(ACCT_B, get_str(cJSON_GetArrayItem(list, 0), "id"));
+	other = keys_path(ACCT_B, jstr(cJSON_GetArrayItem(list, 0), "id"));
 	assert_refused(e, "DELETE", other, NULL, 404, "signing key ");
 	cJSON_Delete(list);
 	free(other);
@@ -935,7 +897,7 @@ test_restart(void **state)
 	char		*path = live_path(ACCT_A, NULL), *item;
 
 	made = api_ok(e, "POST", path, "{\"meta\":{\"name\":\"kept\"}}");
-	item = live_path(ACCT_A, get_str(made, "uid"));
+	item = live_path(ACCT_A, jstr(made, "uid"));
 	count(e, ACCT_A, &before);
 	edgemu_restart(e);
 	count(e, ACCT_A, &after);

@@ -35,6 +35,7 @@
 #include <openssl/hmac.h>
 
 #include "itest.h"
+#include "jsonget.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
@@ -61,27 +62,6 @@ pause_briefly(void)
 	struct timespec	ts = { 0, 50 * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
-}
-
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (v == NULL)
-		fail_msg("no '%s' in %s", key, o != NULL && o->string != NULL ?
-		    o->string : "the object");
-	return (v);
-}
-
-static const char *
-str(const cJSON *o, const char *key)
-{
-	const cJSON	*v = get(o, key);
-
-	if (!cJSON_IsString(v))
-		fail_msg("'%s' is not a string", key);
-	return (v->valuestring);
 }
 
 static void
@@ -222,7 +202,7 @@ video_state(struct edgemu *e, const char *account, const char *uid)
 	char	*path = video_path(account, uid, ""), *state;
 	cJSON	*v = api_ok(e, "GET", path, NULL);
 
-	state = strdup(str(get(v, "status"), "state"));
+	state = strdup(jstr(jget(v, "status"), "state"));
 	cJSON_Delete(v);
 	free(path);
 	return (state);
@@ -565,11 +545,11 @@ test_webhook_config(void **state)
 	/* Loopback is accepted: the service would refuse it. */
 	w = api_ok(e, "PUT", HOOK,
 	    "{\"notificationUrl\":\"http://127.0.0.1:1/hook\"}");
-	assert_string_equal(str(w, "notificationUrl"),
+	assert_string_equal(jstr(w, "notificationUrl"),
 	    "http://127.0.0.1:1/hook");
-	assert_int_equal(strlen(str(w, "secret")), 32);
-	assert_non_null(str(w, "modified"));
-	secret = strdup(str(w, "secret"));
+	assert_int_equal(strlen(jstr(w, "secret")), 32);
+	assert_non_null(jstr(w, "modified"));
+	secret = strdup(jstr(w, "secret"));
 	w2 = api_ok(e, "GET", HOOK, NULL);
 	assert_true(cJSON_Compare(w, w2, 1));
 	cJSON_Delete(w);
@@ -578,9 +558,9 @@ test_webhook_config(void **state)
 	/* Replace: new URL, same secret. */
 	w = api_ok(e, "PUT", HOOK,
 	    "{\"notificationUrl\":\"https://example.com/other\"}");
-	assert_string_equal(str(w, "notificationUrl"),
+	assert_string_equal(jstr(w, "notificationUrl"),
 	    "https://example.com/other");
-	assert_string_equal(str(w, "secret"), secret);
+	assert_string_equal(jstr(w, "secret"), secret);
 	cJSON_Delete(w);
 
 	/* Other accounts have none; no token, no webhook. */
@@ -604,7 +584,7 @@ test_webhook_config(void **state)
 	/* A new webhook has a new secret. */
 	w = api_ok(e, "PUT", HOOK,
 	    "{\"notificationUrl\":\"https://example.com/again\"}");
-	assert_string_not_equal(str(w, "secret"), secret);
+	assert_string_not_equal(jstr(w, "secret"), secret);
 	cJSON_Delete(w);
 	free(secret);
 }
@@ -631,7 +611,7 @@ test_webhook_delivery(void **state)
 	free(body);
 	cJSON_Delete(w);
 	w = api_ok(e, "GET", HOOK, NULL);
-	secret = strdup(str(w, "secret"));
+	secret = strdup(jstr(w, "secret"));
 	cJSON_Delete(w);
 
 	mp4 = make_mp4(2000, &len);
@@ -649,9 +629,9 @@ test_webhook_delivery(void **state)
 		if (v == NULL)
 			fail_msg("delivery body is not JSON: %s",
 			    l.reqs[i].body);
-		assert_string_equal(str(v, "uid"), uid);
-		assert_string_equal(str(get(v, "status"), "state"), "ready");
-		assert_true(cJSON_IsTrue(get(v, "readyToStream")));
+		assert_string_equal(jstr(v, "uid"), uid);
+		assert_string_equal(jstr(jget(v, "status"), "state"), "ready");
+		assert_true(cJSON_IsTrue(jget(v, "readyToStream")));
 		cJSON_Delete(v);
 	}
 	/* The retry carries the same video, byte for byte. */
@@ -682,7 +662,7 @@ test_webhook_restart(void **state)
 	body = itest_printf("{\"notificationUrl\":"
 	    "\"http://127.0.0.1:%d/later\"}", l.port);
 	w = api_ok(e, "PUT", HOOK, body);
-	secret = strdup(str(w, "secret"));
+	secret = strdup(jstr(w, "secret"));
 	free(body);
 	cJSON_Delete(w);
 
@@ -697,7 +677,7 @@ test_webhook_restart(void **state)
 	assert_signed(&l.reqs[0], secret);
 	v = cJSON_ParseWithLength(l.reqs[0].body, l.reqs[0].len);
 	assert_non_null(v);
-	assert_string_equal(str(v, "uid"), uid);
+	assert_string_equal(jstr(v, "uid"), uid);
 	cJSON_Delete(v);
 
 	listener_stop(&l);
@@ -744,12 +724,12 @@ test_unknown_video(void **state)
 static const cJSON *
 download_of(const cJSON *downloads)
 {
-	const cJSON	*d = get(downloads, "default");
+	const cJSON	*d = jget(downloads, "default");
 
 	assert_true(cJSON_IsObject(d));
-	assert_true(cJSON_IsNumber(get(d, "percentComplete")));
-	assert_true(get(d, "percentComplete")->valuedouble >= 0 &&
-	    get(d, "percentComplete")->valuedouble <= 100);
+	assert_true(cJSON_IsNumber(jget(d, "percentComplete")));
+	assert_true(jget(d, "percentComplete")->valuedouble >= 0 &&
+	    jget(d, "percentComplete")->valuedouble <= 100);
 	return (d);
 }
 
@@ -812,9 +792,9 @@ test_downloads(void **state)
 	res = api_ok(e, "POST", path, "{}");
 	d = download_of(res);
 	/* Asked for this instant, with a second of processing ahead. */
-	assert_string_equal(str(d, "status"), "inprogress");
-	assert_true(get(d, "percentComplete")->valuedouble < 100);
-	url = strdup(str(d, "url"));
+	assert_string_equal(jstr(d, "status"), "inprogress");
+	assert_true(jget(d, "percentComplete")->valuedouble < 100);
+	url = strdup(jstr(d, "url"));
 	tail = itest_printf("/media/%s/downloads/default.mp4", uid);
 	assert_true(strlen(url) > strlen(tail) &&
 	    strcmp(url + strlen(url) - strlen(tail), tail) == 0);
@@ -825,28 +805,28 @@ test_downloads(void **state)
 	early = r.status;
 	http_resp_free(&r);
 	res = api_ok(e, "GET", path, NULL);
-	if (strcmp(str(download_of(res), "status"), "inprogress") == 0)
+	if (strcmp(jstr(download_of(res), "status"), "inprogress") == 0)
 		assert_int_equal(early, 404);
 	cJSON_Delete(res);
 
 	for (end = now_mono() + DEADLINE;; pause_briefly()) {
 		res = api_ok(e, "GET", path, NULL);
 		d = download_of(res);
-		if (strcmp(str(d, "status"), "ready") == 0)
+		if (strcmp(jstr(d, "status"), "ready") == 0)
 			break;
-		assert_string_equal(str(d, "status"), "inprogress");
+		assert_string_equal(jstr(d, "status"), "inprogress");
 		if (now_mono() > end)
 			fail_msg("the download is not ready after %d s",
 			    DEADLINE);
 		cJSON_Delete(res);
 	}
-	assert_true(get(d, "percentComplete")->valuedouble == 100);
-	assert_string_equal(str(d, "url"), url);
+	assert_true(jget(d, "percentComplete")->valuedouble == 100);
+	assert_string_equal(jstr(d, "url"), url);
 	cJSON_Delete(res);
 
 	/* Asking again changes nothing. */
 	res = api_ok(e, "POST", path, NULL);
-	assert_string_equal(str(download_of(res), "status"), "ready");
+	assert_string_equal(jstr(download_of(res), "status"), "ready");
 	cJSON_Delete(res);
 
 	/* The whole file, without a token. */
@@ -969,16 +949,16 @@ test_audio_and_captions(void **state)
 	/* The first track is the default; later ones are not. */
 	res = api_ok(e, "POST", copy, "{\"label\":\"Director commentary\","
 	    "\"url\":\"https://example.com/commentary.mp3\"}");
-	assert_int_equal(strlen(str(res, "uid")), 32);
-	assert_string_equal(str(res, "label"), "Director commentary");
-	assert_true(cJSON_IsTrue(get(res, "default")));
-	assert_string_equal(str(res, "status"), "queued");
-	a = strdup(str(res, "uid"));
+	assert_int_equal(strlen(jstr(res, "uid")), 32);
+	assert_string_equal(jstr(res, "label"), "Director commentary");
+	assert_true(cJSON_IsTrue(jget(res, "default")));
+	assert_string_equal(jstr(res, "status"), "queued");
+	a = strdup(jstr(res, "uid"));
 	cJSON_Delete(res);
 	res = api_ok(e, "POST", copy, "{\"label\":\"Audio description\"}");
-	assert_true(cJSON_IsFalse(get(res, "default")));
-	assert_string_equal(str(res, "status"), "queued");
-	b = strdup(str(res, "uid"));
+	assert_true(cJSON_IsFalse(jget(res, "default")));
+	assert_string_equal(jstr(res, "status"), "queued");
+	b = strdup(jstr(res, "uid"));
 	assert_string_not_equal(a, b);
 	cJSON_Delete(res);
 	assert_refused(e, "POST", copy, "{\"label\":\"Audio description\"}",
@@ -988,15 +968,15 @@ test_audio_and_captions(void **state)
 	for (end = now_mono() + DEADLINE;; pause_briefly()) {
 		res = api_ok(e, "GET", list, NULL);
 		assert_int_equal(cJSON_GetArraySize(res), 2);
-		assert_string_equal(str(track(res, 0), "uid"), a);
-		assert_string_equal(str(track(res, 1), "uid"), b);
-		assert_true(cJSON_IsTrue(get(track(res, 0), "default")));
-		assert_true(cJSON_IsFalse(get(track(res, 1), "default")));
+		assert_string_equal(jstr(track(res, 0), "uid"), a);
+		assert_string_equal(jstr(track(res, 1), "uid"), b);
+		assert_true(cJSON_IsTrue(jget(track(res, 0), "default")));
+		assert_true(cJSON_IsFalse(jget(track(res, 1), "default")));
 		for (ready = 0, i = 0; i < 2; i++) {
-			if (strcmp(str(track(res, i), "status"), "ready") == 0)
+			if (strcmp(jstr(track(res, i), "status"), "ready") == 0)
 				ready++;
 			else
-				assert_string_equal(str(track(res, i),
+				assert_string_equal(jstr(track(res, i),
 				    "status"), "queued");
 		}
 		cJSON_Delete(res);
@@ -1021,7 +1001,7 @@ test_audio_and_captions(void **state)
 	assert_refused(e, "DELETE", loc, NULL, 404, "no audio track");
 	res = api_ok(e, "GET", list, NULL);
 	assert_int_equal(cJSON_GetArraySize(res), 1);
-	assert_string_equal(str(track(res, 0), "uid"), a);
+	assert_string_equal(jstr(track(res, 0), "uid"), a);
 	cJSON_Delete(res);
 
 	/* Another account does not see the video at all. */
@@ -1056,9 +1036,9 @@ test_demo(void **state)
 
 	path = itest_printf("/accounts/%s/stream/webhook", e->account);
 	res = api_ok(e, "GET", path, NULL);
-	assert_string_equal(str(res, "notificationUrl"),
+	assert_string_equal(jstr(res, "notificationUrl"),
 	    "https://127.0.0.1:9/stream");
-	assert_int_equal(strlen(str(res, "secret")), 32);
+	assert_int_equal(strlen(jstr(res, "secret")), 32);
 	cJSON_Delete(res);
 	free(path);
 
@@ -1067,12 +1047,12 @@ test_demo(void **state)
 	free(path);
 	assert_true(cJSON_GetArraySize(videos) > 0);
 	cJSON_ArrayForEach(v, videos) {
-		uid = strdup(str(v, "uid"));
+		uid = strdup(jstr(v, "uid"));
 		path = video_path(e->account, uid, "/captions");
 		res = api_ok(e, "GET", path, NULL);
 		cJSON_ArrayForEach(c, res) {
-			assert_true(*str(c, "label") != '\0');
-			assert_true(*str(c, "language") != '\0');
+			assert_true(*jstr(c, "label") != '\0');
+			assert_true(*jstr(c, "language") != '\0');
 		}
 		if (cJSON_GetArraySize(res) >= 2)
 			captioned++;
@@ -1083,8 +1063,8 @@ test_demo(void **state)
 		res = api_ok(e, "GET", path, NULL);
 		defaults = 0;
 		cJSON_ArrayForEach(t, res) {
-			assert_string_equal(str(t, "status"), "ready");
-			if (cJSON_IsTrue(get(t, "default")))
+			assert_string_equal(jstr(t, "status"), "ready");
+			if (cJSON_IsTrue(jget(t, "default")))
 				defaults++;
 		}
 		if (cJSON_GetArraySize(res) > 0) {
@@ -1098,10 +1078,10 @@ test_demo(void **state)
 		res = api_ok(e, "GET", path, NULL);
 		if (cJSON_GetArraySize(res) > 0) {
 			d = download_of(res);
-			assert_string_equal(str(d, "status"), "ready");
-			assert_true(get(d, "percentComplete")->valuedouble ==
+			assert_string_equal(jstr(d, "status"), "ready");
+			assert_true(jget(d, "percentComplete")->valuedouble ==
 			    100);
-			fetch(e, "GET", str(d, "url"), "Range: bytes=0-7",
+			fetch(e, "GET", jstr(d, "url"), "Range: bytes=0-7",
 			    &r);
 			assert_int_equal(r.status, 206);
 			assert_int_equal(r.len, 8);

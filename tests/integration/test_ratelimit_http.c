@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "itest.h"
+#include "jsonget.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
@@ -57,28 +58,6 @@ item_path(const char *zone, const char *id)
 	return (itest_printf("/zones/%s/rate_limits/%s", zone, id));
 }
 
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (v == NULL)
-		fail_msg("no '%s' in the result", key);
-	return (v);
-}
-
-static void
-assert_json_equal(const cJSON *a, const cJSON *b)
-{
-	char	*sa, *sb;
-
-	if (cJSON_Compare(a, b, 1))
-		return;
-	sa = cJSON_PrintUnformatted(a);
-	sb = cJSON_PrintUnformatted(b);
-	fail_msg("differ:\n%s\n%s", sa, sb);
-}
-
 /* A rule whose description and threshold tell it apart. */
 static char *
 numbered_rule(int n)
@@ -95,7 +74,7 @@ create(struct edgemu *e, const char *zone, const char *body)
 	char	*path = list_path(zone, NULL), *id;
 	cJSON	*r = api_ok(e, "POST", path, body);
 
-	id = strdup(get(r, "id")->valuestring);
+	id = strdup(jget(r, "id")->valuestring);
 	cJSON_Delete(r);
 	free(path);
 	return (id);
@@ -118,15 +97,15 @@ list(struct edgemu *e, const char *zone, const char *query, struct page *p)
 	if (r.status != 200)
 		fail_msg("GET %s: %ld %.300s", path, r.status, r.body);
 	assert_envelope(&r);
-	assert_true(cJSON_IsTrue(get(r.json, "success")));
-	info = get(r.json, "result_info");
-	p->result = cJSON_Duplicate(get(r.json, "result"), 1);
+	assert_true(cJSON_IsTrue(jget(r.json, "success")));
+	info = jget(r.json, "result_info");
+	p->result = cJSON_Duplicate(jget(r.json, "result"), 1);
 	assert_true(cJSON_IsArray(p->result));
-	p->page = (long)get(info, "page")->valuedouble;
-	p->per_page = (long)get(info, "per_page")->valuedouble;
-	p->count = (long)get(info, "count")->valuedouble;
-	p->total_count = (long)get(info, "total_count")->valuedouble;
-	p->total_pages = (long)get(info, "total_pages")->valuedouble;
+	p->page = (long)jget(info, "page")->valuedouble;
+	p->per_page = (long)jget(info, "per_page")->valuedouble;
+	p->count = (long)jget(info, "count")->valuedouble;
+	p->total_count = (long)jget(info, "total_count")->valuedouble;
+	p->total_pages = (long)jget(info, "total_pages")->valuedouble;
 	assert_int_equal(p->count, cJSON_GetArraySize(p->result));
 	http_resp_free(&r);
 	free(path);
@@ -166,12 +145,12 @@ test_crud(void **state)
 	    want, "match"), "request"), "extra");
 	cJSON_ReplaceItemInObject(want, "description",
 	    cJSON_CreateString("Login guard"));
-	cJSON_AddStringToObject(want, "id", get(made, "id")->valuestring);
+	cJSON_AddStringToObject(want, "id", jget(made, "id")->valuestring);
 	assert_json_equal(made, want);
 	cJSON_Delete(want);
-	assert_int_equal(strlen(get(made, "id")->valuestring), 32);
+	assert_int_equal(strlen(jget(made, "id")->valuestring), 32);
 
-	path = item_path(ZONE_A, get(made, "id")->valuestring);
+	path = item_path(ZONE_A, jget(made, "id")->valuestring);
 	got = api_ok(e, "GET", path, NULL);
 	assert_json_equal(got, made);
 
@@ -187,21 +166,21 @@ test_crud(void **state)
 	body = itest_printf("{\"id\":\"%s\",\"match\":{\"request\":{"
 	    "\"url\":\"example.com/other*\"}},\"threshold\":7,\"period\":120,"
 	    "\"action\":{\"mode\":\"simulate\",\"timeout\":120}}",
-	    get(made, "id")->valuestring);
+	    jget(made, "id")->valuestring);
 	put = api_ok(e, "PUT", path, body);
 	free(body);
-	assert_string_equal(get(put, "id")->valuestring,
-	    get(made, "id")->valuestring);
-	assert_string_equal(get(put, "description")->valuestring, "");
-	assert_true(cJSON_IsFalse(get(put, "disabled")));
-	assert_int_equal(cJSON_GetArraySize(get(put, "bypass")), 0);
-	assert_int_equal(get(put, "threshold")->valueint, 7);
-	match = get(put, "match");
+	assert_string_equal(jget(put, "id")->valuestring,
+	    jget(made, "id")->valuestring);
+	assert_string_equal(jget(put, "description")->valuestring, "");
+	assert_true(cJSON_IsFalse(jget(put, "disabled")));
+	assert_int_equal(cJSON_GetArraySize(jget(put, "bypass")), 0);
+	assert_int_equal(jget(put, "threshold")->valueint, 7);
+	match = jget(put, "match");
 	assert_null(cJSON_GetObjectItem(match, "headers"));
 	assert_null(cJSON_GetObjectItem(match, "response"));
-	assert_string_equal(cJSON_GetArrayItem(get(get(match, "request"),
+	assert_string_equal(cJSON_GetArrayItem(jget(jget(match, "request"),
 	    "methods"), 0)->valuestring, "_ALL_");
-	assert_null(cJSON_GetObjectItem(get(put, "action"), "response"));
+	assert_null(cJSON_GetObjectItem(jget(put, "action"), "response"));
 	cJSON_Delete(got);
 	got = api_ok(e, "GET", path, NULL);
 	assert_json_equal(got, put);
@@ -210,14 +189,14 @@ test_crud(void **state)
 	del = api_ok(e, "DELETE", path, NULL);
 	assert_true(cJSON_IsObject(del));
 	assert_int_equal(cJSON_GetArraySize(del), 1);
-	assert_string_equal(get(del, "id")->valuestring,
-	    get(made, "id")->valuestring);
+	assert_string_equal(jget(del, "id")->valuestring,
+	    jget(made, "id")->valuestring);
 	assert_refused(e, "GET", path, NULL, 404, "rate limit ");
 	assert_refused(e, "DELETE", path, NULL, 404, "rate limit ");
 	body = itest_printf("{\"id\":\"%s\",\"match\":{\"request\":{"
 	    "\"url\":\"*\"}},\"threshold\":1,\"period\":10,"
 	    "\"action\":{\"mode\":\"challenge\"}}",
-	    get(made, "id")->valuestring);
+	    jget(made, "id")->valuestring);
 	assert_refused(e, "PUT", path, body, 404, "rate limit ");
 	free(body);
 	list(e, ZONE_A, NULL, &p);
@@ -289,7 +268,7 @@ test_put_id(void **state)
 	assert_refused(e, "PUT", path, body, 400, "period: 9 is out of range");
 	free(body);
 	got = api_ok(e, "GET", path, NULL);
-	assert_int_equal(get(got, "threshold")->valueint, 5);
+	assert_int_equal(jget(got, "threshold")->valueint, 5);
 	cJSON_Delete(got);
 	free(path);
 	free(id);
@@ -390,7 +369,7 @@ all_pages(struct edgemu *e, const char *zone, int per_page, long total)
 		assert_int_equal(p.count, n < pages ? per_page :
 		    total - (pages - 1) * per_page);
 		cJSON_ArrayForEach(item, p.result)
-			cJSON_AddItemToArray(ids, cJSON_CreateString(get(item,
+			cJSON_AddItemToArray(ids, cJSON_CreateString(jget(item,
 			    "id")->valuestring));
 		cJSON_Delete(p.result);
 		free(q);
@@ -441,7 +420,7 @@ test_paging(void **state)
 	assert_int_equal(p.per_page, 20);
 	assert_int_equal(p.count, 15);
 	assert_int_equal(p.total_pages, 1);
-	assert_string_equal(get(cJSON_GetArrayItem(p.result, 14),
+	assert_string_equal(jget(cJSON_GetArrayItem(p.result, 14),
 	    "description")->valuestring, "rule 14");
 	cJSON_Delete(p.result);
 
@@ -480,7 +459,7 @@ test_zones_are_namespaces(void **state)
 	free(api_fail(e, "PUT", pb, body, 404));
 	free(api_fail(e, "DELETE", pb, NULL, 404));
 	got = api_ok(e, "GET", pa, NULL);
-	assert_int_equal(get(got, "threshold")->valueint, 5);
+	assert_int_equal(jget(got, "threshold")->valueint, 5);
 	cJSON_Delete(got);
 	free(body);
 	free(pa);
@@ -503,15 +482,15 @@ test_demo(void **state)
 	list(e, e->zone, NULL, &p);
 	assert_int_equal(p.total_count, 8);
 	cJSON_ArrayForEach(rule, p.result) {
-		action = get(rule, "action");
+		action = jget(rule, "action");
 		for (i = 0; i < nitems(all_modes); i++) {
-			if (strcmp(get(action, "mode")->valuestring,
+			if (strcmp(jget(action, "mode")->valuestring,
 			    all_modes[i]) == 0)
 				modes |= 1 << i;
 		}
-		disabled += cJSON_IsTrue(get(rule, "disabled"));
-		bypass += cJSON_GetArraySize(get(rule, "bypass")) > 0;
-		headers += cJSON_GetObjectItem(get(rule, "match"),
+		disabled += cJSON_IsTrue(jget(rule, "disabled"));
+		bypass += cJSON_GetArraySize(jget(rule, "bypass")) > 0;
+		headers += cJSON_GetObjectItem(jget(rule, "match"),
 		    "headers") != NULL;
 		bodies += cJSON_GetObjectItem(action, "response") != NULL;
 	}
@@ -522,7 +501,7 @@ test_demo(void **state)
 	assert_true(bodies >= 1);
 
 	/* Another zone sees none of them, not even by id. */
-	path = item_path(ZONE_A, get(cJSON_GetArrayItem(p.result, 0),
+	path = item_path(ZONE_A, jget(cJSON_GetArrayItem(p.result, 0),
 	    "id")->valuestring);
 	free(api_fail(e, "GET", path, NULL, 404));
 	free(path);
@@ -575,7 +554,7 @@ test_restart(void **state)
 	list(e, ZONE_A, NULL, &other);
 	assert_int_equal(other.total_count, 1);
 	r = api_ok(e, "GET", path, NULL);
-	assert_string_equal(get(r, "description")->valuestring, "edited");
+	assert_string_equal(jget(r, "description")->valuestring, "edited");
 	cJSON_Delete(r);
 	cJSON_Delete(before.result);
 	cJSON_Delete(after.result);
@@ -597,13 +576,13 @@ assert_gone(struct edgemu *e, const char *method, const char *path,
 		fail_msg("%s %s: expected 410, got %ld: %.300s", method, path,
 		    r.status, r.body);
 	assert_envelope(&r);
-	assert_true(cJSON_IsFalse(get(r.json, "success")));
-	assert_true(cJSON_IsNull(get(r.json, "result")));
-	err = cJSON_GetArrayItem(get(r.json, "errors"), 0);
-	assert_int_equal(get(err, "code")->valueint, 10000);
-	assert_non_null(strstr(get(err, "message")->valuestring,
+	assert_true(cJSON_IsFalse(jget(r.json, "success")));
+	assert_true(cJSON_IsNull(jget(r.json, "result")));
+	err = cJSON_GetArrayItem(jget(r.json, "errors"), 0);
+	assert_int_equal(jget(err, "code")->valueint, 10000);
+	assert_non_null(strstr(jget(err, "message")->valuestring,
 	    "Rate Limiting API is retired"));
-	assert_non_null(strstr(get(err, "message")->valuestring,
+	assert_non_null(strstr(jget(err, "message")->valuestring,
 	    "http_ratelimit"));
 	http_resp_free(&r);
 }
@@ -622,7 +601,8 @@ test_legacy_gone(void **state)
 	char			*lp, *ip, *np, *body, *id, *ops;
 
 	list(e, e->zone, "per_page=1000", &before);
-	id = strdup(get(cJSON_GetArrayItem(before.result, 0), "id")->valuestring);
+	id = strdup(jget(cJSON_GetArrayItem(before.result, 0),
+	    "id")->valuestring);
 	e->extra[e->nextra++] = strdup("--legacy-gone");
 	edgemu_restart(e);
 

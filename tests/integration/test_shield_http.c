@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "itest.h"
+#include "jsonget.h"
 
 #ifndef nitems
 #define nitems(a) (sizeof (a) / sizeof (a)[0])
@@ -48,27 +49,6 @@ gw(const char *zone, const char *fmt, ...)
 	return (path);
 }
 
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (v == NULL) {
-		fail_msg("no '%s' in %s", key, cJSON_PrintUnformatted(o));
-	}
-	return (v);
-}
-
-static const char *
-str(const cJSON *o, const char *key)
-{
-	const cJSON	*v = get(o, key);
-
-	if (!cJSON_IsString(v))
-		fail_msg("'%s' is not a string", key);
-	return (v->valuestring);
-}
-
 /* Percent-encode a value for a query string. */
 static char *
 encode(const char *s)
@@ -84,14 +64,6 @@ encode(const char *s)
 	}
 	*o = '\0';
 	return (out);
-}
-
-static void
-assert_json_equal(const cJSON *a, const cJSON *b)
-{
-	if (!cJSON_Compare(a, b, 1))
-		fail_msg("differ:\n%s\n%s", cJSON_PrintUnformatted(a),
-		    cJSON_PrintUnformatted(b));
 }
 
 static void
@@ -122,14 +94,14 @@ list(struct edgemu *e, const char *path, struct page *p)
 	if (r.status != 200)
 		fail_msg("GET %s: %ld %.300s", path, r.status, r.body);
 	assert_envelope(&r);
-	info = get(r.json, "result_info");
-	p->result = cJSON_Duplicate(get(r.json, "result"), 1);
+	info = jget(r.json, "result_info");
+	p->result = cJSON_Duplicate(jget(r.json, "result"), 1);
 	assert_true(cJSON_IsArray(p->result));
-	p->page = (long)get(info, "page")->valuedouble;
-	p->per_page = (long)get(info, "per_page")->valuedouble;
-	p->count = (long)get(info, "count")->valuedouble;
-	p->total_count = (long)get(info, "total_count")->valuedouble;
-	p->total_pages = (long)get(info, "total_pages")->valuedouble;
+	p->page = (long)jget(info, "page")->valuedouble;
+	p->per_page = (long)jget(info, "per_page")->valuedouble;
+	p->count = (long)jget(info, "count")->valuedouble;
+	p->total_count = (long)jget(info, "total_count")->valuedouble;
+	p->total_pages = (long)jget(info, "total_pages")->valuedouble;
 	assert_int_equal(p->count, cJSON_GetArraySize(p->result));
 	http_resp_free(&r);
 }
@@ -244,14 +216,14 @@ test_op_lifecycle(void **state)
 
 	op = create_op(e, ZONE_A, "get", "API.Example.com",
 	    "/users/{user}/posts/{post}");
-	assert_int_equal(strlen(str(op, "operation_id")), 36);
-	assert_string_equal(str(op, "method"), "GET");
-	assert_string_equal(str(op, "host"), "api.example.com");
-	assert_string_equal(str(op, "endpoint"), "/users/{var1}/posts/{var2}");
-	assert_non_null(strchr(str(op, "last_updated"), 'T'));
+	assert_int_equal(strlen(jstr(op, "operation_id")), 36);
+	assert_string_equal(jstr(op, "method"), "GET");
+	assert_string_equal(jstr(op, "host"), "api.example.com");
+	assert_string_equal(jstr(op, "endpoint"), "/users/{var1}/posts/{var2}");
+	assert_non_null(strchr(jstr(op, "last_updated"), 'T'));
 	assert_null(cJSON_GetObjectItem(op, "features"));
 
-	path = gw(ZONE_A, "/operations/%s", str(op, "operation_id"));
+	path = gw(ZONE_A, "/operations/%s", jstr(op, "operation_id"));
 	got = api_ok(e, "GET", path, NULL);
 	assert_json_equal(got, op);
 	cJSON_Delete(got);
@@ -269,7 +241,7 @@ test_op_lifecycle(void **state)
 	del = api_ok(e, "DELETE", path, NULL);
 	assert_true(cJSON_IsNull(del));
 	cJSON_Delete(del);
-	assert_refused(e, "GET", path, NULL, 404, str(op, "operation_id"));
+	assert_refused(e, "GET", path, NULL, 404, jstr(op, "operation_id"));
 	assert_refused(e, "DELETE", path, NULL, 404, "was not found");
 	assert_int_equal(total(e, ZONE_A, "/operations"), 0);
 	free(path);
@@ -286,17 +258,17 @@ test_op_duplicate(void **state)
 	a = create_op(e, ZONE_A, "POST", "shop.example.com", "/carts/{id}");
 	/* The same once normalised: case, variable names. */
 	b = create_op(e, ZONE_A, "post", "SHOP.example.com", "/carts/{cart}");
-	assert_string_equal(str(a, "operation_id"), str(b, "operation_id"));
-	assert_string_equal(str(b, "endpoint"), "/carts/{var1}");
-	assert_true(strcmp(str(b, "last_updated"), str(a, "last_updated")) >
+	assert_string_equal(jstr(a, "operation_id"), jstr(b, "operation_id"));
+	assert_string_equal(jstr(b, "endpoint"), "/carts/{var1}");
+	assert_true(strcmp(jstr(b, "last_updated"), jstr(a, "last_updated")) >
 	    0);
 	assert_int_equal(total(e, ZONE_A, "/operations"), 1);
 
 	/* The stored record was touched too. */
-	path = gw(ZONE_A, "/operations/%s", str(a, "operation_id"));
+	path = gw(ZONE_A, "/operations/%s", jstr(a, "operation_id"));
 	cJSON_Delete(a);
 	a = api_ok(e, "GET", path, NULL);
-	assert_string_equal(str(a, "last_updated"), str(b, "last_updated"));
+	assert_string_equal(jstr(a, "last_updated"), jstr(b, "last_updated"));
 	free(path);
 
 	/* In a bulk create as well, next to a new one. */
@@ -305,10 +277,10 @@ test_op_duplicate(void **state)
 	    "\"shop.example.com\",\"endpoint\":\"/carts/{c}\"},{\"method\":"
 	    "\"GET\",\"host\":\"shop.example.com\",\"endpoint\":\"/carts\"}]");
 	assert_int_equal(cJSON_GetArraySize(list), 2);
-	assert_string_equal(str(cJSON_GetArrayItem(list, 0), "operation_id"),
-	    str(a, "operation_id"));
-	assert_string_not_equal(str(cJSON_GetArrayItem(list, 1),
-	    "operation_id"), str(a, "operation_id"));
+	assert_string_equal(jstr(cJSON_GetArrayItem(list, 0), "operation_id"),
+	    jstr(a, "operation_id"));
+	assert_string_not_equal(jstr(cJSON_GetArrayItem(list, 1),
+	    "operation_id"), jstr(a, "operation_id"));
 	assert_int_equal(total(e, ZONE_A, "/operations"), 2);
 	cJSON_Delete(list);
 	free(path);
@@ -328,8 +300,8 @@ test_op_bulk_create(void **state)
 	    "\"b.example\",\"endpoint\":\"/y/{id}\"},{\"method\":\"TRACE\","
 	    "\"host\":\"[::1]\",\"endpoint\":\"/z\"}]");
 	assert_int_equal(cJSON_GetArraySize(list), 3);
-	assert_string_equal(str(cJSON_GetArrayItem(list, 1), "method"), "PUT");
-	assert_string_equal(str(cJSON_GetArrayItem(list, 1), "endpoint"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(list, 1), "method"), "PUT");
+	assert_string_equal(jstr(cJSON_GetArrayItem(list, 1), "endpoint"),
 	    "/y/{var1}");
 	cJSON_Delete(list);
 
@@ -411,22 +383,22 @@ test_op_bulk_delete(void **state)
 	}
 	/* One unknown id: 404 naming it, and nothing deleted. */
 	body = itest_printf("{\"operation_ids\":[\"%s\",\"%s\"]}",
-	    str(ops[0], "operation_id"), NO_ID);
+	    jstr(ops[0], "operation_id"), NO_ID);
 	assert_refused(e, "DELETE", path, body, 404, NO_ID);
 	free(body);
 	assert_int_equal(total(e, ZONE_A, "/operations"), 5);
 
 	body = itest_printf("{\"operation_ids\":[\"%s\",\"%s\",\"%s\"]}",
-	    str(ops[1], "operation_id"), str(ops[3], "operation_id"),
-	    str(ops[1], "operation_id"));
+	    jstr(ops[1], "operation_id"), jstr(ops[3], "operation_id"),
+	    jstr(ops[1], "operation_id"));
 	res = api_ok(e, "DELETE", path, body);
 	cJSON_Delete(res);
 	free(body);
 	assert_int_equal(total(e, ZONE_A, "/operations"), 3);
-	body = gw(ZONE_A, "/operations/%s", str(ops[3], "operation_id"));
+	body = gw(ZONE_A, "/operations/%s", jstr(ops[3], "operation_id"));
 	free(api_fail(e, "GET", body, NULL, 404));
 	free(body);
-	body = gw(ZONE_A, "/operations/%s", str(ops[4], "operation_id"));
+	body = gw(ZONE_A, "/operations/%s", jstr(ops[4], "operation_id"));
 	cJSON_Delete(api_ok(e, "GET", body, NULL));
 	free(body);
 
@@ -480,7 +452,7 @@ assert_page_endpoints(struct edgemu *e, const char *query, int first,
 	assert_int_equal(p.total_count, total_count);
 	for (i = 0; i < count; i++) {
 		snprintf(want, sizeof want, "/p/%ld", first + i * step);
-		assert_string_equal(str(cJSON_GetArrayItem(p.result, (int)i),
+		assert_string_equal(jstr(cJSON_GetArrayItem(p.result, (int)i),
 		    "endpoint"), want);
 	}
 	cJSON_Delete(p.result);
@@ -538,7 +510,7 @@ test_op_paging(void **state)
 	path = gw(ZONE_A, "/operations?per_page=5");
 	list(e, path, &p);
 	free(path);
-	path = gw(ZONE_A, "/operations/%s", str(cJSON_GetArrayItem(p.result,
+	path = gw(ZONE_A, "/operations/%s", jstr(cJSON_GetArrayItem(p.result,
 	    2), "operation_id"));
 	cJSON_Delete(api_ok(e, "DELETE", path, NULL));
 	free(path);
@@ -573,7 +545,7 @@ test_op_filters(void **state)
 	list(e, path, &p);
 	assert_true(p.total_count > 0 && p.total_count < 300);
 	cJSON_ArrayForEach(op, p.result)
-		assert_string_equal(str(op, "method"), "DELETE");
+		assert_string_equal(jstr(op, "method"), "DELETE");
 	cJSON_Delete(p.result);
 	free(path);
 
@@ -582,10 +554,10 @@ test_op_filters(void **state)
 	list(e, path, &p);
 	assert_true(p.total_count > 0);
 	cJSON_ArrayForEach(op, p.result) {
-		assert_non_null(strstr(str(op, "endpoint"), "/users"));
-		assert_true(strcmp(str(op, "method"), "GET") == 0 ||
-		    strcmp(str(op, "method"), "POST") == 0);
-		assert_string_equal(str(op, "host"), "api.example.com");
+		assert_non_null(strstr(jstr(op, "endpoint"), "/users"));
+		assert_true(strcmp(jstr(op, "method"), "GET") == 0 ||
+		    strcmp(jstr(op, "method"), "POST") == 0);
+		assert_string_equal(jstr(op, "host"), "api.example.com");
 	}
 	cJSON_Delete(p.result);
 	free(path);
@@ -613,19 +585,19 @@ test_op_order(void **state)
 
 	path = gw(e->zone, "/operations?order=host&per_page=5");
 	list(e, path, &p);
-	assert_string_equal(str(cJSON_GetArrayItem(p.result, 0), "host"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(p.result, 0), "host"),
 	    "api.example.com");
 	cJSON_Delete(p.result);
 	free(path);
 	path = gw(e->zone, "/operations?order=host&direction=desc&per_page=5");
 	list(e, path, &p);
-	assert_string_equal(str(cJSON_GetArrayItem(p.result, 0), "host"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(p.result, 0), "host"),
 	    "shop.example.com");
 	cJSON_Delete(p.result);
 	free(path);
 	path = gw(e->zone, "/operations?order=method&per_page=5");
 	list(e, path, &p);
-	assert_string_equal(str(cJSON_GetArrayItem(p.result, 0), "method"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(p.result, 0), "method"),
 	    "DELETE");
 	cJSON_Delete(p.result);
 	free(path);
@@ -644,8 +616,8 @@ test_op_order(void **state)
 				prev = -1;
 				continue;
 			}
-			assert_true(prev >= get(th, "requests")->valuedouble);
-			prev = get(th, "requests")->valuedouble;
+			assert_true(prev >= jget(th, "requests")->valuedouble);
+			prev = jget(th, "requests")->valuedouble;
 			with++;
 		}
 		cJSON_Delete(p.result);
@@ -658,9 +630,9 @@ test_op_order(void **state)
 	list(e, path, &p);
 	prev = -1;
 	cJSON_ArrayForEach(op, p.result) {
-		th = get(get(op, "features"), "thresholds");
-		assert_true(get(th, "p99")->valuedouble >= prev);
-		prev = get(th, "p99")->valuedouble;
+		th = jget(jget(op, "features"), "thresholds");
+		assert_true(jget(th, "p99")->valuedouble >= prev);
+		prev = jget(th, "p99")->valuedouble;
 	}
 	cJSON_Delete(p.result);
 	free(path);
@@ -692,26 +664,27 @@ test_op_features(void **state)
 			break;
 	}
 	assert_non_null(op);
-	th = get(get(op, "features"), "thresholds");
-	assert_true(cJSON_IsNumber(get(th, "period_seconds")));
-	assert_true(cJSON_IsNumber(get(th, "suggested_threshold")));
-	assert_true(cJSON_IsNumber(get(th, "p50")));
-	assert_true(cJSON_IsNumber(get(th, "p90")));
-	assert_true(cJSON_IsNumber(get(th, "p99")));
-	assert_true(cJSON_IsNumber(get(th, "requests")));
-	assert_true(cJSON_IsNumber(get(th, "auth_id_tokens")));
-	assert_true(cJSON_IsNumber(get(th, "data_points")));
-	assert_true(cJSON_IsString(get(th, "last_updated")));
-	assert_true(get(th, "p50")->valuedouble <= get(th, "p99")->valuedouble);
+	th = jget(jget(op, "features"), "thresholds");
+	assert_true(cJSON_IsNumber(jget(th, "period_seconds")));
+	assert_true(cJSON_IsNumber(jget(th, "suggested_threshold")));
+	assert_true(cJSON_IsNumber(jget(th, "p50")));
+	assert_true(cJSON_IsNumber(jget(th, "p90")));
+	assert_true(cJSON_IsNumber(jget(th, "p99")));
+	assert_true(cJSON_IsNumber(jget(th, "requests")));
+	assert_true(cJSON_IsNumber(jget(th, "auth_id_tokens")));
+	assert_true(cJSON_IsNumber(jget(th, "data_points")));
+	assert_true(cJSON_IsString(jget(th, "last_updated")));
+	assert_true(jget(th, "p50")->valuedouble <=
+	    jget(th, "p99")->valuedouble);
 
 	/* The same operation alone: features only when asked for. */
-	path = gw(e->zone, "/operations/%s", str(op, "operation_id"));
+	path = gw(e->zone, "/operations/%s", jstr(op, "operation_id"));
 	got = api_ok(e, "GET", path, NULL);
 	assert_null(cJSON_GetObjectItem(got, "features"));
 	cJSON_Delete(got);
 	free(path);
 	path = gw(e->zone, "/operations/%s?feature=thresholds",
-	    str(op, "operation_id"));
+	    jstr(op, "operation_id"));
 	got = api_ok(e, "GET", path, NULL);
 	assert_json_equal(got, op);
 	cJSON_Delete(got);
@@ -725,13 +698,13 @@ test_op_features(void **state)
 	cJSON_ArrayForEach(op, p.result) {
 		if ((th = cJSON_GetObjectItem(cJSON_GetObjectItem(op,
 		    "features"), "parameter_schemas")) != NULL) {
-			assert_true(cJSON_IsArray(get(get(th,
+			assert_true(cJSON_IsArray(jget(jget(th,
 			    "parameter_schemas"), "parameters")));
 			params++;
 		}
 		if ((th = cJSON_GetObjectItem(cJSON_GetObjectItem(op,
 		    "features"), "schema_info")) != NULL) {
-			assert_string_equal(str(get(th, "active_schema"),
+			assert_string_equal(jstr(jget(th, "active_schema"),
 			    "name"), "Shop storefront (JSON)");
 			info++;
 		}
@@ -756,55 +729,55 @@ test_op_mitigation(void **state)
 	a = create_op(e, ZONE_A, "GET", "a.example", "/a");
 	b = create_op(e, ZONE_A, "GET", "a.example", "/b");
 	pa = gw(ZONE_A, "/operations/%s/schema_validation",
-	    str(a, "operation_id"));
+	    jstr(a, "operation_id"));
 	pb = gw(ZONE_A, "/operations/%s/schema_validation",
-	    str(b, "operation_id"));
+	    jstr(b, "operation_id"));
 	bulk = gw(ZONE_A, "/operations/schema_validation");
 
 	got = api_ok(e, "GET", pa, NULL);
-	assert_true(cJSON_IsNull(get(got, "mitigation_action")));
+	assert_true(cJSON_IsNull(jget(got, "mitigation_action")));
 	cJSON_Delete(got);
 	got = api_ok(e, "PUT", pa, "{\"mitigation_action\":\"block\"}");
-	assert_string_equal(str(got, "mitigation_action"), "block");
+	assert_string_equal(jstr(got, "mitigation_action"), "block");
 	cJSON_Delete(got);
 	got = api_ok(e, "GET", pa, NULL);
-	assert_string_equal(str(got, "mitigation_action"), "block");
+	assert_string_equal(jstr(got, "mitigation_action"), "block");
 	cJSON_Delete(got);
 	assert_refused(e, "PUT", pa, "{\"mitigation_action\":\"deny\"}", 400,
 	    "mitigation_action: 'deny' is not one of log, block, none or null");
 	/* A PUT replaces: without the field the action is cleared. */
 	got = api_ok(e, "PUT", pa, "{}");
-	assert_true(cJSON_IsNull(get(got, "mitigation_action")));
+	assert_true(cJSON_IsNull(jget(got, "mitigation_action")));
 	cJSON_Delete(got);
 
 	body = itest_printf("{\"%s\":{\"mitigation_action\":\"log\"},"
 	    "\"%s\":{\"mitigation_action\":\"none\"}}",
-	    str(a, "operation_id"), str(b, "operation_id"));
+	    jstr(a, "operation_id"), jstr(b, "operation_id"));
 	got = api_ok(e, "PATCH", bulk, body);
-	assert_string_equal(str(get(got, str(a, "operation_id")),
+	assert_string_equal(jstr(jget(got, jstr(a, "operation_id")),
 	    "mitigation_action"), "log");
-	assert_string_equal(str(get(got, str(b, "operation_id")),
+	assert_string_equal(jstr(jget(got, jstr(b, "operation_id")),
 	    "mitigation_action"), "none");
 	assert_int_equal(cJSON_GetArraySize(got), 2);
 	cJSON_Delete(got);
 	free(body);
 	got = api_ok(e, "GET", pb, NULL);
-	assert_string_equal(str(got, "mitigation_action"), "none");
+	assert_string_equal(jstr(got, "mitigation_action"), "none");
 	cJSON_Delete(got);
 
 	/* All or nothing: an unknown id leaves a as it was. */
 	body = itest_printf("{\"%s\":{\"mitigation_action\":null},"
 	    "\"%s\":{\"mitigation_action\":\"block\"}}",
-	    str(a, "operation_id"), NO_ID);
+	    jstr(a, "operation_id"), NO_ID);
 	assert_refused(e, "PATCH", bulk, body, 404, NO_ID);
 	free(body);
 	got = api_ok(e, "GET", pa, NULL);
-	assert_string_equal(str(got, "mitigation_action"), "log");
+	assert_string_equal(jstr(got, "mitigation_action"), "log");
 	cJSON_Delete(got);
 
 	assert_refused(e, "PATCH", bulk, "{\"nope\":{\"mitigation_action\":"
 	    "\"log\"}}", 400, "'nope': not an operation id");
-	body = itest_printf("{\"%s\":{}}", str(a, "operation_id"));
+	body = itest_printf("{\"%s\":{}}", jstr(a, "operation_id"));
 	assert_refused(e, "PATCH", bulk, body, 400,
 	    "mitigation_action: required");
 	free(body);
@@ -872,7 +845,7 @@ test_discovery_list(void **state)
 	cJSON_ArrayForEach(d, p.result) {
 		int	found = 0;
 
-		cJSON_ArrayForEach(o, get(d, "origin"))
+		cJSON_ArrayForEach(o, jget(d, "origin"))
 			found |= strcmp(o->valuestring, "ML") == 0;
 		assert_true(found);
 	}
@@ -887,13 +860,13 @@ test_discovery_list(void **state)
 	assert_int_equal(p.count, 40);
 	prev = 1e18;
 	cJSON_ArrayForEach(d, p.result) {
-		o = get(get(d, "features"), "traffic_stats");
-		assert_true(get(o, "requests")->valuedouble <= prev);
-		prev = get(o, "requests")->valuedouble;
-		assert_int_equal(get(o, "period_seconds")->valueint, 3600);
-		assert_true(cJSON_IsString(get(o, "last_updated")));
-		assert_int_equal(strlen(str(d, "id")), 36);
-		assert_true(cJSON_IsString(get(d, "last_updated")));
+		o = jget(jget(d, "features"), "traffic_stats");
+		assert_true(jget(o, "requests")->valuedouble <= prev);
+		prev = jget(o, "requests")->valuedouble;
+		assert_int_equal(jget(o, "period_seconds")->valueint, 3600);
+		assert_true(cJSON_IsString(jget(o, "last_updated")));
+		assert_int_equal(strlen(jstr(d, "id")), 36);
+		assert_true(cJSON_IsString(jget(d, "last_updated")));
 	}
 	cJSON_Delete(p.result);
 	free(path);
@@ -927,9 +900,9 @@ test_discovery_states(void **state)
 	saved = first_discovered(e, "state=saved");
 	bulk = gw(e->zone, "/discovery/operations");
 
-	path = gw(e->zone, "/discovery/operations/%s", str(rev, "id"));
+	path = gw(e->zone, "/discovery/operations/%s", jstr(rev, "id"));
 	res = api_ok(e, "PATCH", path, "{\"state\":\"ignored\"}");
-	assert_string_equal(str(res, "state"), "ignored");
+	assert_string_equal(jstr(res, "state"), "ignored");
 	assert_int_equal(cJSON_GetArraySize(res), 1);
 	cJSON_Delete(res);
 	assert_int_equal(total(e, e->zone,
@@ -942,7 +915,7 @@ test_discovery_states(void **state)
 	free(path);
 
 	/* A saved one stays saved while its operation exists. */
-	path = gw(e->zone, "/discovery/operations/%s", str(saved, "id"));
+	path = gw(e->zone, "/discovery/operations/%s", jstr(saved, "id"));
 	assert_refused(e, "PATCH", path, "{\"state\":\"ignored\"}", 409,
 	    "endpoint management");
 	free(path);
@@ -952,20 +925,21 @@ test_discovery_states(void **state)
 
 	/* Bulk: the map back; all or nothing. */
 	body = itest_printf("{\"%s\":{\"state\":\"review\"},\"%s\":"
-	    "{\"state\":\"ignored\"}}", str(rev, "id"), str(rev2, "id"));
+	    "{\"state\":\"ignored\"}}", jstr(rev, "id"), jstr(rev2, "id"));
 	res = api_ok(e, "PATCH", bulk, body);
 	free(body);
-	assert_string_equal(str(get(res, str(rev, "id")), "state"), "review");
-	assert_string_equal(str(get(res, str(rev2, "id")), "state"),
+	assert_string_equal(jstr(jget(res, jstr(rev, "id")), "state"),
+	    "review");
+	assert_string_equal(jstr(jget(res, jstr(rev2, "id")), "state"),
 	    "ignored");
 	cJSON_Delete(res);
 	assert_int_equal(total(e, e->zone,
 	    "/discovery/operations?state=ignored"), 11);
 	body = itest_printf("{\"%s\":{\"state\":\"review\"},\"%s\":"
-	    "{\"state\":\"ignored\"}}", str(rev2, "id"), NO_ID);
+	    "{\"state\":\"ignored\"}}", jstr(rev2, "id"), NO_ID);
 	assert_refused(e, "PATCH", bulk, body, 404, NO_ID);
 	free(body);
-	body = itest_printf("{\"%s\":{\"state\":\"saved\"}}", str(rev2, "id"));
+	body = itest_printf("{\"%s\":{\"state\":\"saved\"}}", jstr(rev2, "id"));
 	assert_refused(e, "PATCH", bulk, body, 400, "endpoint management");
 	free(body);
 	assert_refused(e, "PATCH", bulk, "{\"x\":{\"state\":\"review\"}}", 400,
@@ -992,24 +966,24 @@ test_discovery_saved_by_create(void **state)
 
 	/* A review one with a path variable, created under another name. */
 	rev = first_discovered(e, "state=review&endpoint=%7Bvar1%7D");
-	endpoint = strdup(str(rev, "endpoint"));
+	endpoint = strdup(jstr(rev, "endpoint"));
 	s = strstr(endpoint, "{var1}");
 	memcpy(s, "{abcd}", 6);
-	op = create_op(e, e->zone, str(rev, "method"), str(rev, "host"),
+	op = create_op(e, e->zone, jstr(rev, "method"), jstr(rev, "host"),
 	    endpoint);
 	free(endpoint);
-	assert_string_equal(str(op, "endpoint"), str(rev, "endpoint"));
+	assert_string_equal(jstr(op, "endpoint"), jstr(rev, "endpoint"));
 	assert_int_equal(total(e, e->zone, "/discovery/operations?state=saved"),
 	    11);
 	path = gw(e->zone, "/discovery/operations?state=saved&per_page=50");
 	list(e, path, &p);
 	cJSON_ArrayForEach(d, p.result)
-		found |= strcmp(str(d, "id"), str(rev, "id")) == 0;
+		found |= strcmp(jstr(d, "id"), jstr(rev, "id")) == 0;
 	assert_true(found);
 	cJSON_Delete(p.result);
 	free(path);
 
-	path = gw(e->zone, "/operations/%s", str(op, "operation_id"));
+	path = gw(e->zone, "/operations/%s", jstr(op, "operation_id"));
 	cJSON_Delete(api_ok(e, "DELETE", path, NULL));
 	free(path);
 	assert_int_equal(total(e, e->zone, "/discovery/operations?state=saved"),
@@ -1030,21 +1004,21 @@ test_discovery_openapi(void **state)
 	int		 paths = 0, checked = 0, i;
 
 	ign = first_discovered(e, "state=ignored");
-	snprintf(method, sizeof method, "%s", str(ign, "method"));
+	snprintf(method, sizeof method, "%s", jstr(ign, "method"));
 	res = api_ok(e, "GET", path, NULL);
-	assert_true(cJSON_IsString(get(res, "timestamp")));
-	assert_int_equal(cJSON_GetArraySize(get(res, "schemas")), 3);
-	cJSON_ArrayForEach(doc, get(res, "schemas")) {
-		assert_string_equal(str(doc, "openapi"), "3.0.0");
-		assert_true(cJSON_IsString(get(get(doc, "info"), "title")));
-		assert_non_null(strstr(str(cJSON_GetArrayItem(get(doc,
+	assert_true(cJSON_IsString(jget(res, "timestamp")));
+	assert_int_equal(cJSON_GetArraySize(jget(res, "schemas")), 3);
+	cJSON_ArrayForEach(doc, jget(res, "schemas")) {
+		assert_string_equal(jstr(doc, "openapi"), "3.0.0");
+		assert_true(cJSON_IsString(jget(jget(doc, "info"), "title")));
+		assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(doc,
 		    "servers"), 0), "url"), "https://"));
-		paths += cJSON_GetArraySize(get(doc, "paths"));
+		paths += cJSON_GetArraySize(jget(doc, "paths"));
 		/* Ignored operations are left out. */
-		if (strcmp(str(cJSON_GetArrayItem(get(doc, "servers"), 0),
-		    "url") + strlen("https://"), str(ign, "host")) == 0) {
-			item = cJSON_GetObjectItem(get(doc, "paths"),
-			    str(ign, "endpoint"));
+		if (strcmp(jstr(cJSON_GetArrayItem(jget(doc, "servers"), 0),
+		    "url") + strlen("https://"), jstr(ign, "host")) == 0) {
+			item = cJSON_GetObjectItem(jget(doc, "paths"),
+			    jstr(ign, "endpoint"));
 			for (i = 0; method[i] != '\0'; i++)
 				method[i] = (char)(method[i] - 'A' + 'a');
 			assert_null(cJSON_GetObjectItem(item, method));
@@ -1060,7 +1034,7 @@ test_discovery_openapi(void **state)
 	/* A zone without discovery has no documents. */
 	path = gw(ZONE_B, "/discovery");
 	res = api_ok(e, "GET", path, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(res, "schemas")), 0);
+	assert_int_equal(cJSON_GetArraySize(jget(res, "schemas")), 0);
 	cJSON_Delete(res);
 	free(path);
 }
@@ -1079,10 +1053,10 @@ test_schemas(void **state)
 	path = gw(e->zone, "/schemas");
 	res = api_ok(e, "GET", path, NULL);
 	free(path);
-	assert_true(cJSON_IsString(get(res, "timestamp")));
-	assert_int_equal(cJSON_GetArraySize(get(res, "schemas")), 3);
-	cJSON_ArrayForEach(doc, get(res, "schemas")) {
-		cJSON_ArrayForEach(item, get(doc, "paths")) {
+	assert_true(cJSON_IsString(jget(res, "timestamp")));
+	assert_int_equal(cJSON_GetArraySize(jget(res, "schemas")), 3);
+	cJSON_ArrayForEach(doc, jget(res, "schemas")) {
+		cJSON_ArrayForEach(item, jget(doc, "paths")) {
 			assert_true(item->string[0] == '/');
 			cJSON_ArrayForEach(op, item) {
 				ops++;
@@ -1097,11 +1071,11 @@ test_schemas(void **state)
 	path = gw(e->zone, "/schemas?host=auth.example.com&feature=thresholds");
 	res = api_ok(e, "GET", path, NULL);
 	free(path);
-	assert_int_equal(cJSON_GetArraySize(get(res, "schemas")), 1);
-	doc = cJSON_GetArrayItem(get(res, "schemas"), 0);
-	assert_string_equal(str(cJSON_GetArrayItem(get(doc, "servers"), 0),
+	assert_int_equal(cJSON_GetArraySize(jget(res, "schemas")), 1);
+	doc = cJSON_GetArrayItem(jget(res, "schemas"), 0);
+	assert_string_equal(jstr(cJSON_GetArrayItem(jget(doc, "servers"), 0),
 	    "url"), "https://auth.example.com");
-	cJSON_ArrayForEach(item, get(doc, "paths")) {
+	cJSON_ArrayForEach(item, jget(doc, "paths")) {
 		cJSON_ArrayForEach(op, item) {
 			if (cJSON_GetObjectItem(op,
 			    "x-cf-api-shield-thresholds") != NULL)
@@ -1110,8 +1084,8 @@ test_schemas(void **state)
 	}
 	assert_true(th > 50);
 	/* Path variables become path parameters. */
-	item = get(get(doc, "paths"), "/v1/users/{var1}/mfa");
-	assert_string_equal(str(cJSON_GetArrayItem(get(get(item, "get"),
+	item = jget(jget(doc, "paths"), "/v1/users/{var1}/mfa");
+	assert_string_equal(jstr(cJSON_GetArrayItem(jget(jget(item, "get"),
 	    "parameters"), 0), "name"), "var1");
 	cJSON_Delete(res);
 
@@ -1137,16 +1111,16 @@ test_user_schema_upload(void **state)
 	parts[2] = (struct part){ "validation_enabled", NULL, "true", 0 };
 	upload(e, ZONE_A, parts, 3, &r);
 	assert_int_equal(r.status, 200);
-	s = get(get(r.json, "result"), "schema");
-	assert_int_equal(cJSON_GetArraySize(get(get(get(r.json, "result"),
+	s = jget(jget(r.json, "result"), "schema");
+	assert_int_equal(cJSON_GetArraySize(jget(jget(jget(r.json, "result"),
 	    "upload_details"), "warnings")), 0);
-	assert_int_equal(strlen(str(s, "schema_id")), 36);
-	assert_string_equal(str(s, "name"), "pets.json");
-	assert_string_equal(str(s, "kind"), "openapi_v3");
-	assert_string_equal(str(s, "source"), pets_json);
-	assert_true(cJSON_IsTrue(get(s, "validation_enabled")));
-	assert_true(cJSON_IsString(get(s, "created_at")));
-	id = strdup(str(s, "schema_id"));
+	assert_int_equal(strlen(jstr(s, "schema_id")), 36);
+	assert_string_equal(jstr(s, "name"), "pets.json");
+	assert_string_equal(jstr(s, "kind"), "openapi_v3");
+	assert_string_equal(jstr(s, "source"), pets_json);
+	assert_true(cJSON_IsTrue(jget(s, "validation_enabled")));
+	assert_true(cJSON_IsString(jget(s, "created_at")));
+	id = strdup(jstr(s, "schema_id"));
 
 	path = gw(ZONE_A, "/user_schemas/%s", id);
 	got = api_ok(e, "GET", path, NULL);
@@ -1157,7 +1131,7 @@ test_user_schema_upload(void **state)
 	path = gw(ZONE_A, "/user_schemas/%s?omit_source=true", id);
 	got = api_ok(e, "GET", path, NULL);
 	assert_null(cJSON_GetObjectItem(got, "source"));
-	assert_string_equal(str(got, "schema_id"), id);
+	assert_string_equal(jstr(got, "schema_id"), id);
 	cJSON_Delete(got);
 	free(path);
 
@@ -1167,10 +1141,10 @@ test_user_schema_upload(void **state)
 	parts[2] = (struct part){ "file", "admin.yaml", pets_yaml, 0 };
 	upload(e, ZONE_A, parts, 3, &r);
 	assert_int_equal(r.status, 200);
-	s = get(get(r.json, "result"), "schema");
-	assert_string_equal(str(s, "name"), "admin schema");
-	assert_string_equal(str(s, "source"), pets_yaml);
-	assert_true(cJSON_IsFalse(get(s, "validation_enabled")));
+	s = jget(jget(r.json, "result"), "schema");
+	assert_string_equal(jstr(s, "name"), "admin schema");
+	assert_string_equal(jstr(s, "source"), pets_yaml);
+	assert_true(cJSON_IsFalse(jget(s, "validation_enabled")));
 	http_resp_free(&r);
 
 	assert_int_equal(total(e, ZONE_A, "/user_schemas"), 2);
@@ -1198,32 +1172,32 @@ test_user_schema_refused(void **state)
 	parts[1] = (struct part){ "kind", NULL, "openapi_v3", 0 };
 	upload(e, ZONE_A, parts, 2, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(str(cJSON_GetArrayItem(get(r.json, "errors"),
+	assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(r.json, "errors"),
 	    0), "message"), "not a valid OpenAPI 3 document"));
-	details = get(get(r.json, "result"), "upload_details");
-	ev = cJSON_GetArrayItem(get(details, "errors"), 0);
-	assert_true(cJSON_IsNumber(get(ev, "code")));
-	assert_non_null(strstr(str(ev, "message"), "must start with '/'"));
-	assert_string_equal(cJSON_GetArrayItem(get(ev, "locations"),
+	details = jget(jget(r.json, "result"), "upload_details");
+	ev = cJSON_GetArrayItem(jget(details, "errors"), 0);
+	assert_true(cJSON_IsNumber(jget(ev, "code")));
+	assert_non_null(strstr(jstr(ev, "message"), "must start with '/'"));
+	assert_string_equal(cJSON_GetArrayItem(jget(ev, "locations"),
 	    0)->valuestring, ".paths[\"pets\"]");
-	assert_int_equal(cJSON_GetArraySize(get(details, "critical")), 0);
+	assert_int_equal(cJSON_GetArraySize(jget(details, "critical")), 0);
 	/* As the spec has it too: beside the envelope's members. */
-	assert_json_equal(get(r.json, "upload_details"), details);
+	assert_json_equal(jget(r.json, "upload_details"), details);
 	http_resp_free(&r);
 
 	parts[0] = (struct part){ "file", "swagger.yaml", "swagger: \"2.0\"\n"
 	    "info: {title: t, version: \"1\"}\npaths: {}\n", 0 };
 	upload(e, ZONE_A, parts, 2, &r);
 	assert_int_equal(r.status, 400);
-	ev = cJSON_GetArrayItem(get(get(get(r.json, "result"),
+	ev = cJSON_GetArrayItem(jget(jget(jget(r.json, "result"),
 	    "upload_details"), "errors"), 0);
-	assert_non_null(strstr(str(ev, "message"), "swagger"));
+	assert_non_null(strstr(jstr(ev, "message"), "swagger"));
 	http_resp_free(&r);
 
 	parts[0] = (struct part){ "file", "x.txt", "{not: [json or yaml", 0 };
 	upload(e, ZONE_A, parts, 2, &r);
 	assert_int_equal(r.status, 400);
-	assert_int_equal(cJSON_GetArraySize(get(get(get(r.json, "result"),
+	assert_int_equal(cJSON_GetArraySize(jget(jget(jget(r.json, "result"),
 	    "upload_details"), "critical")), 1);
 	http_resp_free(&r);
 
@@ -1231,24 +1205,24 @@ test_user_schema_refused(void **state)
 	parts[1] = (struct part){ "kind", NULL, "openapi_v2", 0 };
 	upload(e, ZONE_A, parts, 2, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(str(cJSON_GetArrayItem(get(r.json, "errors"),
+	assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(r.json, "errors"),
 	    0), "message"), "kind: 'openapi_v2' is not supported"));
 	http_resp_free(&r);
 	upload(e, ZONE_A, parts, 1, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(str(cJSON_GetArrayItem(get(r.json, "errors"),
+	assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(r.json, "errors"),
 	    0), "message"), "kind: required"));
 	http_resp_free(&r);
 	upload(e, ZONE_A, parts + 1, 1, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(str(cJSON_GetArrayItem(get(r.json, "errors"),
+	assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(r.json, "errors"),
 	    0), "message"), "file: required"));
 	http_resp_free(&r);
 	parts[1] = (struct part){ "kind", NULL, "openapi_v3", 0 };
 	parts[2] = (struct part){ "validation_enabled", NULL, "yes", 0 };
 	upload(e, ZONE_A, parts, 3, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(str(cJSON_GetArrayItem(get(r.json, "errors"),
+	assert_non_null(strstr(jstr(cJSON_GetArrayItem(jget(r.json, "errors"),
 	    0), "message"), "validation_enabled: 'yes'"));
 	http_resp_free(&r);
 
@@ -1261,7 +1235,7 @@ test_user_schema_refused(void **state)
 	parts[1] = (struct part){ "kind", NULL, "openapi_v3", 0 };
 	upload(e, ZONE_A, parts, 2, &r);
 	assert_int_equal(r.status, 413);
-	assert_true(cJSON_IsFalse(get(r.json, "success")));
+	assert_true(cJSON_IsFalse(jget(r.json, "success")));
 	http_resp_free(&r);
 	free(big);
 
@@ -1287,7 +1261,7 @@ upload_pets(struct edgemu *e, const char *zone)
 	parts[1] = (struct part){ "kind", NULL, "openapi_v3", 0 };
 	upload(e, zone, parts, 2, &r);
 	assert_int_equal(r.status, 200);
-	id = strdup(str(get(get(r.json, "result"), "schema"), "schema_id"));
+	id = strdup(jstr(jget(jget(r.json, "result"), "schema"), "schema_id"));
 	http_resp_free(&r);
 	return (id);
 }
@@ -1302,11 +1276,11 @@ test_user_schema_edit(void **state)
 	id = upload_pets(e, ZONE_A);
 	path = gw(ZONE_A, "/user_schemas/%s", id);
 	got = api_ok(e, "PATCH", path, "{\"validation_enabled\":true}");
-	assert_true(cJSON_IsTrue(get(got, "validation_enabled")));
-	assert_string_equal(str(got, "source"), pets_json);
+	assert_true(cJSON_IsTrue(jget(got, "validation_enabled")));
+	assert_string_equal(jstr(got, "source"), pets_json);
 	cJSON_Delete(got);
 	got = api_ok(e, "GET", path, NULL);
-	assert_true(cJSON_IsTrue(get(got, "validation_enabled")));
+	assert_true(cJSON_IsTrue(jget(got, "validation_enabled")));
 	cJSON_Delete(got);
 	/* The spec allows only true. */
 	assert_refused(e, "PATCH", path, "{\"validation_enabled\":false}", 400,
@@ -1351,9 +1325,9 @@ test_user_schema_operations(void **state)
 	list(e, path, &p);
 	assert_int_equal(p.total_count, 1);
 	o = cJSON_GetArrayItem(p.result, 0);
-	assert_string_equal(str(o, "operation_id"), str(op, "operation_id"));
-	assert_string_equal(str(o, "endpoint"), "/v2/pets/{var1}");
-	assert_string_equal(str(get(get(get(o, "features"), "schema_info"),
+	assert_string_equal(jstr(o, "operation_id"), jstr(op, "operation_id"));
+	assert_string_equal(jstr(o, "endpoint"), "/v2/pets/{var1}");
+	assert_string_equal(jstr(jget(jget(jget(o, "features"), "schema_info"),
 	    "active_schema"), "id"), id);
 	cJSON_Delete(p.result);
 	free(path);
@@ -1364,8 +1338,8 @@ test_user_schema_operations(void **state)
 	assert_int_equal(p.total_count, 2);
 	cJSON_ArrayForEach(o, p.result) {
 		assert_null(cJSON_GetObjectItem(o, "operation_id"));
-		assert_string_equal(str(o, "host"), "pets.example.com");
-		assert_string_equal(str(o, "endpoint"), "/v2/pets");
+		assert_string_equal(jstr(o, "host"), "pets.example.com");
+		assert_string_equal(jstr(o, "endpoint"), "/v2/pets");
 	}
 	cJSON_Delete(p.result);
 	free(path);
@@ -1373,7 +1347,7 @@ test_user_schema_operations(void **state)
 	path = gw(ZONE_A, "/user_schemas/%s/operations?method=POST", id);
 	list(e, path, &p);
 	assert_int_equal(p.total_count, 1);
-	assert_string_equal(str(cJSON_GetArrayItem(p.result, 0), "method"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(p.result, 0), "method"),
 	    "POST");
 	cJSON_Delete(p.result);
 	free(path);
@@ -1407,14 +1381,14 @@ test_user_schema_paging(void **state)
 	assert_int_equal(p.total_count, 6);
 	assert_int_equal(p.total_pages, 2);
 	s = cJSON_GetArrayItem(p.result, 0);
-	assert_string_equal(str(s, "schema_id"), ids[5]);
+	assert_string_equal(jstr(s, "schema_id"), ids[5]);
 	assert_null(cJSON_GetObjectItem(s, "source"));
 	cJSON_Delete(p.result);
 	free(path);
 	path = gw(ZONE_A, "/user_schemas?per_page=5");
 	list(e, path, &p);
 	assert_int_equal(p.count, 5);
-	assert_string_equal(str(cJSON_GetArrayItem(p.result, 0), "source"),
+	assert_string_equal(jstr(cJSON_GetArrayItem(p.result, 0), "source"),
 	    pets_json);
 	cJSON_Delete(p.result);
 	free(path);
@@ -1433,13 +1407,13 @@ test_user_schema_paging(void **state)
 static void
 assert_settings(const cJSON *s, const char *def, const char *override)
 {
-	assert_string_equal(str(s, "validation_default_mitigation_action"),
+	assert_string_equal(jstr(s, "validation_default_mitigation_action"),
 	    def);
 	if (override == NULL)
-		assert_true(cJSON_IsNull(get(s,
+		assert_true(cJSON_IsNull(jget(s,
 		    "validation_override_mitigation_action")));
 	else
-		assert_string_equal(str(s,
+		assert_string_equal(jstr(s,
 		    "validation_override_mitigation_action"), override);
 }
 
@@ -1517,7 +1491,7 @@ test_configuration(void **state)
 	char		*path = gw(ZONE_A, "/configuration"), *q;
 
 	c = api_ok(e, "GET", path, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(c, "auth_id_characteristics")),
+	assert_int_equal(cJSON_GetArraySize(jget(c, "auth_id_characteristics")),
 	    0);
 	cJSON_Delete(c);
 	cJSON_Delete(api_ok(e, "PUT", path, "{\"auth_id_characteristics\":["
@@ -1525,9 +1499,9 @@ test_configuration(void **state)
 	    "$.sub\"},{\"type\":\"header\",\"name\":\"x-user\"}]}"));
 	q = gw(ZONE_A, "/configuration?properties[]=auth_id_characteristics");
 	c = api_ok(e, "GET", q, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(c, "auth_id_characteristics")),
+	assert_int_equal(cJSON_GetArraySize(jget(c, "auth_id_characteristics")),
 	    2);
-	assert_string_equal(str(cJSON_GetArrayItem(get(c,
+	assert_string_equal(jstr(cJSON_GetArrayItem(jget(c,
 	    "auth_id_characteristics"), 1), "name"), "x-user");
 	cJSON_Delete(c);
 	free(q);
@@ -1589,16 +1563,16 @@ test_zones_are_namespaces(void **state)
 	free(path);
 	op = cJSON_DetachItemFromArray(p.result, 0);
 	cJSON_Delete(p.result);
-	path = gw(ZONE_B, "/operations/%s", str(op, "operation_id"));
+	path = gw(ZONE_B, "/operations/%s", jstr(op, "operation_id"));
 	assert_refused(e, "GET", path, NULL, 404, "was not found");
 	assert_refused(e, "DELETE", path, NULL, 404, "was not found");
 	free(path);
 
 	/* The same operation in another zone is another record. */
-	mine = create_op(e, ZONE_B, str(op, "method"), str(op, "host"),
-	    str(op, "endpoint"));
-	assert_string_not_equal(str(mine, "operation_id"),
-	    str(op, "operation_id"));
+	mine = create_op(e, ZONE_B, jstr(op, "method"), jstr(op, "host"),
+	    jstr(op, "endpoint"));
+	assert_string_not_equal(jstr(mine, "operation_id"),
+	    jstr(op, "operation_id"));
 	assert_int_equal(total(e, ZONE_B, "/operations"), 1);
 	assert_int_equal(total(e, e->zone, "/operations"), 300);
 
@@ -1609,13 +1583,13 @@ test_zones_are_namespaces(void **state)
 	free(path);
 	path = gw(ZONE_B, "/configuration");
 	c = api_ok(e, "GET", path, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(c, "auth_id_characteristics")),
+	assert_int_equal(cJSON_GetArraySize(jget(c, "auth_id_characteristics")),
 	    0);
 	cJSON_Delete(c);
 	free(path);
 	path = gw(ZONE_B, "/schemas");
 	c = api_ok(e, "GET", path, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(c, "schemas")), 1);
+	assert_int_equal(cJSON_GetArraySize(jget(c, "schemas")), 1);
 	cJSON_Delete(c);
 	free(path);
 	cJSON_Delete(mine);
@@ -1646,17 +1620,17 @@ test_demo(void **state)
 	free(path);
 	assert_int_equal(p.total_count, 2);
 	cJSON_ArrayForEach(s, p.result) {
-		enabled += cJSON_IsTrue(get(s, "validation_enabled"));
+		enabled += cJSON_IsTrue(jget(s, "validation_enabled"));
 		/* Each describes one operation not in endpoint management. */
 		q = itest_printf("/user_schemas/%s/operations?operation_status"
-		    "=new", str(s, "schema_id"));
+		    "=new", jstr(s, "schema_id"));
 		assert_int_equal(total(e, e->zone, q), 1);
 		free(q);
 	}
 	assert_int_equal(enabled, 1);
 	/* One source is JSON, the other YAML. */
-	i = (str(cJSON_GetArrayItem(p.result, 0), "source")[0] == '{') +
-	    (str(cJSON_GetArrayItem(p.result, 1), "source")[0] == '{');
+	i = (jstr(cJSON_GetArrayItem(p.result, 0), "source")[0] == '{') +
+	    (jstr(cJSON_GetArrayItem(p.result, 1), "source")[0] == '{');
 	assert_int_equal(i, 1);
 	cJSON_Delete(p.result);
 
@@ -1666,9 +1640,9 @@ test_demo(void **state)
 	free(path);
 	assert_int_equal(p.count, 10);
 	cJSON_ArrayForEach(s, p.result) {
-		ep = encode(str(s, "endpoint"));
+		ep = encode(jstr(s, "endpoint"));
 		q = itest_printf("/operations?host=%s&method=%s&endpoint=%s",
-		    str(s, "host"), str(s, "method"), ep);
+		    jstr(s, "host"), jstr(s, "method"), ep);
 		assert_true(total(e, e->zone, q) >= 1);
 		free(q);
 		free(ep);
@@ -1677,7 +1651,7 @@ test_demo(void **state)
 
 	path = gw(e->zone, "/configuration");
 	c = api_ok(e, "GET", path, NULL);
-	assert_int_equal(cJSON_GetArraySize(get(c, "auth_id_characteristics")),
+	assert_int_equal(cJSON_GetArraySize(jget(c, "auth_id_characteristics")),
 	    2);
 	cJSON_Delete(c);
 	free(path);
