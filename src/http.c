@@ -344,21 +344,17 @@ http_bad_header(const char *h)
 }
 
 /*
- * A failure about the request as sent: the bare reason in detail, for a
- * caller that names the request its own way, and "METHOD /path: reason"
- * as the cause.
+ * A failure about the request as sent: the bare reason, both as the detail
+ * and as the cause. The method and path are fields of the response; the
+ * caller that shows the failure names the request its own way.
  */
 static void
 http_set_detail(struct http_call *call, const char *text)
 {
-	char	*path;
-
 	free(call->detail);
 	free(call->cause);
 	call->detail = http_log_clean(call->c, text);
-	path = http_log_clean(call->c, call->path);
-	call->cause = xprintf("%s %s: %s", call->method, path, call->detail);
-	free(path);
+	call->cause = xstrdup(call->detail);
 }
 
 /* The call ends unsent, with its cause already set. */

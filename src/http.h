@@ -148,10 +148,10 @@ struct http_header {
  * reported rate-limit wait, else 0; ratelimit_remaining is the Ratelimit
  * header's r= (or -1). method and path are the request's (the path
  * redacted as in the log). A failure about the request as sent has its
- * bare reason in detail, without the method and path, for a caller to
- * compose its own message; *cause holds "METHOD /path: detail". Other
- * failures (refused before sending: read-only, a bad method or path, an
- * unreadable file) have no detail and say it all in *cause.
+ * bare reason in detail and in *cause, without the method and path: the
+ * caller that shows it composes "METHOD /path: detail". Other failures
+ * (refused before sending: read-only, a bad method or path, an unreadable
+ * file) have no detail and say it all in *cause.
  */
 struct http_response {
 	enum status		 status;
@@ -212,8 +212,9 @@ int		 http_method_mutates(const char *);
 /*
  * Blocking: every attempt, sleeping (with the hooks) between them.
  * Returns resp->status; on failure *cause (if cause is not NULL) is the
- * text to show: method, path, the server's errors or the transport's, the
- * token redacted and control characters replaced. Always free resp.
+ * bare reason (the server's errors or the transport's, the token redacted
+ * and control characters replaced), resp->method and resp->path the
+ * request it is about. Always free resp.
  */
 enum status	 http_perform(struct http_client *,
 		     const struct http_request *, struct http_response *,

@@ -493,10 +493,6 @@ jobs_call_over(struct jobs *jobs, struct job *job)
 	job->call = NULL;
 	if (s != STATUS_OK) {
 		/* The bare reason: resp says which request it was. */
-		if (resp.detail != NULL) {
-			free(cause);
-			cause = xstrdup(resp.detail);
-		}
 		jobs_post_response(jobs, job, JOBS_EVENT_FAILED, &resp, cause);
 		job->over = 1;
 	} else if (job->kind == JOB_REQUEST || jobs_poll_over(job, &resp)) {

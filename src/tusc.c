@@ -177,6 +177,28 @@ tusc_resolve(const char *base, const char *path, const char *loc)
 	return (url);
 }
 
+/*
+ * One request of an upload. Its callers get the failure as text only, so
+ * a failure about the request as sent is named here, "METHOD url: detail",
+ * as the upload's other messages are.
+ */
+static enum status
+tusc_perform(struct http_client *c, const struct http_request *req,
+    struct http_response *resp, char **cause)
+{
+	enum status	 st;
+	char		*bare;
+
+	st = http_perform(c, req, resp, cause);
+	if (st != STATUS_OK && resp->detail != NULL && cause != NULL &&
+	    *cause != NULL) {
+		bare = *cause;
+		*cause = xprintf("%s %s: %s", resp->method, resp->path, bare);
+		free(bare);
+	}
+	return (st);
+}
+
 enum status
 tusc_create(struct http_client *c, const struct tusc_options *o,
     long long size, char **url, char **uid, long *http_status, char **cause)
@@ -210,7 +232,7 @@ tusc_create(struct http_client *c, const struct tusc_options *o,
 	req.headers = headers;
 	req.raw = 1;
 	req.no_retry = 1;
-	st = http_perform(c, &req, &resp, cause);
+	st = tusc_perform(c, &req, &resp, cause);
 	*http_status = resp.http_status;
 	if (st != STATUS_OK)
 		goto out;
@@ -257,7 +279,7 @@ tusc_head(struct http_client *c, const char *url, long long *offset,
 	req.headers = headers;
 	req.raw = 1;
 	req.no_retry = 1;
-	st = http_perform(c, &req, &resp, cause);
+	st = tusc_perform(c, &req, &resp, cause);
 	*http_status = resp.http_status;
 	if (st == STATUS_OK && tusc_parse_num(http_response_header(&resp,
 	    "Upload-Offset"), offset) != 0) {
@@ -288,7 +310,7 @@ tusc_terminate(struct http_client *c, const char *url, char **cause)
 	req.headers = headers;
 	req.raw = 1;
 	req.no_retry = 1;
-	st = http_perform(c, &req, &resp, cause);
+	st = tusc_perform(c, &req, &resp, cause);
 	if (st != STATUS_OK && resp.http_status != 404 &&
 	    resp.http_status != 410)
 		rc = -1;
@@ -402,7 +424,7 @@ tusc_patch(struct http_client *c, const char *url, int fd, long long offset,
 	req.no_retry = 1;
 	req.progress = tusc_xfer;
 	req.progress_arg = &b;
-	st = http_perform(c, &req, &resp, cause);
+	st = tusc_perform(c, &req, &resp, cause);
 	*http_status = resp.http_status;
 	if (st != STATUS_OK && b.short_read) {
 		/* Not curl's "aborted by callback": the file is to blame. */

@@ -226,6 +226,10 @@ test_locked_gives_up(void **state)
 	faultd_script(r.fd, s, 2);
 	assert_int_not_equal(tusc_upload(r.c, &r.o, &res, &cause), STATUS_OK);
 	assert_int_equal(res.http_status, 423);
+	/* The upload's message names the request, as its callers show it. */
+	if (strncmp(cause, "HEAD http://", 12) != 0 ||
+	    strstr(cause, "/accounts/acc/stream/u1: HTTP 423") == NULL)
+		fail_msg("cause '%s'", cause);
 	assert_int_equal(r.sleeps, TUSC_LOCKED_MAX);
 	assert_int_equal(http_exit_status(res.status, res.http_status),
 	    HTTP_EXIT_REFUSED);
