@@ -1,8 +1,9 @@
 /*
  * multipart/form-data request bodies (RFC 7578), parsed as they arrive: the
- * server feeds each piece of the body and keeps no copy of it; each part's
- * contents are collected on their own, the whole bounded by the server's
- * cap on the body.
+ * server feeds each piece of the body and keeps none of it; the parser holds
+ * back only what may begin a delimiter or a part's unfinished headers. Each
+ * part's contents are collected on their own, the whole bounded by the
+ * server's cap on the body.
  *
  * Not libmicrohttpd's post processor (MHD_create_post_processor), which
  * would stream the same way: the one we link (0.9.75) reads parameters only
@@ -169,6 +170,7 @@ struct multipart_stream {
 	char			 delim[MULTIPART_BOUNDARY_MAX + 5];
 	size_t			 dlen;
 	struct buf		 pend;	/* received, not yet consumed */
+	size_t			 hscan;	/* headers: pend searched this far */
 	struct buf		 data;	/* the current part's contents so far */
 	char			*cause;	/* the first error, kept for the end */
 };
@@ -203,12 +205,11 @@ multipart_stream_new(const char *content_type)
 	return (s);
 }
 
-static int
+static void
 multipart_fail(struct multipart_stream *s, char *cause)
 {
 	s->cause = cause;
 	s->state = MULTIPART_FAILED;
-	return (-1);
 }
 
 /* The current part's contents are complete: the part owns them. */
@@ -247,6 +248,7 @@ multipart_pad(struct multipart_stream *s, const char *p, size_t avail,
 		return (0);
 	}
 	s->mp->nparts++;
+	s->hscan = 0;
 	s->state = MULTIPART_HEADERS;
 	return (ws + 2);
 }
@@ -259,15 +261,20 @@ multipart_head(struct multipart_stream *s, const char *p, size_t avail,
 	struct multipart_part	*part = &s->mp->parts[s->mp->nparts - 1];
 	const char		*hend;
 	char			*cause = NULL;
+	size_t			 from;
 
 	if (avail < 2 && !final)
 		return (0);
+	/* Not from the start each time: headers may come a byte at a time. */
+	from = s->hscan > 3 ? s->hscan - 3 : 0;
 	if (avail >= 2 && p[0] == '\r' && p[1] == '\n')
 		hend = p;
-	else if ((hend = memmem(p, avail, "\r\n\r\n", 4)) == NULL) {
+	else if ((hend = memmem(p + from, avail - from, "\r\n\r\n",
+	    4)) == NULL) {
 		if (final)
 			multipart_fail(s, xstrdup("multipart: a part's "
 			    "headers do not end"));
+		s->hscan = avail;
 		return (0);
 	}
 	if (multipart_headers(part, p, (size_t)(hend - p), &cause) != 0) {

@@ -33,6 +33,7 @@
 
 #define ACCT_A		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"
 #define ACCT_B		"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2"
+#define ACCT_C		"ccccccccccccccccccccccccccccccc3"
 #define NO_ID		"00000000000000000000000000000000"
 #define BOUNDARY	"----edgemuTestBoundary7MA4YWxkTrZu0gW"
 #define FORM_TYPE	"multipart/form-data; boundary=" BOUNDARY
@@ -505,6 +506,99 @@ upload_refused(struct edgemu *e, struct form *f, long status,
 	free(path);
 }
 
+/* A body handed to curl a few bytes at a time and sent chunked. */
+struct trickle {
+	const char	*p;
+	size_t		 len;
+	size_t		 off;
+	size_t		 step;
+};
+
+static size_t
+trickle_read(char *buf, size_t size, size_t nmemb, void *arg)
+{
+	struct trickle	*t = arg;
+	size_t		 n = size * nmemb;
+
+	if (n > t->step)
+		n = t->step;
+	if (n > t->len - t->off)
+		n = t->len - t->off;
+	memcpy(buf, t->p + t->off, n);
+	t->off += n;
+	return (n);
+}
+
+static void
+post_trickled(struct edgemu *e, const char *path, struct form *f,
+    size_t step, struct http_resp *r)
+{
+	struct http_req	 t;
+	struct trickle	 tr = { f->p, f->len, 0, step };
+
+	memset(&t, 0, sizeof t);
+	t.method = "POST";
+	t.url = path;
+	t.headers[0] = "Content-Type: " FORM_TYPE;
+	t.read = trickle_read;
+	t.read_arg = &tr;
+	t.read_len = -1;
+	http_send(e, &t, r);
+	free(f->p);
+	f->p = NULL;
+	f->len = 0;
+}
+
+/* A form arriving in pieces cut inside its delimiters: parsed as it comes. */
+static void
+test_watermark_trickled(void **state)
+{
+	struct edgemu		*e = *state;
+	struct http_resp	 r;
+	struct form		 f = { NULL, 0 };
+	unsigned char		 png[128];
+	size_t			 pn = testpng_make(png, 8, 8);
+	char			*path = wm_path(ACCT_C, NULL), *big;
+	const cJSON		*wm;
+	cJSON			*list;
+
+	form_field(&f, "name", "trickled");
+	form_file(&f, "file", "logo.png", "image/png", png, pn);
+	form_field(&f, "position", "center");
+	form_end(&f);
+	post_trickled(e, path, &f, 3, &r);
+	if (r.status != 200)
+		fail_msg("expected 200, got %ld: %.300s", r.status, r.body);
+	assert_envelope(&r);
+	wm = jget(r.json, "result");
+	assert_string_equal(jstr(wm, "name"), "trickled");
+	assert_string_equal(jstr(wm, "position"), "center");
+	assert_true(jnum(wm, "size") == pn);
+	assert_true(jnum(wm, "width") == 8);
+	http_resp_free(&r);
+
+	/* Without Content-Length the cap is found while reading: 413. */
+	big = calloc(1, BODY_MAX);
+	assert_non_null(big);
+	memcpy(big, png, pn);
+	form_file(&f, "file", "big.png", "image/png", big, BODY_MAX);
+	form_end(&f);
+	free(big);
+	post_trickled(e, path, &f, 65536, &r);
+	assert_int_equal(r.status, 413);
+	assert_envelope(&r);
+	assert_int_equal(strncmp(jstr(cJSON_GetArrayItem(jget(r.json,
+	    "errors"), 0), "message"), "Request body is over the limit", 30),
+	    0);
+	http_resp_free(&r);
+
+	/* Only the first was stored. */
+	list = api_ok(e, "GET", path, NULL);
+	assert_int_equal(cJSON_GetArraySize(list), 1);
+	cJSON_Delete(list);
+	free(path);
+}
+
 static void
 test_watermarks(void **state)
 {
@@ -922,6 +1016,7 @@ main(void)
 		cmocka_unit_test(test_live_refusals),
 		cmocka_unit_test(test_watermarks),
 		cmocka_unit_test(test_watermark_refusals),
+		cmocka_unit_test(test_watermark_trickled),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_accounts),
