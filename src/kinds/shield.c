@@ -462,7 +462,8 @@ const struct kind kind_user_schemas = {
 	.noun = "user schema",
 	.label = "name",
 	.aliases = "user-schema uschemas",
-	.help = "OpenAPI schemas uploaded for schema validation",
+	.help = "Deprecated (classic API): use validation-schemas. OpenAPI "
+	    "schemas uploaded for schema validation",
 	.scope = KIND_SCOPE_ZONE,
 	.list_path = SHIELD_ZONE "/user_schemas",
 	.item_path = SHIELD_ZONE "/user_schemas/{id}",
@@ -478,4 +479,5 @@ const struct kind kind_user_schemas = {
 	.fields = us_fields,
 	.filters = us_filters,
 	.check = user_schemas_check,
+	.deprecated = "validation-schemas",
 };
