@@ -309,7 +309,7 @@ uschema_delete_ask(struct panel *p, const char *id, const cJSON *ops,
 			    cJSON_GetObjectItemCaseSensitive(op, "endpoint")));
 		}
 	}
-	if (total > cJSON_GetArraySize(ops) && ops != NULL)
+	if (ops != NULL && total > cJSON_GetArraySize(ops))
 		buf_addf(&q, "\n(the first %d of its %ld operations)",
 		    cJSON_GetArraySize(ops), total);
 	buf_adds(&q, " (y/n)");
