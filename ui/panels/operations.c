@@ -4,7 +4,8 @@
  * {method, host, endpoint}, or lines "METHOD host endpoint". A column
  * shows each operation's schema validation action (its own, or
  * "default"), read from /schema_validation after each load; V sets or
- * clears it on one or the marked operations in one bulk PATCH.
+ * clears it on one or the marked operations in one bulk PATCH (the
+ * classic API's, on a server without the current one).
  */
 #include "config.h"
 
@@ -26,11 +27,13 @@
 /* The settings list is read this many pages at most. */
 #define OPERATIONS_SV_PAGES	200
 #define OPERATIONS_SV_PER_PAGE	50
+#define OPERATIONS_NO_ROUTE	7003	/* the API's "No route for the URI" */
 
 enum {
 	OPERATIONS_BULK = 1,
 	OPERATIONS_SV_LIST,
-	OPERATIONS_SV_SET
+	OPERATIONS_SV_SET,
+	OPERATIONS_SV_SET_CLASSIC
 };
 
 /* V's choices: the action sent (NULL clears) and what it does. */
@@ -277,10 +280,13 @@ operations_sv_merge(struct panel *p, const cJSON *result)
 	panel_after_change(p);
 }
 
+/*
+ * The bulk PATCH of the chosen action; classic: to the classic API's
+ * bulk call, which takes the same map, for a server without the current.
+ */
 static void
-operations_sv_send(struct tui *t, void *arg, const char *answer)
+operations_sv_patch(struct panel *p, int classic)
 {
-	struct panel		*p = arg;
 	struct operations_sv	*sv = p->priv;
 	struct tui_req		*r;
 	cJSON			*body, *e;
@@ -288,14 +294,18 @@ operations_sv_send(struct tui *t, void *arg, const char *answer)
 	const char		*action;
 	size_t			 i;
 
-	(void)answer;
 	if (sv == NULL || sv->n == 0)
 		return;
-	if ((path = kind_list_path(&kind_operation_validation, p->vars,
-	    &cause)) == NULL) {
-		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+	if ((path = kind_list_path(classic ? &kind_operations :
+	    &kind_operation_validation, p->vars, &cause)) == NULL) {
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
 		return;
+	}
+	if (classic) {
+		cause = xprintf("%s/schema_validation", path);
+		free(path);
+		path = cause;
 	}
 	action = operations_sv_choices[sv->choice].action;
 	body = cJSON_CreateObject();
@@ -306,15 +316,24 @@ operations_sv_send(struct tui *t, void *arg, const char *answer)
 		else
 			cJSON_AddNullToObject(e, "mitigation_action");
 	}
-	r = tui_submit(t, p, TUI_REQ_OTHER, "PATCH", path, body);
+	r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PATCH", path, body);
 	if (r != NULL) {
-		r->sub = OPERATIONS_SV_SET;
+		r->sub = classic ? OPERATIONS_SV_SET_CLASSIC : OPERATIONS_SV_SET;
 		r->count = sv->n;
-		tui_message(t, TUI_MSG_INFO, "setting validation of %zu "
-		    "operation%s...", sv->n, sv->n == 1 ? "" : "s");
+		tui_message(p->tui, TUI_MSG_INFO, "setting validation of %zu "
+		    "operation%s%s...", sv->n, sv->n == 1 ? "" : "s", classic ?
+		    " (classic API)" : "");
 	}
 	cJSON_Delete(body);
 	free(path);
+}
+
+static void
+operations_sv_send(struct tui *t, void *arg, const char *answer)
+{
+	(void)t;
+	(void)answer;
+	operations_sv_patch(arg, 0);
 }
 
 static void
@@ -391,13 +410,26 @@ operations_sv_set(struct panel *p)
 	    items, nitems(operations_sv_choices), 0, operations_sv_chosen, p);
 }
 
+/*
+ * A 404 for a path the server has no route for (code 7003, as the cloud
+ * answers), not for an operation it does not know.
+ */
+static int
+operations_no_route(const struct jobs_event *ev)
+{
+	return (ev->http_status == 404 && ev->resp.api.nerrors > 0 &&
+	    ev->resp.api.errors[0].code == OPERATIONS_NO_ROUTE);
+}
+
 static int
 operations_sv_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
 	const struct api_response	*a = &ev->resp.api;
 
 	if (ev->kind == JOBS_EVENT_FAILED) {
-		if (r->sub == OPERATIONS_SV_SET)
+		if (r->sub == OPERATIONS_SV_SET && operations_no_route(ev))
+			operations_sv_patch(p, 1);
+		else if (r->sub != OPERATIONS_SV_LIST)
 			tui_message(p->tui, TUI_MSG_ERROR, "validation: %s "
 			    "(none was changed)", tui_cause(r, ev));
 		else
@@ -407,7 +439,7 @@ operations_sv_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	}
 	if (ev->kind != JOBS_EVENT_DONE)
 		return (1);
-	if (r->sub == OPERATIONS_SV_SET) {
+	if (r->sub != OPERATIONS_SV_LIST) {
 		tui_journal(p->tui, r, ev->http_status, ev->result);
 		operations_sv_merge(p, ev->result);
 		rows_mark_all(p->rows, 0);
@@ -485,7 +517,7 @@ operations_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (1);
 	}
 	if (r->type == TUI_REQ_OTHER && (r->sub == OPERATIONS_SV_LIST ||
-	    r->sub == OPERATIONS_SV_SET))
+	    r->sub == OPERATIONS_SV_SET || r->sub == OPERATIONS_SV_SET_CLASSIC))
 		return (operations_sv_event(p, r, ev));
 	if (r->type != TUI_REQ_OTHER || r->sub != OPERATIONS_BULK)
 		return (0);
