@@ -165,7 +165,8 @@ test_validation_schemas(void **state)
 	assert_true(has(r.err, "name: required"));
 	run_free(&r);
 	free(bad);
-	bad = file_in(f, "latin1.yaml", "openapi: 3.0.0\ninfo: {title: \xe9}\n");
+	bad = file_in(f, "latin1.yaml",
+	    "openapi: 3.0.0\ninfo: {title: \xe9}\n");
 	RUN(f, &r, "create", "validation-schemas", "-f", bad, "--name", "b");
 	assert_int_equal(r.status, 2);
 	assert_true(has(r.err, "not UTF-8 text"));

@@ -603,7 +603,8 @@ test_op_settings(void **state)
 	/* PUT: the action is required, null clears. */
 	assert_refused(e, "PUT", pb, "{}", 400, "mitigation_action: required");
 	assert_refused(e, "PUT", pb, "{\"mitigation_action\":7}", 400,
-	    "mitigation_action: must be log, block, none or null, not a number");
+	    "mitigation_action: must be log, block, none or null, "
+	    "not a number");
 	o = api_ok(e, "PUT", pb, "{\"mitigation_action\":null}");
 	assert_op_action(o, b, NULL);
 	cJSON_Delete(o);

@@ -318,7 +318,8 @@ operations_sv_patch(struct panel *p, int classic)
 	}
 	r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PATCH", path, body);
 	if (r != NULL) {
-		r->sub = classic ? OPERATIONS_SV_SET_CLASSIC : OPERATIONS_SV_SET;
+		r->sub = classic ? OPERATIONS_SV_SET_CLASSIC :
+		    OPERATIONS_SV_SET;
 		r->count = sv->n;
 		tui_message(p->tui, TUI_MSG_INFO, "setting validation of %zu "
 		    "operation%s%s...", sv->n, sv->n == 1 ? "" : "s", classic ?

@@ -264,6 +264,16 @@ uschema_delete_yes(struct tui *t, void *arg, const char *answer)
 	free(path);
 }
 
+/* A string member, or "?" (a question is never short of its words). */
+static const char *
+uschema_str(const cJSON *o, const char *name)
+{
+	const char	*s;
+
+	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, name));
+	return (s != NULL ? s : "?");
+}
+
 /*
  * The question, once the schema's operations are known (ops NULL: they
  * could not be read, why says so): those in endpoint management lose its
@@ -302,11 +312,9 @@ uschema_delete_ask(struct panel *p, const char *id, const cJSON *ops,
 				    USCHEMA_OPS_NAMED);
 				break;
 			}
-			buf_addf(&q, "\n  %s %s%s", cJSON_GetStringValue(
-			    cJSON_GetObjectItemCaseSensitive(op, "method")),
-			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			    op, "host")), cJSON_GetStringValue(
-			    cJSON_GetObjectItemCaseSensitive(op, "endpoint")));
+			buf_addf(&q, "\n  %s %s%s", uschema_str(op, "method"),
+			    uschema_str(op, "host"),
+			    uschema_str(op, "endpoint"));
 		}
 	}
 	if (ops != NULL && total > cJSON_GetArraySize(ops))
