@@ -41,7 +41,8 @@ usage(int status)
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
 "              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
 "              [--ready-file PATH] [--threads N] [--legacy-gone]\n"
-"              [--upload-rate BYTES] [--max-connections N] [-v]\n"
+"              [--upload-rate BYTES] [--max-connections N]\n"
+"              [--no-schema-validation-api] [-v]\n"
 "              [--version]\n"
 "\n"
 "A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
@@ -64,6 +65,10 @@ usage(int status)
 "                           midway on purpose\n"
 "  --max-connections N      connections open at once (default 1024, 16 to\n"
 "                           65536); more wait to be accepted\n"
+"  --no-schema-validation-api\n"
+"                           answer the current Schema Validation API\n"
+"                           (/schema_validation/...) with 404, as a server\n"
+"                           with only the classic API does\n"
 "  -v, --verbose            log every request to stderr (a tus request\n"
 "                           with the Upload-Offset sent and answered)\n"
 "\n"
@@ -220,6 +225,7 @@ main(int argc, char **argv)
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "legacy-gone", no_argument, NULL, 'G' },
+		{ "no-schema-validation-api", no_argument, NULL, 'S' },
 		{ "upload-rate", required_argument, NULL, 'R' },
 		{ "max-connections", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -303,6 +309,9 @@ main(int argc, char **argv)
 			break;
 		case 'G':
 			opts.legacy_gone = 1;
+			break;
+		case 'S':
+			opts.no_sv_api = 1;
 			break;
 		case 'R':
 			errno = 0;

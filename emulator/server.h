@@ -142,6 +142,7 @@ struct server_options {
 	int		 threads;
 	int		 verbose;
 	int		 legacy_gone;	/* ROUTE_LEGACY routes answer 410 */
+	int		 no_sv_api;	/* /schema_validation answers 404 */
 	long long	 upload_rate;	/* tus PATCH bytes a second; 0: no cap */
 	unsigned int	 max_connections; /* 0: SERVER_MAX_CONNECTIONS */
 };

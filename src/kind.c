@@ -36,6 +36,9 @@ static const struct kind *const kind_table[] = {
 	&kind_operations,
 	&kind_schemas,
 	&kind_user_schemas,
+	&kind_validation_schemas,
+	&kind_validation_settings,
+	&kind_operation_validation,
 	&kind_rate_limits,
 };
 
@@ -52,6 +55,8 @@ static const struct {
 	{ KIND_VERB_BULK_UPDATE, "bulk-update" },
 	{ KIND_VERB_BULK_DELETE, "bulk-delete" },
 	{ KIND_VERB_UPLOAD, "upload" },
+	{ KIND_VERB_SET, "set" },
+	{ KIND_VERB_CLEAR, "clear" },
 };
 
 /* ---- the table ---------------------------------------------------------- */

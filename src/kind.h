@@ -55,15 +55,27 @@ enum kind_verb {
 	KIND_VERB_BULK_CREATE = 0x020,
 	KIND_VERB_BULK_UPDATE = 0x040,
 	KIND_VERB_BULK_DELETE = 0x080,
-	KIND_VERB_UPLOAD = 0x100	/* a TUS upload (the upload command) */
+	KIND_VERB_UPLOAD = 0x100,	/* a TUS upload (the upload command) */
+	/*
+	 * set ID... --action A and clear ID...: set_field of one record by
+	 * PUT (clear: DELETE), of several in one PATCH of list_path,
+	 * {"<id>": {set_field: A or null}}.
+	 */
+	KIND_VERB_SET = 0x200,
+	KIND_VERB_CLEAR = 0x400
 };
-#define KIND_VERB_ALL	0x1ff
+#define KIND_VERB_ALL	0x7ff
 
 /* The body of a create. */
 enum kind_body {
 	KIND_BODY_JSON,
 	KIND_BODY_MULTIPART,	/* a KIND_TYPE_FILE field and text parts */
-	KIND_BODY_NONE		/* POST without a body */
+	KIND_BODY_NONE,		/* POST without a body */
+	/*
+	 * JSON: the KIND_TYPE_FILE field holds the file's text, the other
+	 * fields come from form options, as for a multipart create.
+	 */
+	KIND_BODY_JSON_FILE
 };
 
 /* Cell formatters; every one renders a missing value or null as "-". */
@@ -217,6 +229,9 @@ struct kind {
 	 * private key"): a warning after the create. NULL: nothing.
 	 */
 	const char		*shown_once;
+	const char		*set_field;	/* KIND_VERB_SET */
+	/* The kind that replaces a deprecated one ("validation-schemas"). */
+	const char		*deprecated;
 
 	const struct kind_column *columns;	/* end: header NULL */
 	const struct kind_field	*fields;	/* end: path NULL */
@@ -226,7 +241,10 @@ struct kind {
 	void			(*check)(struct validate_ctx *);
 };
 
-/* The descriptors: src/kinds/stream.c, shield.c and ratelimit.c. */
+/*
+ * The descriptors: src/kinds/stream.c, shield.c, schema_validation.c and
+ * ratelimit.c.
+ */
 extern const struct kind kind_videos;
 extern const struct kind kind_live_inputs;
 extern const struct kind kind_watermarks;
@@ -243,6 +261,9 @@ extern const struct kind kind_discovered_operations;
 extern const struct kind kind_operations;
 extern const struct kind kind_schemas;
 extern const struct kind kind_user_schemas;
+extern const struct kind kind_validation_schemas;
+extern const struct kind kind_validation_settings;
+extern const struct kind kind_operation_validation;
 extern const struct kind kind_rate_limits;
 
 /* A kind by name or alias (case-insensitive), or NULL. */

@@ -65,13 +65,15 @@ enum keymap_context {
 	    "mark every record shown") \
 	X(ACTION_UNMARK_ALL, "unmark-all", KEYMAP_LIST, "clear the marks") \
 	X(ACTION_TOGGLE, "toggle", KEYMAP_LIST, \
-	    "enable/disable (rate limits), validation on/off (user schemas)") \
+	    "enable/disable (rate limits), validation on/off (schemas)") \
 	X(ACTION_REVIEW, "set-review", KEYMAP_LIST, \
 	    "set a discovered operation to review") \
 	X(ACTION_IGNORE, "set-ignored", KEYMAP_LIST, \
 	    "set a discovered operation to ignored") \
 	X(ACTION_SAVE, "save-operation", KEYMAP_LIST, \
 	    "save a discovered operation into endpoint management") \
+	X(ACTION_SET_VALIDATION, "set-validation", KEYMAP_LIST, \
+	    "schema validation action of the operation or the marked ones") \
 	X(ACTION_BULK_CREATE, "bulk-create", KEYMAP_LIST, \
 	    "create operations from a file") \
 	X(ACTION_UPLOAD, "upload", KEYMAP_LIST, \

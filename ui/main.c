@@ -45,6 +45,8 @@ enum {
 	OPT_SCALE,
 	OPT_POSITION,
 	OPT_VALIDATION,
+	OPT_ENABLE,
+	OPT_ACTION,
 	OPT_YES,
 	OPT_CREATOR,
 	OPT_SIGNED,
@@ -76,6 +78,8 @@ static const struct option main_options[] = {
 	{ "scale",		required_argument, NULL, OPT_SCALE },
 	{ "position",		required_argument, NULL, OPT_POSITION },
 	{ "validation",		no_argument,	   NULL, OPT_VALIDATION },
+	{ "enable",		no_argument,	   NULL, OPT_ENABLE },
+	{ "action",		required_argument, NULL, OPT_ACTION },
 	{ "yes",		no_argument,	   NULL, OPT_YES },
 	{ "creator",		required_argument, NULL, OPT_CREATOR },
 	{ "require-signed-urls", no_argument,	   NULL, OPT_SIGNED },
@@ -198,6 +202,8 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_SCALE:
 	case OPT_POSITION:
 	case OPT_VALIDATION:
+	case OPT_ENABLE:
+	case OPT_ACTION:
 		return (main_field(o, main_options[idx].name,
 		    arg != NULL ? arg : "true") == 0 ? 0 : -1);
 	case OPT_YES:

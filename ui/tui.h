@@ -151,6 +151,7 @@ struct panel {
 	struct panel		*parent;	/* q goes back to it */
 	struct panel		*back;		/* shown before; else q's */
 	char			*upload_file;	/* a multipart create's */
+	const char		*title_note;	/* after the name: "(...)" */
 
 	/* The list load: pages in the background. */
 	struct pager		*pager;

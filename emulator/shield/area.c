@@ -108,6 +108,8 @@ static const char shield_schema[] =
 	"CREATE INDEX IF NOT EXISTS shield_schema_op_key"
 	" ON shield_schema_op (zone, method, host, endpoint);";
 
+#define SV "/zones/{zone:hex32}/schema_validation"
+
 static const struct route shield_routes[] = {
 	{ HTTP_GET, ZONE "/configuration", shield_config_get, ROUTE_BODY_NONE },
 	{ HTTP_PUT, ZONE "/configuration", shield_config_put, ROUTE_BODY_JSON,
@@ -158,6 +160,32 @@ static const struct route shield_routes[] = {
 	    ROUTE_BODY_JSON, ROUTE_WRITE },
 	{ HTTP_PATCH, ZONE "/settings/schema_validation",
 	    shield_settings_patch, ROUTE_BODY_JSON, ROUTE_WRITE },
+
+	/* The current API over the same tables: schema_validation.c. */
+	{ HTTP_GET, SV "/schemas", shield_sv_schema_list, ROUTE_BODY_NONE },
+	{ HTTP_POST, SV "/schemas", shield_sv_schema_create, ROUTE_BODY_JSON,
+	    ROUTE_WRITE },
+	{ HTTP_GET, SV "/schemas/{schema_id:uuid}", shield_sv_schema_get,
+	    ROUTE_BODY_NONE },
+	{ HTTP_PATCH, SV "/schemas/{schema_id:uuid}", shield_sv_schema_patch,
+	    ROUTE_BODY_JSON, ROUTE_WRITE },
+	{ HTTP_DELETE, SV "/schemas/{schema_id:uuid}",
+	    shield_sv_schema_delete, ROUTE_BODY_NONE, ROUTE_WRITE },
+	{ HTTP_GET, SV "/settings", shield_sv_settings_get, ROUTE_BODY_NONE },
+	{ HTTP_PUT, SV "/settings", shield_sv_settings_put, ROUTE_BODY_JSON,
+	    ROUTE_WRITE },
+	{ HTTP_PATCH, SV "/settings", shield_sv_settings_patch,
+	    ROUTE_BODY_JSON, ROUTE_WRITE },
+	{ HTTP_GET, SV "/settings/operations", shield_sv_ops_list,
+	    ROUTE_BODY_NONE },
+	{ HTTP_PATCH, SV "/settings/operations", shield_sv_ops_bulk,
+	    ROUTE_BODY_JSON, ROUTE_WRITE },
+	{ HTTP_GET, SV "/settings/operations/{operation_id:uuid}",
+	    shield_sv_op_get, ROUTE_BODY_NONE },
+	{ HTTP_PUT, SV "/settings/operations/{operation_id:uuid}",
+	    shield_sv_op_put, ROUTE_BODY_JSON, ROUTE_WRITE },
+	{ HTTP_DELETE, SV "/settings/operations/{operation_id:uuid}",
+	    shield_sv_op_delete, ROUTE_BODY_NONE, ROUTE_WRITE },
 };
 
 static void

@@ -151,6 +151,10 @@ void		 shield_op_delete_one(struct req *, struct reply *);
 void		 shield_op_delete_bulk(struct req *, struct reply *);
 
 /* validation.c */
+int		 shield_parse_mitigation(const cJSON *, const char *, int,
+		     const char **, char **);
+int		 shield_op_set_mitigation(struct store *, const char *,
+		     const char *, const char *);
 void		 shield_op_sv_get(struct req *, struct reply *);
 void		 shield_op_sv_put(struct req *, struct reply *);
 void		 shield_op_sv_bulk(struct req *, struct reply *);
@@ -165,6 +169,10 @@ void		 shield_disc_openapi(struct req *, struct reply *);
 int		 shield_us_insert(struct store *, const char *, const char *,
 		     const char *, const char *, const char *, int,
 		     const cJSON *);
+void		 shield_upload_refused(struct reply *, cJSON *);
+cJSON		*shield_us_object(const char *, const char *, const char *,
+		     const char *, int);
+cJSON		*shield_us_find(struct req *, struct reply *, int);
 void		 shield_us_create(struct req *, struct reply *);
 void		 shield_us_list(struct req *, struct reply *);
 void		 shield_us_get(struct req *, struct reply *);
@@ -173,11 +181,28 @@ void		 shield_us_delete(struct req *, struct reply *);
 void		 shield_us_ops(struct req *, struct reply *);
 
 /* settings.c */
+extern const char *const shield_default_actions[];
+cJSON		*shield_settings_load(struct store *, const char *);
 void		 shield_settings_get(struct req *, struct reply *);
 void		 shield_settings_put(struct req *, struct reply *);
 void		 shield_settings_patch(struct req *, struct reply *);
 void		 shield_config_get(struct req *, struct reply *);
 void		 shield_config_put(struct req *, struct reply *);
+
+/* schema_validation.c: the current API, /zones/{zone}/schema_validation */
+void		 shield_sv_schema_list(struct req *, struct reply *);
+void		 shield_sv_schema_create(struct req *, struct reply *);
+void		 shield_sv_schema_get(struct req *, struct reply *);
+void		 shield_sv_schema_patch(struct req *, struct reply *);
+void		 shield_sv_schema_delete(struct req *, struct reply *);
+void		 shield_sv_settings_get(struct req *, struct reply *);
+void		 shield_sv_settings_put(struct req *, struct reply *);
+void		 shield_sv_settings_patch(struct req *, struct reply *);
+void		 shield_sv_ops_list(struct req *, struct reply *);
+void		 shield_sv_ops_bulk(struct req *, struct reply *);
+void		 shield_sv_op_get(struct req *, struct reply *);
+void		 shield_sv_op_put(struct req *, struct reply *);
+void		 shield_sv_op_delete(struct req *, struct reply *);
 
 /* demo.c */
 int		 shield_demo(struct store *, const char *, const char *,

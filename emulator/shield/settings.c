@@ -11,12 +11,12 @@
 
 /* ---- zone schema-validation settings ----------------------------------- */
 
-static const char *const shield_default_actions[] = {
+const char *const shield_default_actions[] = {
 	"none", "log", "block", NULL
 };
 
 /* The zone's settings; the service's defaults when never set. */
-static cJSON *
+cJSON *
 shield_settings_load(struct store *store, const char *zone)
 {
 	char	*v = store_kv_get(store, zone, SHIELD_SV_KEY);

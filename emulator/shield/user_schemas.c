@@ -111,7 +111,7 @@ out:
  * critical}. The spec puts upload_details beside the envelope's members,
  * the API map inside result: both are sent.
  */
-static void
+void
 shield_upload_refused(struct reply *rep, cJSON *failure)
 {
 	const cJSON	*first;
@@ -183,7 +183,7 @@ shield_us_insert(struct store *store, const char *zone, const char *id,
 	return (0);
 }
 
-static cJSON *
+cJSON *
 shield_us_object(const char *id, const char *name, const char *source,
     const char *created, int enabled)
 {
@@ -274,7 +274,7 @@ shield_us_list(struct req *req, struct reply *rep)
 }
 
 /* The schema named in the path, or NULL after replying. */
-static cJSON *
+cJSON *
 shield_us_find(struct req *req, struct reply *rep, int omit_source)
 {
 	static const char	 sql[] =

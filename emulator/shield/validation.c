@@ -17,7 +17,7 @@ static const char *const shield_mitigations[] = {
  * mitigation_action: log, block, none, or null (no operation-level action:
  * the zone's default applies). *out is NULL for null.
  */
-static int
+int
 shield_parse_mitigation(const cJSON *entry, const char *path, int required,
     const char **out, char **cause)
 {
@@ -63,7 +63,7 @@ shield_mitigation_json(const char *action)
 }
 
 /* Set an operation's action; 1 if it was there, 0 if not, -1 on failure. */
-static int
+int
 shield_op_set_mitigation(struct store *store, const char *zone,
     const char *id, const char *action)
 {

@@ -47,6 +47,9 @@ static const char *const shield_op_orders[] = {
 	"thresholds.data_points", "thresholds.last_updated", NULL
 };
 static const char *const shield_schema_kinds[] = { "openapi_v3", NULL };
+static const char *const shield_sv_actions[] = {
+	"none", "log", "block", NULL
+};
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -266,6 +269,9 @@ static const struct kind_column ops_columns[] = {
 	  .format = KIND_FMT_COUNT, .flags = KIND_COL_RIGHT },
 	{ .header = "REQUESTS", .path = "features.thresholds.requests",
 	  .width = 11, .format = KIND_FMT_COUNT, .flags = KIND_COL_RIGHT },
+	/* Not in the list's answer: the console's operations panel adds it. */
+	{ .header = "VALIDATION", .path = "mitigation_action", .width = 10,
+	  .none = "default" },
 	{ .header = NULL }
 };
 
@@ -308,6 +314,9 @@ static const struct kind_field ops_fields[] = {
 	  .flags = KIND_F_READONLY, .help = "Learned parameter schemas" },
 	{ .path = "features.schema_info", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_READONLY, .help = "Schemas that hold it" },
+	{ .path = "mitigation_action", .type = KIND_TYPE_ENUM,
+	  .flags = KIND_F_READONLY, .values = shield_sv_actions,
+	  .help = "Its own schema validation action (operation-validation)" },
 	{ .path = NULL }
 };
 
@@ -462,7 +471,8 @@ const struct kind kind_user_schemas = {
 	.noun = "user schema",
 	.label = "name",
 	.aliases = "user-schema uschemas",
-	.help = "OpenAPI schemas uploaded for schema validation",
+	.help = "Deprecated (classic API): use validation-schemas. OpenAPI "
+	    "schemas uploaded for schema validation",
 	.scope = KIND_SCOPE_ZONE,
 	.list_path = SHIELD_ZONE "/user_schemas",
 	.item_path = SHIELD_ZONE "/user_schemas/{id}",
@@ -478,4 +488,5 @@ const struct kind kind_user_schemas = {
 	.fields = us_fields,
 	.filters = us_filters,
 	.check = user_schemas_check,
+	.deprecated = "validation-schemas",
 };

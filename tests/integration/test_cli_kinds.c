@@ -834,7 +834,8 @@ test_create_form_options(void **state)
 	run_free(&r);
 	RUN(f, &r, "create", "live-inputs", "-f", schema, "--opacity", "0.5");
 	assert_int_equal(r.status, 2);
-	assert_true(has(r.err, "multipart creates (watermarks, user-schemas)"));
+	assert_true(has(r.err, "creates from a file (watermarks, user-schemas, "
+	    "validation-schemas)"));
 	run_free(&r);
 
 	assert_int_equal(api_count(f, acct_path(f, "stream/watermarks")),

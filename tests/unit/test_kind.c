@@ -32,7 +32,8 @@ static const char *const kind_names[] = {
 	"videos", "live-inputs", "watermarks", "captions", "audio-tracks",
 	"webhook", "signing-keys", "downloads", "storage-usage",
 	"direct-uploads", "api-config", "discovery", "discovered-operations",
-	"operations", "schemas", "user-schemas", "rate-limits"
+	"operations", "schemas", "user-schemas", "validation-schemas",
+	"validation-settings", "operation-validation", "rate-limits"
 };
 
 static const struct api_var all_vars[] = {
@@ -176,6 +177,7 @@ struct expect {
 
 #define A	"/accounts/" ACCT "/stream"
 #define Z	"/zones/" ZONE "/api_gateway"
+#define SV	"/zones/" ZONE "/schema_validation"
 #define V	KIND_VERB_LIST
 #define G	KIND_VERB_GET
 #define C	KIND_VERB_CREATE
@@ -234,6 +236,17 @@ static const struct expect expects[] = {
 	{ &kind_user_schemas, Z "/user_schemas", Z "/user_schemas/" UUID,
 	  Z "/user_schemas", "schema_id", KIND_SHAPE_ARRAY, PAGER_PAGES,
 	  V|G|C|U|D, KIND_METHOD_PATCH, KIND_BODY_MULTIPART, UUID },
+	{ &kind_validation_schemas, SV "/schemas", SV "/schemas/" UUID,
+	  SV "/schemas", "schema_id", KIND_SHAPE_ARRAY, PAGER_PAGES,
+	  V|G|C|U|D, KIND_METHOD_PATCH, KIND_BODY_JSON_FILE, UUID },
+	{ &kind_validation_settings, SV "/settings", SV "/settings", NULL,
+	  NULL, KIND_SHAPE_OBJECT, PAGER_SINGLE, G|U, KIND_METHOD_PUT,
+	  KIND_BODY_JSON, NULL },
+	{ &kind_operation_validation, SV "/settings/operations",
+	  SV "/settings/operations/" UUID, NULL, "operation_id",
+	  KIND_SHAPE_ARRAY, PAGER_PAGES,
+	  V|G|KIND_VERB_SET|KIND_VERB_CLEAR, KIND_METHOD_NONE,
+	  KIND_BODY_JSON, UUID },
 	{ &kind_rate_limits, "/zones/" ZONE "/rate_limits",
 	  "/zones/" ZONE "/rate_limits/" HEXID, "/zones/" ZONE "/rate_limits",
 	  "id", KIND_SHAPE_ARRAY, PAGER_PAGES, V|G|C|U|D, KIND_METHOD_PUT,
@@ -855,9 +868,10 @@ check_fields(const struct kind *k)
 		if (f->type == KIND_TYPE_FILE)
 			files++;
 	}
-	/* A multipart create has its file; nothing else takes one. */
+	/* A create from a file has its file; nothing else takes one. */
 	if ((k->verbs & KIND_VERB_CREATE) &&
-	    k->create_body == KIND_BODY_MULTIPART)
+	    (k->create_body == KIND_BODY_MULTIPART ||
+	    k->create_body == KIND_BODY_JSON_FILE))
 		assert_int_equal(files, 1);
 	else
 		assert_int_equal(files, 0);

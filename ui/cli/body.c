@@ -56,8 +56,9 @@ cli_read_fd(int fd, const char *name, size_t *lenp, char **cause)
 	return (buf_detach(&b, lenp));
 }
 
-static char *
-cli_read_file(const char *path, size_t *lenp, char **cause)
+/* A file's bytes ('-': stdin), NUL-terminated, at most CLI_BODY_MAX. */
+char *
+cli_read_text(const char *path, size_t *lenp, char **cause)
 {
 	char	*text;
 	int	 fd;
@@ -81,7 +82,7 @@ cli_read_body(const char *path, char **cause)
 	char	*text, *why = NULL;
 	size_t	 len;
 
-	if ((text = cli_read_file(path, &len, cause)) == NULL)
+	if ((text = cli_read_text(path, &len, cause)) == NULL)
 		return (NULL);
 	body = yamljson_parse(text, len, &why);
 	free(text);

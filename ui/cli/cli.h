@@ -104,6 +104,7 @@ void	 cli_print_yaml(const cJSON *);
 void	 cli_print_record(struct cli *, const struct kind *, const cJSON *);
 
 /* body.c */
+char	*cli_read_text(const char *, size_t *, char **);
 cJSON	*cli_read_body(const char *, char **);
 int	 cli_validate(const struct kind *, const cJSON *, enum validate_mode);
 
@@ -125,5 +126,7 @@ int	 cli_cmd_delete(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_upload(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_set(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_clear(struct cli *, const struct kind *, int, char **);
 
 #endif

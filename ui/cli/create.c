@@ -1,6 +1,7 @@
 /*
  * create: a JSON body from -f, a multipart upload whose parts the kind's
- * fields name, or no body at all; then the record and what it shows once.
+ * fields name, a JSON body holding a file's text and such fields, or no
+ * body at all; then the record and what it shows once.
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include "http.h"
 #include "kind.h"
 #include "log.h"
+#include "text.h"
 #include "validate.h"
 
 #include "cli.h"
@@ -88,6 +90,14 @@ cli_form_options(const struct kind *k, struct buf *b)
 			    f->option);
 }
 
+/* Whether a kind's create takes -f as a file and its fields as options. */
+static int
+cli_form_kind(const struct kind *k)
+{
+	return (k->create_body == KIND_BODY_MULTIPART ||
+	    k->create_body == KIND_BODY_JSON_FILE);
+}
+
 /* Every multipart kind and its form options, for --help. */
 void
 cli_create_help(struct buf *b)
@@ -98,7 +108,7 @@ cli_create_help(struct buf *b)
 
 	all = kind_all(&n);
 	for (i = 0; i < n; i++) {
-		if (all[i]->create_body != KIND_BODY_MULTIPART)
+		if (!cli_form_kind(all[i]))
 			continue;
 		buf_reset(&opts);
 		cli_form_options(all[i], &opts);
@@ -189,6 +199,72 @@ cli_create_multipart(struct cli *c, const struct kind *k, const char *path,
 	return (cli_send(c, &req, resp));
 }
 
+/* Whether text (len bytes) is UTF-8 without NUL, as a JSON string must be. */
+static int
+cli_utf8_text(const char *text, size_t len)
+{
+	uint32_t	cp;
+	size_t		i, n;
+
+	for (i = 0; i < len; i += n) {
+		if ((n = text_utf8_decode(text + i, len - i, &cp)) == 0 ||
+		    cp == 0)
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * A JSON create whose file field holds the file's text (a schema's
+ * source), the other fields from the form options; a flag left out is
+ * sent as false, since the service may need it.
+ */
+static int
+cli_create_json_file(struct cli *c, const struct kind *k, const char *path,
+    struct http_response *resp)
+{
+	const struct cli_opts	*o = c->o;
+	const struct kind_field	*f;
+	struct http_part	 parts[CLI_MAX_FIELDS + 8];
+	cJSON			*rec;
+	char			*text = NULL, *cause = NULL;
+	size_t			 n = 0, len;
+	int			 rv = HTTP_EXIT_USAGE;
+
+	if (o->file == NULL || strcmp(o->file, "-") == 0)
+		return (cli_usage_error("create %s: -f FILE is the file to "
+		    "send (not stdin)", k->name));
+	memset(parts, 0, sizeof parts);
+	rec = cJSON_CreateObject();
+	if (cli_form(o, k, parts, &n, rec) != 0 ||
+	    cli_validate(k, rec, VALIDATE_CREATE) != 0)
+		goto out;
+	if ((text = cli_read_text(o->file, &len, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	if (!cli_utf8_text(text, len)) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s: not UTF-8 text; nothing "
+		    "was sent", o->file);
+		goto out;
+	}
+	for (f = k->fields; f->path != NULL; f++) {
+		if (f->type == KIND_TYPE_FILE)
+			cJSON_ReplaceItemInObjectCaseSensitive(rec, f->path,
+			    cJSON_CreateString(text));
+		else if (f->type == KIND_TYPE_BOOL && f->option != NULL &&
+		    !cJSON_HasObjectItem(rec, f->path))
+			cJSON_AddFalseToObject(rec, f->path);
+	}
+	if ((rv = cli_connect(c)) == 0)
+		rv = cli_send_json(c, "POST", path, rec, resp);
+out:
+	free(text);
+	cJSON_Delete(rec);
+	return (rv);
+}
+
 /*
  * The secrets of a new record after a table, and the kind's warning when
  * they cannot be read again (a signing key's private key).
@@ -223,11 +299,11 @@ cli_not_multipart(const struct kind *k)
 
 	all = kind_all(&n);
 	for (i = 0; i < n; i++)
-		if (all[i]->create_body == KIND_BODY_MULTIPART)
+		if (cli_form_kind(all[i]))
 			buf_addf(&names, "%s%s", names.len != 0 ? ", " : "",
 			    all[i]->name);
 	rv = cli_usage_error("create %s: --name, --opacity, --validation... "
-	    "are for multipart creates (%s); put fields in -f FILE", k->name,
+	    "are for creates from a file (%s); put fields in -f FILE", k->name,
 	    buf_str(&names));
 	buf_free(&names);
 	return (rv);
@@ -246,8 +322,7 @@ cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
 	(void)argv;
 	if ((k->verbs & KIND_VERB_CREATE) == 0)
 		return (cli_usage_error("%s cannot be created", k->name));
-	if (k->create_body != KIND_BODY_MULTIPART &&
-	    (o->seen & (CLI_OPT_NAME | CLI_OPT_FIELD)))
+	if (!cli_form_kind(k) && (o->seen & (CLI_OPT_NAME | CLI_OPT_FIELD)))
 		return (cli_not_multipart(k));
 	if ((path = kind_create_path(k, c->vars, &cause)) == NULL) {
 		rv = cli_usage_error("%s", cause);
@@ -267,6 +342,9 @@ cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		break;
 	case KIND_BODY_MULTIPART:
 		rv = cli_create_multipart(c, k, path, &resp);
+		break;
+	case KIND_BODY_JSON_FILE:
+		rv = cli_create_json_file(c, k, path, &resp);
 		break;
 	case KIND_BODY_JSON:
 	default:

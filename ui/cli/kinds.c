@@ -47,9 +47,13 @@ cli_cmd_kinds(struct cli *c, const struct kind *unused_k, int argc,
 		buf_reset(&verbs);
 		kind_verbs_text(all[i]->verbs, &verbs);
 		if (c->out == CLI_OUT_TABLE) {
-			printf("%-22s  %-28s  %s\n", all[i]->name,
+			printf("%-22s  %-28s  %s", all[i]->name,
 			    all[i]->aliases != NULL ? all[i]->aliases : "",
 			    buf_str(&verbs));
+			if (all[i]->deprecated != NULL)
+				printf("  (deprecated: use %s)",
+				    all[i]->deprecated);
+			putchar('\n');
 			continue;
 		}
 		o = cJSON_CreateObject();
@@ -59,6 +63,9 @@ cli_cmd_kinds(struct cli *c, const struct kind *unused_k, int argc,
 		cJSON_AddStringToObject(o, "scope",
 		    kind_scope_name(all[i]->scope));
 		cJSON_AddStringToObject(o, "help", kind_help(all[i]));
+		if (all[i]->deprecated != NULL)
+			cJSON_AddStringToObject(o, "deprecated",
+			    all[i]->deprecated);
 		cJSON_AddItemToArray(list, o);
 	}
 	if (c->out == CLI_OUT_JSON)

@@ -70,6 +70,26 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_delete
 	},
 	{
+		.name = "set",
+		.synopsis = "set KIND ID... --action ACTION",
+		.summary = "an operation's schema validation action (none, log,\n"
+		    "block); several ids go in one bulk call",
+		.flags = CLI_OPT_FIELD,
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_set
+	},
+	{
+		.name = "clear",
+		.synopsis = "clear KIND ID...",
+		.summary = "back to the zone's default; several ids in one call",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_clear
+	},
+	{
 		.name = "upload",
 		.synopsis = "upload FILE [--name N] [--creator C] "
 		    "[--require-signed-urls] [--chunk-size BYTES]",

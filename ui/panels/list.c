@@ -385,6 +385,8 @@ panel_draw_title(struct panel *p, int y, int w)
 
 	buf_init(&b);
 	buf_addf(&b, " %s", p->kind->name);
+	if (p->title_note != NULL)
+		buf_addf(&b, " (%s)", p->title_note);
 	if (p->video != NULL)
 		panel_video_name(p, &b);
 	if (p->kind->shape != KIND_SHAPE_OBJECT) {

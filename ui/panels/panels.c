@@ -11,6 +11,8 @@
 extern const struct panel_ops panel_discovered_ops;
 extern const struct panel_ops panel_operations_ops;
 extern const struct panel_ops panel_user_schemas_ops;
+extern const struct panel_ops panel_validation_schemas_ops;
+extern const struct panel_ops panel_validation_settings_ops;
 extern const struct panel_ops panel_rate_limits_ops;
 extern const struct panel_ops panel_videos_ops;
 extern const struct panel_ops panel_signing_keys_ops;
@@ -20,6 +22,8 @@ static const struct panel_ops *const panel_table[] = {
 	&panel_discovered_ops,
 	&panel_operations_ops,
 	&panel_user_schemas_ops,
+	&panel_validation_schemas_ops,
+	&panel_validation_settings_ops,
 	&panel_rate_limits_ops,
 	&panel_videos_ops,
 	&panel_signing_keys_ops,

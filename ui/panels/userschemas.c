@@ -1,7 +1,10 @@
 /*
- * User schemas: upload an OpenAPI file (Tab completes the path), details
- * without the source unless asked (S), validation turned on with t (the
- * API cannot turn it off: deleting the schema does).
+ * Schemas for schema validation, on the current API (validation-schemas)
+ * or the classic one (user-schemas): upload an OpenAPI file (Tab completes
+ * the path), details without the source unless asked (S), validation on
+ * with t (and off, on the current API), delete naming the operations that
+ * lose validation. A server without the current API (404) gets the
+ * classic one, and the title says so.
  */
 #include "config.h"
 
@@ -9,14 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edit.h"
 #include "http.h"
+#include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
 
+#define USCHEMA_CLASSIC_NOTE	"classic API: this server has no current one"
+/* Operations named in the delete question; the rest are counted. */
+#define USCHEMA_OPS_NAMED	5
+
 enum {
 	USCHEMA_UPLOAD = 1,
-	USCHEMA_SOURCE
+	USCHEMA_SOURCE,
+	USCHEMA_OPS
 };
+
+/* Whether the panel speaks the classic API (user-schemas). */
+static int
+uschema_classic(const struct panel *p)
+{
+	return (p->kind == &kind_user_schemas);
+}
 
 struct uschema_upload {
 	struct panel	*p;
@@ -30,6 +47,55 @@ uschema_upload_free(void *arg)
 
 	free(u->file);
 	free(u);
+}
+
+/* Whether text (len bytes) is UTF-8 without NUL, as a JSON string must be. */
+static int
+uschema_utf8(const char *text, size_t len)
+{
+	uint32_t	cp;
+	size_t		i, n;
+
+	for (i = 0; i < len; i += n)
+		if ((n = text_utf8_decode(text + i, len - i, &cp)) == 0 ||
+		    cp == 0)
+			return (0);
+	return (1);
+}
+
+/* The current API's upload: JSON with the file's text as source. */
+static void
+uschema_send_json(struct tui *t, struct uschema_upload *u, const char *path,
+    const char *name)
+{
+	struct tui_req	*r;
+	cJSON		*body;
+	char		*text, *cause = NULL;
+	size_t		 len;
+
+	if ((text = edit_read_file(u->file, &len, &cause)) == NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (!uschema_utf8(text, len)) {
+		tui_message(t, TUI_MSG_ERROR, "%s: not UTF-8 text; nothing was "
+		    "sent", u->file);
+		free(text);
+		return;
+	}
+	body = cJSON_CreateObject();
+	cJSON_AddStringToObject(body, "kind", "openapi_v3");
+	cJSON_AddStringToObject(body, "name", name);
+	cJSON_AddStringToObject(body, "source", text);
+	cJSON_AddFalseToObject(body, "validation_enabled");
+	free(text);
+	r = tui_submit(t, u->p, TUI_REQ_OTHER, "POST", path, body);
+	if (r != NULL) {
+		r->sub = USCHEMA_UPLOAD;
+		tui_message(t, TUI_MSG_INFO, "uploading %s...", u->file);
+	}
+	cJSON_Delete(body);
 }
 
 static void
@@ -49,6 +115,13 @@ uschema_send(struct tui *t, void *arg, const char *name)
 		return;
 	}
 	copy = xstrdup(u->file);
+	if (!uschema_classic(u->p)) {
+		uschema_send_json(t, u, path, *name != '\0' ? name :
+		    basename(copy));
+		free(copy);
+		free(path);
+		return;
+	}
 	memset(parts, 0, sizeof parts);
 	parts[0].name = "file";
 	parts[0].file = u->file;
@@ -126,13 +199,15 @@ uschema_validation(struct panel *p)
 	cJSON		*rec, *body;
 	const char	*id = panel_current_id(p);
 	char		*path;
+	int		 on;
 
-	if (tui_refuse_readonly(p->tui, "validation on"))
+	if (tui_refuse_readonly(p->tui, "validation on/off"))
 		return;
 	if (id == NULL || (rec = panel_current_record(p)) == NULL)
 		return;
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
-	    "validation_enabled"))) {
+	on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
+	    "validation_enabled"));
+	if (on && uschema_classic(p)) {
 		tui_message(p->tui, TUI_MSG_WARN, "validation is on; the API "
 		    "cannot turn it off: delete the schema (d) to stop "
 		    "validating with it");
@@ -140,7 +215,7 @@ uschema_validation(struct panel *p)
 		return;
 	}
 	body = cJSON_CreateObject();
-	cJSON_AddTrueToObject(body, "validation_enabled");
+	cJSON_AddBoolToObject(body, "validation_enabled", !on);
 	if ((path = panel_item_path(p, id)) != NULL &&
 	    (r = tui_submit(p->tui, p, TUI_REQ_UPDATE, "PATCH", path,
 	    body)) != NULL) {
@@ -153,10 +228,157 @@ uschema_validation(struct panel *p)
 	cJSON_Delete(rec);
 }
 
+/* The delete in flight: the schema and what the question says. */
+struct uschema_delete {
+	struct panel	*p;
+	char		*id;
+};
+
+static void
+uschema_delete_free(void *arg)
+{
+	struct uschema_delete	*d = arg;
+
+	free(d->id);
+	free(d);
+}
+
+static void
+uschema_delete_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct uschema_delete	*d = arg;
+	struct tui_req		*r;
+	char			*path;
+	long			 i;
+
+	(void)answer;
+	if ((path = panel_item_path(d->p, d->id)) == NULL)
+		return;
+	r = tui_submit(t, d->p, TUI_REQ_DELETE, "DELETE", path, NULL);
+	if (r != NULL) {
+		r->id = xstrdup(d->id);
+		r->count = 1;
+		if ((i = rows_find(d->p->rows, d->id)) >= 0)
+			r->before = rows_record(d->p->rows, (size_t)i);
+	}
+	free(path);
+}
+
+/* A string member, or "?" (a question is never short of its words). */
+static const char *
+uschema_str(const cJSON *o, const char *name)
+{
+	const char	*s;
+
+	s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, name));
+	return (s != NULL ? s : "?");
+}
+
+/*
+ * The question, once the schema's operations are known (ops NULL: they
+ * could not be read, why says so): those in endpoint management lose its
+ * validation.
+ */
+static void
+uschema_delete_ask(struct panel *p, const char *id, const cJSON *ops,
+    long total, const char *why)
+{
+	struct uschema_delete	*d;
+	const cJSON		*op;
+	struct buf		 q;
+	int			 n = 0, named = 0;
+
+	buf_init(&q);
+	buf_addf(&q, "Delete %s ", panel_noun(p));
+	panel_name_record(p, id, &q);
+	buf_adds(&q, "?");
+	cJSON_ArrayForEach(op, ops)
+		if (cJSON_GetObjectItemCaseSensitive(op, "operation_id") !=
+		    NULL)
+			n++;
+	if (ops == NULL)
+		buf_addf(&q, "\n(its operations could not be listed: %s)", why);
+	else if (n == 0)
+		buf_adds(&q, "\nNo saved operation loses validation.");
+	else {
+		buf_addf(&q, "\n%d operation%s lose%s validation:", n,
+		    n == 1 ? "" : "s", n == 1 ? "s" : "");
+		cJSON_ArrayForEach(op, ops) {
+			if (cJSON_GetObjectItemCaseSensitive(op,
+			    "operation_id") == NULL)
+				continue;
+			if (named++ == USCHEMA_OPS_NAMED) {
+				buf_addf(&q, "\n  and %d more", n -
+				    USCHEMA_OPS_NAMED);
+				break;
+			}
+			buf_addf(&q, "\n  %s %s%s", uschema_str(op, "method"),
+			    uschema_str(op, "host"),
+			    uschema_str(op, "endpoint"));
+		}
+	}
+	if (ops != NULL && total > cJSON_GetArraySize(ops))
+		buf_addf(&q, "\n(the first %d of its %ld operations)",
+		    cJSON_GetArraySize(ops), total);
+	buf_adds(&q, " (y/n)");
+	d = xcalloc(1, sizeof *d);
+	d->p = p;
+	d->id = xstrdup(id);
+	dialog_confirm(p->tui, "delete", buf_str(&q), uschema_delete_yes, d,
+	    uschema_delete_free);
+	buf_free(&q);
+}
+
+/*
+ * d on one schema, on the current API: its operations first (the classic
+ * API has the only call that lists them), then the question. Marked
+ * schemas, and the classic panel, go the generic way.
+ */
+static int
+uschema_delete(struct panel *p)
+{
+	struct tui_req	*r;
+	const char	**ids;
+	char		*item, *path, *cause = NULL;
+	size_t		 n;
+
+	if (uschema_classic(p))
+		return (0);
+	if (tui_refuse_readonly(p->tui, "delete"))
+		return (TUI_HANDLED);
+	ids = panel_targets(p, &n);
+	if (ids == NULL || n != 1) {
+		free(ids);
+		return (0);
+	}
+	if ((item = kind_item_path(&kind_user_schemas, p->vars, ids[0],
+	    &cause)) == NULL) {
+		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		free(ids);
+		return (TUI_HANDLED);
+	}
+	path = xprintf("%s/operations?per_page=50&operation_status=existing",
+	    item);
+	free(item);
+	r = tui_submit(p->tui, p, TUI_REQ_OTHER, "GET", path, NULL);
+	if (r != NULL) {
+		r->sub = USCHEMA_OPS;
+		r->id = xstrdup(ids[0]);
+	}
+	free(path);
+	free(ids);
+	return (TUI_HANDLED);
+}
+
 static int
 uschema_action(struct panel *p, enum action a)
 {
 	switch (a) {
+	case ACTION_DELETE:
+		if (p->view != PANEL_LIST)
+			return (0);
+		return (uschema_delete(p));
 	case ACTION_NEW:
 	case ACTION_UPLOAD:
 		if (tui_refuse_readonly(p->tui, "upload"))
@@ -185,7 +407,10 @@ uschema_upload_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
 	const cJSON	*schema, *warn, *first;
 
+	/* The classic answer and the docs' wrap it; the SDK's is the schema. */
 	schema = cJSON_GetObjectItemCaseSensitive(ev->result, "schema");
+	if (!cJSON_IsObject(schema))
+		schema = ev->result;
 	tui_journal(p->tui, r, ev->http_status, schema);
 	if (cJSON_IsObject(schema))
 		rows_put(p->rows, schema);
@@ -205,14 +430,42 @@ uschema_upload_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		    kind_record_id(p->kind, schema) : "");
 }
 
+/* The current API is not on this server: the classic one, said in the title. */
+static void
+uschema_fall_back(struct panel *p)
+{
+	p->kind = &kind_user_schemas;
+	p->title_note = USCHEMA_CLASSIC_NOTE;
+	rows_free(p->rows);
+	p->rows = rows_new(p->kind, p->cols, p->ncols);
+	panel_load(p);
+	tui_message(p->tui, TUI_MSG_WARN, "no /schema_validation on this "
+	    "server (404): using the classic API");
+}
+
 static int
 uschema_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
 	const cJSON	*src;
 	char		*title;
 
+	if (r->type == TUI_REQ_LIST && r->gen == p->gen &&
+	    ev->kind == JOBS_EVENT_FAILED && ev->http_status == 404 &&
+	    !uschema_classic(p)) {
+		uschema_fall_back(p);
+		return (1);
+	}
 	if (r->type != TUI_REQ_OTHER)
 		return (0);
+	if (r->sub == USCHEMA_OPS) {
+		if (ev->kind == JOBS_EVENT_FAILED)
+			uschema_delete_ask(p, r->id, NULL, 0,
+			    tui_cause(r, ev));
+		else if (ev->kind == JOBS_EVENT_DONE)
+			uschema_delete_ask(p, r->id, ev->result,
+			    ev->resp.api.total_count, NULL);
+		return (1);
+	}
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", tui_cause(r, ev));
 		return (1);
@@ -239,6 +492,20 @@ const struct panel_ops panel_user_schemas_ops = {
 		{ ACTION_NEW, "upload" },
 		{ ACTION_SOURCE, "source" },
 		{ ACTION_TOGGLE, "validation on" },
+		{ ACTION_DELETE, "delete" },
+		{ ACTION_NONE, NULL }
+	},
+};
+
+/* The same panel on the current API, falling back to the classic one. */
+const struct panel_ops panel_validation_schemas_ops = {
+	.kind = "validation-schemas",
+	.action = uschema_action,
+	.event = uschema_event,
+	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "upload" },
+		{ ACTION_SOURCE, "source" },
+		{ ACTION_TOGGLE, "validation on/off" },
 		{ ACTION_DELETE, "delete" },
 		{ ACTION_NONE, NULL }
 	},

@@ -1,0 +1,165 @@
+/*
+ * set and clear: the one field a kind sets by id (an operation's schema
+ * validation action). One id goes by PUT (clear: DELETE) on its item, several
+ * in one PATCH of the list path, {"<id>": {field: value or null}}, which
+ * the service applies all or nothing.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "http.h"
+#include "kind.h"
+
+#include "cli.h"
+
+/* The value of --action for set; -1 after the message. */
+static int
+cli_set_value(const struct cli *c, const struct kind *k, int set,
+    const char **value)
+{
+	const struct cli_opts	*o = c->o;
+	const struct kind_field	*f = kind_field_find(k, k->set_field);
+	struct buf		 vals = BUF_INITIALIZER;
+	size_t			 i;
+	int			 rv;
+
+	*value = NULL;
+	for (i = 0; i < o->nfields; i++) {
+		if (!set || strcmp(o->fields[i].option, "action") != 0)
+			return (cli_usage_error("%s %s: --%s is not one of its "
+			    "options%s", set ? "set" : "clear", k->name,
+			    o->fields[i].option, set ? " (--action)" : ""));
+		*value = o->fields[i].value;
+	}
+	if (!set)
+		return (0);
+	if (f != NULL && f->values != NULL) {
+		for (i = 0; *value != NULL && f->values[i] != NULL; i++)
+			if (strcmp(*value, f->values[i]) == 0)
+				return (0);
+		kind_values_text(f->values, &vals);
+		if (*value == NULL)
+			rv = cli_usage_error("set %s needs --action (%s)",
+			    k->name, buf_str(&vals));
+		else
+			rv = cli_usage_error("set %s: --action '%s' is not "
+			    "one of %s", k->name, *value, buf_str(&vals));
+		buf_free(&vals);
+		return (rv);
+	}
+	if (*value == NULL)
+		return (cli_usage_error("set %s needs --action", k->name));
+	return (0);
+}
+
+/* The bulk answer {"<id>": {field: v}} as records, for a table. */
+static void
+cli_set_print(struct cli *c, const struct kind *k, const cJSON *result)
+{
+	struct cli_table	 t;
+	const cJSON		*m;
+	cJSON			*rec;
+
+	if (c->out != CLI_OUT_TABLE || !cJSON_IsObject(result) ||
+	    kind_record_id(k, result) != NULL) {
+		cli_print_record(c, k, result);
+		return;
+	}
+	cli_table_init(&t, k);
+	cli_table_header(&t);
+	cJSON_ArrayForEach(m, result) {
+		rec = cJSON_Duplicate(m, 1);
+		if (!cJSON_IsObject(rec)) {
+			cJSON_Delete(rec);
+			rec = cJSON_CreateObject();
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, k->id_field);
+		cJSON_AddStringToObject(rec, k->id_field, m->string);
+		cli_table_row(&t, rec);
+		cJSON_Delete(rec);
+	}
+	fflush(stdout);
+}
+
+static int
+cli_set_run(struct cli *c, const struct kind *k, int argc, char **argv,
+    int set)
+{
+	struct http_response	 resp;
+	const char		*value, *method;
+	cJSON			*body = NULL, *entry;
+	char			*path = NULL, *cause = NULL;
+	int			 i, rv;
+
+	if ((k->verbs & (set ? KIND_VERB_SET : KIND_VERB_CLEAR)) == 0 ||
+	    k->set_field == NULL)
+		return (cli_usage_error("%s: %s is not one of its verbs (see "
+		    "edgetui kinds)", k->name, set ? "set" : "clear"));
+	if (argc < 2)
+		return (cli_usage_error("%s %s: at least one ID is needed",
+		    set ? "set" : "clear", k->name));
+	if (cli_set_value(c, k, set, &value) != 0)
+		return (HTTP_EXIT_USAGE);
+	for (i = 1; i < argc; i++) {
+		if (kind_id_check(k, argv[i], &cause) != 0) {
+			rv = cli_usage_error("%s", cause);
+			free(cause);
+			return (rv);
+		}
+	}
+	if (argc == 2) {
+		if ((path = cli_item_path(c, k, argv[1], &rv)) == NULL)
+			return (rv);
+		method = set ? "PUT" : "DELETE";
+		if (set) {
+			body = cJSON_CreateObject();
+			cJSON_AddStringToObject(body, k->set_field, value);
+		}
+	} else {
+		if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
+			rv = cli_usage_error("%s", cause);
+			free(cause);
+			return (rv);
+		}
+		method = "PATCH";
+		body = cJSON_CreateObject();
+		for (i = 1; i < argc; i++) {
+			cJSON_DeleteItemFromObjectCaseSensitive(body, argv[i]);
+			entry = cJSON_AddObjectToObject(body, argv[i]);
+			if (set)
+				cJSON_AddStringToObject(entry, k->set_field,
+				    value);
+			else
+				cJSON_AddNullToObject(entry, k->set_field);
+		}
+	}
+	memset(&resp, 0, sizeof resp);
+	if ((rv = cli_connect(c)) == 0 &&
+	    (rv = cli_send_json(c, method, path, body, &resp)) == 0) {
+		cli_journal(c, method, path, resp.http_status, NULL,
+		    resp.api.result);
+		cli_set_print(c, k, resp.api.result);
+	}
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	free(path);
+	return (rv);
+}
+
+int
+cli_cmd_set(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	return (cli_set_run(c, k, argc, argv, 1));
+}
+
+int
+cli_cmd_clear(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	return (cli_set_run(c, k, argc, argv, 0));
+}
