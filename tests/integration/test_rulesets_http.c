@@ -706,6 +706,15 @@ static const struct refusal refusals[] = {
 	    "/expression" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\\tand ssl\"," GOOD_RL,
 	    "expression: column 4: ", "/expression" },
+	{ "\"action\":\"block\",\"expression\":\"http.host eq \\\"a\\\" "
+	    "and http.hostt eq \\\"b\\\"\"," GOOD_RL, "expression: column 22: "
+	    "unknown field 'http.hostt' (did you mean http.host?)",
+	    "/expression" },
+	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{"
+	    CHARS ",\"period\":60,\"requests_per_period\":10,"
+	    "\"counting_expression\":\"http.response.code eq \\\"429\\\"\"}",
+	    "ratelimit.counting_expression: column ",
+	    "/ratelimit/counting_expression" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\"",
 	    "ratelimit: required", "/ratelimit" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{"
@@ -1002,6 +1011,13 @@ test_plan_free(void **state)
 	    "rules[0].ratelimit.counting_expression: a counting expression "
 	    "needs the Business plan");
 
+	/* Expression fields follow the plan. */
+	put_one(e, "{\"action\":\"block\",\"expression\":\"http.host eq "
+	    "\\\"a\\\"\",\"ratelimit\":{" CHARS ",\"period\":10,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":10}}",
+	    "rules[0].expression: column 1: field 'http.host' needs the Pro "
+	    "plan");
+
 	/* One rule: a second is refused, by PUT and by POST. */
 	a = plan_rule("block", 10, 10, NULL);
 	b = plan_rule("js_challenge", 10, 0, NULL);
@@ -1034,6 +1050,12 @@ test_plan_pro(void **state)
 	    "js_challenge");
 	put_rule(e, "block", 60, 60, ",\"counting_expression\":\"ssl\"",
 	    "needs the Business plan");
+	put_one(e, "{\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"^/login\\\"\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}",
+	    "rules[0].expression: column 23: 'matches' needs the Business "
+	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s]}", a, a, a);
 	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the pro plan's "
@@ -1059,6 +1081,15 @@ test_plan_business(void **state)
 	put_rule(e, "block", 600, 0, NULL, "0 (throttle) with block needs "
 	    "Enterprise");
 	put_rule(e, "log", 60, 60, NULL, "log needs Enterprise");
+	put_one(e, "{\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"^/login\\\"\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}", NULL);
+	put_one(e, "{\"action\":\"block\",\"expression\":\"ssl\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}",
+	    "rules[0].expression: column 1: field 'ssl' needs the Enterprise "
+	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s,%s,%s,%s]}", a, a, a, a, a,
 	    a);
