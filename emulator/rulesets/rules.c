@@ -444,7 +444,7 @@ rs_move_only(const cJSON *body)
 
 	cJSON_ArrayForEach(v, body) {
 		if (strcmp(v->string, "position") == 0)
-			pos = 1;
+			pos = !cJSON_IsNull(v);
 		else if (strcmp(v->string, "id") != 0)
 			return (0);
 	}
