@@ -358,7 +358,7 @@ test_lengths(void **state)
 	struct rlrule_problem	 p;
 	cJSON			*v;
 	char			*big;
-	size_t			 n;
+	size_t			 n, i;
 
 	(void)state;
 	for (n = 4096; n <= 4097; n++) {
@@ -380,7 +380,7 @@ test_lengths(void **state)
 		v = cJSON_Parse("{\"action\":\"block\",\"expression\":\"ssl\","
 		    "\"ratelimit\":{" RL "}}");
 		big = xmalloc(2 * n + 1);
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			memcpy(big + 2 * i, "\xc3\xa9", 2);	/* 2 bytes, 1 char */
 		big[2 * n] = '\0';
 		cJSON_AddStringToObject(v, "description", big);
