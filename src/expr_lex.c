@@ -419,6 +419,39 @@ expr_lex_string(struct expr_lex *lx, int regex, struct expr_lit *lit)
 }
 
 int
+expr_lex_hexbytes(struct expr_lex *lx, struct expr_lit *lit)
+{
+	char	 out[EXPR_MAX_LENGTH];
+	size_t	 i = lx->pos, n = 0;
+	int	 h1, h2;
+
+	for (;;) {
+		h1 = i < lx->n ? hexval((unsigned char)lx->s[i]) : -1;
+		h2 = i + 1 < lx->n ? hexval((unsigned char)lx->s[i + 1]) : -1;
+		if (h1 < 0 || h2 < 0)
+			return (0);
+		out[n++] = (char)(h1 * 16 + h2);
+		i += 2;
+		if (i < lx->n && (lx->s[i] == ':' || lx->s[i] == '-' ||
+		    lx->s[i] == '.') && n < sizeof out) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (n < 2 || (i < lx->n && ident_char((unsigned char)lx->s[i])))
+		return (0);
+	memset(lit, 0, sizeof *lit);
+	lit->kind = EXPR_LIT_STRING;
+	lit->s = expr_arena_strndup(lx->arena, out, n);
+	lit->len = n;
+	lit->column = expr_lex_col(lx, lx->pos);
+	lit->length = expr_lex_col(lx, i) - lit->column;
+	lx->pos = i;
+	return (1);
+}
+
+int
 expr_lex_lit_col(const struct expr_lex *lx, const struct expr_lit *lit,
     int regex, size_t start_off, size_t decoded_off)
 {

@@ -1142,9 +1142,12 @@ lit_word(unsigned t)
 	}
 }
 
+#define LIT_REGEX	0x1	/* regex escaping (after matches) */
+#define LIT_HEXBYTES	0x2	/* hex byte strings allowed */
+
 /* One literal of type t after the operator. */
 static int
-parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
+parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 {
 	struct expr_lex	*lx = &p->lx;
 	size_t		 off = lx->pos;
@@ -1152,11 +1155,15 @@ parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
 
 	switch (t) {
 	case EXPR_T_STRING:
+		/* wirefilter's hex byte strings (41:42) where it takes them;
+		 * the formatter writes them quoted. */
+		if ((flags & LIT_HEXBYTES) && expr_lex_hexbytes(lx, lit))
+			return (0);
 		if (!expr_lex_at_string(lx)) {
 			expect_msg(p, off, lit_word(t));
 			return (-1);
 		}
-		return (expr_lex_string(lx, regex, lit));
+		return (expr_lex_string(lx, flags & LIT_REGEX, lit));
 	case EXPR_T_INT:
 		if (expr_lex_at_string(lx)) {
 			expr_lex_error(lx, off, 1, "expected an integer literal "
@@ -1426,7 +1433,8 @@ parse_comparison(struct parser *p, int as_arg)
 	case EXPR_OP_STRICT_WILDCARD:
 	case EXPR_OP_MATCHES:
 		save = lx->pos;
-		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES,
+		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES ?
+		    LIT_REGEX : op == EXPR_OP_CONTAINS ? LIT_HEXBYTES : 0,
 		    &n->rhs.lit) != 0)
 			return (NULL);
 		if (op == EXPR_OP_MATCHES && compile_regex(p, n, save) != 0)
@@ -1436,7 +1444,7 @@ parse_comparison(struct parser *p, int as_arg)
 			return (NULL);
 		break;
 	default:
-		if (parse_lit(p, v->type, 0, &n->rhs.lit) != 0)
+		if (parse_lit(p, v->type, LIT_HEXBYTES, &n->rhs.lit) != 0)
 			return (NULL);
 		break;
 	}
@@ -1640,7 +1648,7 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 		PUSH(p, set->elems, set->nelems);
 		l = &set->elems[set->nelems - 1];
 		if (t == EXPR_T_STRING) {
-			if (parse_lit(p, t, 0, l) != 0)
+			if (parse_lit(p, t, LIT_HEXBYTES, l) != 0)
 				return (-1);
 		} else if (t == EXPR_T_INT) {
 			if (parse_lit(p, t, 0, l) != 0)

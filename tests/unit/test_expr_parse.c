@@ -296,6 +296,18 @@ test_strings(void **state)
 	assert_string_equal(e->root->rhs.lit.s, "\\d+\"[\\\"]\\\\");
 	expr_free(e);
 
+	/* wirefilter's hex byte strings read as strings; written quoted. */
+	e = parse_ok("http.host in {41:42-43.44 \"x\"} or http.host contains "
+	    "0a:0D", &any_plan);
+	assert_memory_equal(e->root->kids[0]->rhs.set.elems[0].s, "ABCD", 4);
+	assert_int_equal(e->root->kids[1]->rhs.lit.len, 2);
+	expr_free(e);
+	FMT("http.host eq 41:42", "http.host eq \"AB\"");
+	refused("http.host eq 41", &any_plan, 14, "expected a string literal");
+	refused("http.host eq 41:4", &any_plan, 14, "expected a string literal");
+	refused("http.host wildcard 41:42", &any_plan, 20,
+	    "expected a string literal");
+
 	refused("http.host eq \"a", &any_plan, 14, "unterminated string");
 	refused("http.host eq \"a\\", &any_plan, 14, "unterminated string");
 	refused("http.host eq r#\"a\"", &any_plan, 14,
