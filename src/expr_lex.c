@@ -124,6 +124,25 @@ expr_lex_col(const struct expr_lex *lx, size_t off)
 	return (lx->cols[off]);
 }
 
+/* A message cut to fit may end inside a UTF-8 character: drop it. */
+static void
+utf8_trim(char *s)
+{
+	size_t		 n = strlen(s), i = n, want;
+	unsigned char	 c;
+
+	while (i > 0 && n - i < 4 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0)
+		return;
+	c = (unsigned char)s[i - 1];
+	if (c < 0xc0)
+		return;
+	want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (n - (i - 1) < want)
+		s[i - 1] = '\0';
+}
+
 void
 expr_lex_error(struct expr_lex *lx, size_t off, size_t len, const char *fmt,
     ...)
@@ -147,6 +166,7 @@ expr_lex_error(struct expr_lex *lx, size_t off, size_t len, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(lx->err->message, sizeof lx->err->message, fmt, ap);
 	va_end(ap);
+	utf8_trim(lx->err->message);
 }
 
 /* ---- characters -------------------------------------------------------- */

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
 struct parser {
@@ -59,10 +60,46 @@ failed(struct parser *p)
 	return (p->lx.failed);
 }
 
+/*
+ * Source text safe to quote in a message (messages reach terminals and
+ * JSON bodies): whole UTF-8 characters only, control characters and broken
+ * bytes as '?', cut with "..." to fit.
+ */
+static const char *
+excerpt(const char *s, size_t n, char *buf, size_t size)
+{
+	size_t		 i = 0, o = 0, len, need;
+	uint32_t	 cp = 0;
+	int		 bad;
+
+	while (i < n) {
+		len = text_utf8_decode(s + i, n - i, &cp);
+		bad = len == 0 || cp < 0x20 || cp == 0x7f ||
+		    (cp >= 0x80 && cp < 0xa0);
+		if (len == 0)
+			len = 1;
+		need = bad ? 1 : len;
+		if (o + need + 4 > size) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (bad)
+			buf[o++] = '?';
+		else {
+			memcpy(buf + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	buf[o] = '\0';
+	return (buf);
+}
+
 static void
 set_after(struct parser *p, const char *s, size_t n)
 {
-	snprintf(p->after, sizeof p->after, "%.*s", (int)MINIMUM(n, 28), s);
+	excerpt(s, n, p->after, sizeof p->after);
 }
 
 static struct expr_node *
@@ -1223,7 +1260,7 @@ parse_comparison(struct parser *p, int as_arg)
 	size_t			 off, opoff, oat, ooff, save, wl;
 	enum expr_op		 op;
 	int			 sym, pending, oq, c;
-	char			 tn[64], opname[32];
+	char			 tn[64], opname[32], vtext[64];
 
 	if (ws(p) != 0)
 		return (NULL);
@@ -1339,9 +1376,9 @@ parse_comparison(struct parser *p, int as_arg)
 			    EXPR_FN_NONE)
 				expr_lex_error(lx, opoff, wl, "'%.*s' is a "
 				    "function, not an operator: write "
-				    "%.*s(%.*s, ...)", (int)wl, lx->s + opoff,
-				    (int)wl, lx->s + opoff,
-				    (int)(save - off), lx->s + off);
+				    "%.*s(%s, ...)", (int)wl, lx->s + opoff,
+				    (int)wl, lx->s + opoff, excerpt(lx->s + off,
+				    save - off, vtext, sizeof vtext));
 			else {
 				set_after(p, lx->s + off, save - off);
 				expect_msg(p, opoff, "an operator (eq, ne, "
@@ -1359,19 +1396,17 @@ parse_comparison(struct parser *p, int as_arg)
 	snprintf(opname, sizeof opname, "%s", p->after);
 	if (check_pending(p, v, pending) != 0)
 		return (NULL);
+	excerpt(lx->s + off, save - off, vtext, sizeof vtext);
 	if (v->type == EXPR_T_BOOL) {
-		expr_lex_error(lx, opoff, lx->pos - opoff, "'%.*s' is a Bool: "
+		expr_lex_error(lx, opoff, lx->pos - opoff, "'%s' is a Bool: "
 		    "use it bare, without '%s' (there is no boolean literal: "
-		    "write '%.*s' or 'not %.*s')", (int)(save - off),
-		    lx->s + off, opname, (int)(save - off), lx->s + off,
-		    (int)(save - off), lx->s + off);
+		    "write '%s' or 'not %s')", vtext, opname, vtext, vtext);
 		return (NULL);
 	}
 	if (EXPR_TYPE_OUTER(v->type) == EXPR_T_ARRAY ||
 	    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP) {
 		expr_lex_error(lx, opoff, lx->pos - opoff, "no operator applies "
-		    "to %s '%.*s': %s", typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off,
+		    "to %s '%s': %s", typename(v->type, tn, sizeof tn), vtext,
 		    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP ?
 		    "index it by key ([\"name\"]) or use [*] in any()" :
 		    "index it ([0]) or use [*] in any()");
@@ -1383,8 +1418,8 @@ parse_comparison(struct parser *p, int as_arg)
 		op = EXPR_OP_IN_LIST;
 	if (!op_allowed(op, v->type)) {
 		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
-		    "for %s (%.*s)", opname, typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off);
+		    "for %s (%s)", opname, typename(v->type, tn, sizeof tn),
+		    vtext);
 		return (NULL);
 	}
 	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {

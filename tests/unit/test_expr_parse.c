@@ -794,6 +794,38 @@ test_limits(void **state)
 }
 
 static void
+test_message_utf8(void **state)
+{
+	struct buf		 b = BUF_INITIALIZER;
+	struct expr_error	 err;
+	size_t			 i, n, k;
+
+	(void)state;
+	/* A long quoted value is cut in its message at a whole character,
+	 * wherever the cut falls. */
+	for (k = 0; k < 4; k++) {
+		buf_reset(&b);
+		buf_adds(&b, "starts_with(http.host, \"");
+		for (i = 0; i < k; i++)
+			buf_addc(&b, 'a');
+		for (i = 0; i < 200; i++)
+			buf_adds(&b, "\xc3\xa9");
+		buf_adds(&b, "\") eq 1");
+		assert_null(expr_parse(b.data, NULL, &err));
+		n = strlen(err.message);
+		assert_true(n > 0);
+		assert_non_null(strstr(err.message, "...'"));
+		for (i = 0; i < n; i++)
+			if (((unsigned char)err.message[i] & 0xe0) == 0xc0 &&
+			    (i + 1 == n || ((unsigned char)err.message[i + 1] &
+			    0xc0) != 0x80))
+				fail_msg("k %zu: a broken character at %zu", k,
+				    i);
+	}
+	buf_free(&b);
+}
+
+static void
 test_render(void **state)
 {
 	struct expr_error	 err;
@@ -822,6 +854,8 @@ test_render(void **state)
 	assert_string_equal(r, "expression:1:5: expected and, or, xor or the "
 	    "end, found a control character (\\x1b)\nssl ?[31m\n    ^\n");
 	free(r);
+	refused("starts_with(http.host, r\"\x1b]0;x\") eq 1", &any_plan, 34,
+	    "'starts_with(http.host, r\"?]0;x\")' is a Bool");
 	refused("ssl and \xc3", &any_plan, 9, "found the byte \\xc3");
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
 }
@@ -950,6 +984,7 @@ main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_plans),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_message_utf8),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_roundtrip),
