@@ -145,6 +145,7 @@ struct server_options {
 	int		 no_sv_api;	/* /schema_validation answers 404 */
 	long long	 upload_rate;	/* tus PATCH bytes a second; 0: no cap */
 	unsigned int	 max_connections; /* 0: SERVER_MAX_CONNECTIONS */
+	int		 plan;		/* enum expr_plan: --plan's limits */
 };
 
 extern const struct area *const server_areas[];
