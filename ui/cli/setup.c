@@ -154,11 +154,19 @@ cli_teardown(struct cli *c)
 int
 cli_run(const struct cli_opts *o, int argc, char **argv)
 {
-	const struct cli_command	*cmd = cli_command_find(argv[0]);
+	const struct cli_command	*cmd;
 	const struct kind		*k = NULL;
 	struct cli			 c;
-	int				 rv, nargs = argc - 1;
+	cli_run_cb			 run;
+	int				 rv, nargs, words;
 
+	if ((cmd = cli_command_lookup(argc, argv, &words)) == NULL)
+		return (cli_unknown_subcommand(argv[0], argc > 1 ? argv[1] :
+		    NULL));
+	/* A two-word command starts at its second word. */
+	argc -= words - 1;
+	argv += words - 1;
+	nargs = argc - 1;
 	if (o->seen & ~cmd->flags)
 		return (cli_usage_error("%s: an option was given that it does "
 		    "not take (usage: edgetui %s)", cmd->name, cmd->synopsis));
@@ -179,8 +187,12 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		    cmd->name);
 		goto out;
 	}
-	rv = k != NULL ? cmd->run(&c, k, argc - 1, argv + 1) :
-	    cmd->run(&c, k, argc, argv);
+	/* Rules of an entry point are read and written through it. */
+	run = k != NULL ? cli_rules_run(cmd, k) : NULL;
+	if (run == NULL)
+		run = cmd->run;
+	rv = k != NULL ? run(&c, k, argc - 1, argv + 1) : run(&c, k, argc,
+	    argv);
 out:
 	cli_teardown(&c);
 	return (rv);
