@@ -212,6 +212,7 @@ const struct kind kind_rulesets = {
 	.item_path = RULESETS_ONE_PATH,
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_CURSOR,
+	.per_page = { .min = 1, .max = 100, .def = 20 },
 	.id_field = "id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET,
 	.update_method = KIND_METHOD_NONE,

@@ -46,7 +46,8 @@ struct cli {
 
 /*
  * One command. argc/argv of run start at the kind when the command takes
- * one (min_args > 0), else at the command's name.
+ * one (min_args > 0 and not no_kind), else at the command's name (its
+ * last word).
  */
 typedef int (*cli_run_cb)(struct cli *, const struct kind *, int, char **);
 
@@ -59,6 +60,7 @@ struct cli_command {
 	int		 mutates;	/* refused when read-only */
 	int		 min_args;	/* after the command, kind included */
 	int		 max_args;	/* -1: any */
+	int		 no_kind;	/* its arguments are no KIND */
 	cli_run_cb	 run;
 };
 

@@ -336,7 +336,8 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		goto out;
 	if (given && rulesets_position_check(&pos, rulesets_rules(ep),
 	    &cause) != 0) {
-		rv = cli_error(HTTP_EXIT_USAGE, "%s; nothing was sent", cause);
+		rv = cli_error(HTTP_EXIT_USAGE, "%s; nothing was changed",
+		    cause);
 		free(cause);
 		goto out;
 	}
@@ -566,13 +567,36 @@ out:
 
 /* ---- rule-versions N ---------------------------------------------------- */
 
+/* A string member of the server's, safe for a terminal ("-": none). */
+static const char *
+rules_clean(const cJSON *o, const char *key, char *buf, size_t size)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	text_sanitize(cJSON_IsString(v) ? v->valuestring : "-", buf, size, 0);
+	return (buf);
+}
+
+/* A version as a table: which ruleset and when, then its rules. */
+static void
+rules_version_print(struct cli *c, const cJSON *rs)
+{
+	char	v[32], name[128], id[40], when[64];
+
+	printf("version %s of ruleset %s (%s), updated %s\n",
+	    rules_clean(rs, "version", v, sizeof v),
+	    rules_clean(rs, "name", name, sizeof name),
+	    rules_clean(rs, "id", id, sizeof id),
+	    rules_clean(rs, "last_updated", when, sizeof when));
+	rules_print_list(c, rulesets_rules(rs), 0);
+}
+
 static int
 rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct http_response	 resp;
-	const cJSON		*v, *name, *updated;
 	const char		*n = argv[1], *s;
-	char			*path, *cause = NULL, clean[256];
+	char			*path, *cause = NULL;
 	int			 rv;
 
 	if (argc < 2)
@@ -592,22 +616,10 @@ rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	if ((rv = cli_connect(c)) != 0)
 		goto out;
 	if ((rv = cli_get(c, path, &resp)) == 0) {
-		if (c->out != CLI_OUT_TABLE)
+		if (c->out == CLI_OUT_TABLE)
+			rules_version_print(c, resp.api.result);
+		else
 			cli_print_record(c, k, resp.api.result);
-		else {
-			v = cJSON_GetObjectItemCaseSensitive(resp.api.result,
-			    "version");
-			name = cJSON_GetObjectItemCaseSensitive(resp.api.result,
-			    "name");
-			updated = cJSON_GetObjectItemCaseSensitive(
-			    resp.api.result, "last_updated");
-			text_sanitize(cJSON_IsString(name) ? name->valuestring :
-			    "-", clean, sizeof clean, 0);
-			printf("version %s of %s, %s\n", cJSON_IsString(v) ?
-			    v->valuestring : n, clean, cJSON_IsString(updated) ?
-			    updated->valuestring : "-");
-			rules_print_list(c, rulesets_rules(resp.api.result), 0);
-		}
 	}
 	http_response_free(&resp);
 out:

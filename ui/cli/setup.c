@@ -173,7 +173,8 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 &&
 	    nargs > cmd->max_args))
 		return (cli_usage_error("usage: edgetui %s", cmd->synopsis));
-	if (cmd->min_args > 0 && (k = kind_find(argv[1])) == NULL)
+	if (cmd->min_args > 0 && !cmd->no_kind &&
+	    (k = kind_find(argv[1])) == NULL)
 		return (cli_usage_error("unknown kind '%s' (see edgetui "
 		    "kinds)", argv[1]));
 

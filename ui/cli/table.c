@@ -101,6 +101,7 @@ const struct cli_command cli_commands[] = {
 		.flags = CLI_OPT_PLAN,
 		.min_args = 1,
 		.max_args = 1,
+		.no_kind = 1,
 		.run = cli_cmd_expr_check
 	},
 	{
@@ -109,6 +110,7 @@ const struct cli_command cli_commands[] = {
 		.summary = "the expression's canonical text",
 		.min_args = 1,
 		.max_args = 1,
+		.no_kind = 1,
 		.run = cli_cmd_expr_fmt
 	},
 	{
@@ -122,6 +124,7 @@ const struct cli_command cli_commands[] = {
 		    CLI_OPT_EXPLAIN,
 		.min_args = 1,
 		.max_args = 1,
+		.no_kind = 1,
 		.run = cli_cmd_expr_eval
 	},
 	{
