@@ -71,7 +71,7 @@ struct expr_request {
 	struct rq_pairs	 headers, args, cookies, resp;
 
 	int		 dirty;		/* fields[] must be built again */
-	struct expr_val	 fields[EXPR_F_COUNT];
+	struct expr_val	 fields[EXPR_F__COUNT];
 
 	uint32_t	*sort, *sort_tmp;	/* merge sort of pair indexes */
 	size_t		 sort_size;
@@ -79,67 +79,6 @@ struct expr_request {
 	struct rq_block	*blocks, *cur;
 	pcre2_match_data *match;
 };
-
-/* Names the scheme gives these fields (and the deprecated aliases). */
-static const struct {
-	const char	*name;
-	int		 field;
-} rq_field_names[] = {
-	{ "cf.bot_management.verified_bot", EXPR_F_VERIFIED_BOT },
-	{ "cf.client.bot", EXPR_F_VERIFIED_BOT },
-	{ "http.cookie", EXPR_F_COOKIE },
-	{ "http.host", EXPR_F_HOST },
-	{ "http.referer", EXPR_F_REFERER },
-	{ "http.request.cookies", EXPR_F_COOKIES },
-	{ "http.request.full_uri", EXPR_F_FULL_URI },
-	{ "http.request.headers", EXPR_F_HEADERS },
-	{ "http.request.headers.names", EXPR_F_HEADERS_NAMES },
-	{ "http.request.headers.truncated", EXPR_F_HEADERS_TRUNCATED },
-	{ "http.request.headers.values", EXPR_F_HEADERS_VALUES },
-	{ "http.request.method", EXPR_F_METHOD },
-	{ "http.request.timestamp.sec", EXPR_F_TIMESTAMP },
-	{ "http.request.uri", EXPR_F_URI },
-	{ "http.request.uri.args", EXPR_F_URI_ARGS },
-	{ "http.request.uri.args.names", EXPR_F_URI_ARGS_NAMES },
-	{ "http.request.uri.args.values", EXPR_F_URI_ARGS_VALUES },
-	{ "http.request.uri.path", EXPR_F_URI_PATH },
-	{ "http.request.uri.path.extension", EXPR_F_URI_PATH_EXT },
-	{ "http.request.uri.query", EXPR_F_URI_QUERY },
-	{ "http.request.version", EXPR_F_VERSION },
-	{ "http.response.code", EXPR_F_RESP_CODE },
-	{ "http.response.headers", EXPR_F_RESP_HEADERS },
-	{ "http.response.headers.names", EXPR_F_RESP_HEADERS_NAMES },
-	{ "http.response.headers.values", EXPR_F_RESP_HEADERS_VALUES },
-	{ "http.user_agent", EXPR_F_USER_AGENT },
-	{ "http.x_forwarded_for", EXPR_F_XFF },
-	{ "ip.geoip.asnum", EXPR_F_ASNUM },
-	{ "ip.geoip.continent", EXPR_F_CONTINENT },
-	{ "ip.geoip.country", EXPR_F_COUNTRY },
-	{ "ip.src", EXPR_F_IP_SRC },
-	{ "ip.src.asnum", EXPR_F_ASNUM },
-	{ "ip.src.continent", EXPR_F_CONTINENT },
-	{ "ip.src.country", EXPR_F_COUNTRY },
-	{ "ssl", EXPR_F_SSL },
-};
-
-int
-expr_field_lookup(const char *name)
-{
-	size_t	lo = 0, hi = nitems(rq_field_names), mid;
-	int	c;
-
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		c = strcmp(name, rq_field_names[mid].name);
-		if (c == 0)
-			return (rq_field_names[mid].field);
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (-1);
-}
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
 
@@ -436,14 +375,14 @@ expr_ip_parse(const char *p, size_t n, struct expr_ip *ip)
 	tmp[n] = '\0';
 	memset(ip, 0, sizeof *ip);
 	if (memchr(tmp, ':', n) == NULL) {
-		if (inet_pton(AF_INET, tmp, ip->a) != 1)
+		if (inet_pton(AF_INET, tmp, ip->bytes) != 1)
 			return (-1);
-		ip->v6 = 0;
+		ip->family = 4;
 		return (0);
 	}
-	if (inet_pton(AF_INET6, tmp, ip->a) != 1)
+	if (inet_pton(AF_INET6, tmp, ip->bytes) != 1)
 		return (-1);
-	ip->v6 = 1;
+	ip->family = 6;
 	return (0);
 }
 
@@ -875,19 +814,19 @@ rq_prepare(struct expr_request *rq)
 
 	/* From here on the text does not move. */
 	memset(f, 0, sizeof rq->fields);
-	rq_bytes(rq, &f[EXPR_F_HOST], host);
+	rq_bytes(rq, &f[EXPR_F_HTTP_HOST], host);
 	rq_bytes(rq, &f[EXPR_F_URI], uri);
 	rq_bytes(rq, &f[EXPR_F_URI_PATH], rq->path);
 	rq_bytes(rq, &f[EXPR_F_URI_QUERY], rq->query);
-	rq_bytes(rq, &f[EXPR_F_URI_PATH_EXT], ext);
+	rq_bytes(rq, &f[EXPR_F_URI_PATH_EXTENSION], ext);
 	rq_bytes(rq, &f[EXPR_F_FULL_URI], full);
 	rq_bytes(rq, &f[EXPR_F_METHOD], rq->method);
 	rq_bytes(rq, &f[EXPR_F_VERSION], rq->version);
 	rq_bytes(rq, &f[EXPR_F_USER_AGENT], ua);
 	rq_bytes(rq, &f[EXPR_F_COOKIE], cookie);
 	rq_bytes(rq, &f[EXPR_F_REFERER], referer);
-	rq_bytes(rq, &f[EXPR_F_XFF], xff);
-	rq_bytes(rq, &f[EXPR_F_COUNTRY], rq->country);
+	rq_bytes(rq, &f[EXPR_F_X_FORWARDED_FOR], xff);
+	rq_bytes(rq, &f[EXPR_F_IP_COUNTRY], rq->country);
 
 	rq_build_map(rq, &rq->headers);
 	rq_build_map(rq, &rq->args);
@@ -907,24 +846,26 @@ rq_prepare(struct expr_request *rq)
 		    rq->args.n);
 	}
 	if (rq->status > 0) {
-		f[EXPR_F_RESP_CODE].kind = EXPR_V_INT;
-		f[EXPR_F_RESP_CODE].u.i = rq->status;
+		f[EXPR_F_RESPONSE_CODE].kind = EXPR_V_INT;
+		f[EXPR_F_RESPONSE_CODE].u.i = rq->status;
 	}
-	rq_mapval(&f[EXPR_F_RESP_HEADERS], &rq->resp);
-	rq_array(&f[EXPR_F_RESP_HEADERS_NAMES], rq->resp.names, rq->resp.n);
-	rq_array(&f[EXPR_F_RESP_HEADERS_VALUES], rq->resp.values, rq->resp.n);
+	rq_mapval(&f[EXPR_F_RESPONSE_HEADERS], &rq->resp);
+	rq_array(&f[EXPR_F_RESPONSE_HEADERS_NAMES], rq->resp.names,
+	    rq->resp.n);
+	rq_array(&f[EXPR_F_RESPONSE_HEADERS_VALUES], rq->resp.values,
+	    rq->resp.n);
 
 	if (rq->has_timestamp) {
-		f[EXPR_F_TIMESTAMP].kind = EXPR_V_INT;
-		f[EXPR_F_TIMESTAMP].u.i = rq->timestamp;
+		f[EXPR_F_TIMESTAMP_SEC].kind = EXPR_V_INT;
+		f[EXPR_F_TIMESTAMP_SEC].u.i = rq->timestamp;
 	}
 	if (rq->has_ip) {
 		f[EXPR_F_IP_SRC].kind = EXPR_V_IP;
 		f[EXPR_F_IP_SRC].u.ip = rq->ip;
 	}
 	if (rq->has_asnum) {
-		f[EXPR_F_ASNUM].kind = EXPR_V_INT;
-		f[EXPR_F_ASNUM].u.i = rq->asnum;
+		f[EXPR_F_IP_ASNUM].kind = EXPR_V_INT;
+		f[EXPR_F_IP_ASNUM].u.i = rq->asnum;
 	}
 	f[EXPR_F_SSL].kind = EXPR_V_BOOL;
 	f[EXPR_F_SSL].u.b = rq_eq(rq, rq->scheme, "https");
@@ -934,18 +875,18 @@ rq_prepare(struct expr_request *rq)
 }
 
 const struct expr_val *
-expr_request_field(struct expr_request *rq, int field)
+expr_request_field(struct expr_request *rq, enum expr_field field)
 {
 	static const struct expr_val	missing = { .kind = EXPR_V_MISSING };
 
 	if (rq->dirty)
 		rq_prepare(rq);
-	if (field < 0 || field >= EXPR_F_COUNT)
+	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
 		return (&missing);
 	return (&rq->fields[field]);
 }
 
-/* ---- scratch -------------------------------------------------------------- */
+/* ---- scratch ------------------------------------------------------------ */
 
 void *
 expr_request_scratch(struct expr_request *rq, size_t n)
@@ -989,10 +930,14 @@ expr_request_scratch_reset(struct expr_request *rq)
 }
 
 pcre2_match_data *
-expr_request_match_data(struct expr_request *rq)
+expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 {
-	if (rq->match == NULL &&
-	    (rq->match = pcre2_match_data_create(1, NULL)) == NULL)
-		return (NULL);
+	if (pairs == 0)
+		pairs = 1;
+	if (rq->match != NULL && pcre2_get_ovector_count(rq->match) >= pairs)
+		return (rq->match);
+	if (rq->match != NULL)
+		pcre2_match_data_free(rq->match);
+	rq->match = pcre2_match_data_create(pairs, NULL);
 	return (rq->match);
 }
