@@ -71,6 +71,10 @@ void			 expr_request_scratch_reset(struct expr_request *);
 pcre2_match_data	*expr_request_match_data(struct expr_request *,
 			    uint32_t);
 
+/* A function of 12.4 on evaluated arguments, none missing (expr_func.c). */
+void			 expr_func_call(struct expr_request *, enum expr_func,
+			    const struct expr_val *, size_t, struct expr_val *);
+
 /* Address text (IPv4 or IPv6) to *ip; -1 when it is not one. */
 int			 expr_ip_parse(const char *, size_t, struct expr_ip *);
 
