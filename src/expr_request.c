@@ -77,6 +77,7 @@ struct expr_request {
 	size_t		 sort_size;
 
 	struct rq_block	*blocks, *cur;
+	pcre2_general_context *pcre;
 	pcre2_match_data *match;
 };
 
@@ -208,6 +209,8 @@ expr_request_free(struct expr_request *rq)
 	}
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
+	if (rq->pcre != NULL)
+		pcre2_general_context_free(rq->pcre);
 	free(rq);
 }
 
@@ -929,6 +932,25 @@ expr_request_scratch_reset(struct expr_request *rq)
 		rq->cur->used = 0;
 }
 
+/*
+ * PCRE2 allocates through these for match data, and for the backtracking
+ * frames pcre2_match() keeps in it (10.41 and later): the memory is ours
+ * to account for, and kept with the request from one match to the next.
+ */
+static void *
+rq_pcre_malloc(size_t n, void *arg)
+{
+	(void)arg;
+	return (malloc(n));
+}
+
+static void
+rq_pcre_free(void *p, void *arg)
+{
+	(void)arg;
+	free(p);
+}
+
 pcre2_match_data *
 expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 {
@@ -936,8 +958,11 @@ expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 		pairs = 1;
 	if (rq->match != NULL && pcre2_get_ovector_count(rq->match) >= pairs)
 		return (rq->match);
+	if (rq->pcre == NULL && (rq->pcre = pcre2_general_context_create(
+	    rq_pcre_malloc, rq_pcre_free, NULL)) == NULL)
+		return (NULL);
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
-	rq->match = pcre2_match_data_create(pairs, NULL);
+	rq->match = pcre2_match_data_create(pairs, rq->pcre);
 	return (rq->match);
 }
