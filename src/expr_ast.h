@@ -228,7 +228,8 @@ struct expr_set {
  * "a*b*c" is segs a, b, c; lead/trail say whether a star opens or closes
  * it ("*" alone: nsegs 0, lead 1, trail 1). For `wildcard` (case-insensitive)
  * the segments are already ASCII lower case; compare with tolower on the
- * value. The whole value must match.
+ * value. The whole value must match. With no star at all (lead and trail
+ * 0, nsegs 0 or 1) the value equals the segment (or is empty).
  */
 struct expr_wild {
 	struct expr_bytes	*segs;
@@ -360,6 +361,10 @@ enum expr_func			 expr_func_lookup(const char *, size_t);
 const char			*expr_op_name(enum expr_op);
 /* "String", "Array<String>", ... into buf of size n. */
 const char			*expr_type_name(unsigned, char *, size_t);
+
+/* The order of set strings: memcmp, then the shorter first. */
+int				 expr_bytes_cmp(const char *, size_t,
+				     const char *, size_t);
 
 /* Canonical text of one node (a subtree), for explain; caller frees. */
 char				*expr_format_node(const struct expr_node *);
