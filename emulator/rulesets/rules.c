@@ -66,12 +66,12 @@ rs_invalid(struct reply *rep, const char *field, const char *fmt, ...)
 	va_end(ap);
 	reply_error(rep, 400, RS_ERR_INVALID, "%s: %s", field, msg);
 	free(msg);
-	rs_pointer(field, ptr + 1, sizeof ptr - 1);
 	ptr[0] = '/';
+	rs_pointer(field, ptr + 1, sizeof ptr - 1);
 	err = cJSON_GetArrayItem(rep->errors,
 	    cJSON_GetArraySize(rep->errors) - 1);
 	src = cJSON_AddObjectToObject(err, "source");
-	cJSON_AddStringToObject(src, "pointer", ptr[1] == '/' ? ptr + 1 : ptr);
+	cJSON_AddStringToObject(src, "pointer", ptr);
 }
 
 /* dry_run=true|false; anything else is refused. */
@@ -444,7 +444,7 @@ rs_move_only(const cJSON *body)
 
 	cJSON_ArrayForEach(v, body) {
 		if (strcmp(v->string, "position") == 0)
-			pos = 1;
+			pos = !cJSON_IsNull(v);
 		else if (strcmp(v->string, "id") != 0)
 			return (0);
 	}

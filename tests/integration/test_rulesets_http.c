@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -706,6 +707,15 @@ static const struct refusal refusals[] = {
 	    "/expression" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\\tand ssl\"," GOOD_RL,
 	    "expression: column 4: ", "/expression" },
+	{ "\"action\":\"block\",\"expression\":\"http.host eq \\\"a\\\" "
+	    "and http.hostt eq \\\"b\\\"\"," GOOD_RL, "expression: column 22: "
+	    "unknown field 'http.hostt' (did you mean http.host?)",
+	    "/expression" },
+	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{"
+	    CHARS ",\"period\":60,\"requests_per_period\":10,"
+	    "\"counting_expression\":\"http.response.code eq \\\"429\\\"\"}",
+	    "ratelimit.counting_expression: column ",
+	    "/ratelimit/counting_expression" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\"",
 	    "ratelimit: required", "/ratelimit" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{"
@@ -1002,6 +1012,13 @@ test_plan_free(void **state)
 	    "rules[0].ratelimit.counting_expression: a counting expression "
 	    "needs the Business plan");
 
+	/* Expression fields follow the plan. */
+	put_one(e, "{\"action\":\"block\",\"expression\":\"http.host eq "
+	    "\\\"a\\\"\",\"ratelimit\":{" CHARS ",\"period\":10,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":10}}",
+	    "rules[0].expression: column 1: field 'http.host' needs the Pro "
+	    "plan");
+
 	/* One rule: a second is refused, by PUT and by POST. */
 	a = plan_rule("block", 10, 10, NULL);
 	b = plan_rule("js_challenge", 10, 0, NULL);
@@ -1034,6 +1051,12 @@ test_plan_pro(void **state)
 	    "js_challenge");
 	put_rule(e, "block", 60, 60, ",\"counting_expression\":\"ssl\"",
 	    "needs the Business plan");
+	put_one(e, "{\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"^/login\\\"\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}",
+	    "rules[0].expression: column 23: 'matches' needs the Business "
+	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s]}", a, a, a);
 	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the pro plan's "
@@ -1059,6 +1082,15 @@ test_plan_business(void **state)
 	put_rule(e, "block", 600, 0, NULL, "0 (throttle) with block needs "
 	    "Enterprise");
 	put_rule(e, "log", 60, 60, NULL, "log needs Enterprise");
+	put_one(e, "{\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"^/login\\\"\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}", NULL);
+	put_one(e, "{\"action\":\"block\",\"expression\":\"ssl\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":60}}",
+	    "rules[0].expression: column 1: field 'ssl' needs the Enterprise "
+	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s,%s,%s,%s]}", a, a, a, a, a,
 	    a);
@@ -1079,6 +1111,49 @@ test_plan_enterprise(void **state)
 	put_rule(e, "challenge", 10, 600, NULL, NULL);
 	put_rule(e, "block", 3600, 0, ",\"counting_expression\":\"ssl\"",
 	    NULL);
+}
+
+/* --plan takes only the four plans; anything else stops edgemu at once. */
+static void
+test_plan_option(void **state)
+{
+	const char	*emu = getenv("EDGEMU");
+	char		*cmd, out[512];
+	FILE		*f;
+	size_t		 n;
+	int		 status;
+
+	(void)state;
+	if (emu == NULL)
+		skip();
+	cmd = itest_printf("timeout 20 '%s' --plan gold --listen 127.0.0.1:0 "
+	    "--data /nonexistent 2>&1", emu);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	n = fread(out, 1, sizeof out - 1, f);
+	out[n] = '\0';
+	status = pclose(f);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_has(out, "--plan gold: expected free, pro, business or "
+	    "enterprise");
+	free(cmd);
+}
+
+/* A PATCH whose position is null is no move: the rule must be whole. */
+static void
+test_patch_null_position(void **state)
+{
+	static const char *const one[] = { "/a" };
+	struct edgemu	*e = *state;
+	cJSON		*rs;
+	char		*p;
+
+	rs = put_paths(e, one, 1);
+	p = rules_path(rs, str(rule_at(rs, 0), "id"));
+	refused(e, "PATCH", p, "{\"position\":null}", 400, "action: required");
+	free(p);
+	cJSON_Delete(rs);
 }
 
 int
@@ -1112,6 +1187,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_plan_business,
 		    fixture_business, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_plan_enterprise,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test(test_plan_option),
+		cmocka_unit_test_setup_teardown(test_patch_null_position,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 	};
 

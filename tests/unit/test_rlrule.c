@@ -100,6 +100,30 @@ static const struct rcase cases[] = {
 	{ ENT, "block", ",\"expression\":\"ssl\\tand ssl\"", RL, "expression",
 	    "column 4" },
 
+	/* the expression through the Rules language, with the plan */
+	{ ENT, "block", ",\"expression\":\"http.hostt eq \\\"a\\\"\"", RL,
+	    "expression", "column 1: unknown field 'http.hostt'" },
+	{ ENT, "block", ",\"expression\":\"http.host eq \\\"a\\\" and\"",
+	    RL, "expression", "column 21: unexpected end of input" },
+	{ PRO, "block", ",\"expression\":\"http.request.uri.path matches "
+	    "\\\"^/a\\\"\"", RL, "expression", "column 23: 'matches' needs "
+	    "the Business plan" },
+	{ BUS, "block", ",\"expression\":\"http.request.uri.path matches "
+	    "\\\"^/a\\\"\"", RL, NULL, NULL },
+	{ PRO, "block", ",\"expression\":\"http.request.method eq "
+	    "\\\"POST\\\"\"", RL, "expression", "needs the Business plan" },
+	{ FREE, "block", ",\"expression\":\"http.host eq \\\"a\\\"\"", RL,
+	    "expression", "needs the Pro plan" },
+	{ ENT, "block", ",\"expression\":\"http.response.code eq 429\"", RL,
+	    "expression", "only allowed in a counting expression" },
+	{ ENT, "block", ",\"expression\":\"cf.colo.id eq 1\"", RL,
+	    "expression", "not allowed in an expression" },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code in {401 403}\"", NULL, NULL },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code eq 429 and http.hostt eq \\\"x\\\"\"",
+	    "ratelimit.counting_expression", "column 31: unknown field" },
+
 	/* ratelimit */
 	{ ENT, "block", EXPR, NULL, "ratelimit", "required" },
 	{ ENT, "block", EXPR ",\"ratelimit\":[]", NULL, "ratelimit",
@@ -334,7 +358,7 @@ test_lengths(void **state)
 	struct rlrule_problem	 p;
 	cJSON			*v;
 	char			*big;
-	size_t			 n;
+	size_t			 n, i;
 
 	(void)state;
 	for (n = 4096; n <= 4097; n++) {
@@ -356,7 +380,7 @@ test_lengths(void **state)
 		v = cJSON_Parse("{\"action\":\"block\",\"expression\":\"ssl\","
 		    "\"ratelimit\":{" RL "}}");
 		big = xmalloc(2 * n + 1);
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			memcpy(big + 2 * i, "\xc3\xa9", 2);	/* 2 bytes, 1 char */
 		big[2 * n] = '\0';
 		cJSON_AddStringToObject(v, "description", big);
