@@ -1763,7 +1763,7 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 	const char		*s = l->s;
 	size_t			 i = 0, len = l->len;
 	int			 inclass = 0;
-	char			 c;
+	char			 c, g;
 
 	if (len >= 4 && memcmp(s, "(?u)", 4) == 0) {
 		*opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
@@ -1823,24 +1823,23 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 				buf_addc(out, s[++i]);
 			continue;
 		} else if (c == '(' && i + 2 < len && s[i + 1] == '?') {
-			c = s[i + 2];
-			if (c == '=' || c == '!' || (c == '<' && i + 3 < len &&
+			g = s[i + 2];
+			if (g == '=' || g == '!' || (g == '<' && i + 3 < len &&
 			    (s[i + 3] == '=' || s[i + 3] == '!')))
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "look-around"));
-			if (c == '>')
+			if (g == '>')
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "an atomic group"));
-			if (c == '(' || c == 'R' || c == 'C' || c == '&' ||
-			    c == '+' || c == '|' || isdigit((unsigned char)c) ||
-			    (c == 'P' && i + 3 < len && (s[i + 3] == '=' ||
+			if (g == '(' || g == 'R' || g == 'C' || g == '&' ||
+			    g == '+' || g == '|' || isdigit((unsigned char)g) ||
+			    (g == 'P' && i + 3 < len && (s[i + 3] == '=' ||
 			    s[i + 3] == '>')))
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "this group kind"));
-			if (c == 'u')
+			if (g == 'u')
 				return (regex_refuse(p, n, litoff, i, 4,
 				    "(?u) other than at the start"));
-			c = '(';	/* the group's own '(' is written below */
 		} else if ((c == '+' || c == '*' || c == '?' || c == '}') &&
 		    i + 1 < len && s[i + 1] == '+') {
 			return (regex_refuse(p, n, litoff, i, 2,
