@@ -145,9 +145,8 @@ rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
 	bad = rulesets_lint(rule, plan, &l) != 0;
 	if (bad && l.text != NULL) {
 		cli_expr_error(l.text, &l.err);
-		return (cli_error(HTTP_EXIT_USAGE, "%s: refused%s%s; nothing "
-		    "was sent", l.field, plan != EXPR_PLAN_NONE ? " on the " :
-		    "", plan != EXPR_PLAN_NONE ? expr_plan_name(plan) : ""));
+		return (cli_error(HTTP_EXIT_USAGE, "%s: refused; nothing was "
+		    "sent", l.field));
 	}
 	/* An edit checks only what changed; a file is checked whole. */
 	if (validate_changes(&kind_rate_limit_rules, rule, orig,
@@ -159,11 +158,10 @@ rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
 		return (cli_error(HTTP_EXIT_USAGE, "%zu problem%s; nothing "
 		    "was sent", n, n == 1 ? "" : "s"));
 	}
+	/* The service's messages name the plan when it is the cause. */
 	if (bad)
-		return (cli_error(HTTP_EXIT_USAGE, "%s: %s%s%s; nothing was "
-		    "sent", l.field, l.err.message, plan != EXPR_PLAN_NONE ?
-		    " on the plan " : "", plan != EXPR_PLAN_NONE ?
-		    expr_plan_name(plan) : ""));
+		return (cli_error(HTTP_EXIT_USAGE, "%s: %s; nothing was sent",
+		    l.field, l.err.message));
 	return (0);
 }
 
