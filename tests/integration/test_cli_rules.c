@@ -711,6 +711,14 @@ test_lint_plan_from_profile(void **state)
 	w = version_of(f, f->emu.zone);
 	assert_string_equal(v, w);
 	free(w);
+	/* expr check takes the profile's plan too; --plan overrides it. */
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"",
+	    "--plan", "enterprise");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
 	/* The same on a plan that has it. */
 	spill(cfg, "default_profile: shop\n"
 	    "profiles:\n"
