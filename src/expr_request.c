@@ -22,6 +22,9 @@
 
 #define RQ_NONE		UINT32_MAX
 #define RQ_BLOCK	65536
+#define RQ_MATCH_LIMIT	1000000		/* backtracking steps per match */
+#define RQ_HEAP_LIMIT	8192		/* KiB of backtracking frames */
+#define RQ_JIT_STACK	(1024 * 1024)	/* bytes, at most */
 
 /* Text in the request's arena: offsets, because the arena moves as it grows. */
 struct rq_str {
@@ -79,6 +82,8 @@ struct expr_request {
 	struct rq_block	*blocks, *cur;
 	pcre2_general_context *pcre;
 	pcre2_match_data *match;
+	pcre2_match_context *mctx;
+	pcre2_jit_stack	*jit;
 };
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
@@ -209,6 +214,10 @@ expr_request_free(struct expr_request *rq)
 	}
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
+	if (rq->mctx != NULL)
+		pcre2_match_context_free(rq->mctx);
+	if (rq->jit != NULL)
+		pcre2_jit_stack_free(rq->jit);
 	if (rq->pcre != NULL)
 		pcre2_general_context_free(rq->pcre);
 	free(rq);
@@ -951,6 +960,15 @@ rq_pcre_free(void *p, void *arg)
 	free(p);
 }
 
+static pcre2_general_context *
+rq_pcre(struct expr_request *rq)
+{
+	if (rq->pcre == NULL)
+		rq->pcre = pcre2_general_context_create(rq_pcre_malloc,
+		    rq_pcre_free, NULL);
+	return (rq->pcre);
+}
+
 pcre2_match_data *
 expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 {
@@ -958,11 +976,30 @@ expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 		pairs = 1;
 	if (rq->match != NULL && pcre2_get_ovector_count(rq->match) >= pairs)
 		return (rq->match);
-	if (rq->pcre == NULL && (rq->pcre = pcre2_general_context_create(
-	    rq_pcre_malloc, rq_pcre_free, NULL)) == NULL)
+	if (rq_pcre(rq) == NULL)
 		return (NULL);
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
 	rq->match = pcre2_match_data_create(pairs, rq->pcre);
 	return (rq->match);
+}
+
+/*
+ * Limits keep one pathological pattern from stalling a whole log replay;
+ * the JIT stack (PCRE2's default is 32 KiB) is grown once, here.
+ */
+pcre2_match_context *
+expr_request_match_context(struct expr_request *rq)
+{
+	if (rq->mctx != NULL)
+		return (rq->mctx);
+	if (rq_pcre(rq) == NULL ||
+	    (rq->mctx = pcre2_match_context_create(rq->pcre)) == NULL)
+		return (NULL);
+	pcre2_set_match_limit(rq->mctx, RQ_MATCH_LIMIT);
+	pcre2_set_heap_limit(rq->mctx, RQ_HEAP_LIMIT);
+	if ((rq->jit = pcre2_jit_stack_create(32 * 1024, RQ_JIT_STACK,
+	    rq->pcre)) != NULL)
+		pcre2_jit_stack_assign(rq->mctx, NULL, rq->jit);
+	return (rq->mctx);
 }

@@ -495,10 +495,15 @@ test_sets_ips_ints(void **state)
 	assert_int_equal(expr_request_set_ip(rq, "32.1.13.184"), 0);
 	FALSE_(rq, set);
 	TRUE_(rq, "ip.src eq 32.1.13.184 and ip.src ne 10.0.0.1");
+	FALSE_(rq, "ip.src eq ::ffff:32.1.13.184 or ip.src ge ::");
+	TRUE_(rq, "ip.src ne ::ffff:32.1.13.184 and ip.src lt ::");
 	TRUE_(rq, "cidr(ip.src, 24, 64) == 32.1.13.0");
 	assert_int_equal(expr_request_set_ip(rq, "2001:db8:1:2:3::9"), 0);
 	TRUE_(rq, "cidr(ip.src, 24, 48) == 2001:db8:1::");
 	TRUE_(rq, "cidr6(ip.src, 32) == 2001:db8::");
+	/* Another family is another address: ne is true, eq false. */
+	TRUE_(rq, "ip.src ne 10.0.0.1 and not ip.src eq 10.0.0.1");
+	TRUE_(rq, "ip.src gt 255.255.255.255");
 
 	expr_request_set_status(rq, 430);
 	snprintf(buf, sizeof buf, "http.response.code in {401 403 429..431}");
