@@ -352,10 +352,49 @@ static const char *const unavailable_funcs[] = {
 	"encode_base64", "sha256", "bit_slice", "json_lookup_string",
 };
 
+/*
+ * What was found at off, safe to show: a word, one printable character,
+ * or a description (messages reach terminals and JSON bodies).
+ */
+static const char *
+found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
+{
+	size_t		 n = expr_lex_word_len(lx, 1), k;
+	unsigned char	 c = (unsigned char)lx->s[off];
+
+	if (n > 0 && n < 40) {
+		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
+		return (buf);
+	}
+	if (n > 0) {
+		snprintf(buf, size, "'%.*s...'", 36, lx->s + off);
+		return (buf);
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		snprintf(buf, size, "'%c'", c);
+		return (buf);
+	}
+	if (c < 0x80) {
+		snprintf(buf, size, "a control character (\\x%02x)", c);
+		return (buf);
+	}
+	/* A whole UTF-8 character, or the byte when it is not one. */
+	n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	for (k = 1; k < n && off + k < lx->n; k++)
+		if (((unsigned char)lx->s[off + k] & 0xc0) != 0x80)
+			break;
+	if (n > 1 && k == n && c < 0xf5)
+		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
+	else
+		snprintf(buf, size, "the byte \\x%02x", c);
+	return (buf);
+}
+
 static void
 expect_msg(struct parser *p, size_t off, const char *what)
 {
 	struct expr_lex	*lx = &p->lx;
+	char		 found[64];
 	size_t		 n;
 
 	if (expr_lex_eof(lx)) {
@@ -370,12 +409,13 @@ expect_msg(struct parser *p, size_t off, const char *what)
 	n = expr_lex_word_len(lx, 1);
 	if (n == 0)
 		n = 1;
+	found_text(lx, off, found, sizeof found);
 	if (p->after[0] != '\0')
-		expr_lex_error(lx, off, n, "expected %s after '%s', found "
-		    "'%.*s'", what, p->after, (int)n, lx->s + off);
+		expr_lex_error(lx, off, n, "expected %s after '%s', found %s",
+		    what, p->after, found);
 	else
-		expr_lex_error(lx, off, n, "expected %s, found '%.*s'", what,
-		    (int)n, lx->s + off);
+		expr_lex_error(lx, off, n, "expected %s, found %s", what,
+		    found);
 }
 
 static int
@@ -1198,8 +1238,9 @@ parse_comparison(struct parser *p, int as_arg)
 				    "column %d", expr_lex_col(lx, off));
 			else
 				expr_lex_error(lx, lx->pos, 1, "expected ')' to "
-				    "close the '(' at column %d, found '%c'",
-				    expr_lex_col(lx, off), lx->s[lx->pos]);
+				    "close the '(' at column %d, found %s",
+				    expr_lex_col(lx, off), found_text(lx, lx->pos,
+				    tn, sizeof tn));
 			return (NULL);
 		}
 		lx->pos++;
@@ -1953,6 +1994,7 @@ expr_parse(const char *text, const struct expr_options *opts,
 	struct expr_node	*root;
 	size_t			 n = strlen(text), chars, i;
 	int			 id = 0;
+	char			 found[64];
 
 	if (errp == NULL)
 		errp = &dummy;
@@ -1992,9 +2034,8 @@ expr_parse(const char *text, const struct expr_options *opts,
 			    "(no '(' to close)");
 		else
 			expr_lex_error(&p.lx, p.lx.pos, MAXIMUM(i, 1),
-			    "expected and, or, xor or the end after '%s', "
-			    "found '%.*s'", p.after, (int)MAXIMUM(i, 1),
-			    p.lx.s + p.lx.pos);
+			    "expected and, or, xor or the end, found %s",
+			    found_text(&p.lx, p.lx.pos, found, sizeof found));
 	}
 	if (!p.lx.failed && root != NULL && root->type != EXPR_T_BOOL)
 		expr_lex_error(&p.lx, 0, n, "the expression must be a Bool");
@@ -2042,7 +2083,7 @@ expr_error_render(const char *text, const struct expr_error *err)
 	 * stays under its column. */
 	for (s = text; *s != '\0'; s++)
 		buf_addc(&b, *s == '\n' || *s == '\r' || *s == '\t' ? ' ' :
-		    *s);
+		    (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 	buf_addc(&b, '\n');
 	col = err->column > 0 ? err->column : 1;
 	for (i = 1; i < col; i++)

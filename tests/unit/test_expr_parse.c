@@ -801,6 +801,17 @@ test_render(void **state)
 	r = expr_error_render("http.request.uri.path EQ \"/\"", &err);
 	assert_non_null(strstr(r, "\n                      ^^\n"));
 	free(r);
+
+	/* Control characters never reach a terminal from a message or the
+	 * echoed text; a broken UTF-8 byte is named. */
+	refused("ssl \x1b[31m", &any_plan, 5, "a control character (\\x1b)");
+	assert_null(expr_parse("ssl \x1b[31m", NULL, &err));
+	r = expr_error_render("ssl \x1b[31m", &err);
+	assert_string_equal(r, "expression:1:5: expected and, or, xor or the "
+	    "end, found a control character (\\x1b)\nssl ?[31m\n    ^\n");
+	free(r);
+	refused("ssl and \xc3", &any_plan, 9, "found the byte \\xc3");
+	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
 }
 
 /* ---- formatter ---------------------------------------------------------- */
