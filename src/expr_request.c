@@ -289,26 +289,29 @@ rq_host(const char *p, size_t n, const char **hp, size_t *hn)
 	return (0);
 }
 
-/* path?query#fragment, the fragment dropped; an empty path is "/". A URL
- * may go straight from its host to "?query". */
+/* A path, "*", or (in a URL, straight after the host) a query. */
 static int
-rq_set_uri(struct expr_request *rq, const char *p, size_t n, int absolute)
+rq_uri_ok(const char *p, size_t n, int absolute)
+{
+	return (rq_clean(p, n) && (n == 0 || p[0] == '/' || p[0] == '#' ||
+	    (n == 1 && p[0] == '*') || (absolute && p[0] == '?')));
+}
+
+/* path?query#fragment, the fragment dropped; an empty path is "/". */
+static void
+rq_set_uri(struct expr_request *rq, const char *p, size_t n)
 {
 	const char	*q, *h;
 	size_t		 pathn;
 
 	if ((h = memchr(p, '#', n)) != NULL)
 		n = h - p;
-	if (n > 0 && p[0] != '/' && !(n == 1 && p[0] == '*') &&
-	    !(absolute && p[0] == '?'))
-		return (-1);
 	q = memchr(p, '?', n);
 	pathn = q != NULL ? (size_t)(q - p) : n;
 	rq->path = pathn > 0 ? rq_add(rq, p, pathn) : rq_add(rq, "/", 1);
 	rq->has_query = q != NULL;
 	rq->query = q != NULL ? rq_add(rq, q + 1, n - pathn - 1) :
 	    rq_add(rq, "", 0);
-	return (0);
 }
 
 static void
@@ -320,13 +323,14 @@ rq_set_method(struct expr_request *rq, const char *method)
 		rq->method = rq_none;
 }
 
+/* Everything is checked before anything changes: a refused URL leaves
+ * the request as it was. */
 int
 expr_request_set(struct expr_request *rq, const char *method, const char *url)
 {
 	const char	*sep, *auth, *rest, *host;
 	size_t		 n, authn, hostn;
 
-	rq->dirty = 1;
 	if (url == NULL)
 		return (-1);
 	n = strlen(url);
@@ -336,12 +340,13 @@ expr_request_set(struct expr_request *rq, const char *method, const char *url)
 	auth = sep + 3;
 	authn = strcspn(auth, "/?#");
 	rest = auth + authn;
-	if (rq_host(auth, authn, &host, &hostn) == -1)
+	if (rq_host(auth, authn, &host, &hostn) == -1 ||
+	    !rq_uri_ok(rest, strlen(rest), 1))
 		return (-1);
+	rq->dirty = 1;
 	rq->scheme = rq_add_lower(rq, url, sep - url);
 	rq->host = rq_add(rq, host, hostn);
-	if (rq_set_uri(rq, rest, strlen(rest), 1) == -1)
-		return (-1);
+	rq_set_uri(rq, rest, strlen(rest));
 	rq_set_method(rq, method);
 	return (0);
 }
@@ -350,28 +355,25 @@ int
 expr_request_set_parts(struct expr_request *rq, const char *method,
     const char *scheme, const char *host, const char *uri)
 {
-	const char	*hp;
-	size_t		 hn;
+	const char	*hp = NULL;
+	size_t		 hn = 0;
 
-	rq->dirty = 1;
-	if (scheme != NULL && *scheme != '\0') {
-		if (!rq_scheme_ok(scheme, strlen(scheme)))
-			return (-1);
-		rq->scheme = rq_add_lower(rq, scheme, strlen(scheme));
-	} else
-		rq->scheme = rq_none;
-	if (host != NULL && *host != '\0') {
-		if (!rq_clean(host, strlen(host)) ||
-		    rq_host(host, strlen(host), &hp, &hn) == -1)
-			return (-1);
-		rq->host = rq_add(rq, hp, hn);
-	} else
-		rq->host = rq_none;
+	if (scheme != NULL && *scheme == '\0')
+		scheme = NULL;
+	if (host != NULL && *host == '\0')
+		host = NULL;
 	if (uri == NULL)
 		uri = "/";
-	if (!rq_clean(uri, strlen(uri)) ||
-	    rq_set_uri(rq, uri, strlen(uri), 0) == -1)
+	if ((scheme != NULL && !rq_scheme_ok(scheme, strlen(scheme))) ||
+	    (host != NULL && (!rq_clean(host, strlen(host)) ||
+	    rq_host(host, strlen(host), &hp, &hn) == -1)) ||
+	    !rq_uri_ok(uri, strlen(uri), 0))
 		return (-1);
+	rq->dirty = 1;
+	rq->scheme = scheme != NULL ?
+	    rq_add_lower(rq, scheme, strlen(scheme)) : rq_none;
+	rq->host = host != NULL ? rq_add(rq, hp, hn) : rq_none;
+	rq_set_uri(rq, uri, strlen(uri));
 	rq_set_method(rq, method);
 	return (0);
 }

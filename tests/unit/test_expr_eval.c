@@ -261,6 +261,17 @@ test_request_parts_and_refusals(void **state)
 	assert_int_equal(expr_request_field(rq, EXPR_F_IP_SRC)->kind,
 	    EXPR_V_MISSING);
 	assert_int_equal(expr_request_set_ip(rq, "1.2.3.4/8"), -1);
+	/* ...and a refused URL leaves the request as it was. */
+	assert_bytes(rq, EXPR_F_HTTP_HOST, "[2001:db8::1]");
+	assert_bytes(rq, EXPR_F_URI, "/");
+	assert_int_equal(expr_request_set(rq, "GET", "http://x/a\tb"), -1);
+	assert_int_equal(expr_request_set(rq, "GET", "http://x:1?#"), 0);
+	assert_bytes(rq, EXPR_F_URI, "/?");
+	assert_bytes(rq, EXPR_F_URI_QUERY, "");
+	assert_int_equal(expr_request_set_parts(rq, "GET", "https", "a b",
+	    "/"), -1);
+	assert_false(expr_request_field(rq, EXPR_F_SSL)->u.b);
+	assert_bytes(rq, EXPR_F_HTTP_HOST, "x");
 	expr_request_free(rq);
 }
 
