@@ -239,10 +239,7 @@ rlrule_expression(const char *text, const char *field, int counting,
 	memset(&err, 0, sizeof err);
 	if (expr_check(text, &opts, &err) == 0)
 		return (0);
-	if (err.column > 0)
-		return (rlrule_fail(p, field, err.column, "column %d: %s",
-		    err.column, err.message));
-	return (rlrule_fail(p, field, 0, "%s", err.message));
+	return (rlrule_fail(p, field, err.column, "%s", err.message));
 }
 
 /* ---- characteristics --------------------------------------------------- */

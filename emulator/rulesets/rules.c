@@ -74,6 +74,17 @@ rs_invalid(struct reply *rep, const char *field, const char *fmt, ...)
 	cJSON_AddStringToObject(src, "pointer", ptr);
 }
 
+/* A rule's problem; an expression's also names the column. */
+void
+rs_invalid_problem(struct reply *rep, const char *field,
+    const struct rlrule_problem *p)
+{
+	if (p->column > 0)
+		rs_invalid(rep, field, "column %d: %s", p->column, p->message);
+	else
+		rs_invalid(rep, field, "%s", p->message);
+}
+
 /* dry_run=true|false; anything else is refused. */
 int
 rs_dry_run(struct req *req, struct reply *rep, int *dry)
@@ -107,7 +118,7 @@ rs_rule_check(struct req *req, struct reply *rep, const cJSON *rule,
 	else
 		snprintf(field, sizeof field, "%s%s%s", prefix,
 		    *prefix != '\0' ? "." : "", p.field);
-	rs_invalid(rep, field, "%s", p.message);
+	rs_invalid_problem(rep, field, &p);
 	return (-1);
 }
 

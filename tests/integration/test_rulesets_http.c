@@ -291,6 +291,7 @@ test_put_entry(void **state)
 	cJSON_Delete(list);
 
 	/* Omitted rules are gone; an empty list empties it. */
+	cJSON_Delete(again);
 	again = api_ok(e, "PUT", ENTRY, "{\"rules\":[]}");
 	assert_string_equal(str(again, "version"), "3");
 	assert_int_equal(cJSON_GetArraySize(rules_of(again)), 0);
