@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
 struct parser {
@@ -59,10 +60,46 @@ failed(struct parser *p)
 	return (p->lx.failed);
 }
 
+/*
+ * Source text safe to quote in a message (messages reach terminals and
+ * JSON bodies): whole UTF-8 characters only, control characters and broken
+ * bytes as '?', cut with "..." to fit.
+ */
+static const char *
+excerpt(const char *s, size_t n, char *buf, size_t size)
+{
+	size_t		 i = 0, o = 0, len, need;
+	uint32_t	 cp = 0;
+	int		 bad;
+
+	while (i < n) {
+		len = text_utf8_decode(s + i, n - i, &cp);
+		bad = len == 0 || cp < 0x20 || cp == 0x7f ||
+		    (cp >= 0x80 && cp < 0xa0);
+		if (len == 0)
+			len = 1;
+		need = bad ? 1 : len;
+		if (o + need + 4 > size) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (bad)
+			buf[o++] = '?';
+		else {
+			memcpy(buf + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	buf[o] = '\0';
+	return (buf);
+}
+
 static void
 set_after(struct parser *p, const char *s, size_t n)
 {
-	snprintf(p->after, sizeof p->after, "%.*s", (int)MINIMUM(n, 28), s);
+	excerpt(s, n, p->after, sizeof p->after);
 }
 
 static struct expr_node *
@@ -359,8 +396,9 @@ static const char *const unavailable_funcs[] = {
 static const char *
 found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 {
-	size_t		 n = expr_lex_word_len(lx, 1), k;
+	size_t		 n = expr_lex_word_len(lx, 1);
 	unsigned char	 c = (unsigned char)lx->s[off];
+	uint32_t	 cp;
 
 	if (n > 0 && n < 40) {
 		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
@@ -379,11 +417,8 @@ found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 		return (buf);
 	}
 	/* A whole UTF-8 character, or the byte when it is not one. */
-	n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-	for (k = 1; k < n && off + k < lx->n; k++)
-		if (((unsigned char)lx->s[off + k] & 0xc0) != 0x80)
-			break;
-	if (n > 1 && k == n && c < 0xf5)
+	n = text_utf8_decode(lx->s + off, lx->n - off, &cp);
+	if (n > 1 && cp >= 0xa0)
 		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
 	else
 		snprintf(buf, size, "the byte \\x%02x", c);
@@ -1142,9 +1177,12 @@ lit_word(unsigned t)
 	}
 }
 
+#define LIT_REGEX	0x1	/* regex escaping (after matches) */
+#define LIT_HEXBYTES	0x2	/* hex byte strings allowed */
+
 /* One literal of type t after the operator. */
 static int
-parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
+parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 {
 	struct expr_lex	*lx = &p->lx;
 	size_t		 off = lx->pos;
@@ -1152,11 +1190,15 @@ parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
 
 	switch (t) {
 	case EXPR_T_STRING:
+		/* wirefilter's hex byte strings (41:42) where it takes them;
+		 * the formatter writes them quoted. */
+		if ((flags & LIT_HEXBYTES) && expr_lex_hexbytes(lx, lit))
+			return (0);
 		if (!expr_lex_at_string(lx)) {
 			expect_msg(p, off, lit_word(t));
 			return (-1);
 		}
-		return (expr_lex_string(lx, regex, lit));
+		return (expr_lex_string(lx, flags & LIT_REGEX, lit));
 	case EXPR_T_INT:
 		if (expr_lex_at_string(lx)) {
 			expr_lex_error(lx, off, 1, "expected an integer literal "
@@ -1216,7 +1258,7 @@ parse_comparison(struct parser *p, int as_arg)
 	size_t			 off, opoff, oat, ooff, save, wl;
 	enum expr_op		 op;
 	int			 sym, pending, oq, c;
-	char			 tn[64], opname[32];
+	char			 tn[64], opname[32], vtext[64];
 
 	if (ws(p) != 0)
 		return (NULL);
@@ -1332,9 +1374,9 @@ parse_comparison(struct parser *p, int as_arg)
 			    EXPR_FN_NONE)
 				expr_lex_error(lx, opoff, wl, "'%.*s' is a "
 				    "function, not an operator: write "
-				    "%.*s(%.*s, ...)", (int)wl, lx->s + opoff,
-				    (int)wl, lx->s + opoff,
-				    (int)(save - off), lx->s + off);
+				    "%.*s(%s, ...)", (int)wl, lx->s + opoff,
+				    (int)wl, lx->s + opoff, excerpt(lx->s + off,
+				    save - off, vtext, sizeof vtext));
 			else {
 				set_after(p, lx->s + off, save - off);
 				expect_msg(p, opoff, "an operator (eq, ne, "
@@ -1352,19 +1394,17 @@ parse_comparison(struct parser *p, int as_arg)
 	snprintf(opname, sizeof opname, "%s", p->after);
 	if (check_pending(p, v, pending) != 0)
 		return (NULL);
+	excerpt(lx->s + off, save - off, vtext, sizeof vtext);
 	if (v->type == EXPR_T_BOOL) {
-		expr_lex_error(lx, opoff, lx->pos - opoff, "'%.*s' is a Bool: "
+		expr_lex_error(lx, opoff, lx->pos - opoff, "'%s' is a Bool: "
 		    "use it bare, without '%s' (there is no boolean literal: "
-		    "write '%.*s' or 'not %.*s')", (int)(save - off),
-		    lx->s + off, opname, (int)(save - off), lx->s + off,
-		    (int)(save - off), lx->s + off);
+		    "write '%s' or 'not %s')", vtext, opname, vtext, vtext);
 		return (NULL);
 	}
 	if (EXPR_TYPE_OUTER(v->type) == EXPR_T_ARRAY ||
 	    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP) {
 		expr_lex_error(lx, opoff, lx->pos - opoff, "no operator applies "
-		    "to %s '%.*s': %s", typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off,
+		    "to %s '%s': %s", typename(v->type, tn, sizeof tn), vtext,
 		    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP ?
 		    "index it by key ([\"name\"]) or use [*] in any()" :
 		    "index it ([0]) or use [*] in any()");
@@ -1376,8 +1416,8 @@ parse_comparison(struct parser *p, int as_arg)
 		op = EXPR_OP_IN_LIST;
 	if (!op_allowed(op, v->type)) {
 		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
-		    "for %s (%.*s)", opname, typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off);
+		    "for %s (%s)", opname, typename(v->type, tn, sizeof tn),
+		    vtext);
 		return (NULL);
 	}
 	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {
@@ -1426,7 +1466,8 @@ parse_comparison(struct parser *p, int as_arg)
 	case EXPR_OP_STRICT_WILDCARD:
 	case EXPR_OP_MATCHES:
 		save = lx->pos;
-		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES,
+		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES ?
+		    LIT_REGEX : op == EXPR_OP_CONTAINS ? LIT_HEXBYTES : 0,
 		    &n->rhs.lit) != 0)
 			return (NULL);
 		if (op == EXPR_OP_MATCHES && compile_regex(p, n, save) != 0)
@@ -1436,7 +1477,7 @@ parse_comparison(struct parser *p, int as_arg)
 			return (NULL);
 		break;
 	default:
-		if (parse_lit(p, v->type, 0, &n->rhs.lit) != 0)
+		if (parse_lit(p, v->type, LIT_HEXBYTES, &n->rhs.lit) != 0)
 			return (NULL);
 		break;
 	}
@@ -1640,7 +1681,7 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 		PUSH(p, set->elems, set->nelems);
 		l = &set->elems[set->nelems - 1];
 		if (t == EXPR_T_STRING) {
-			if (parse_lit(p, t, 0, l) != 0)
+			if (parse_lit(p, t, LIT_HEXBYTES, l) != 0)
 				return (-1);
 		} else if (t == EXPR_T_INT) {
 			if (parse_lit(p, t, 0, l) != 0)
