@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <sys/types.h>
+
 #include <arpa/inet.h>
 
 #include <stdint.h>
