@@ -40,6 +40,9 @@ static const struct kind *const kind_table[] = {
 	&kind_validation_settings,
 	&kind_operation_validation,
 	&kind_rate_limits,
+	&kind_rate_limit_rules,
+	&kind_rulesets,
+	&kind_rule_versions,
 };
 
 static const struct {

@@ -242,8 +242,8 @@ struct kind {
 };
 
 /*
- * The descriptors: src/kinds/stream.c, shield.c, schema_validation.c and
- * ratelimit.c.
+ * The descriptors: src/kinds/stream.c, shield.c, schema_validation.c,
+ * ratelimit.c and rulesets.c.
  */
 extern const struct kind kind_videos;
 extern const struct kind kind_live_inputs;
@@ -265,6 +265,9 @@ extern const struct kind kind_validation_schemas;
 extern const struct kind kind_validation_settings;
 extern const struct kind kind_operation_validation;
 extern const struct kind kind_rate_limits;
+extern const struct kind kind_rate_limit_rules;
+extern const struct kind kind_rulesets;
+extern const struct kind kind_rule_versions;
 
 /* A kind by name or alias (case-insensitive), or NULL. */
 const struct kind	*kind_find(const char *);

@@ -110,6 +110,7 @@ test_kinds(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_lines(r.out), 21);
 	assert_non_null(strstr(r.out, "rate-limits"));
+	assert_non_null(strstr(r.out, "rate-limit-rules"));
 	assert_non_null(strstr(r.out, "signing-keys"));
 	run_free(&r);
 
