@@ -82,6 +82,14 @@ migrate_plan_label(enum expr_plan plan)
 	return (plan == EXPR_PLAN_NONE ? "any plan" : expr_plan_name(plan));
 }
 
+/* An id that can go into a path as it is. */
+static int
+migrate_id_ok(const char *id)
+{
+	return (*id != '\0' && strlen(id) <= 64 &&
+	    strspn(id, "0123456789abcdefABCDEF-_") == strlen(id));
+}
+
 /* ---- text of the expression ------------------------------------------ */
 
 /* s as a quoted string literal: \ and " escaped, control bytes as \xHH. */
@@ -731,6 +739,8 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 		    "is needed)"));
 	it->legacy = cJSON_Duplicate(legacy, 1);
 	it->legacy_id = migrate_string(it->legacy, "id");
+	if (it->legacy_id != NULL && !migrate_id_ok(it->legacy_id))
+		return (migrate_fail(it, "its id is not an identifier"));
 	url = migrate_string(migrate_get(migrate_get(legacy, "match"),
 	    "request"), "url");
 	th = migrate_get(legacy, "threshold");
@@ -1157,8 +1167,13 @@ migrate_apply_answer(struct migrate_apply *a, long status,
 			free(s);
 			return;
 		}
-		if (cause == NULL && (id = migrate_string(result, "id")) !=
-		    NULL)
+		if (cause == NULL && ((id = migrate_string(result, "id")) ==
+		    NULL || !migrate_id_ok(id))) {
+			migrate_stop(a, "reading the entry point failed: its "
+			    "id is missing or not an identifier");
+			return;
+		}
+		if (cause == NULL)
 			a->ruleset = xstrdup(id);
 		migrate_classify(a, cause == NULL ? result : NULL);
 		a->step = MIGRATE_ADD;
@@ -1172,8 +1187,13 @@ migrate_apply_answer(struct migrate_apply *a, long status,
 			return;
 		}
 		a->fate[a->cur] = MIGRATE_APPLIED;
-		if (a->ruleset == NULL &&
-		    (id = migrate_string(result, "id")) != NULL) {
+		if (a->ruleset == NULL) {
+			if ((id = migrate_string(result, "id")) == NULL ||
+			    !migrate_id_ok(id)) {
+				migrate_stop(a, "the created entry point's id "
+				    "is missing or not an identifier");
+				return;
+			}
 			a->ruleset = xstrdup(id);
 			a->created = 1;
 		}

@@ -42,6 +42,9 @@ struct cli_opts {
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
 	long long	 chunk_size;	/* upload --chunk-size; 0: config */
+	const char	*plan;		/* migrate --plan */
+	int		 apply;		/* migrate --apply */
+	int		 disable_legacy; /* migrate --disable-legacy */
 };
 
 #define CLI_OPT_FILE		0x001
@@ -52,6 +55,7 @@ struct cli_opts {
 #define CLI_OPT_YES		0x040
 #define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
 #define CLI_OPT_WAIT		0x100
+#define CLI_OPT_MIGRATE		0x200	/* --plan --apply --disable-legacy */
 
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);

@@ -49,7 +49,10 @@ enum {
 	OPT_CREATOR,
 	OPT_SIGNED,
 	OPT_CHUNK,
-	OPT_WAIT
+	OPT_WAIT,
+	OPT_PLAN,
+	OPT_APPLY,
+	OPT_DISABLE_LEGACY
 };
 
 static const struct option main_options[] = {
@@ -81,6 +84,9 @@ static const struct option main_options[] = {
 	{ "require-signed-urls", no_argument,	   NULL, OPT_SIGNED },
 	{ "chunk-size",		required_argument, NULL, OPT_CHUNK },
 	{ "wait",		no_argument,	   NULL, OPT_WAIT },
+	{ "plan",		required_argument, NULL, OPT_PLAN },
+	{ "apply",		no_argument,	   NULL, OPT_APPLY },
+	{ "disable-legacy",	no_argument,	   NULL, OPT_DISABLE_LEGACY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -217,6 +223,18 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 		return (main_chunk(o, arg) == 0 ? 0 : -1);
 	case OPT_WAIT:
 		o->seen |= CLI_OPT_WAIT;
+		break;
+	case OPT_PLAN:
+		o->plan = arg;
+		o->seen |= CLI_OPT_MIGRATE;
+		break;
+	case OPT_APPLY:
+		o->apply = 1;
+		o->seen |= CLI_OPT_MIGRATE;
+		break;
+	case OPT_DISABLE_LEGACY:
+		o->disable_legacy = 1;
+		o->seen |= CLI_OPT_MIGRATE;
 		break;
 	default:
 		return (cli_usage_error("unknown option"));
