@@ -34,6 +34,10 @@
 static const char *const config_output_choices[] = {
 	"table", "json", "yaml", NULL
 };
+/* By enum expr_plan: "any" lints the language only. */
+static const char *const config_plan_choices[] = {
+	"any", "free", "pro", "business", "enterprise", NULL
+};
 static const char *const config_confirm_quit_choices[] = {
 	"always", "transfers", "never", NULL
 };
@@ -92,6 +96,10 @@ const struct config_option config_options_profile[] = {
 	  .offset = offsetof(struct config_profile, budget), .dflt = "1200",
 	  .min = 1, .max = 100000,
 	  .help = "requests allowed per 5 minutes" },
+	{ .name = "plan", .type = CONFIG_ENUM,
+	  .offset = offsetof(struct config_profile, plan), .dflt = "any",
+	  .choices = config_plan_choices,
+	  .help = "the zone's plan, for rate limiting rules' limits" },
 	{ .name = "token", .type = CONFIG_TOKEN,
 	  .offset = offsetof(struct config_profile, token),
 	  .flags = CONFIG_F_CREDENTIAL,

@@ -405,16 +405,17 @@ migrate_bypass(struct migrate_ctx *m, struct buf *b, const cJSON *list)
 	buf_free(&all);
 }
 
-/* Known crawlers were exempt from legacy rules; keep that when the
+/* Known crawlers were exempt from legacy rules; keep that where the
  * plan's scheme has the field. */
 static void
 migrate_bots(struct migrate_ctx *m, struct buf *b)
 {
-	const struct expr_symbol	*s = expr_symbol_find("cf.client.bot");
+	static const char	 cond[] = "not cf.client.bot";
+	struct expr_options	 o = { .plan = m->plan };
+	struct expr_error	 err;
 
-	if (s == NULL || s->function || !migrate_at_least(m->plan, s->plan))
-		return;
-	migrate_and(b, "not cf.client.bot");
+	if (expr_check(cond, &o, &err) == 0)
+		migrate_and(b, cond);
 }
 
 static char *
@@ -1292,13 +1293,13 @@ migrate_apply_report(const struct migrate_apply *a)
 	for (i = 0; i < a->n; i++) {
 		counts[a->fate[i]]++;
 		id = a->items[i].legacy_id;
-		buf_addf(&b, "legacy %s: ", id != NULL ? id : "(no id)");
+		buf_addf(&b, "  legacy %s: ", id != NULL ? id : "(no id)");
 		migrate_report_fate(a, i, &b);
 		buf_adds(&b, "; ");
 		migrate_report_legacy(a, i, &b);
 		buf_addc(&b, '\n');
 	}
-	buf_addf(&b, "%zu applied, %zu skipped (already there), %zu failed, "
+	buf_addf(&b, "  %zu applied, %zu skipped (already there), %zu failed, "
 	    "%zu not tried, %zu not translated, %zu over the quota\n",
 	    counts[MIGRATE_APPLIED], counts[MIGRATE_PRESENT],
 	    counts[MIGRATE_FAILED], counts[MIGRATE_PENDING],

@@ -25,11 +25,13 @@
 static int
 cli_migrate_plan(struct cli *c, enum expr_plan *plan)
 {
-	const char	*name = c->o->plan;
+	const struct config_profile	*pr;
+	const char			*name = c->o->plan;
 
 	*plan = EXPR_PLAN_NONE;
-	if (name == NULL)
-		name = edge_session_plan(&c->session, c->cfg);
+	if (name == NULL && (pr = config_profile(c->cfg,
+	    c->session.profile)) != NULL && pr->plan != EXPR_PLAN_NONE)
+		name = expr_plan_name((enum expr_plan)pr->plan);
 	if (name == NULL) {
 		log_warn("migrate: no plan (--plan or the profile's plan:): "
 		    "translated as for Enterprise; a smaller plan may refuse "
