@@ -1,0 +1,2055 @@
+/*
+ * The Rules language's parser and type checker (api-map-next 12.1, 12.2):
+ * text to the compiled tree of expr_ast.h, refusing at parse time what the
+ * service refuses, each refusal with the column where it starts.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "expr_int.h"
+#include "xmalloc.h"
+
+struct parser {
+	struct expr_lex			 lx;
+	struct expr			*e;
+	struct expr_options		 opts;
+	int				 depth;
+	int				 in_quant;	/* inside any()/all() */
+	/* The root [*] of the current any()/all(). */
+	const struct expr_node		*qsrc;
+	size_t				 qsrc_at;
+	size_t				 qsrc_off;
+	/* The last token, for "expected ... after 'and'". */
+	char				 after[32];
+	/* Regexes compiled, to free with the expression. */
+	pcre2_code			**res;
+	size_t				 nres;
+};
+
+/* Growable arrays in the arena (expressions are at most 4096 characters). */
+static void *
+grow(struct parser *p, void *old, size_t n, size_t size)
+{
+	void	*nw;
+
+	if (n == 0 || (n & (n - 1)) != 0)
+		return (old);		/* room left: capacity is a power of 2 */
+	nw = expr_arena_alloc(p->e->arena, 2 * n * size);
+	if (old != NULL)
+		memcpy(nw, old, n * size);
+	return (nw);
+}
+
+#define PUSH(p, arr, n) do {						\
+	if ((n) == 0)							\
+		(arr) = expr_arena_alloc((p)->e->arena, sizeof *(arr));	\
+	else								\
+		(arr) = grow((p), (arr), (n), sizeof *(arr));		\
+	(n)++;								\
+} while (0)
+
+static int
+failed(struct parser *p)
+{
+	return (p->lx.failed);
+}
+
+static void
+set_after(struct parser *p, const char *s, size_t n)
+{
+	snprintf(p->after, sizeof p->after, "%.*s", (int)MINIMUM(n, 28), s);
+}
+
+static struct expr_node *
+new_node(struct parser *p, enum expr_node_kind kind, size_t off, size_t end)
+{
+	struct expr_node	*n;
+
+	n = expr_arena_alloc(p->e->arena, sizeof *n);
+	n->kind = kind;
+	n->column = expr_lex_col(&p->lx, off);
+	n->length = expr_lex_col(&p->lx, end) - n->column;
+	n->type = EXPR_T_BOOL;
+	return (n);
+}
+
+/* Byte offset of a node's start and end (columns map back to bytes). */
+static size_t
+col_off(const struct parser *p, int col)
+{
+	size_t	i;
+
+	for (i = 0; i < p->lx.n; i++)
+		if (p->lx.cols[i] >= col)
+			return (i);
+	return (p->lx.n);
+}
+
+static void
+span(struct parser *p, struct expr_node *n, size_t off, size_t end)
+{
+	n->column = expr_lex_col(&p->lx, off);
+	n->length = expr_lex_col(&p->lx, end) - n->column;
+}
+
+static int
+ws(struct parser *p)
+{
+	return (expr_lex_ws(&p->lx));
+}
+
+static const char *
+typename(unsigned t, char *buf, size_t n)
+{
+	return (expr_type_name(t, buf, n));
+}
+
+static const char *
+plan_title(enum expr_plan plan)
+{
+	switch (plan) {
+	case EXPR_PLAN_FREE:
+		return ("Free");
+	case EXPR_PLAN_PRO:
+		return ("Pro");
+	case EXPR_PLAN_BUSINESS:
+		return ("Business");
+	default:
+		return ("Enterprise");
+	}
+}
+
+static int
+plan_ok(struct parser *p, enum expr_plan need)
+{
+	return (p->opts.plan == EXPR_PLAN_NONE || need <= p->opts.plan);
+}
+
+static int
+depth_in(struct parser *p, size_t off)
+{
+	if (++p->depth > p->e->depth)
+		p->e->depth = p->depth;
+	if (p->depth > EXPR_MAX_DEPTH) {
+		expr_lex_error(&p->lx, off, 1, "nested more than %d levels deep",
+		    EXPR_MAX_DEPTH);
+		return (-1);
+	}
+	return (0);
+}
+
+/* ---- words ------------------------------------------------------------- */
+
+/* A keyword or its symbol at pos; consumed when found. */
+static int
+accept(struct parser *p, const char *word, const char *sym)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 n;
+
+	if (word != NULL && expr_lex_is_word(lx, word)) {
+		set_after(p, word, strlen(word));
+		lx->pos += strlen(word);
+		return (1);
+	}
+	if (sym == NULL)
+		return (0);
+	n = strlen(sym);
+	if (lx->n - lx->pos >= n && memcmp(lx->s + lx->pos, sym, n) == 0) {
+		set_after(p, sym, n);
+		lx->pos += n;
+		return (1);
+	}
+	return (0);
+}
+
+static const char *const logic_words[] = { "and", "or", "xor", "not" };
+static const char *const op_words[] = {
+	"eq", "ne", "lt", "le", "gt", "ge", "contains", "matches", "wildcard",
+	"strict", "in", "bitwise_and"
+};
+
+/* A word that is an operator in the wrong case ("EQ", "And"). */
+static const char *
+wrong_case(const char *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(logic_words); i++)
+		if (strlen(logic_words[i]) == n &&
+		    strncasecmp(w, logic_words[i], n) == 0 &&
+		    strncmp(w, logic_words[i], n) != 0)
+			return (logic_words[i]);
+	for (i = 0; i < nitems(op_words); i++)
+		if (strlen(op_words[i]) == n &&
+		    strncasecmp(w, op_words[i], n) == 0 &&
+		    strncmp(w, op_words[i], n) != 0)
+			return (op_words[i]);
+	return (NULL);
+}
+
+static int
+is_logic_word(const char *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(logic_words); i++)
+		if (strlen(logic_words[i]) == n &&
+		    strncmp(w, logic_words[i], n) == 0)
+			return (1);
+	return (0);
+}
+
+static int
+is_op_word(const char *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(op_words); i++)
+		if (strlen(op_words[i]) == n && strncmp(w, op_words[i], n) == 0)
+			return (1);
+	return (0);
+}
+
+/* ---- logical expressions ----------------------------------------------- */
+
+static struct expr_node	*parse_or(struct parser *);
+static struct expr_node	*parse_comparison(struct parser *, int);
+
+static void
+add_kid(struct parser *p, struct expr_node *n, struct expr_node *kid)
+{
+	size_t	i;
+
+	if (kid->kind == n->kind) {
+		/* (a and b) and c is a and b and c. */
+		for (i = 0; i < kid->nkids; i++)
+			add_kid(p, n, kid->kids[i]);
+		return;
+	}
+	PUSH(p, n->kids, n->nkids);
+	n->kids[n->nkids - 1] = kid;
+}
+
+/* Every operand of one logical operator is a Bool, or every one is an
+ * Array<Bool> mapped over the same array inside any()/all(). */
+static int
+check_logic_kid(struct parser *p, struct expr_node *first,
+    struct expr_node *kid, const char *op)
+{
+	char	t[64];
+
+	if (kid->type != EXPR_T_BOOL) {
+		expr_lex_error(&p->lx, col_off(p, kid->column),
+		    col_off(p, kid->column + kid->length) -
+		    col_off(p, kid->column), "'%s' needs Bool operands; this "
+		    "is %s", op, typename(kid->type, t, sizeof t));
+		return (-1);
+	}
+	if (kid->mapped != first->mapped) {
+		expr_lex_error(&p->lx, col_off(p, kid->column),
+		    col_off(p, kid->column + kid->length) -
+		    col_off(p, kid->column), "'%s' cannot combine a Bool with "
+		    "an Array<Bool> (a [*] comparison)", op);
+		return (-1);
+	}
+	return (0);
+}
+
+static struct expr_node *
+parse_chain(struct parser *p, enum expr_node_kind kind, const char *word,
+    const char *sym, struct expr_node *(*sub)(struct parser *))
+{
+	struct expr_node	*first, *kid, *n = NULL;
+	size_t			 off, end;
+
+	if ((first = sub(p)) == NULL)
+		return (NULL);
+	for (;;) {
+		if (ws(p) != 0)
+			return (NULL);
+		if (!accept(p, word, sym))
+			break;
+		if (n == NULL) {
+			n = new_node(p, kind, 0, 0);
+			if (check_logic_kid(p, first, first, word) != 0)
+				return (NULL);
+			add_kid(p, n, first);
+			n->mapped = first->mapped;
+		}
+		if ((kid = sub(p)) == NULL)
+			return (NULL);
+		if (check_logic_kid(p, first, kid, word) != 0)
+			return (NULL);
+		add_kid(p, n, kid);
+	}
+	if (n == NULL)
+		return (first);
+	off = col_off(p, n->kids[0]->column);
+	kid = n->kids[n->nkids - 1];
+	end = col_off(p, kid->column + kid->length);
+	span(p, n, off, end);
+	return (n);
+}
+
+static struct expr_node *
+parse_unary(struct parser *p)
+{
+	struct expr_node	*n, *kid;
+	size_t			 off;
+
+	if (ws(p) != 0)
+		return (NULL);
+	off = p->lx.pos;
+	if (expr_lex_is_word(&p->lx, "not") ||
+	    (expr_lex_peek(&p->lx) == '!' && expr_lex_peek2(&p->lx) != '=')) {
+		accept(p, "not", "!");
+		if (depth_in(p, off) != 0)
+			return (NULL);
+		if ((kid = parse_unary(p)) == NULL)
+			return (NULL);
+		p->depth--;
+		if (check_logic_kid(p, kid, kid, "not") != 0)
+			return (NULL);
+		n = new_node(p, EXPR_N_NOT, off,
+		    col_off(p, kid->column + kid->length));
+		n->mapped = kid->mapped;
+		PUSH(p, n->kids, n->nkids);
+		n->kids[0] = kid;
+		return (n);
+	}
+	return (parse_comparison(p, 0));
+}
+
+static struct expr_node *
+parse_and(struct parser *p)
+{
+	return (parse_chain(p, EXPR_N_AND, "and", "&&", parse_unary));
+}
+
+static struct expr_node *
+parse_xor(struct parser *p)
+{
+	return (parse_chain(p, EXPR_N_XOR, "xor", "^^", parse_and));
+}
+
+static struct expr_node *
+parse_or(struct parser *p)
+{
+	return (parse_chain(p, EXPR_N_OR, "or", "||", parse_xor));
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static const char *const unavailable_funcs[] = {
+	"wildcard_replace", "regex_replace", "to_string", "uuidv4",
+	"remove_query_args", "join", "split", "has_key", "has_value",
+	"encode_base64", "sha256", "bit_slice", "json_lookup_string",
+};
+
+static void
+expect_msg(struct parser *p, size_t off, const char *what)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 n;
+
+	if (expr_lex_eof(lx)) {
+		if (p->after[0] != '\0')
+			expr_lex_error(lx, off, 0, "unexpected end of input: "
+			    "expected %s after '%s'", what, p->after);
+		else
+			expr_lex_error(lx, off, 0, "unexpected end of input: "
+			    "expected %s", what);
+		return;
+	}
+	n = expr_lex_word_len(lx, 1);
+	if (n == 0)
+		n = 1;
+	if (p->after[0] != '\0')
+		expr_lex_error(lx, off, n, "expected %s after '%s', found "
+		    "'%.*s'", what, p->after, (int)n, lx->s + off);
+	else
+		expr_lex_error(lx, off, n, "expected %s, found '%.*s'", what,
+		    (int)n, lx->s + off);
+}
+
+static int
+field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
+{
+	const struct expr_field_info	*fi;
+	const char			*name = p->lx.s + off, *alt;
+
+	if ((fi = expr_field_lookup(name, len)) == NULL) {
+		if ((len == 10 && strncmp(name, "cf.colo.id", 10) == 0) ||
+		    (len == 20 && strncmp(name, "cf.unique_visitor_id", 20) == 0))
+			expr_lex_error(&p->lx, off, len, "'%.*s' is a rate "
+			    "limiting characteristic, not allowed in an "
+			    "expression", (int)len, name);
+		else if ((alt = expr_suggest(name, len, 0)) != NULL)
+			expr_lex_error(&p->lx, off, len, "unknown field '%.*s' "
+			    "(did you mean %s?)", (int)len, name, alt);
+		else
+			expr_lex_error(&p->lx, off, len, "unknown field '%.*s'",
+			    (int)len, name);
+		return (-1);
+	}
+	if (fi->counting_only && !p->opts.counting) {
+		expr_lex_error(&p->lx, off, len, "'%s' is only allowed in a "
+		    "counting expression", fi->name);
+		return (-1);
+	}
+	if (!plan_ok(p, fi->plan)) {
+		expr_lex_error(&p->lx, off, len, "field '%.*s' needs the %s "
+		    "plan or above (plan: %s)", (int)len, name,
+		    plan_title(fi->plan), expr_plan_name(p->opts.plan));
+		return (-1);
+	}
+	n->field = fi->field;
+	n->base_type = fi->type;
+	return (0);
+}
+
+static int	call_args(struct parser *, struct expr_node *, size_t,
+		    size_t, int *);
+
+/* Are two values (up to nidx index steps of a) the same array? */
+static int
+same_value(const struct expr_node *a, size_t nidx, const struct expr_node *b,
+    size_t bidx)
+{
+	size_t	i;
+
+	if (a->kind != b->kind)
+		return (0);
+	if (a->kind == EXPR_N_LIT) {
+		if (a->lit.kind != b->lit.kind)
+			return (0);
+		if (a->lit.kind == EXPR_LIT_STRING)
+			return (a->lit.len == b->lit.len &&
+			    memcmp(a->lit.s, b->lit.s, a->lit.len) == 0);
+		return (a->lit.i == b->lit.i);
+	}
+	if (a->kind != EXPR_N_VALUE || a->field != b->field ||
+	    a->func != b->func || a->nkids != b->nkids || nidx != bidx)
+		return (0);
+	for (i = 0; i < a->nkids; i++)
+		if (!same_value(a->kids[i], a->kids[i]->nidx, b->kids[i],
+		    b->kids[i]->nidx))
+			return (0);
+	for (i = 0; i < nidx; i++) {
+		if (a->idx[i].kind != b->idx[i].kind)
+			return (0);
+		if (a->idx[i].kind == EXPR_IDX_POS &&
+		    a->idx[i].pos != b->idx[i].pos)
+			return (0);
+		if (a->idx[i].kind == EXPR_IDX_KEY &&
+		    (a->idx[i].keylen != b->idx[i].keylen ||
+		    memcmp(a->idx[i].key, b->idx[i].key, a->idx[i].keylen)))
+			return (0);
+	}
+	return (1);
+}
+
+static int
+parse_index(struct parser *p, struct expr_node *n, int first_arg,
+    int *pending_each)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_index	*ix;
+	struct expr_lit		 key;
+	size_t			 off = lx->pos, ioff;
+	int64_t			 v;
+	unsigned		 t = n->type;
+	char			 tn[64];
+
+	lx->pos++;		/* '[' */
+	if (ws(p) != 0)
+		return (-1);
+	ioff = lx->pos;
+	PUSH(p, n->idx, n->nidx);
+	ix = &n->idx[n->nidx - 1];
+	if (expr_lex_peek(lx) == '"') {
+		if (expr_lex_string(lx, 0, &key) != 0)
+			return (-1);
+		ix->kind = EXPR_IDX_KEY;
+		ix->key = key.s;
+		ix->keylen = key.len;
+	} else if (isdigit(expr_lex_peek(lx))) {
+		if (expr_lex_int(lx, &v) != 0)
+			return (-1);
+		if (v > UINT32_MAX) {
+			expr_lex_error(lx, ioff, lx->pos - ioff,
+			    "array index too large");
+			return (-1);
+		}
+		ix->kind = EXPR_IDX_POS;
+		ix->pos = (uint32_t)v;
+	} else if (expr_lex_peek(lx) == '*') {
+		lx->pos++;
+		ix->kind = EXPR_IDX_STAR;
+	} else {
+		expr_lex_error(lx, ioff, 1, "expected a quoted string (\"key\"), "
+		    "a non-negative integer or * inside [ ]");
+		return (-1);
+	}
+	if (ws(p) != 0)
+		return (-1);
+	if (expr_lex_peek(lx) != ']') {
+		expr_lex_error(lx, lx->pos, 1, "expected ']' to close the '[' "
+		    "at column %d", expr_lex_col(lx, off));
+		return (-1);
+	}
+	lx->pos++;
+	ix->column = expr_lex_col(lx, off);
+	ix->length = expr_lex_col(lx, lx->pos) - ix->column;
+
+	if (ix->kind == EXPR_IDX_STAR && *pending_each) {
+		ix->kind = EXPR_IDX_EACH;
+		*pending_each = 0;
+		return (0);
+	}
+	if (*pending_each) {
+		expr_lex_error(lx, off, lx->pos - off, "this call gives an "
+		    "array (its first argument uses [*]): write [*] first");
+		return (-1);
+	}
+	switch (ix->kind) {
+	case EXPR_IDX_KEY:
+		if (EXPR_TYPE_OUTER(t) != EXPR_T_MAP) {
+			expr_lex_error(lx, off, lx->pos - off, "[\"key\"] needs "
+			    "a Map; this is %s%s", typename(t, tn, sizeof tn),
+			    EXPR_TYPE_OUTER(t) == EXPR_T_ARRAY ?
+			    " (index it with a number)" : "");
+			return (-1);
+		}
+		n->type = EXPR_TYPE_ELEM(t);
+		break;
+	case EXPR_IDX_POS:
+		if (EXPR_TYPE_OUTER(t) != EXPR_T_ARRAY) {
+			expr_lex_error(lx, off, lx->pos - off, "[%u] needs an "
+			    "Array; this is %s%s", ix->pos,
+			    typename(t, tn, sizeof tn),
+			    EXPR_TYPE_OUTER(t) == EXPR_T_MAP ?
+			    " (a map key is a quoted string)" : "");
+			return (-1);
+		}
+		n->type = EXPR_TYPE_ELEM(t);
+		break;
+	default:
+		if (EXPR_TYPE_OUTER(t) != EXPR_T_ARRAY &&
+		    EXPR_TYPE_OUTER(t) != EXPR_T_MAP) {
+			expr_lex_error(lx, off, lx->pos - off, "[*] needs an "
+			    "Array or a Map; this is %s",
+			    typename(t, tn, sizeof tn));
+			return (-1);
+		}
+		if (n->mapped) {
+			expr_lex_error(lx, off, lx->pos - off, "one [*] per "
+			    "value: this one would map over another array");
+			return (-1);
+		}
+		if (!p->in_quant && !first_arg) {
+			expr_lex_error(lx, off, lx->pos - off, "[*] is only "
+			    "allowed inside any() or all() (or in a function's "
+			    "first argument)");
+			return (-1);
+		}
+		n->mapped = 1;
+		n->type = EXPR_TYPE_ELEM(t);
+		if (!p->in_quant)
+			break;
+		if (p->qsrc == NULL) {
+			p->qsrc = n;
+			p->qsrc_at = n->nidx - 1;
+			p->qsrc_off = off;
+		} else if (!same_value(p->qsrc, p->qsrc_at, n, n->nidx - 1)) {
+			expr_lex_error(lx, off, lx->pos - off, "every [*] in one "
+			    "any() or all() must be over the same array (the "
+			    "first is at column %d)",
+			    expr_lex_col(lx, p->qsrc_off));
+			return (-1);
+		}
+		break;
+	}
+	return (0);
+}
+
+/*
+ * A field or call and its index chain. first_arg: this is a function's
+ * first argument, where [*] may map outside any()/all(). *pending: a mapped
+ * call that still needs its [*].
+ */
+static struct expr_node *
+parse_value(struct parser *p, int first_arg, int *pending)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*n;
+	size_t			 off = lx->pos, len, save;
+	const char		*w = lx->s + off, *alt;
+	enum expr_func		 fn;
+	size_t			 i;
+
+	*pending = 0;
+	len = expr_lex_word_len(lx, 1);
+	if (len == 0) {
+		expect_msg(p, off, "a field, a function or '('");
+		return (NULL);
+	}
+	if (wrong_case(w, len) != NULL || is_logic_word(w, len) ||
+	    is_op_word(w, len)) {
+		expect_msg(p, off, "a field, a function or '('");
+		return (NULL);
+	}
+	n = new_node(p, EXPR_N_VALUE, off, off + len);
+	lx->pos += len;
+	save = lx->pos;
+	if (ws(p) != 0)
+		return (NULL);
+	if (expr_lex_peek(lx) == '(') {
+		fn = expr_func_lookup(w, len);
+		if (fn == EXPR_FN_NONE) {
+			for (i = 0; i < nitems(unavailable_funcs); i++)
+				if (strlen(unavailable_funcs[i]) == len &&
+				    strncmp(w, unavailable_funcs[i], len) == 0)
+					break;
+			if (i < nitems(unavailable_funcs))
+				expr_lex_error(lx, off, len, "function '%.*s' is "
+				    "not available in rate limiting rules",
+				    (int)len, w);
+			else if ((alt = expr_suggest(w, len, 1)) != NULL)
+				expr_lex_error(lx, off, len, "unknown function "
+				    "'%.*s' (did you mean %s?)", (int)len, w,
+				    alt);
+			else
+				expr_lex_error(lx, off, len, "unknown function "
+				    "'%.*s'", (int)len, w);
+			return (NULL);
+		}
+		if (!plan_ok(p, expr_func_plan(fn))) {
+			expr_lex_error(lx, off, len, "function '%.*s' needs the "
+			    "%s plan or above (plan: %s)", (int)len, w,
+			    plan_title(expr_func_plan(fn)),
+			    expr_plan_name(p->opts.plan));
+			return (NULL);
+		}
+		n->func = fn;
+		if (call_args(p, n, off, len, pending) != 0)
+			return (NULL);
+	} else {
+		lx->pos = save;
+		if (field_at(p, n, off, len) != 0)
+			return (NULL);
+		n->type = n->base_type;
+	}
+	for (;;) {
+		save = lx->pos;
+		if (ws(p) != 0)
+			return (NULL);
+		if (expr_lex_peek(lx) != '[') {
+			lx->pos = save;
+			break;
+		}
+		if (parse_index(p, n, first_arg, pending) != 0)
+			return (NULL);
+	}
+	span(p, n, off, lx->pos);
+	return (n);
+}
+
+/* ---- function calls ---------------------------------------------------- */
+
+static struct expr_node *
+parse_arg(struct parser *p, int first)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*n;
+	size_t			 off;
+	int			 c;
+
+	if (ws(p) != 0)
+		return (NULL);
+	off = lx->pos;
+	c = expr_lex_peek(lx);
+	if (expr_lex_at_string(lx)) {
+		n = new_node(p, EXPR_N_LIT, off, off);
+		if (expr_lex_string(lx, 0, &n->lit) != 0)
+			return (NULL);
+		n->type = EXPR_T_STRING;
+		span(p, n, off, lx->pos);
+		return (n);
+	}
+	if (c == '-' || (c >= 0 && isdigit(c))) {
+		n = new_node(p, EXPR_N_LIT, off, off);
+		n->lit.kind = EXPR_LIT_INT;
+		if (expr_lex_int(lx, &n->lit.i) != 0)
+			return (NULL);
+		n->type = EXPR_T_INT;
+		span(p, n, off, lx->pos);
+		n->lit.column = n->column;
+		n->lit.length = n->length;
+		return (n);
+	}
+	return (parse_comparison(p, first ? 1 : 2));
+}
+
+static int
+arg_is_field(const struct expr_node *a)
+{
+	return (a->kind == EXPR_N_VALUE);
+}
+
+static int
+arg_error(struct parser *p, const struct expr_node *a, const char *fmt, ...)
+    printflike(3, 4);
+
+static int
+arg_error(struct parser *p, const struct expr_node *a, const char *fmt, ...)
+{
+	char	msg[200];
+	va_list	ap;
+	size_t	off = col_off(p, a->column);
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	expr_lex_error(&p->lx, off, col_off(p, a->column + a->length) - off,
+	    "%s", msg);
+	return (-1);
+}
+
+/* The argument has type want (one of EXPR_T_*, or ANY for any). */
+static int
+arg_type(struct parser *p, const struct expr_node *call, size_t i,
+    unsigned want)
+{
+	const struct expr_node	*a = call->kids[i];
+	char			 t1[64], t2[64];
+
+	if (a->mapped && i > 0)
+		return (arg_error(p, a, "only the first argument of %s() may "
+		    "use [*]", expr_func_name(call->func)));
+	if (a->type != want)
+		return (arg_error(p, a, "argument %zu of %s() must be %s, "
+		    "not %s", i + 1, expr_func_name(call->func),
+		    typename(want, t1, sizeof t1),
+		    typename(a->type, t2, sizeof t2)));
+	return (0);
+}
+
+static int
+arg_field(struct parser *p, const struct expr_node *call, size_t i)
+{
+	if (!arg_is_field(call->kids[i]))
+		return (arg_error(p, call->kids[i], "the %s argument of %s() "
+		    "must be a field, not a literal", i == 0 ? "first" :
+		    "second", expr_func_name(call->func)));
+	return (0);
+}
+
+static int
+arg_lit(struct parser *p, const struct expr_node *call, size_t i)
+{
+	if (call->kids[i]->kind != EXPR_N_LIT)
+		return (arg_error(p, call->kids[i], "argument %zu of %s() must "
+		    "be a literal", i + 1, expr_func_name(call->func)));
+	return (0);
+}
+
+static int
+arg_range(struct parser *p, const struct expr_node *call, size_t i,
+    int64_t lo, int64_t hi)
+{
+	const struct expr_node	*a = call->kids[i];
+
+	if (arg_lit(p, call, i) != 0)
+		return (-1);
+	if (a->lit.i < lo || a->lit.i > hi)
+		return (arg_error(p, a, "argument %zu of %s() must be %lld to "
+		    "%lld", i + 1, expr_func_name(call->func), (long long)lo,
+		    (long long)hi));
+	return (0);
+}
+
+/* Check a call's arguments against its signature; set its type. */
+static int
+check_call(struct parser *p, struct expr_node *n, size_t off, size_t end)
+{
+	size_t		 na = n->nkids, i, min = 1, max = 1;
+	const char	*name = expr_func_name(n->func);
+	struct expr_node *a0;
+	unsigned	 t0;
+	char		 tn[64];
+	const char	*o;
+
+	switch (n->func) {
+	case EXPR_FN_STARTS_WITH:
+	case EXPR_FN_ENDS_WITH:
+	case EXPR_FN_REMOVE_BYTES:
+	case EXPR_FN_CIDR6:
+		min = max = 2;
+		break;
+	case EXPR_FN_CIDR:
+		min = max = 3;
+		break;
+	case EXPR_FN_SUBSTRING:
+		min = 2;
+		max = 3;
+		break;
+	case EXPR_FN_URL_DECODE:
+		max = 2;
+		break;
+	case EXPR_FN_CONCAT:
+		max = SIZE_MAX;
+		break;
+	case EXPR_FN_LOOKUP_JSON_STRING:
+	case EXPR_FN_LOOKUP_JSON_INTEGER:
+		min = 2;
+		max = SIZE_MAX;
+		break;
+	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
+		min = 4;
+		max = 6;
+		break;
+	default:
+		break;
+	}
+	if (na < min || na > max) {
+		if (min == max)
+			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+			    "argument%s, not %zu", name, min, min == 1 ? "" : "s",
+			    na);
+		else if (max == SIZE_MAX)
+			expr_lex_error(&p->lx, off, end - off, "%s() takes at "
+			    "least %zu argument%s", name, min,
+			    min == 1 ? "" : "s");
+		else
+			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+			    "to %zu arguments, not %zu", name, min, max, na);
+		return (-1);
+	}
+	a0 = n->kids[0];
+	t0 = a0->type;
+	switch (n->func) {
+	case EXPR_FN_LOWER:
+	case EXPR_FN_UPPER:
+	case EXPR_FN_DECODE_BASE64:
+	case EXPR_FN_URL_DECODE:
+		if ((n->func == EXPR_FN_DECODE_BASE64 ||
+		    n->func == EXPR_FN_URL_DECODE) && arg_field(p, n, 0) != 0)
+			return (-1);
+		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
+			return (-1);
+		if (na == 2) {
+			if (arg_lit(p, n, 1) != 0 ||
+			    arg_type(p, n, 1, EXPR_T_STRING) != 0)
+				return (-1);
+			for (o = n->kids[1]->lit.s; *o != '\0'; o++)
+				if (*o != 'r' && *o != 'u')
+					return (arg_error(p, n->kids[1],
+					    "url_decode() options are the "
+					    "letters r and u"));
+		}
+		n->base_type = EXPR_T_STRING;
+		break;
+	case EXPR_FN_LEN:
+		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
+			return (arg_error(p, a0, "len() takes a String or an "
+			    "Array, not %s", typename(t0, tn, sizeof tn)));
+		n->base_type = EXPR_T_INT;
+		break;
+	case EXPR_FN_STARTS_WITH:
+	case EXPR_FN_ENDS_WITH:
+		if (arg_field(p, n, 0) != 0 ||
+		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
+		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
+			return (-1);
+		n->base_type = EXPR_T_BOOL;
+		break;
+	case EXPR_FN_CONCAT:
+		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
+			return (arg_error(p, a0, "concat() takes Strings or "
+			    "Arrays, not %s", typename(t0, tn, sizeof tn)));
+		for (i = 1; i < na; i++)
+			if (arg_type(p, n, i, t0) != 0)
+				return (-1);
+		n->base_type = t0;
+		break;
+	case EXPR_FN_SUBSTRING:
+		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
+			return (-1);
+		for (i = 1; i < na; i++)
+			if (arg_type(p, n, i, EXPR_T_INT) != 0)
+				return (-1);
+		n->base_type = EXPR_T_STRING;
+		break;
+	case EXPR_FN_LOOKUP_JSON_STRING:
+	case EXPR_FN_LOOKUP_JSON_INTEGER:
+		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
+			return (-1);
+		for (i = 1; i < na; i++) {
+			if (arg_lit(p, n, i) != 0)
+				return (-1);
+			if (n->kids[i]->lit.kind == EXPR_LIT_INT &&
+			    n->kids[i]->lit.i < 0)
+				return (arg_error(p, n->kids[i], "an array "
+				    "index is 0 or more"));
+		}
+		n->base_type = n->func == EXPR_FN_LOOKUP_JSON_STRING ?
+		    EXPR_T_STRING : EXPR_T_INT;
+		break;
+	case EXPR_FN_CIDR:
+		if (arg_field(p, n, 0) != 0 ||
+		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
+		    arg_range(p, n, 1, 1, 32) != 0 ||
+		    arg_range(p, n, 2, 1, 128) != 0)
+			return (-1);
+		n->base_type = EXPR_T_IP;
+		break;
+	case EXPR_FN_CIDR6:
+		if (arg_field(p, n, 0) != 0 ||
+		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
+		    arg_range(p, n, 1, 1, 128) != 0)
+			return (-1);
+		n->base_type = EXPR_T_IP;
+		break;
+	case EXPR_FN_REMOVE_BYTES:
+		if (arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
+		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
+			return (-1);
+		n->base_type = EXPR_T_STRING;
+		break;
+	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
+		if (arg_lit(p, n, 0) != 0 ||
+		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
+		    arg_field(p, n, 1) != 0 ||
+		    arg_type(p, n, 1, EXPR_T_STRING) != 0 ||
+		    arg_type(p, n, 2, EXPR_T_INT) != 0 ||
+		    arg_type(p, n, 3, EXPR_T_INT) != 0)
+			return (-1);
+		/* [, sep_len][, flags]: a lone fifth may be either. */
+		if (na == 5 && n->kids[4]->type != EXPR_T_STRING &&
+		    arg_type(p, n, 4, EXPR_T_INT) != 0)
+			return (-1);
+		if (na == 6 && (arg_type(p, n, 4, EXPR_T_INT) != 0 ||
+		    arg_type(p, n, 5, EXPR_T_STRING) != 0))
+			return (-1);
+		n->base_type = EXPR_T_BOOL;
+		break;
+	default:
+		break;
+	}
+	return (0);
+}
+
+static int
+call_args(struct parser *p, struct expr_node *n, size_t off, size_t len,
+    int *pending)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*a;
+	size_t			 open;
+
+	(void)len;
+	if (depth_in(p, off) != 0)
+		return (-1);
+	open = lx->pos;
+	lx->pos++;		/* '(' */
+	set_after(p, "(", 1);
+	if (ws(p) != 0)
+		return (-1);
+	if (expr_lex_peek(lx) != ')') {
+		for (;;) {
+			if ((a = parse_arg(p, n->nkids == 0)) == NULL)
+				return (-1);
+			PUSH(p, n->kids, n->nkids);
+			n->kids[n->nkids - 1] = a;
+			if (ws(p) != 0)
+				return (-1);
+			if (expr_lex_peek(lx) == ',') {
+				lx->pos++;
+				set_after(p, ",", 1);
+				continue;
+			}
+			if (expr_lex_peek(lx) == ')')
+				break;
+			if (expr_lex_eof(lx))
+				expr_lex_error(lx, lx->pos, 0, "unexpected end "
+				    "of input: expected ')' to close the '(' at "
+				    "column %d", expr_lex_col(lx, open));
+			else
+				expr_lex_error(lx, lx->pos, 1, "expected ',' or "
+				    "')' in the arguments of %s()",
+				    expr_func_name(n->func));
+			return (-1);
+		}
+	}
+	lx->pos++;		/* ')' */
+	set_after(p, ")", 1);
+	p->depth--;
+	if (n->nkids == 0) {
+		expr_lex_error(lx, off, lx->pos - off, "%s() needs arguments",
+		    expr_func_name(n->func));
+		return (-1);
+	}
+	if (check_call(p, n, off, lx->pos) != 0)
+		return (-1);
+	n->type = n->base_type;
+	if (n->kids[0]->mapped) {
+		/* Applied to each element: lower(a[*])[*]. A Bool-valued
+		 * call (starts_with(a[*], "x")) is already per element. */
+		n->mapped = 1;
+		*pending = n->base_type != EXPR_T_BOOL;
+	}
+	return (0);
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+struct opdef {
+	const char	*word;
+	const char	*sym;
+	enum expr_op	 op;
+};
+
+static const struct opdef opdefs[] = {
+	{ "eq", "==", EXPR_OP_EQ },
+	{ "ne", "!=", EXPR_OP_NE },
+	{ "le", "<=", EXPR_OP_LE },
+	{ "lt", "<", EXPR_OP_LT },
+	{ "ge", ">=", EXPR_OP_GE },
+	{ "gt", ">", EXPR_OP_GT },
+	{ "contains", NULL, EXPR_OP_CONTAINS },
+	{ "matches", "~", EXPR_OP_MATCHES },
+	{ "wildcard", NULL, EXPR_OP_WILDCARD },
+	{ "in", NULL, EXPR_OP_IN },
+	{ "bitwise_and", NULL, EXPR_OP_BITAND },
+};
+
+/* The operator at pos, consumed; EXPR_OP_NONE when there is none. */
+static enum expr_op
+lex_op(struct parser *p, int *sym)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 i, off = lx->pos;
+
+	*sym = 0;
+	if (expr_lex_is_word(lx, "strict")) {
+		lx->pos += 6;
+		if (ws(p) != 0)
+			return (EXPR_OP_NONE);
+		if (!expr_lex_is_word(lx, "wildcard")) {
+			expr_lex_error(lx, off, 6, "expected 'wildcard' after "
+			    "'strict'");
+			return (EXPR_OP_NONE);
+		}
+		lx->pos += 8;
+		set_after(p, "strict wildcard", 15);
+		return (EXPR_OP_STRICT_WILDCARD);
+	}
+	if (expr_lex_peek(lx) == '&') {
+		if (expr_lex_peek2(lx) == '&')
+			return (EXPR_OP_NONE);
+		lx->pos++;
+		set_after(p, "&", 1);
+		*sym = 1;
+		return (EXPR_OP_BITAND);
+	}
+	for (i = 0; i < nitems(opdefs); i++) {
+		if (expr_lex_is_word(lx, opdefs[i].word)) {
+			accept(p, opdefs[i].word, NULL);
+			return (opdefs[i].op);
+		}
+		if (opdefs[i].sym != NULL && accept(p, NULL, opdefs[i].sym)) {
+			*sym = 1;
+			return (opdefs[i].op);
+		}
+	}
+	return (EXPR_OP_NONE);
+}
+
+static int
+op_allowed(enum expr_op op, unsigned t)
+{
+	switch (t) {
+	case EXPR_T_STRING:
+		return (op != EXPR_OP_BITAND);
+	case EXPR_T_INT:
+		return (op <= EXPR_OP_GE || op == EXPR_OP_IN ||
+		    op == EXPR_OP_IN_LIST || op == EXPR_OP_BITAND);
+	case EXPR_T_IP:
+		return (op <= EXPR_OP_GE || op == EXPR_OP_IN ||
+		    op == EXPR_OP_IN_LIST);
+	default:
+		return (0);
+	}
+}
+
+static const char *
+lit_word(unsigned t)
+{
+	switch (t) {
+	case EXPR_T_STRING:
+		return ("a string literal");
+	case EXPR_T_INT:
+		return ("an integer literal");
+	default:
+		return ("an IP address");
+	}
+}
+
+/* One literal of type t after the operator. */
+static int
+parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 off = lx->pos;
+	int		 c = expr_lex_peek(lx);
+
+	switch (t) {
+	case EXPR_T_STRING:
+		if (!expr_lex_at_string(lx)) {
+			expect_msg(p, off, lit_word(t));
+			return (-1);
+		}
+		return (expr_lex_string(lx, regex, lit));
+	case EXPR_T_INT:
+		if (expr_lex_at_string(lx)) {
+			expr_lex_error(lx, off, 1, "expected an integer literal "
+			    "after '%s', not a string", p->after);
+			return (-1);
+		}
+		if (c != '-' && !(c >= 0 && isdigit(c))) {
+			expect_msg(p, off, lit_word(t));
+			return (-1);
+		}
+		memset(lit, 0, sizeof *lit);
+		lit->kind = EXPR_LIT_INT;
+		if (expr_lex_int(lx, &lit->i) != 0)
+			return (-1);
+		lit->column = expr_lex_col(lx, off);
+		lit->length = expr_lex_col(lx, lx->pos) - lit->column;
+		return (0);
+	default:
+		if (expr_lex_at_string(lx)) {
+			expr_lex_error(lx, off, 1, "expected an IP address "
+			    "after '%s', without quotes", p->after);
+			return (-1);
+		}
+		if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
+			expect_msg(p, off, lit_word(t));
+			return (-1);
+		}
+		return (expr_lex_ip(lx, 0, lit));
+	}
+}
+
+static int	parse_set(struct parser *, unsigned, struct expr_set *);
+static int	compile_wild(struct parser *, struct expr_node *, size_t);
+static int	compile_regex(struct parser *, struct expr_node *, size_t);
+
+/* Where an operand's value is missing (a mapped call without [*]). */
+static int
+check_pending(struct parser *p, const struct expr_node *v, int pending)
+{
+	if (!pending)
+		return (0);
+	return (arg_error(p, v, "this call gives an array (its first "
+	    "argument uses [*]): add [*] to use each element"));
+}
+
+/*
+ * A comparison, or a bare Bool value. as_arg: 0 in a logical context, 1 as
+ * a function's first argument, 2 as a later argument (values of any type
+ * pass).
+ */
+static struct expr_node *
+parse_comparison(struct parser *p, int as_arg)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*v, *n, *q;
+	const struct expr_node	*osrc;
+	size_t			 off, opoff, oat, ooff, save, wl;
+	enum expr_op		 op;
+	int			 sym, pending, oq, c;
+	char			 tn[64], opname[32];
+
+	if (ws(p) != 0)
+		return (NULL);
+	off = lx->pos;
+	c = expr_lex_peek(lx);
+	if (c == '(' && as_arg == 0) {
+		if (depth_in(p, off) != 0)
+			return (NULL);
+		lx->pos++;
+		set_after(p, "(", 1);
+		if ((n = parse_or(p)) == NULL)
+			return (NULL);
+		if (ws(p) != 0)
+			return (NULL);
+		if (expr_lex_peek(lx) != ')') {
+			if (expr_lex_eof(lx))
+				expr_lex_error(lx, lx->pos, 0, "unexpected end "
+				    "of input: expected ')' to close the '(' at "
+				    "column %d", expr_lex_col(lx, off));
+			else
+				expr_lex_error(lx, lx->pos, 1, "expected ')' to "
+				    "close the '(' at column %d, found '%c'",
+				    expr_lex_col(lx, off), lx->s[lx->pos]);
+			return (NULL);
+		}
+		lx->pos++;
+		set_after(p, ")", 1);
+		p->depth--;
+		return (n);
+	}
+	wl = expr_lex_word_len(lx, 1);
+	if (as_arg == 0 && (expr_lex_is_word(lx, "any") ||
+	    expr_lex_is_word(lx, "all"))) {
+		save = lx->pos;
+		lx->pos += 3;
+		if (ws(p) != 0)
+			return (NULL);
+		if (expr_lex_peek(lx) == '(') {
+			if (depth_in(p, off) != 0)
+				return (NULL);
+			q = new_node(p, lx->s[off + 1] == 'n' ? EXPR_N_ANY :
+			    EXPR_N_ALL, off, off);
+			lx->pos++;
+			set_after(p, "(", 1);
+			oq = p->in_quant;
+			osrc = p->qsrc;
+			oat = p->qsrc_at;
+			ooff = p->qsrc_off;
+			p->in_quant = 1;
+			p->qsrc = NULL;
+			if ((n = parse_or(p)) == NULL)
+				return (NULL);
+			if (ws(p) != 0)
+				return (NULL);
+			if (expr_lex_peek(lx) != ')') {
+				expect_msg(p, lx->pos, "')' to close any()/all()");
+				return (NULL);
+			}
+			lx->pos++;
+			set_after(p, ")", 1);
+			p->depth--;
+			if (!n->mapped) {
+				arg_error(p, n, "%s() needs an Array<Bool>: "
+				    "compare each element with [*], as in "
+				    "any(http.request.headers.names[*] eq \"x\")",
+				    q->kind == EXPR_N_ANY ? "any" : "all");
+				return (NULL);
+			}
+			q->source = p->qsrc;
+			q->source_at = p->qsrc_at;
+			PUSH(p, q->kids, q->nkids);
+			q->kids[0] = n;
+			span(p, q, off, lx->pos);
+			p->in_quant = oq;
+			p->qsrc = osrc;
+			p->qsrc_at = oat;
+			p->qsrc_off = ooff;
+			return (q);
+		}
+		lx->pos = save;
+	}
+	if (as_arg == 0 && expr_lex_is_word(lx, "true") && wl == 4) {
+		lx->pos += 4;
+		set_after(p, "true", 4);
+		return (new_node(p, EXPR_N_TRUE, off, lx->pos));
+	}
+	if ((v = parse_value(p, as_arg == 1, &pending)) == NULL)
+		return (NULL);
+	save = lx->pos;
+	if (ws(p) != 0)
+		return (NULL);
+	opoff = lx->pos;
+	wl = expr_lex_word_len(lx, 0);
+	op = lex_op(p, &sym);
+	if (failed(p))
+		return (NULL);
+	if (op == EXPR_OP_NONE) {
+		if (wl > 0 && wrong_case(lx->s + opoff, wl) != NULL) {
+			expr_lex_error(lx, opoff, wl, "unknown operator '%.*s': "
+			    "English operators are lower case ('%s')", (int)wl,
+			    lx->s + opoff, wrong_case(lx->s + opoff, wl));
+			return (NULL);
+		}
+		lx->pos = save;
+		if (check_pending(p, v, pending) != 0)
+			return (NULL);
+		if (as_arg == 2 || (as_arg == 1))
+			return (v);
+		if (v->type != EXPR_T_BOOL) {
+			lx->pos = opoff;
+			if (wl > 0 && expr_func_lookup(lx->s + opoff, wl) !=
+			    EXPR_FN_NONE)
+				expr_lex_error(lx, opoff, wl, "'%.*s' is a "
+				    "function, not an operator: write "
+				    "%.*s(%.*s, ...)", (int)wl, lx->s + opoff,
+				    (int)wl, lx->s + opoff,
+				    (int)(save - off), lx->s + off);
+			else {
+				set_after(p, lx->s + off, save - off);
+				expect_msg(p, opoff, "an operator (eq, ne, "
+				    "contains, in, ...)");
+			}
+			return (NULL);
+		}
+		if (v->mapped && !p->in_quant) {
+			arg_error(p, v, "this gives an Array<Bool> (from [*]): "
+			    "use it inside any() or all()");
+			return (NULL);
+		}
+		return (v);
+	}
+	snprintf(opname, sizeof opname, "%s", p->after);
+	if (check_pending(p, v, pending) != 0)
+		return (NULL);
+	if (v->type == EXPR_T_BOOL) {
+		expr_lex_error(lx, opoff, lx->pos - opoff, "'%.*s' is a Bool: "
+		    "use it bare, without '%s' (there is no boolean literal: "
+		    "write '%.*s' or 'not %.*s')", (int)(save - off),
+		    lx->s + off, opname, (int)(save - off), lx->s + off,
+		    (int)(save - off), lx->s + off);
+		return (NULL);
+	}
+	if (EXPR_TYPE_OUTER(v->type) == EXPR_T_ARRAY ||
+	    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP) {
+		expr_lex_error(lx, opoff, lx->pos - opoff, "no operator applies "
+		    "to %s '%.*s': %s", typename(v->type, tn, sizeof tn),
+		    (int)(save - off), lx->s + off,
+		    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP ?
+		    "index it by key ([\"name\"]) or use [*] in any()" :
+		    "index it ([0]) or use [*] in any()");
+		return (NULL);
+	}
+	if (ws(p) != 0)
+		return (NULL);
+	if (op == EXPR_OP_IN && expr_lex_peek(lx) == '$')
+		op = EXPR_OP_IN_LIST;
+	if (!op_allowed(op, v->type)) {
+		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
+		    "for %s (%.*s)", opname, typename(v->type, tn, sizeof tn),
+		    (int)(save - off), lx->s + off);
+		return (NULL);
+	}
+	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {
+		expr_lex_error(lx, opoff, strlen(opname), "'%s' needs the "
+		    "Business plan or above (plan: %s)", opname,
+		    expr_plan_name(p->opts.plan));
+		return (NULL);
+	}
+	n = new_node(p, EXPR_N_CMP, off, off);
+	n->lhs = v;
+	n->op = op;
+	n->op_c = sym;
+	n->mapped = v->mapped;
+	switch (op) {
+	case EXPR_OP_IN:
+		if (expr_lex_peek(lx) != '{') {
+			expect_msg(p, lx->pos, "a set '{ ... }' or a list "
+			    "'$name'");
+			return (NULL);
+		}
+		if (parse_set(p, v->type, &n->rhs.set) != 0)
+			return (NULL);
+		break;
+	case EXPR_OP_IN_LIST:
+		save = ++lx->pos;
+		while (lx->pos < lx->n && (islower((unsigned char)
+		    lx->s[lx->pos]) || isdigit((unsigned char)lx->s[lx->pos]) ||
+		    lx->s[lx->pos] == '_'))
+			lx->pos++;
+		if (lx->pos == save || (lx->pos < lx->n &&
+		    isalpha((unsigned char)lx->s[lx->pos]))) {
+			expr_lex_error(lx, save - 1, lx->pos - save + 1, "a "
+			    "list name is '$' and lower-case letters, digits "
+			    "or '_'");
+			return (NULL);
+		}
+		n->rhs.list = expr_arena_strndup(p->e->arena, lx->s + save,
+		    lx->pos - save);
+		break;
+	case EXPR_OP_BITAND:
+		if (parse_lit(p, EXPR_T_INT, 0, &n->rhs.lit) != 0)
+			return (NULL);
+		break;
+	case EXPR_OP_CONTAINS:
+	case EXPR_OP_WILDCARD:
+	case EXPR_OP_STRICT_WILDCARD:
+	case EXPR_OP_MATCHES:
+		save = lx->pos;
+		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES,
+		    &n->rhs.lit) != 0)
+			return (NULL);
+		if (op == EXPR_OP_MATCHES && compile_regex(p, n, save) != 0)
+			return (NULL);
+		if ((op == EXPR_OP_WILDCARD || op == EXPR_OP_STRICT_WILDCARD) &&
+		    compile_wild(p, n, save) != 0)
+			return (NULL);
+		break;
+	default:
+		if (parse_lit(p, v->type, 0, &n->rhs.lit) != 0)
+			return (NULL);
+		break;
+	}
+	span(p, n, off, lx->pos);
+	if (n->mapped && !p->in_quant) {
+		arg_error(p, n, "this gives an Array<Bool> (from [*]): use it "
+		    "inside any() or all()");
+		return (NULL);
+	}
+	return (n);
+}
+
+/* ---- sets -------------------------------------------------------------- */
+
+static int
+cmp_int_range(const void *a, const void *b)
+{
+	const struct expr_int_range	*x = a, *y = b;
+
+	return (x->lo < y->lo ? -1 : x->lo > y->lo);
+}
+
+static int
+cmp_ip4(const void *a, const void *b)
+{
+	const struct expr_ip4_range	*x = a, *y = b;
+
+	return (x->lo < y->lo ? -1 : x->lo > y->lo);
+}
+
+static int
+cmp_ip6(const void *a, const void *b)
+{
+	const struct expr_ip6_range	*x = a, *y = b;
+
+	return (memcmp(x->lo, y->lo, 16));
+}
+
+int
+expr_bytes_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int	c = memcmp(a, b, MINIMUM(al, bl));
+
+	if (c != 0)
+		return (c);
+	return (al < bl ? -1 : al > bl);
+}
+
+static int
+cmp_bytes(const void *a, const void *b)
+{
+	const struct expr_bytes	*x = a, *y = b;
+
+	return (expr_bytes_cmp(x->s, x->len, y->s, y->len));
+}
+
+static void
+ip_to_range(const struct expr_lit *l, uint8_t lo[16], uint8_t hi[16])
+{
+	int	len = l->ip.family == 4 ? 4 : 16, bits, i;
+
+	memcpy(lo, l->ip.bytes, 16);
+	memcpy(hi, l->ip.bytes, 16);
+	if (l->kind == EXPR_LIT_IP_RANGE)
+		memcpy(hi, l->ip_hi.bytes, 16);
+	if (l->kind != EXPR_LIT_IP_CIDR)
+		return;
+	for (i = 0; i < len; i++) {
+		bits = l->prefix - i * 8;
+		if (bits >= 8)
+			continue;
+		if (bits <= 0) {
+			lo[i] = 0;
+			hi[i] = 0xff;
+		} else {
+			lo[i] &= (uint8_t)(0xff << (8 - bits));
+			hi[i] |= (uint8_t)(0xff >> bits);
+		}
+	}
+}
+
+static uint32_t
+be32(const uint8_t *b)
+{
+	return ((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	    (uint32_t)b[2] << 8 | b[3]);
+}
+
+/* Sort and merge the membership tables of a parsed set. */
+static void
+compile_set(struct parser *p, struct expr_set *set)
+{
+	struct expr_arena	*a = p->e->arena;
+	size_t			 i, k, n = set->nelems;
+	uint8_t			 lo[16], hi[16];
+
+	if (set->type == EXPR_T_INT) {
+		set->ints = expr_arena_alloc(a, n * sizeof *set->ints);
+		for (i = 0; i < n; i++) {
+			set->ints[i].lo = set->elems[i].i;
+			set->ints[i].hi = set->elems[i].kind ==
+			    EXPR_LIT_INT_RANGE ? set->elems[i].hi :
+			    set->elems[i].i;
+		}
+		qsort(set->ints, n, sizeof *set->ints, cmp_int_range);
+		for (i = 0, k = 0; i < n; i++) {
+			if (k > 0 && (set->ints[k - 1].hi == INT64_MAX ||
+			    set->ints[i].lo <= set->ints[k - 1].hi + 1)) {
+				set->ints[k - 1].hi = MAXIMUM(set->ints[k - 1].hi,
+				    set->ints[i].hi);
+				continue;
+			}
+			set->ints[k++] = set->ints[i];
+		}
+		set->nints = k;
+	} else if (set->type == EXPR_T_STRING) {
+		set->strs = expr_arena_alloc(a, n * sizeof *set->strs);
+		for (i = 0; i < n; i++) {
+			set->strs[i].s = set->elems[i].s;
+			set->strs[i].len = set->elems[i].len;
+		}
+		qsort(set->strs, n, sizeof *set->strs, cmp_bytes);
+		for (i = 0, k = 0; i < n; i++) {
+			if (k > 0 && cmp_bytes(&set->strs[k - 1],
+			    &set->strs[i]) == 0)
+				continue;
+			set->strs[k++] = set->strs[i];
+		}
+		set->nstrs = k;
+	} else {
+		set->v4 = expr_arena_alloc(a, n * sizeof *set->v4);
+		set->v6 = expr_arena_alloc(a, n * sizeof *set->v6);
+		for (i = 0; i < n; i++) {
+			ip_to_range(&set->elems[i], lo, hi);
+			if (set->elems[i].ip.family == 4) {
+				set->v4[set->nv4].lo = be32(lo);
+				set->v4[set->nv4++].hi = be32(hi);
+			} else {
+				memcpy(set->v6[set->nv6].lo, lo, 16);
+				memcpy(set->v6[set->nv6++].hi, hi, 16);
+			}
+		}
+		qsort(set->v4, set->nv4, sizeof *set->v4, cmp_ip4);
+		for (i = 0, k = 0; i < set->nv4; i++) {
+			if (k > 0 && (set->v4[k - 1].hi == UINT32_MAX ||
+			    set->v4[i].lo <= set->v4[k - 1].hi + 1)) {
+				set->v4[k - 1].hi = MAXIMUM(set->v4[k - 1].hi,
+				    set->v4[i].hi);
+				continue;
+			}
+			set->v4[k++] = set->v4[i];
+		}
+		set->nv4 = k;
+		qsort(set->v6, set->nv6, sizeof *set->v6, cmp_ip6);
+		for (i = 0, k = 0; i < set->nv6; i++) {
+			/* Merge overlapping (not merely adjacent) ranges. */
+			if (k > 0 && memcmp(set->v6[i].lo, set->v6[k - 1].hi,
+			    16) <= 0) {
+				if (memcmp(set->v6[i].hi, set->v6[k - 1].hi,
+				    16) > 0)
+					memcpy(set->v6[k - 1].hi,
+					    set->v6[i].hi, 16);
+				continue;
+			}
+			set->v6[k++] = set->v6[i];
+		}
+		set->nv6 = k;
+	}
+}
+
+static int
+parse_set(struct parser *p, unsigned t, struct expr_set *set)
+{
+	struct expr_lex	*lx = &p->lx;
+	struct expr_lit	*l;
+	size_t		 open = lx->pos, off;
+	int		 c;
+
+	memset(set, 0, sizeof *set);
+	set->type = (enum expr_tkind)t;
+	lx->pos++;		/* '{' */
+	set_after(p, "{", 1);
+	for (;;) {
+		if (ws(p) != 0)
+			return (-1);
+		off = lx->pos;
+		c = expr_lex_peek(lx);
+		if (c == '}')
+			break;
+		if (c == ',') {
+			expr_lex_error(lx, off, 1, "a comma is not allowed in a "
+			    "set: separate the values with spaces");
+			return (-1);
+		}
+		if (c == -1) {
+			expr_lex_error(lx, off, 0, "unexpected end of input: "
+			    "expected '}' to close the set at column %d",
+			    expr_lex_col(lx, open));
+			return (-1);
+		}
+		PUSH(p, set->elems, set->nelems);
+		l = &set->elems[set->nelems - 1];
+		if (t == EXPR_T_STRING) {
+			if (parse_lit(p, t, 0, l) != 0)
+				return (-1);
+		} else if (t == EXPR_T_INT) {
+			if (parse_lit(p, t, 0, l) != 0)
+				return (-1);
+			if (lx->n - lx->pos >= 2 && lx->s[lx->pos] == '.' &&
+			    lx->s[lx->pos + 1] == '.') {
+				lx->pos += 2;
+				set_after(p, "..", 2);
+				c = expr_lex_peek(lx);
+				if (c != '-' && !(c >= 0 && isdigit(c))) {
+					expect_msg(p, lx->pos, "the range's "
+					    "last integer");
+					return (-1);
+				}
+				if (expr_lex_int(lx, &l->hi) != 0)
+					return (-1);
+				if (l->hi < l->i) {
+					expr_lex_error(lx, off, lx->pos - off,
+					    "the range's first integer is "
+					    "above its last");
+					return (-1);
+				}
+				l->kind = EXPR_LIT_INT_RANGE;
+				l->length = expr_lex_col(lx, lx->pos) -
+				    l->column;
+			}
+		} else {
+			if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
+				expect_msg(p, off, lit_word(t));
+				return (-1);
+			}
+			if (expr_lex_ip(lx, 1, l) != 0)
+				return (-1);
+		}
+		c = expr_lex_peek(lx);
+		if (c != ' ' && c != '\r' && c != '\n' && c != '}' &&
+		    c != '\t' && c != ',' && c != -1 && c != '"' &&
+		    c != 'r') {
+			expect_msg(p, lx->pos, "a space or '}' after a set value");
+			return (-1);
+		}
+		set_after(p, "{", 1);
+	}
+	if (set->nelems == 0) {
+		expr_lex_error(lx, open, lx->pos + 1 - open, "an empty set");
+		return (-1);
+	}
+	lx->pos++;		/* '}' */
+	set_after(p, "}", 1);
+	compile_set(p, set);
+	return (0);
+}
+
+/* ---- wildcards and regexes --------------------------------------------- */
+
+static int
+wild_error(struct parser *p, struct expr_node *n, size_t litoff, size_t at,
+    size_t len, const char *msg)
+{
+	const struct expr_lit	*l = &n->rhs.lit;
+	int			 c0, c1;
+
+	c0 = expr_lex_lit_col(&p->lx, l, 0, litoff, at);
+	c1 = expr_lex_lit_col(&p->lx, l, 0, litoff, at + len);
+	expr_lex_error(&p->lx, col_off(p, c0), col_off(p, c1) - col_off(p, c0),
+	    "%s", msg);
+	return (-1);
+}
+
+static void
+wild_flush(struct parser *p, struct expr_wild *w, size_t *nsegs,
+    struct buf *seg)
+{
+	if (seg->len == 0)
+		return;
+	PUSH(p, w->segs, *nsegs);
+	w->segs[*nsegs - 1].s = expr_arena_strndup(p->e->arena, seg->data,
+	    seg->len);
+	w->segs[*nsegs - 1].len = seg->len;
+	buf_reset(seg);
+}
+
+static int
+compile_wild(struct parser *p, struct expr_node *n, size_t litoff)
+{
+	const struct expr_lit	*l = &n->rhs.lit;
+	struct expr_wild	*w = &n->rhs.wild;
+	struct buf		 seg = BUF_INITIALIZER;
+	size_t			 i, nsegs = 0;
+	int			 c;
+
+	w->nocase = n->op == EXPR_OP_WILDCARD;
+	for (i = 0; i < l->len; i++) {
+		c = (unsigned char)l->s[i];
+		if (c == '*') {
+			if (i + 1 < l->len && l->s[i + 1] == '*') {
+				buf_free(&seg);
+				return (wild_error(p, n, litoff, i, 2, "'**' is "
+				    "not allowed in a wildcard (one '*' matches "
+				    "any run; \\\\* is a literal star)"));
+			}
+			if (i == 0)
+				w->lead = 1;
+			if (i + 1 == l->len)
+				w->trail = 1;
+			wild_flush(p, w, &nsegs, &seg);
+			continue;
+		}
+		if (c == '\\') {
+			if (i + 1 >= l->len || (l->s[i + 1] != '*' &&
+			    l->s[i + 1] != '\\')) {
+				buf_free(&seg);
+				return (wild_error(p, n, litoff, i, 1, "in a "
+				    "wildcard a backslash escapes only '*' or "
+				    "a backslash"));
+			}
+			c = (unsigned char)l->s[++i];
+		}
+		buf_addc(&seg, (char)(w->nocase ? tolower(c) : c));
+	}
+	wild_flush(p, w, &nsegs, &seg);
+	buf_free(&seg);
+	w->nsegs = nsegs;
+	return (0);
+}
+
+/*
+ * Regexes are Rust `regex` syntax at Cloudflare; PCRE2 is close. Compiled
+ * with PCRE2_DOLLAR_ENDONLY ($ is the end of text, as in Rust, not before
+ * a final newline), PCRE2_NEVER_BACKSLASH_C and no PCRE2_UTF: bytes are
+ * matched, as Rust's regex::bytes without Unicode. A leading (?u) (Rust's
+ * Unicode flag, which PCRE2 lacks) is removed and turns on PCRE2_UTF and
+ * PCRE2_UCP with PCRE2_MATCH_INVALID_UTF so any bytes can be matched.
+ * Refused because Rust's regex lacks them (PCRE2 would take them):
+ * look-around, back-references (\1, \g, \k, (?P=)), atomic groups,
+ * possessive quantifiers, recursion and conditionals, \K \G \Q \E \R \X,
+ * callouts, and class set operations (&& -- ~~, which PCRE2 would read as
+ * literal characters). \v is a vertical tab in Rust, vertical space in
+ * PCRE2: rewritten to \x0b. Matching limits are the evaluator's.
+ */
+static int
+regex_refuse(struct parser *p, struct expr_node *n, size_t litoff,
+    size_t at, size_t len, const char *what)
+{
+	const struct expr_lit	*l = &n->rhs.lit;
+	int			 c0, c1;
+
+	c0 = expr_lex_lit_col(&p->lx, l, 1, litoff, at);
+	c1 = expr_lex_lit_col(&p->lx, l, 1, litoff, at + len);
+	expr_lex_error(&p->lx, col_off(p, c0), col_off(p, c1) - col_off(p, c0),
+	    "invalid regex: %s is not supported (the rules use Rust's regex "
+	    "syntax)", what);
+	return (-1);
+}
+
+static int
+regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
+    struct buf *out, uint32_t *opts)
+{
+	const struct expr_lit	*l = &n->rhs.lit;
+	const char		*s = l->s;
+	size_t			 i = 0, len = l->len;
+	int			 inclass = 0;
+	char			 c, g;
+
+	if (len >= 4 && memcmp(s, "(?u)", 4) == 0) {
+		*opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
+		i = 4;
+	}
+	for (; i < len; i++) {
+		c = s[i];
+		if (c == '\\' && i + 1 < len) {
+			switch (s[i + 1]) {
+			case '1': case '2': case '3': case '4': case '5':
+			case '6': case '7': case '8': case '9':
+			case 'g': case 'k':
+				if (!inclass)
+					return (regex_refuse(p, n, litoff, i, 2,
+					    "a back-reference"));
+				break;
+			case 'K': case 'G': case 'Q': case 'E': case 'R':
+			case 'X': case 'C':
+				if (!inclass || s[i + 1] == 'Q' ||
+				    s[i + 1] == 'E')
+					return (regex_refuse(p, n, litoff, i, 2,
+					    s[i + 1] == 'K' ? "\\K" :
+					    s[i + 1] == 'G' ? "\\G" :
+					    s[i + 1] == 'Q' ? "\\Q" :
+					    s[i + 1] == 'E' ? "\\E" :
+					    s[i + 1] == 'R' ? "\\R" :
+					    s[i + 1] == 'X' ? "\\X" : "\\C"));
+				break;
+			case 'v':
+				buf_adds(out, "\\x0b");
+				i++;
+				continue;
+			default:
+				break;
+			}
+			buf_addc(out, c);
+			buf_addc(out, s[++i]);
+			continue;
+		}
+		if (inclass) {
+			if (c == ']')
+				inclass = 0;
+			else if (i + 1 < len && (c == '&' || c == '~' ||
+			    (c == '-' && s[i + 1] == '-')) && s[i + 1] == c)
+				return (regex_refuse(p, n, litoff, i, 2,
+				    "a class set operation (&&, --, ~~)"));
+			else if (c == '[' && i + 1 < len && s[i + 1] != ':')
+				return (regex_refuse(p, n, litoff, i, 1,
+				    "a nested class"));
+		} else if (c == '[') {
+			inclass = 1;
+			buf_addc(out, c);
+			/* A ']' or '^]' first in a class is literal. */
+			if (i + 1 < len && s[i + 1] == '^')
+				buf_addc(out, s[++i]);
+			if (i + 1 < len && s[i + 1] == ']')
+				buf_addc(out, s[++i]);
+			continue;
+		} else if (c == '(' && i + 2 < len && s[i + 1] == '?') {
+			g = s[i + 2];
+			if (g == '=' || g == '!' || (g == '<' && i + 3 < len &&
+			    (s[i + 3] == '=' || s[i + 3] == '!')))
+				return (regex_refuse(p, n, litoff, i, 3,
+				    "look-around"));
+			if (g == '>')
+				return (regex_refuse(p, n, litoff, i, 3,
+				    "an atomic group"));
+			if (g == '(' || g == 'R' || g == 'C' || g == '&' ||
+			    g == '+' || g == '|' || isdigit((unsigned char)g) ||
+			    (g == 'P' && i + 3 < len && (s[i + 3] == '=' ||
+			    s[i + 3] == '>')))
+				return (regex_refuse(p, n, litoff, i, 3,
+				    "this group kind"));
+			if (g == 'u')
+				return (regex_refuse(p, n, litoff, i, 4,
+				    "(?u) other than at the start"));
+		} else if ((c == '+' || c == '*' || c == '?' || c == '}') &&
+		    i + 1 < len && s[i + 1] == '+') {
+			return (regex_refuse(p, n, litoff, i, 2,
+			    "a possessive quantifier"));
+		} else if (c == '(' && i + 1 < len && s[i + 1] == '*') {
+			return (regex_refuse(p, n, litoff, i, 2,
+			    "a (*VERB)"));
+		}
+		buf_addc(out, c);
+	}
+	return (0);
+}
+
+static int
+compile_regex(struct parser *p, struct expr_node *n, size_t litoff)
+{
+	const struct expr_lit	*l = &n->rhs.lit;
+	struct buf		 pat = BUF_INITIALIZER;
+	uint32_t		 opts = PCRE2_DOLLAR_ENDONLY |
+				     PCRE2_NEVER_BACKSLASH_C, cap = 0;
+	pcre2_compile_context	*cctx;
+	pcre2_code		*re;
+	PCRE2_SIZE		 erroff;
+	int			 errcode, c0;
+	PCRE2_UCHAR		 msg[160];
+
+	if (regex_rewrite(p, n, litoff, &pat, &opts) != 0) {
+		buf_free(&pat);
+		return (-1);
+	}
+	cctx = pcre2_compile_context_create(NULL);
+	if (cctx == NULL) {
+		buf_free(&pat);
+		expr_lex_error(&p->lx, litoff, 1, "out of memory");
+		return (-1);
+	}
+	/* Patterns are at most 4096 bytes: keep nesting sane too. */
+	pcre2_set_parens_nest_limit(cctx, 250);
+	re = pcre2_compile((PCRE2_SPTR)(pat.data != NULL ? pat.data : ""),
+	    pat.len, opts, &errcode, &erroff, cctx);
+	pcre2_compile_context_free(cctx);
+	buf_free(&pat);
+	if (re == NULL) {
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		if (erroff > l->len)
+			erroff = l->len;
+		c0 = expr_lex_lit_col(&p->lx, l, 1, litoff, erroff);
+		expr_lex_error(&p->lx, col_off(p, c0), 1, "invalid regex: %s",
+		    (char *)msg);
+		return (-1);
+	}
+	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &cap);
+	if (cap + 1 > p->e->max_ovector)
+		p->e->max_ovector = cap + 1;
+	n->rhs.re = re;
+	p->res = xreallocarray(p->res, p->nres + 1, sizeof *p->res);
+	p->res[p->nres++] = re;
+	return (0);
+}
+
+/* ---- the whole expression ---------------------------------------------- */
+
+static void
+number(struct expr_node *n, int *id)
+{
+	size_t	i;
+
+	n->id = (*id)++;
+	if (n->kind == EXPR_N_CMP)
+		number(n->lhs, id);
+	for (i = 0; i < n->nkids; i++)
+		number(n->kids[i], id);
+}
+
+static size_t
+utf8_chars(const char *s, size_t n)
+{
+	size_t	i, c = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			c++;
+	return (c);
+}
+
+void
+expr_free(struct expr *e)
+{
+	size_t	i;
+
+	if (e == NULL)
+		return;
+	if (e->eval_free != NULL)
+		e->eval_free(e->eval);
+	for (i = 0; i < e->nres; i++)
+		pcre2_code_free(e->res[i]);
+	free(e->res);
+	expr_arena_free(e->arena);
+	free(e->text);
+	free(e);
+}
+
+struct expr *
+expr_parse(const char *text, const struct expr_options *opts,
+    struct expr_error *errp)
+{
+	struct parser		 p;
+	struct expr_error	 dummy;
+	struct expr		*e;
+	struct expr_node	*root;
+	size_t			 n = strlen(text), chars, i;
+	int			 id = 0;
+
+	if (errp == NULL)
+		errp = &dummy;
+	memset(errp, 0, sizeof *errp);
+	memset(&p, 0, sizeof p);
+	if (opts != NULL)
+		p.opts = *opts;
+	chars = utf8_chars(text, n);
+	if (chars > EXPR_MAX_LENGTH) {
+		errp->column = EXPR_MAX_LENGTH + 1;
+		errp->length = 1;
+		snprintf(errp->message, sizeof errp->message, "the expression "
+		    "is %zu characters long; the limit is %d", chars,
+		    EXPR_MAX_LENGTH);
+		return (NULL);
+	}
+	e = xcalloc(1, sizeof *e);
+	e->text = xstrdup(text);
+	e->arena = expr_arena_new();
+	if (opts != NULL)
+		e->opts = *opts;
+	p.e = e;
+	expr_lex_init(&p.lx, e->text, n, errp, e->arena);
+	root = NULL;
+	if (expr_lex_ws(&p.lx) == 0 && expr_lex_eof(&p.lx))
+		expr_lex_error(&p.lx, p.lx.pos, 0, "empty expression");
+	else if (!p.lx.failed && (root = parse_or(&p)) != NULL &&
+	    expr_lex_ws(&p.lx) == 0 && !expr_lex_eof(&p.lx)) {
+		i = expr_lex_word_len(&p.lx, 1);
+		if (i > 0 && wrong_case(p.lx.s + p.lx.pos, i) != NULL)
+			expr_lex_error(&p.lx, p.lx.pos, i, "unknown operator "
+			    "'%.*s': English operators are lower case ('%s')",
+			    (int)i, p.lx.s + p.lx.pos,
+			    wrong_case(p.lx.s + p.lx.pos, i));
+		else if (expr_lex_peek(&p.lx) == ')')
+			expr_lex_error(&p.lx, p.lx.pos, 1, "unexpected ')' "
+			    "(no '(' to close)");
+		else
+			expr_lex_error(&p.lx, p.lx.pos, MAXIMUM(i, 1),
+			    "expected and, or, xor or the end after '%s', "
+			    "found '%.*s'", p.after, (int)MAXIMUM(i, 1),
+			    p.lx.s + p.lx.pos);
+	}
+	if (!p.lx.failed && root != NULL && root->type != EXPR_T_BOOL)
+		expr_lex_error(&p.lx, 0, n, "the expression must be a Bool");
+	e->res = p.res;
+	e->nres = p.nres;
+	if (p.lx.failed || root == NULL) {
+		expr_lex_done(&p.lx);
+		expr_free(e);
+		return (NULL);
+	}
+	expr_lex_done(&p.lx);
+	e->root = root;
+	number(root, &id);
+	e->nnodes = id;
+	return (e);
+}
+
+int
+expr_check(const char *text, const struct expr_options *opts,
+    struct expr_error *err)
+{
+	struct expr	*e;
+
+	if ((e = expr_parse(text, opts, err)) == NULL)
+		return (-1);
+	expr_free(e);
+	return (0);
+}
+
+const char *
+expr_text(const struct expr *e)
+{
+	return (e->text);
+}
+
+char *
+expr_error_render(const char *text, const struct expr_error *err)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	const char	*s;
+	int		 col, i, len;
+
+	buf_addf(&b, "expression:1:%d: %s\n", err->column, err->message);
+	/* The text as one line: newlines shown as spaces so the caret
+	 * stays under its column. */
+	for (s = text; *s != '\0'; s++)
+		buf_addc(&b, *s == '\n' || *s == '\r' || *s == '\t' ? ' ' :
+		    *s);
+	buf_addc(&b, '\n');
+	col = err->column > 0 ? err->column : 1;
+	for (i = 1; i < col; i++)
+		buf_addc(&b, ' ');
+	len = err->length > 0 ? err->length : 1;
+	for (i = 0; i < len; i++)
+		buf_addc(&b, '^');
+	buf_addc(&b, '\n');
+	return (buf_detach(&b, NULL));
+}
