@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "jsonutil.h"
 #include "rlrule.h"
@@ -648,60 +647,4 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 		return (-1);
 	return (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
 	    p));
-}
-
-/*
- * Stand-ins until the Rules language parser is linked: the length and tab
- * rules only. Weak, so the parser's definitions win wherever both are.
- */
-__attribute__((weak)) int
-expr_check(const char *text, const struct expr_options *opts,
-    struct expr_error *err)
-{
-	const char	*tab;
-
-	(void)opts;
-	memset(err, 0, sizeof *err);
-	err->length = 1;
-	if ((tab = strchr(text, '\t')) != NULL) {
-		err->column = (int)(tab - text) + 1;
-		snprintf(err->message, sizeof err->message, "a tab is not "
-		    "allowed: use spaces");
-		return (-1);
-	}
-	if (rlrule_chars(text) > EXPR_MAX_LENGTH) {
-		snprintf(err->message, sizeof err->message, "over %d "
-		    "characters", EXPR_MAX_LENGTH);
-		return (-1);
-	}
-	return (0);
-}
-
-__attribute__((weak)) int
-expr_plan_parse(const char *s, enum expr_plan *plan)
-{
-	static const char *const names[] = {
-		"free", "pro", "business", "enterprise"
-	};
-	size_t	i;
-
-	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if (strcasecmp(s, names[i]) == 0) {
-			*plan = (enum expr_plan)(i + 1);
-			return (0);
-		}
-	}
-	return (-1);
-}
-
-__attribute__((weak)) const char *
-expr_plan_name(enum expr_plan plan)
-{
-	static const char *const names[] = {
-		"any", "free", "pro", "business", "enterprise"
-	};
-
-	if ((int)plan < 0 || (int)plan > EXPR_PLAN_ENTERPRISE)
-		return ("any");
-	return (names[plan]);
 }

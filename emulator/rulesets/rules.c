@@ -353,13 +353,23 @@ rs_position(struct reply *rep, const cJSON *pos, const cJSON *rules,
 	return (0);
 }
 
+/*
+ * Insert at a 0-based place. Not cJSON_InsertItemInArray: cJSON 1.7.15
+ * refuses (and leaks) an insertion in the middle of an array.
+ */
 static void
 rs_insert(cJSON *rules, int at, cJSON *rule)
 {
-	if (at >= cJSON_GetArraySize(rules))
-		cJSON_AddItemToArray(rules, rule);
-	else
-		cJSON_InsertItemInArray(rules, at, rule);
+	cJSON	*tail = cJSON_CreateArray(), *it;
+
+	while (cJSON_GetArraySize(rules) > at) {
+		it = cJSON_DetachItemFromArray(rules, at);
+		cJSON_AddItemToArray(tail, it);
+	}
+	cJSON_AddItemToArray(rules, rule);
+	while ((it = cJSON_DetachItemFromArray(tail, 0)) != NULL)
+		cJSON_AddItemToArray(rules, it);
+	cJSON_Delete(tail);
 }
 
 /* The ruleset named by the path, newest version; NULL when replied. */
