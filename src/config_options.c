@@ -34,12 +34,12 @@
 static const char *const config_output_choices[] = {
 	"table", "json", "yaml", NULL
 };
-/* By enum expr_plan: "any" lints the language only. */
-static const char *const config_plan_choices[] = {
-	"any", "free", "pro", "business", "enterprise", NULL
-};
 static const char *const config_confirm_quit_choices[] = {
 	"always", "transfers", "never", NULL
+};
+/* In the order of enum expr_plan: the index is the plan. */
+static const char *const config_plan_choices[] = {
+	"any", "free", "pro", "business", "enterprise", NULL
 };
 
 /* Everything outside profiles:; a dot names a section. */
@@ -99,7 +99,8 @@ const struct config_option config_options_profile[] = {
 	{ .name = "plan", .type = CONFIG_ENUM,
 	  .offset = offsetof(struct config_profile, plan), .dflt = "any",
 	  .choices = config_plan_choices,
-	  .help = "the zone's plan, for rate limiting rules' limits" },
+	  .help = "the zone's plan, whose limits rate limiting rules are"
+	  " checked against before they are sent" },
 	{ .name = "token", .type = CONFIG_TOKEN,
 	  .offset = offsetof(struct config_profile, token),
 	  .flags = CONFIG_F_CREDENTIAL,

@@ -299,9 +299,9 @@ test_usage(void **state)
 }
 
 /*
- * A server on Business refuses the log action a translation for
- * Enterprise uses: the first rule is applied, the second fails, the third
- * is not tried, and no legacy rule is disabled.
+ * A server on Business refuses what a translation for Enterprise uses
+ * (log, ssl): the first rule (a challenge) is applied, the second (a
+ * simulate) fails, the third is not tried, and no legacy rule is disabled.
  */
 static int
 business_setup(void **state)
@@ -324,28 +324,28 @@ test_failure_half_way(void **state)
 
 	legacy_ids(f, ids);
 	ep_clear(f);
-	RUN(f, &r, "migrate", "rate-limits", ids[0], ids[1], ids[2], "--plan",
+	RUN(f, &r, "migrate", "rate-limits", ids[2], ids[1], ids[0], "--plan",
 	    "enterprise", "--apply", "--disable-legacy");
 	assert_int_equal(r.status, 1);
-	line = itest_printf("legacy %s: applied (rule ", ids[0]);
+	line = itest_printf("legacy %s: applied (rule ", ids[2]);
 	assert_true(has(r.err, line));
 	free(line);
 	line = itest_printf("legacy %s: failed: ", ids[1]);
 	assert_true(has(r.err, line));
 	free(line);
 	line = itest_printf("legacy %s: not tried (stopped after a failure); "
-	    "legacy rule still enabled", ids[2]);
+	    "legacy rule still enabled", ids[0]);
 	assert_true(has(r.err, line));
 	free(line);
 	assert_true(has(r.err, "1 applied, 0 skipped (already there), 1 "
 	    "failed, 1 not tried"));
-	assert_int_equal(ep_has(f, ids[0]), 1);
+	assert_int_equal(ep_has(f, ids[2]), 1);
 	assert_int_equal(ep_has(f, ids[1]), 0);
-	assert_false(legacy_disabled(f, ids[0]));
+	assert_false(legacy_disabled(f, ids[2]));
 	run_free(&r);
 
 	/* Run again for the plan the server has: it completes. */
-	RUN(f, &r, "migrate", "rate-limits", ids[0], ids[1], ids[2], "--plan",
+	RUN(f, &r, "migrate", "rate-limits", ids[2], ids[1], ids[0], "--plan",
 	    "business", "--apply", "--disable-legacy");
 	assert_int_equal(r.status, 0);
 	assert_true(has(r.err, "2 applied, 1 skipped (already there), 0 "

@@ -25,22 +25,17 @@
 static int
 cli_migrate_plan(struct cli *c, enum expr_plan *plan)
 {
-	const struct config_profile	*pr;
-	const char			*name = c->o->plan;
+	int	rv;
 
-	*plan = EXPR_PLAN_NONE;
-	if (name == NULL && (pr = config_profile(c->cfg,
-	    c->session.profile)) != NULL && pr->plan != EXPR_PLAN_NONE)
-		name = expr_plan_name((enum expr_plan)pr->plan);
-	if (name == NULL) {
+	if (c->o->counting)
+		return (cli_usage_error("migrate: --counting is for expr "
+		    "check"));
+	if ((rv = cli_expr_plan(c, plan)) != 0)
+		return (rv);
+	if (*plan == EXPR_PLAN_NONE)
 		log_warn("migrate: no plan (--plan or the profile's plan:): "
 		    "translated as for Enterprise; a smaller plan may refuse "
 		    "the rules");
-		return (0);
-	}
-	if (expr_plan_parse(name, plan) != 0)
-		return (cli_usage_error("--plan: '%s' is not free, pro, "
-		    "business or enterprise", name));
 	return (0);
 }
 
