@@ -363,6 +363,7 @@ migrate_bypass(struct migrate_ctx *m, struct buf *b, const cJSON *list)
 	const cJSON	*v;
 	const char	*url;
 	struct buf	 all, one;
+	char		*last = NULL;
 	int		 n, i = 0, count = 0;
 	char		 what[64];
 
@@ -388,20 +389,20 @@ migrate_bypass(struct migrate_ctx *m, struct buf *b, const cJSON *list)
 		n = migrate_url_conds(m, &one, &u, what);
 		n += migrate_scheme_conds(m, &one, u.schemes, what);
 		migrate_url_free(&u);
-		buf_adds(&all, count++ == 0 ? "" : " or ");
 		if (n == 0)
-			buf_adds(&all, migrate_always());
-		else if (n == 1)
-			buf_adds(&all, buf_str(&one));
-		else
-			buf_addf(&all, "(%s)", buf_str(&one));
-		buf_free(&one);
+			buf_adds(&one, migrate_always());
+		/* Parenthesised only among others. */
+		free(last);
+		last = buf_detach(&one, NULL);
+		buf_adds(&all, count++ == 0 ? "" : " or ");
+		buf_addf(&all, n > 1 ? "(%s)" : "%s", last);
 	}
 	if (count > 0) {
 		migrate_and(b, "not (");
-		buf_adds(b, buf_str(&all));
+		buf_adds(b, count == 1 ? last : buf_str(&all));
 		buf_addc(b, ')');
 	}
+	free(last);
 	buf_free(&all);
 }
 
