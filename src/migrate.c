@@ -720,17 +720,61 @@ migrate_fail(struct migrate_item *it, const char *fmt, ...)
 	return (-1);
 }
 
+/*
+ * The ratelimit object (characteristics, period, count, timeout) and the
+ * action; NULL with it->error when the plan allows no value for one.
+ */
+static cJSON *
+migrate_ratelimit(struct migrate_ctx *m, const cJSON *legacy,
+    const char **action, int *simulated)
+{
+	struct migrate_item	*it = m->item;
+	const char		*mode;
+	cJSON			*rl, *chars;
+	int			 period;
+
+	mode = migrate_string(migrate_get(legacy, "action"), "mode");
+	rl = cJSON_CreateObject();
+	chars = cJSON_AddArrayToObject(rl, "characteristics");
+	cJSON_AddItemToArray(chars, cJSON_CreateString("cf.colo.id"));
+	cJSON_AddItemToArray(chars, cJSON_CreateString("ip.src"));
+	period = migrate_period(m, migrate_get(legacy, "period")->valueint);
+	if (period <= 0) {
+		xasprintf(&it->error, "no period is allowed on %s",
+		    migrate_plan_label(m->plan));
+		goto fail;
+	}
+	cJSON_AddNumberToObject(rl, "period", period);
+	cJSON_AddNumberToObject(rl, "requests_per_period",
+	    migrate_get(legacy, "threshold")->valueint);
+	if ((*action = migrate_action(m, legacy, rl, simulated)) == NULL) {
+		xasprintf(&it->error, "action.mode '%s' is not a legacy mode",
+		    mode != NULL ? mode : "(missing)");
+		goto fail;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(rl,
+	    "mitigation_timeout")->valueint < 0) {
+		xasprintf(&it->error, "no timeout is allowed for %s on %s",
+		    *action, migrate_plan_label(m->plan));
+		goto fail;
+	}
+	return (rl);
+fail:
+	cJSON_Delete(rl);
+	return (NULL);
+}
+
 int
 migrate_rule(const cJSON *legacy, enum expr_plan plan,
     struct migrate_item *it)
 {
 	struct migrate_ctx	 m;
 	struct rlrule_problem	 pb;
-	const cJSON		*v, *th, *pe;
+	const cJSON		*th, *pe;
 	const char		*url, *action, *desc;
 	cJSON			*rl;
 	char			*expr, *d;
-	int			 simulated, period;
+	int			 simulated;
 
 	memset(it, 0, sizeof *it);
 	memset(&m, 0, sizeof m);
@@ -753,6 +797,8 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 		return (migrate_fail(it, "threshold is missing or below 1"));
 	if (!cJSON_IsNumber(pe) || pe->valuedouble < 1)
 		return (migrate_fail(it, "period is missing or below 1"));
+	if ((rl = migrate_ratelimit(&m, legacy, &action, &simulated)) == NULL)
+		return (-1);
 
 	it->rule = cJSON_CreateObject();
 	if (it->legacy_id != NULL) {
@@ -760,40 +806,13 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 		cJSON_AddStringToObject(it->rule, "ref", d);
 		free(d);
 	}
-	rl = cJSON_CreateObject();
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(rl, "characteristics"),
-	    cJSON_CreateString("cf.colo.id"));
-	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(rl,
-	    "characteristics"), cJSON_CreateString("ip.src"));
-	if ((period = migrate_period(&m, pe->valueint)) <= 0) {
-		cJSON_Delete(rl);
-		return (migrate_fail(it, "no period is allowed on %s",
-		    migrate_plan_label(plan)));
-	}
-	cJSON_AddNumberToObject(rl, "period", period);
-	cJSON_AddNumberToObject(rl, "requests_per_period", th->valueint);
-	if ((action = migrate_action(&m, legacy, rl, &simulated)) == NULL) {
-		cJSON_Delete(rl);
-		return (migrate_fail(it, "action.mode '%s' is not a legacy "
-		    "mode", migrate_string(migrate_get(legacy, "action"),
-		    "mode") != NULL ? migrate_string(migrate_get(legacy,
-		    "action"), "mode") : "(missing)"));
-	}
-	if (cJSON_GetObjectItemCaseSensitive(rl,
-	    "mitigation_timeout")->valueint < 0) {
-		cJSON_Delete(rl);
-		return (migrate_fail(it, "no timeout is allowed for %s on %s",
-		    action, migrate_plan_label(plan)));
-	}
-
 	desc = migrate_string(legacy, "description");
 	d = xprintf("%s%s", simulated ? "[was simulate] " : "",
 	    desc != NULL ? desc : "");
 	cJSON_AddStringToObject(it->rule, "description", d);
 	free(d);
-	v = migrate_get(legacy, "disabled");
-	cJSON_AddBoolToObject(it->rule, "enabled", !cJSON_IsTrue(v) &&
-	    !simulated);
+	cJSON_AddBoolToObject(it->rule, "enabled",
+	    !cJSON_IsTrue(migrate_get(legacy, "disabled")) && !simulated);
 	cJSON_AddStringToObject(it->rule, "action", action);
 	expr = migrate_expression(&m, legacy, url);
 	cJSON_AddStringToObject(it->rule, "expression", expr);
