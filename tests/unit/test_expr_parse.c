@@ -296,6 +296,18 @@ test_strings(void **state)
 	assert_string_equal(e->root->rhs.lit.s, "\\d+\"[\\\"]\\\\");
 	expr_free(e);
 
+	/* wirefilter's hex byte strings read as strings; written quoted. */
+	e = parse_ok("http.host in {41:42-43.44 \"x\"} or http.host contains "
+	    "0a:0D", &any_plan);
+	assert_memory_equal(e->root->kids[0]->rhs.set.elems[0].s, "ABCD", 4);
+	assert_int_equal(e->root->kids[1]->rhs.lit.len, 2);
+	expr_free(e);
+	FMT("http.host eq 41:42", "http.host eq \"AB\"");
+	refused("http.host eq 41", &any_plan, 14, "expected a string literal");
+	refused("http.host eq 41:4", &any_plan, 14, "expected a string literal");
+	refused("http.host wildcard 41:42", &any_plan, 20,
+	    "expected a string literal");
+
 	refused("http.host eq \"a", &any_plan, 14, "unterminated string");
 	refused("http.host eq \"a\\", &any_plan, 14, "unterminated string");
 	refused("http.host eq r#\"a\"", &any_plan, 14,
@@ -782,6 +794,38 @@ test_limits(void **state)
 }
 
 static void
+test_message_utf8(void **state)
+{
+	struct buf		 b = BUF_INITIALIZER;
+	struct expr_error	 err;
+	size_t			 i, n, k;
+
+	(void)state;
+	/* A long quoted value is cut in its message at a whole character,
+	 * wherever the cut falls. */
+	for (k = 0; k < 4; k++) {
+		buf_reset(&b);
+		buf_adds(&b, "starts_with(http.host, \"");
+		for (i = 0; i < k; i++)
+			buf_addc(&b, 'a');
+		for (i = 0; i < 200; i++)
+			buf_adds(&b, "\xc3\xa9");
+		buf_adds(&b, "\") eq 1");
+		assert_null(expr_parse(b.data, NULL, &err));
+		n = strlen(err.message);
+		assert_true(n > 0);
+		assert_non_null(strstr(err.message, "...'"));
+		for (i = 0; i < n; i++)
+			if (((unsigned char)err.message[i] & 0xe0) == 0xc0 &&
+			    (i + 1 == n || ((unsigned char)err.message[i + 1] &
+			    0xc0) != 0x80))
+				fail_msg("k %zu: a broken character at %zu", k,
+				    i);
+	}
+	buf_free(&b);
+}
+
+static void
 test_render(void **state)
 {
 	struct expr_error	 err;
@@ -801,6 +845,19 @@ test_render(void **state)
 	r = expr_error_render("http.request.uri.path EQ \"/\"", &err);
 	assert_non_null(strstr(r, "\n                      ^^\n"));
 	free(r);
+
+	/* Control characters never reach a terminal from a message or the
+	 * echoed text; a broken UTF-8 byte is named. */
+	refused("ssl \x1b[31m", &any_plan, 5, "a control character (\\x1b)");
+	assert_null(expr_parse("ssl \x1b[31m", NULL, &err));
+	r = expr_error_render("ssl \x1b[31m", &err);
+	assert_string_equal(r, "expression:1:5: expected and, or, xor or the "
+	    "end, found a control character (\\x1b)\nssl ?[31m\n    ^\n");
+	free(r);
+	refused("starts_with(http.host, r\"\x1b]0;x\") eq 1", &any_plan, 34,
+	    "'starts_with(http.host, r\"?]0;x\")' is a Bool");
+	refused("ssl and \xc3", &any_plan, 9, "found the byte \\xc3");
+	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
 }
 
 /* ---- formatter ---------------------------------------------------------- */
@@ -927,6 +984,7 @@ main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_plans),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_message_utf8),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_roundtrip),
