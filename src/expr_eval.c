@@ -220,9 +220,11 @@ ev_order(const struct expr_val *v, const struct expr_lit *lit, int *ok)
 		return (ev_bytes_cmp(v->u.s.p, v->u.s.n, lit->s, lit->len));
 	if (v->kind == EXPR_V_INT && lit->kind == EXPR_LIT_INT)
 		return (v->u.i < lit->i ? -1 : v->u.i > lit->i);
-	if (v->kind == EXPR_V_IP && lit->kind == EXPR_LIT_IP &&
-	    v->u.ip.family == lit->ip.family)
-		return (memcmp(v->u.ip.bytes, lit->ip.bytes,
+	/* Addresses of two families differ, and IPv4 sorts first. */
+	if (v->kind == EXPR_V_IP && lit->kind == EXPR_LIT_IP)
+		return (v->u.ip.family != lit->ip.family ?
+		    v->u.ip.family - lit->ip.family :
+		    memcmp(v->u.ip.bytes, lit->ip.bytes,
 		    v->u.ip.family == 4 ? 4 : 16));
 	*ok = 0;
 	return (0);
@@ -233,13 +235,18 @@ ev_matches(struct ev_ctx *ctx, const pcre2_code *re, const char *p,
     size_t n)
 {
 	pcre2_match_data	*md;
+	pcre2_match_context	*mc;
 
 	if (re == NULL ||
 	    (md = expr_request_match_data(ctx->rq, ctx->e->max_ovector)) ==
-	    NULL)
+	    NULL || (mc = expr_request_match_context(ctx->rq)) == NULL)
 		return (0);
-	/* A result of 0 is a match whose captures did not all fit. */
-	return (pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, NULL) >= 0);
+	/*
+	 * A result of 0 is a match whose captures did not all fit. A pattern
+	 * that reaches the match limits (PCRE2 backtracks; the service's
+	 * engine does not) counts as not matching.
+	 */
+	return (pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, mc) >= 0);
 }
 
 static int

@@ -1924,7 +1924,6 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 			if (g == 'u')
 				return (regex_refuse(p, n, litoff, i, 4,
 				    "(?u) other than at the start"));
-			c = '(';	/* the group's own '(' is written below */
 		} else if ((c == '+' || c == '*' || c == '?' || c == '}') &&
 		    i + 1 < len && s[i + 1] == '+') {
 			return (regex_refuse(p, n, litoff, i, 2,
