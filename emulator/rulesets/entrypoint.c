@@ -171,7 +171,7 @@ rs_build_rules(struct req *req, struct reply *rep, const cJSON *in,
 			if (strcmp(p.field, "rule") != 0)
 				snprintf(field, sizeof field, "rules[%d].%s",
 				    i, p.field);
-			rs_invalid(rep, field, "%s", p.message);
+			rs_invalid_problem(rep, field, &p);
 			goto fail;
 		}
 		o = NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -290,6 +291,7 @@ test_put_entry(void **state)
 	cJSON_Delete(list);
 
 	/* Omitted rules are gone; an empty list empties it. */
+	cJSON_Delete(again);
 	again = api_ok(e, "PUT", ENTRY, "{\"rules\":[]}");
 	assert_string_equal(str(again, "version"), "3");
 	assert_int_equal(cJSON_GetArraySize(rules_of(again)), 0);
@@ -1112,6 +1114,49 @@ test_plan_enterprise(void **state)
 	    NULL);
 }
 
+/* --plan takes only the four plans; anything else stops edgemu at once. */
+static void
+test_plan_option(void **state)
+{
+	const char	*emu = getenv("EDGEMU");
+	char		*cmd, out[512];
+	FILE		*f;
+	size_t		 n;
+	int		 status;
+
+	(void)state;
+	if (emu == NULL)
+		skip();
+	cmd = itest_printf("timeout 20 '%s' --plan gold --listen 127.0.0.1:0 "
+	    "--data /nonexistent 2>&1", emu);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	n = fread(out, 1, sizeof out - 1, f);
+	out[n] = '\0';
+	status = pclose(f);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_has(out, "--plan gold: expected free, pro, business or "
+	    "enterprise");
+	free(cmd);
+}
+
+/* A PATCH whose position is null is no move: the rule must be whole. */
+static void
+test_patch_null_position(void **state)
+{
+	static const char *const one[] = { "/a" };
+	struct edgemu	*e = *state;
+	cJSON		*rs;
+	char		*p;
+
+	rs = put_paths(e, one, 1);
+	p = rules_path(rs, str(rule_at(rs, 0), "id"));
+	refused(e, "PATCH", p, "{\"position\":null}", 400, "action: required");
+	free(p);
+	cJSON_Delete(rs);
+}
+
 int
 main(void)
 {
@@ -1143,6 +1188,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_plan_business,
 		    fixture_business, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_plan_enterprise,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test(test_plan_option),
+		cmocka_unit_test_setup_teardown(test_patch_null_position,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 	};
 

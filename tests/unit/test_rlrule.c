@@ -295,7 +295,7 @@ check_case(const struct rcase *c, size_t i)
 {
 	struct rlrule_problem	 p;
 	cJSON			*rule;
-	char			*text = build(c);
+	char			*text = build(c), shown[320];
 	int			 rc;
 
 	rule = cJSON_Parse(text);
@@ -310,10 +310,16 @@ check_case(const struct rcase *c, size_t i)
 		if (rc == 0)
 			fail_msg("case %zu: accepted, wanted %s: %s", i,
 			    c->field, text);
+		/* An expression's column as edgemu shows it. */
+		if (p.column > 0)
+			snprintf(shown, sizeof shown, "column %d: %s",
+			    p.column, p.message);
+		else
+			snprintf(shown, sizeof shown, "%s", p.message);
 		if (strcmp(p.field, c->field) != 0 ||
-		    strstr(p.message, c->msg) == NULL)
+		    strstr(shown, c->msg) == NULL)
 			fail_msg("case %zu: got %s: %s, wanted %s: ...%s...",
-			    i, p.field, p.message, c->field, c->msg);
+			    i, p.field, shown, c->field, c->msg);
 	}
 	cJSON_Delete(rule);
 	free(text);
@@ -358,7 +364,7 @@ test_lengths(void **state)
 	struct rlrule_problem	 p;
 	cJSON			*v;
 	char			*big;
-	size_t			 n;
+	size_t			 n, i;
 
 	(void)state;
 	for (n = 4096; n <= 4097; n++) {
@@ -380,7 +386,7 @@ test_lengths(void **state)
 		v = cJSON_Parse("{\"action\":\"block\",\"expression\":\"ssl\","
 		    "\"ratelimit\":{" RL "}}");
 		big = xmalloc(2 * n + 1);
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			memcpy(big + 2 * i, "\xc3\xa9", 2);	/* 2 bytes, 1 char */
 		big[2 * n] = '\0';
 		cJSON_AddStringToObject(v, "description", big);
