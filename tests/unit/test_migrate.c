@@ -803,6 +803,29 @@ test_apply(void **state)
 	free(report);
 	migrate_apply_free(a);
 
+	/* A legacy rule that cannot be disabled stops the rest. */
+	a = migrate_apply_new(items, n, BUS, ZONE, 1);
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'2','ref':'legacy-aa'},{'id':'22','ref':"
+	    "'legacy-bb'},{'id':'33','ref':'legacy-cc'}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	expect_call(a, "PUT", "/zones/" ZONE "/rate_limits/aa", &c);
+	migrate_call_clear(&c);
+	migrate_apply_answer(a, 410, NULL, "HTTP 410 Gone");
+	assert_int_equal(migrate_apply_next(a, &c), 0);
+	report = migrate_apply_report(a);
+	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
+	    "entry point (rule 2); disabling the legacy rule failed: HTTP 410 "
+	    "Gone; it is still enabled\n"));
+	assert_non_null(strstr(report, "  legacy cc: skipped: already in the "
+	    "entry point (rule 33); legacy rule still enabled\n"));
+	assert_true(migrate_apply_failed(a));
+	free(report);
+	migrate_apply_free(a);
+
 	/* A plan's quota: what does not fit is not sent. */
 	a = migrate_apply_new(items, n, FREE, ZONE, 0);
 	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
