@@ -3,7 +3,8 @@
 # limiting rules for the profile's plan (Pro: the methods and simulate
 # warnings shown), q leaves with nothing sent, y adds both to the entry
 # point (checked through the Rulesets API, each change journaled), and M
-# again skips them (their ref is there).
+# again with d skips them (their ref is there) and disables the legacy
+# rules.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -78,13 +79,20 @@ grep -c '"method":"POST"' "$XDG_STATE_HOME/edgetui/journal.jsonl" |
 e2e_keys q
 e2e_wait_gone "migration to rate limiting rules"
 
-# ---- M again: both skipped, nothing sent but the read.
+# ---- M again with d: both skipped, the legacy rules disabled.
 e2e_keys M
 e2e_wait_for "migrate 2 legacy rate limits"
-e2e_keys y
+e2e_keys d
 e2e_wait_for "0 applied, 2 skipped (already there)"
+e2e_assert_contains "legacy $id1: skipped: already in the entry point (rule "
 [ "$(rs_sent POST)" = $((posts + 2)) ] || e2e_fail "a re-run sent a POST"
+for id in "$id1" "$id2"; do
+	e2e_api GET "$RL/$id" | grep -q '"disabled":true' ||
+	    e2e_fail "legacy rule $id is still enabled"
+done
 e2e_keys q
 e2e_wait_gone "0 applied, 2 skipped"
+# The list, read again, shows them disabled.
+e2e_wait_match "Protect the login form.* yes "
 e2e_quit_and_check_sane : q Enter
 
