@@ -961,6 +961,7 @@ struct migrate_apply {
 	char				**rule_id;	/* per item */
 	char				*ruleset;	/* the entry point's id */
 	int				 created;
+	int				 upgraded;	/* by the service */
 	char				*stopped;	/* why it stopped */
 
 	enum migrate_step		 step;
@@ -1051,6 +1052,9 @@ migrate_classify(struct migrate_apply *a, const cJSON *ep)
 	size_t				 i;
 	int				 room;
 
+	/* Observed on entry points the service filled from legacy rules. */
+	a->upgraded = (id = migrate_string(ep, "source")) != NULL &&
+	    strcmp(id, "rate_limit") == 0;
 	room = rlrule_max_rules(a->plan) - (cJSON_IsArray(rules) ?
 	    cJSON_GetArraySize(rules) : 0);
 	for (i = 0; i < a->n; i++) {
@@ -1305,6 +1309,10 @@ migrate_apply_report(const struct migrate_apply *a)
 	if (a->ruleset != NULL)
 		buf_addf(&b, "entry point %s%s\n", a->ruleset,
 		    a->created ? " (created)" : "");
+	if (a->upgraded)
+		buf_adds(&b, "  note: the service converted legacy rules into "
+		    "this entry point (source rate_limit): its own rules may "
+		    "already do what these do\n");
 	else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
 	    strncmp(a->stopped, "reading", 7) == 0)
 		buf_addf(&b, "%s: nothing was changed\n", a->stopped);

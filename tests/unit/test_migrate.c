@@ -810,6 +810,7 @@ test_apply(void **state)
 	migrate_call_clear(&c);
 	rs = ruleset("{'id':'2','ref':'legacy-aa'},{'id':'22','ref':"
 	    "'legacy-bb'},{'id':'33','ref':'legacy-cc'}");
+	cJSON_AddStringToObject(rs, "source", "rate_limit");
 	migrate_apply_answer(a, 200, rs, NULL);
 	cJSON_Delete(rs);
 	expect_call(a, "PUT", "/zones/" ZONE "/rate_limits/aa", &c);
@@ -822,6 +823,8 @@ test_apply(void **state)
 	    "Gone; it is still enabled\n"));
 	assert_non_null(strstr(report, "  legacy cc: skipped: already in the "
 	    "entry point (rule 33); legacy rule still enabled\n"));
+	assert_non_null(strstr(report, "note: the service converted legacy "
+	    "rules into this entry point"));
 	assert_true(migrate_apply_failed(a));
 	free(report);
 	migrate_apply_free(a);
