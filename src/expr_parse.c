@@ -396,8 +396,9 @@ static const char *const unavailable_funcs[] = {
 static const char *
 found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 {
-	size_t		 n = expr_lex_word_len(lx, 1), k;
+	size_t		 n = expr_lex_word_len(lx, 1);
 	unsigned char	 c = (unsigned char)lx->s[off];
+	uint32_t	 cp;
 
 	if (n > 0 && n < 40) {
 		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
@@ -416,11 +417,8 @@ found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 		return (buf);
 	}
 	/* A whole UTF-8 character, or the byte when it is not one. */
-	n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-	for (k = 1; k < n && off + k < lx->n; k++)
-		if (((unsigned char)lx->s[off + k] & 0xc0) != 0x80)
-			break;
-	if (n > 1 && k == n && c < 0xf5)
+	n = text_utf8_decode(lx->s + off, lx->n - off, &cp);
+	if (n > 1 && cp >= 0xa0)
 		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
 	else
 		snprintf(buf, size, "the byte \\x%02x", c);

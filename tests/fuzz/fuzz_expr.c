@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: the Rules language parser and formatter. What parses
- * formats to text that parses again and formats the same; a refusal points
- * inside the text.
+ * formats to text that parses again and formats the same, and every node's
+ * place lies inside the text; a refusal points inside the text with a
+ * message that is UTF-8 without control characters.
  */
 #include "config.h"
 
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "expr.h"
+#include "expr_ast.h"
+#include "text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -23,6 +26,36 @@ chars(const char *s)
 		if (((unsigned char)*s & 0xc0) != 0x80)
 			n++;
 	return (n);
+}
+
+static void
+check_places(const struct expr_node *n, int nchars)
+{
+	size_t	i;
+
+	if (n->column < 1 || n->length < 0 ||
+	    n->column + n->length - 1 > nchars)
+		abort();
+	if (n->kind == EXPR_N_CMP)
+		check_places(n->lhs, nchars);
+	for (i = 0; i < n->nkids; i++)
+		check_places(n->kids[i], nchars);
+}
+
+static int
+clean_message(const char *s)
+{
+	size_t		 n = strlen(s), len;
+	uint32_t	 cp;
+
+	while (n > 0) {
+		if ((len = text_utf8_decode(s, n, &cp)) == 0 || cp < 0x20 ||
+		    cp == 0x7f)
+			return (0);
+		s += len;
+		n -= len;
+	}
+	return (1);
 }
 
 int
@@ -45,13 +78,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	if ((e = expr_parse(text, &o, &err)) == NULL) {
 		if (err.column < 1 || (size_t)err.column > chars(text) + 1 ||
-		    err.length < 1 || err.message[0] == '\0')
+		    err.length < 1 || err.message[0] == '\0' ||
+		    !clean_message(err.message))
 			abort();
 		r = expr_error_render(text, &err);
 		free(r);
 		free(text);
 		return (0);
 	}
+	check_places(e->root, (int)chars(text));
 	f1 = expr_format(e);
 	/* Canonical names and words can be longer than what was written. */
 	if (chars(f1) <= EXPR_MAX_LENGTH) {

@@ -857,6 +857,8 @@ test_render(void **state)
 	refused("starts_with(http.host, r\"\x1b]0;x\") eq 1", &any_plan, 34,
 	    "'starts_with(http.host, r\"?]0;x\")' is a Bool");
 	refused("ssl and \xc3", &any_plan, 9, "found the byte \\xc3");
+	refused("ssl and \xe0\x9e\x8b", &any_plan, 9, "found the byte \\xe0");
+	refused("ssl and \xc2\x9b", &any_plan, 9, "found the byte \\xc2");
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
 }
 
