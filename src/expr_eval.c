@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <sys/types.h>
+
 #include <arpa/inet.h>
 
 #include <stdint.h>
@@ -440,25 +442,26 @@ ev_value(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *v)
 	}
 }
 
-/* How many elements any()/all() walk: the source before its root [*]. */
-static size_t
+/* How many elements any()/all() walk: the source before its root [*];
+ * -1 when the source itself is missing. */
+static ssize_t
 ev_count(struct ev_ctx *ctx, const struct expr_node *n)
 {
 	const struct expr_node	*src = n->source;
 	struct expr_val		 v;
 
 	if (src == NULL)
-		return (0);
+		return (-1);
 	if (src->field != EXPR_F_NONE)
 		v = *expr_request_field(ctx->rq, src->field);
 	else
 		ev_call(ctx, src, &v);
 	ev_index(ctx, src, 0, MINIMUM(n->source_at, src->nidx), &v);
 	if (v.kind == EXPR_V_ARRAY)
-		return (v.u.arr.n);
+		return ((ssize_t)v.u.arr.n);
 	if (v.kind == EXPR_V_MAP)
-		return (v.u.map->n);
-	return (0);
+		return ((ssize_t)v.u.map->n);
+	return (-1);
 }
 
 /* ---- explain's texts ---------------------------------------------------- */
@@ -572,13 +575,16 @@ ev_bare(struct ev_ctx *ctx, const struct expr_node *n)
 static int
 ev_quant(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	size_t	count, i, saved_elem = ctx->elem;
-	int	saved_mapping = ctx->mapping, any = n->kind == EXPR_N_ANY;
-	int	r = !any;
+	size_t	 i, saved_elem = ctx->elem;
+	ssize_t	 count;
+	int	 saved_mapping = ctx->mapping, any = n->kind == EXPR_N_ANY;
+	int	 r = !any;
 
-	count = ev_count(ctx, n);
+	/* all() is true on an empty array, false when there is none. */
+	if ((count = ev_count(ctx, n)) == -1)
+		return (0);
 	ctx->mapping = 1;
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < (size_t)count; i++) {
 		ctx->elem = i;
 		if (ev_bool(ctx, n->kids[0]) == any) {
 			/* Explain keeps the deciding element's values. */

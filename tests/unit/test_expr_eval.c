@@ -614,8 +614,8 @@ test_missing_values(void **state)
 	TRUE_(rq, "not http.request.headers[\"x-api-key\"][2] eq \"x\"");
 	FALSE_(rq, "http.request.cookies[\"x\"][0] contains \"\"");
 	FALSE_(rq, "any(http.request.headers[\"nope\"][*] ne \"x\")");
-	/* all() over nothing is vacuously true (as wirefilter). */
-	TRUE_(rq, "all(http.request.headers[\"nope\"][*] eq \"x\")");
+	/* all() over an empty array is true, over a missing one false. */
+	FALSE_(rq, "all(http.request.headers[\"nope\"][*] eq \"x\")");
 	/* Functions pass the missing value on. */
 	FALSE_(rq, "lower(http.request.headers[\"nope\"][0]) ne \"x\"");
 	FALSE_(rq, "len(http.request.headers[\"nope\"][0]) ge 0");
@@ -629,6 +629,8 @@ test_missing_values(void **state)
 	FALSE_(rq, "ip.src in {0.0.0.0/0 ::/0}");
 	TRUE_(rq, "not ip.src in {0.0.0.0/0 ::/0}");
 	FALSE_(rq, "ip.src.country eq \"DE\"");
+	TRUE_(rq, "all(http.request.uri.args.names[*] eq \"x\")");
+	FALSE_(rq, "any(http.request.uri.args.names[*] ne \"x\")");
 	/* An absent header is an empty value, as the service has it. */
 	TRUE_(rq, "http.user_agent eq \"\"");
 	expr_request_free(rq);
