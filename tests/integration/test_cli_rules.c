@@ -332,6 +332,89 @@ test_create_if_absent(void **state)
 	free(file);
 }
 
+/*
+ * The entry point made by someone else between edgetui's GET (404) and
+ * its POST /rulesets (409): the rule goes into theirs, whose rules stay.
+ */
+static void
+test_create_race(void **state)
+{
+	static const char json_type[] = "Content-Type: application/json\r\n";
+	static const char theirs[] = "{\"success\":true,\"errors\":[],"
+	    "\"result\":{\"id\":\"" ABSENT_ID "\",\"name\":\"default\","
+	    "\"kind\":\"zone\",\"phase\":\"http_ratelimit\",\"version\":"
+	    "\"1\",\"rules\":[{\"id\":\"" FRESH_ZONE "\",\"action\":"
+	    "\"log\"}]}}";
+	static const char added[] = "{\"success\":true,\"errors\":[],"
+	    "\"result\":{\"id\":\"" ABSENT_ID "\",\"version\":\"2\","
+	    "\"rules\":[{\"id\":\"" FRESH_ZONE "\",\"action\":\"log\"},"
+	    "{\"id\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"action\":"
+	    "\"block\",\"description\":\"raced\"}]}}";
+	const struct faultd_reply replies[] = {
+		{ .status = 404, .headers = json_type, .body = "{\"success\":"
+		    "false,\"errors\":[{\"code\":10003,\"message\":\"no "
+		    "entry point\"}],\"result\":null}" },
+		{ .status = 409, .headers = json_type, .body = "{\"success\":"
+		    "false,\"errors\":[{\"code\":20217,\"message\":\"the "
+		    "zone already has an entry point\"}],\"result\":null}" },
+		{ .status = 200, .headers = json_type, .body = theirs },
+		{ .status = 200, .headers = json_type, .body = added },
+	};
+	static const char *const want[][2] = {
+		{ "GET", "/rulesets/phases/http_ratelimit/entrypoint" },
+		{ "POST", "/rulesets" },
+		{ "GET", "/rulesets/phases/http_ratelimit/entrypoint" },
+		{ "POST", "/rulesets/" ABSENT_ID "/rules" },
+	};
+	struct fixture		*f = *state;
+	struct faultd		*fd = faultd_start(0);
+	struct faultd_request	 rq;
+	struct run		 r;
+	char			*file = rule_file(f, "raced"), *url, *path;
+	const char		*env[2];
+	size_t			 i;
+
+	assert_non_null(fd);
+	faultd_script(fd, replies, 4);
+	url = itest_printf("CLOUDFLARE_BASE_URL=%s", faultd_url(fd));
+	env[0] = url;
+	env[1] = NULL;
+	{
+		const char *const args[] = { "create", "rules", "-f", file,
+		    "-o", "json", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	faultd_stop(fd);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+	assert_true(has(r.err, "made meanwhile"));
+	assert_int_equal(faultd_count(fd), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(faultd_request(fd, i, &rq), 0);
+		path = itest_printf("/zones/%s%s", f->emu.zone, want[i][1]);
+		assert_string_equal(rq.method, want[i][0]);
+		assert_string_equal(rq.path, path);
+		free(path);
+		/* The entry point is made whole; the rule sent alone. */
+		if (i == 1) {
+			assert_true(has(rq.body, "\"kind\":\"zone\""));
+			assert_true(has(rq.body,
+			    "\"phase\":\"http_ratelimit\""));
+			assert_true(has(rq.body, "\"name\":\"default\""));
+		}
+		if (i == 3) {
+			assert_true(has(rq.body, "\"description\":\"raced\""));
+			assert_false(has(rq.body, "\"rules\""));
+		}
+		faultd_request_free(&rq);
+	}
+	run_free(&r);
+	faultd_free(fd);
+	free(url);
+	free(file);
+}
+
 /* create --position P with a rule described desc; its index after. */
 static int
 create_at(struct fixture *f, const char *desc, const char *position)
@@ -711,6 +794,14 @@ test_lint_plan_from_profile(void **state)
 	w = version_of(f, f->emu.zone);
 	assert_string_equal(v, w);
 	free(w);
+	/* expr check takes the profile's plan too; --plan overrides it. */
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"",
+	    "--plan", "enterprise");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
 	/* The same on a plan that has it. */
 	spill(cfg, "default_profile: shop\n"
 	    "profiles:\n"
@@ -950,6 +1041,7 @@ main(void)
 		T(test_list_in_order),
 		T(test_rulesets_and_versions),
 		T(test_create_if_absent),
+		T(test_create_race),
 		T(test_create_positions),
 		T(test_update_is_whole),
 		T(test_edit),
