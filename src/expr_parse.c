@@ -434,31 +434,36 @@ found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 	return (buf);
 }
 
+/* " after 'eq'", " in the set" or nothing: where a thing was expected. */
+static const char *
+where(const struct parser *p, char *buf, size_t size)
+{
+	if (strcmp(p->after, "{") == 0)
+		snprintf(buf, size, " in the set");
+	else if (p->after[0] != '\0')
+		snprintf(buf, size, " after '%s'", p->after);
+	else
+		buf[0] = '\0';
+	return (buf);
+}
+
 static void
 expect_msg(struct parser *p, size_t off, const char *what)
 {
 	struct expr_lex	*lx = &p->lx;
-	char		 found[64];
+	char		 found[64], at[48];
 	size_t		 n;
 
+	where(p, at, sizeof at);
 	if (off >= lx->n) {
-		if (p->after[0] != '\0')
-			expr_lex_error(lx, off, 0, "unexpected end of input: "
-			    "expected %s after '%s'", what, p->after);
-		else
-			expr_lex_error(lx, off, 0, "unexpected end of input: "
-			    "expected %s", what);
+		expr_lex_error(lx, off, 0, "unexpected end of input: expected "
+		    "%s%s", what, at);
 		return;
 	}
 	if ((n = word_len_at(lx, off)) == 0)
 		n = 1;
 	found_text(lx, off, found, sizeof found);
-	if (p->after[0] != '\0')
-		expr_lex_error(lx, off, n, "expected %s after '%s', found %s",
-		    what, p->after, found);
-	else
-		expr_lex_error(lx, off, n, "expected %s, found %s", what,
-		    found);
+	expr_lex_error(lx, off, n, "expected %s%s, found %s", what, at, found);
 }
 
 static int
@@ -1195,6 +1200,7 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 	struct expr_lex	*lx = &p->lx;
 	size_t		 off = lx->pos;
 	int		 c = expr_lex_peek(lx);
+	char		 at[48];
 
 	switch (t) {
 	case EXPR_T_STRING:
@@ -1209,8 +1215,8 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 		return (expr_lex_string(lx, flags & LIT_REGEX, lit));
 	case EXPR_T_INT:
 		if (expr_lex_at_string(lx)) {
-			expr_lex_error(lx, off, 1, "expected an integer literal "
-			    "after '%s', not a string", p->after);
+			expr_lex_error(lx, off, 1, "expected an integer "
+			    "literal%s, not a string", where(p, at, sizeof at));
 			return (-1);
 		}
 		if (c != '-' && !(c >= 0 && isdigit(c))) {
@@ -1226,8 +1232,8 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 		return (0);
 	default:
 		if (expr_lex_at_string(lx)) {
-			expr_lex_error(lx, off, 1, "expected an IP address "
-			    "after '%s', without quotes", p->after);
+			expr_lex_error(lx, off, 1, "expected an IP address%s, "
+			    "without quotes", where(p, at, sizeof at));
 			return (-1);
 		}
 		if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
@@ -1759,6 +1765,11 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 				    l->column;
 			}
 		} else {
+			if (expr_lex_at_string(lx)) {
+				expr_lex_error(lx, off, 1, "expected an IP "
+				    "address in the set, without quotes");
+				return (-1);
+			}
 			if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
 				expect_msg(p, off, lit_word(t));
 				return (-1);
