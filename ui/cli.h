@@ -43,6 +43,8 @@ struct cli_opts {
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
 	long long	 chunk_size;	/* upload --chunk-size; 0: config */
+	int		 apply;		/* migrate --apply */
+	int		 disable_legacy; /* migrate --disable-legacy */
 
 	/* expr and rules: the plan, and a request as the rules see it. */
 	const char	*plan;		/* --plan */
@@ -64,6 +66,7 @@ struct cli_opts {
 #define CLI_OPT_YES		0x040
 #define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
 #define CLI_OPT_WAIT		0x100
+#define CLI_OPT_MIGRATE		0x200	/* --apply --disable-legacy */
 #define CLI_OPT_PLAN		0x1000	/* --plan --counting */
 #define CLI_OPT_REQUEST		0x2000	/* --request --ip -H --country */
 #define CLI_OPT_STATUS		0x4000	/* --status */

@@ -101,7 +101,9 @@ enum keymap_context {
 	X(ACTION_SEARCH_PREV, "search-prev", KEYMAP_DETAIL, \
 	    "the previous match of the search") \
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
-	    "copy to the clipboard (OSC 52)")
+	    "copy to the clipboard (OSC 52)") \
+	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \
+	    "legacy rate limits: preview as rate limiting rules, then apply")
 
 enum action {
 	ACTION_NONE = 0,	/* "none": an unbound key */

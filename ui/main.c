@@ -53,6 +53,8 @@ enum {
 	OPT_CHUNK,
 	OPT_WAIT,
 	OPT_PLAN,
+	OPT_APPLY,
+	OPT_DISABLE_LEGACY,
 	OPT_COUNTING,
 	OPT_REQUEST,
 	OPT_IP,
@@ -93,6 +95,8 @@ static const struct option main_options[] = {
 	{ "chunk-size",		required_argument, NULL, OPT_CHUNK },
 	{ "wait",		no_argument,	   NULL, OPT_WAIT },
 	{ "plan",		required_argument, NULL, OPT_PLAN },
+	{ "apply",		no_argument,	   NULL, OPT_APPLY },
+	{ "disable-legacy",	no_argument,	   NULL, OPT_DISABLE_LEGACY },
 	{ "counting",		no_argument,	   NULL, OPT_COUNTING },
 	{ "request",		required_argument, NULL, OPT_REQUEST },
 	{ "ip",			required_argument, NULL, OPT_IP },
@@ -300,6 +304,14 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 		return (main_chunk(o, arg) == 0 ? 0 : -1);
 	case OPT_WAIT:
 		o->seen |= CLI_OPT_WAIT;
+		break;
+	case OPT_APPLY:
+		o->apply = 1;
+		o->seen |= CLI_OPT_MIGRATE;
+		break;
+	case OPT_DISABLE_LEGACY:
+		o->disable_legacy = 1;
+		o->seen |= CLI_OPT_MIGRATE;
 		break;
 	case OPT_PLAN:
 	case OPT_COUNTING:

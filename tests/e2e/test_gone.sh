@@ -1,9 +1,10 @@
 #!/bin/bash
 # The retired rate-limit API: edgemu --legacy-gone answers every
 # rate-limit route with 410 Gone, as the cloud does. The rate-limits list
-# shows the banner that says what replaces the API, and the error, without
-# a crash; changes are refused before anything is sent; the other
-# panels keep working.
+# shows the banner that says what replaces the API and where rate
+# limiting rules are, and the error, without a crash; M migrates nothing;
+# changes are refused before anything is sent; the other panels keep
+# working.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -29,7 +30,11 @@ e2e_keys Enter
 e2e_wait_for "The legacy Rate Limiting API (/zones/{zone}/rate_limits) is retired"
 e2e_wait_for "/zones/{zone}/rulesets/phases/http_ratelimit/entrypoint"
 e2e_wait_for "HTTP 410"
+# ... and where rate limiting rules are: the :rules panel, else the CLI.
+e2e_wait_match "Rate limiting rules: (open them with :rules|see edgetui get rate-limit-rules)[.]"
 e2e_expect_screen gone-rate-limits.txt
+e2e_keys M
+e2e_wait_for "there is nothing to migrate here"
 
 # Changes are refused at once, with why: nothing is sent to a retired API.
 e2e_keys t

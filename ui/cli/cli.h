@@ -139,6 +139,7 @@ int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_set(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_clear(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_migrate(struct cli *, const struct kind *, int, char **);
 
 /* edit.c, also for rules.c */
 int	 cli_edit_loop(struct edit *, cJSON **);

@@ -113,6 +113,18 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_download
 	},
 	{
+		.name = "migrate",
+		.synopsis = "migrate rate-limits [ID...] [--plan P] [--apply] "
+		    "[--disable-legacy]",
+		.summary = "legacy rate limits as rate limiting rules (YAML,\n"
+		    "warnings as comments); --apply adds them to the entry\n"
+		    "point, --disable-legacy then disables the legacy ones",
+		.flags = CLI_OPT_PLAN | CLI_OPT_MIGRATE,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_migrate
+	},
+	{
 		.name = "expr check",
 		.synopsis = "expr check EXPR [--plan P] [--counting]",
 		.summary = "check a rules expression; exit 2 with the column\n"

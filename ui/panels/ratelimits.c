@@ -1,8 +1,9 @@
 /*
  * Rate limits (legacy): t enables or disables the rule under the cursor,
  * or sets the marked ones all one way after asking, by PUT, the whole rule
- * as the API wants it. A 410 from the server becomes the generic panel's
- * banner (api_gone_message).
+ * as the API wants it; M moves rules to rate limiting rules (rlmigrate.c).
+ * A 410 from the server becomes the generic panel's banner
+ * (api_gone_message), which then says where rate limiting rules are.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "panels/rlmigrate.h"
 #include "tui.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -138,6 +140,10 @@ ratelimits_action(struct panel *p, enum action a)
 	size_t		  n;
 	int		  dis;
 
+	if (a == ACTION_MIGRATE && p->view == PANEL_LIST) {
+		rlmigrate_start(p);
+		return (TUI_HANDLED);
+	}
 	if (a != ACTION_TOGGLE || p->view != PANEL_LIST)
 		return (0);
 	if (tui_refuse_readonly(p->tui, "toggle"))
@@ -155,8 +161,12 @@ ratelimits_action(struct panel *p, enum action a)
 const struct panel_ops panel_rate_limits_ops = {
 	.kind = "rate-limits",
 	.action = ratelimits_action,
+	.event = rlmigrate_event,
+	.shown = rlmigrate_banner,
+	.closed = rlmigrate_closed,
 	.hints = (const struct panel_hint[]){
 		{ ACTION_TOGGLE, "enable/disable" },
+		{ ACTION_MIGRATE, "migrate" },
 		{ ACTION_NEW, "new" },
 		{ ACTION_EDIT, "edit" },
 		{ ACTION_EDIT_YAML, "yaml" },
