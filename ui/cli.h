@@ -42,6 +42,8 @@ struct cli_opts {
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
 	long long	 chunk_size;	/* upload --chunk-size; 0: config */
+	/* rules simulate --log --format --rules --host --scheme */
+	const char	*sim_log, *sim_format, *sim_rules, *sim_host, *sim_scheme;
 };
 
 #define CLI_OPT_FILE		0x001
@@ -52,6 +54,7 @@ struct cli_opts {
 #define CLI_OPT_YES		0x040
 #define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
 #define CLI_OPT_WAIT		0x100
+#define CLI_OPT_SIMULATE	0x8000	/* --log --format --rules --host --scheme */
 
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);

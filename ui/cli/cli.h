@@ -125,5 +125,6 @@ int	 cli_cmd_delete(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_upload(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_rules(struct cli *, const struct kind *, int, char **);
 
 #endif

@@ -93,6 +93,17 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_download
 	},
 	{
+		.name = "rules",
+		.synopsis = "rules simulate --log FILE [--format logpush|combined] "
+		    "[--rules FILE] [--host H] [--scheme S]",
+		.summary = "what rate limiting rules (the zone's, or those of\n"
+		    "--rules) would have done to an access log ('-' = stdin)",
+		.flags = CLI_OPT_SIMULATE,
+		.min_args = 0,
+		.max_args = 1,
+		.run = cli_cmd_rules
+	},
+	{
 		.name = "kinds",
 		.synopsis = "kinds",
 		.summary = "every KIND, its aliases and verbs",
