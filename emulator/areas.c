@@ -13,6 +13,7 @@ extern const struct area watermark_area;
 extern const struct area keys_area;
 extern const struct area shield_area;
 extern const struct area ratelimit_area;
+extern const struct area rulesets_area;
 
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
@@ -26,5 +27,6 @@ const struct area *const server_areas[] = {
 	&keys_area,
 	&shield_area,
 	&ratelimit_area,
+	&rulesets_area,
 	NULL
 };

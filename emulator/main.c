@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "demo.h"
+#include "expr.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -41,11 +42,11 @@ usage(int status)
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
 "              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
 "              [--ready-file PATH] [--threads N] [--legacy-gone]\n"
-"              [--upload-rate BYTES] [--max-connections N] [-v]\n"
-"              [--version]\n"
+"              [--upload-rate BYTES] [--max-connections N] [--plan NAME]\n"
+"              [-v] [--version]\n"
 "\n"
 "A local implementation of the Cloudflare v4 API subset that edgetui uses\n"
-"(Stream, API Shield, rate limits), stored in SQLite under --data.\n"
+"(Stream, API Shield, rate limits and rules), stored in SQLite under --data.\n"
 "\n"
 "  --listen ADDR:PORT       where to listen (default 127.0.0.1:8787; port 0\n"
 "                           picks a free port; [::1]:PORT for IPv6)\n"
@@ -64,6 +65,9 @@ usage(int status)
 "                           midway on purpose\n"
 "  --max-connections N      connections open at once (default 1024, 16 to\n"
 "                           65536); more wait to be accepted\n"
+"  --plan NAME              the zone plan whose rate limiting rule limits\n"
+"                           apply: free, pro, business or enterprise\n"
+"                           (default)\n"
 "  -v, --verbose            log every request to stderr (a tus request\n"
 "                           with the Upload-Offset sent and answered)\n"
 "\n"
@@ -222,6 +226,7 @@ main(int argc, char **argv)
 		{ "legacy-gone", no_argument, NULL, 'G' },
 		{ "upload-rate", required_argument, NULL, 'R' },
 		{ "max-connections", required_argument, NULL, 'C' },
+		{ "plan", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -239,6 +244,7 @@ main(int argc, char **argv)
 	size_t			 i, n = 0;
 	int			 ch, demo = 0, sig, port = 8787, status;
 	long			 v;
+	enum expr_plan		 plan;
 	unsigned char		 rnd[20];
 	char			 hex[41];
 
@@ -246,6 +252,7 @@ main(int argc, char **argv)
 	opts.processing_seconds = 5;
 	opts.threads = 2;
 	opts.max_connections = SERVER_MAX_CONNECTIONS;
+	opts.plan = EXPR_PLAN_ENTERPRISE;
 	/* The store (database, uploads) is private: files 0600, dirs 0700. */
 	umask(077);
 	log_set_sink(log_sink_stderr, (void *)"edgemu");
@@ -329,6 +336,16 @@ main(int argc, char **argv)
 				goto out;
 			}
 			opts.max_connections = (unsigned int)v;
+			break;
+		case 'p':
+			if (expr_plan_parse(optarg, &plan) != 0) {
+				fprintf(stderr, "edgemu: --plan %s: expected "
+				    "free, pro, business or enterprise\n",
+				    optarg);
+				status = 2;
+				goto out;
+			}
+			opts.plan = (int)plan;
 			break;
 		case 'v':
 			opts.verbose = 1;

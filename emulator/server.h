@@ -144,6 +144,7 @@ struct server_options {
 	int		 legacy_gone;	/* ROUTE_LEGACY routes answer 410 */
 	long long	 upload_rate;	/* tus PATCH bytes a second; 0: no cap */
 	unsigned int	 max_connections; /* 0: SERVER_MAX_CONNECTIONS */
+	int		 plan;		/* enum expr_plan: --plan's limits */
 };
 
 extern const struct area *const server_areas[];

@@ -357,6 +357,8 @@ api_read_list(const cJSON *list, struct api_error **v, size_t *n)
 static void
 api_read_info(const cJSON *info, struct api_response *out)
 {
+	const cJSON	*v;
+
 	if (!cJSON_IsObject(info))
 		return;
 	out->has_info = 1;
@@ -368,6 +370,9 @@ api_read_info(const cJSON *info, struct api_response *out)
 	    "total_count"));
 	out->total_pages = api_jlong(cJSON_GetObjectItemCaseSensitive(info,
 	    "total_pages"));
+	v = cJSON_GetObjectItemCaseSensitive(info, "cursor");
+	if (cJSON_IsString(v) && *v->valuestring != '\0')
+		out->cursor = xstrdup(v->valuestring);
 	if (out->total_pages == -1 && out->total_count >= 0 &&
 	    out->per_page > 0) {
 		out->total_pages = out->total_count / out->per_page +
@@ -549,6 +554,7 @@ api_response_free(struct api_response *r)
 	for (i = 0; i < r->nmessages; i++)
 		free(r->messages[i].message);
 	free(r->messages);
+	free(r->cursor);
 	api_response_init(r, r->http_status);
 }
 

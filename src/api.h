@@ -44,6 +44,7 @@ struct api_response {
 	long			 count;
 	long			 total_count;
 	long			 total_pages;	/* computed when absent */
+	char			*cursor;	/* result_info.cursor; or NULL */
 
 	int			 has_stream_counts; /* Stream's top level */
 	long			 total;

@@ -37,6 +37,10 @@ static const char *const config_output_choices[] = {
 static const char *const config_confirm_quit_choices[] = {
 	"always", "transfers", "never", NULL
 };
+/* In the order of enum expr_plan: the index is the plan. */
+static const char *const config_plan_choices[] = {
+	"any", "free", "pro", "business", "enterprise", NULL
+};
 
 /* Everything outside profiles:; a dot names a section. */
 const struct config_option config_options[] = {
@@ -92,6 +96,11 @@ const struct config_option config_options_profile[] = {
 	  .offset = offsetof(struct config_profile, budget), .dflt = "1200",
 	  .min = 1, .max = 100000,
 	  .help = "requests allowed per 5 minutes" },
+	{ .name = "plan", .type = CONFIG_ENUM,
+	  .offset = offsetof(struct config_profile, plan), .dflt = "any",
+	  .choices = config_plan_choices,
+	  .help = "the zone's plan, whose limits rate limiting rules are"
+	  " checked against before they are sent" },
 	{ .name = "token", .type = CONFIG_TOKEN,
 	  .offset = offsetof(struct config_profile, token),
 	  .flags = CONFIG_F_CREDENTIAL,

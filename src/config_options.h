@@ -43,7 +43,7 @@ struct config_option {
  * them against its tables when it compiles.
  */
 #define CONFIG_NOPTIONS		8
-#define CONFIG_NPROFILE_OPTIONS	8
+#define CONFIG_NPROFILE_OPTIONS	9
 
 /* Everything outside profiles:; a dot names a section. */
 extern const struct config_option config_options[];

@@ -50,6 +50,7 @@ struct config_profile {
 	char		*zone;		/* likewise */
 	int		 readonly;
 	long long	 budget;	/* requests per 5 minutes */
+	int		 plan;		/* enum expr_plan; 0: any */
 	char		*token;		/* wiped when freed; never logged */
 	char		*token_file;	/* ~ expanded, absolute */
 	char		*token_command;	/* run by /bin/sh -c */

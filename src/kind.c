@@ -37,6 +37,9 @@ static const struct kind *const kind_table[] = {
 	&kind_schemas,
 	&kind_user_schemas,
 	&kind_rate_limits,
+	&kind_rate_limit_rules,
+	&kind_rulesets,
+	&kind_rule_versions,
 };
 
 static const struct {

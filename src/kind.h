@@ -226,7 +226,7 @@ struct kind {
 	void			(*check)(struct validate_ctx *);
 };
 
-/* The descriptors: src/kinds/stream.c, shield.c and ratelimit.c. */
+/* The descriptors: src/kinds/stream.c, shield.c, ratelimit.c, rulesets.c. */
 extern const struct kind kind_videos;
 extern const struct kind kind_live_inputs;
 extern const struct kind kind_watermarks;
@@ -244,6 +244,9 @@ extern const struct kind kind_operations;
 extern const struct kind kind_schemas;
 extern const struct kind kind_user_schemas;
 extern const struct kind kind_rate_limits;
+extern const struct kind kind_rate_limit_rules;
+extern const struct kind kind_rulesets;
+extern const struct kind kind_rule_versions;
 
 /* A kind by name or alias (case-insensitive), or NULL. */
 const struct kind	*kind_find(const char *);

@@ -31,6 +31,7 @@
 #include "civil.h"
 #include "jsonutil.h"
 #include "pager.h"
+#include "percent.h"
 #include "xmalloc.h"
 
 /* A created time: seconds since the epoch, nanoseconds, precision. */
@@ -59,6 +60,7 @@ struct pager {
 	size_t			 itemscap;
 
 	long			 page;		/* PAGER_PAGES: next page */
+	char			*cursor;	/* PAGER_CURSOR: next cursor */
 	uint64_t		 last_hash;	/* of the previous page */
 
 	int			 has_bound;	/* PAGER_CREATED */
@@ -134,6 +136,7 @@ pager_free(struct pager *p)
 	free(p->seen);
 	free(p->items);
 	free(p->warning);
+	free(p->cursor);
 	free(p->key);
 	free(p->id_field);
 	free(p->time_field);
@@ -277,6 +280,17 @@ pager_next_query(struct pager *p, struct buf *q)
 			pager_add_time(q, &p->bound, pager_units(p));
 		}
 		break;
+	case PAGER_CURSOR:
+		if (p->per_page > 0) {
+			pager_sep(q);
+			buf_addf(q, "per_page=%ld", p->per_page);
+		}
+		if (p->cursor != NULL) {
+			pager_sep(q);
+			buf_adds(q, "cursor=");
+			percent_encode(q, p->cursor);
+		}
+		break;
 	case PAGER_SINGLE:
 		break;
 	}
@@ -361,6 +375,30 @@ pager_feed_pages(struct pager *p, const struct api_response *r,
 	    (pages >= 0 && p->page >= pages))
 		p->done = 1;
 	p->page++;
+	pager_count(p, n);
+}
+
+/* ---- result_info.cursor ------------------------------------------------- */
+
+static void
+pager_feed_cursor(struct pager *p, const struct api_response *r,
+    cJSON *list, size_t *n)
+{
+	cJSON	*item;
+
+	cJSON_ArrayForEach(item, list)
+		pager_emit(p, item, n);
+	if (r->cursor == NULL || cJSON_GetArraySize(list) == 0)
+		p->done = 1;
+	else if (p->cursor != NULL && strcmp(p->cursor, r->cursor) == 0) {
+		/* The same cursor again would fetch the same page forever. */
+		pager_warn(p, "the server sent cursor %.40s twice: the list "
+		    "stops there", r->cursor);
+		p->done = 1;
+	} else {
+		free(p->cursor);
+		p->cursor = xstrdup(r->cursor);
+	}
 	pager_count(p, n);
 }
 
@@ -589,6 +627,9 @@ pager_feed(struct pager *p, const struct api_response *r, cJSON ***items,
 		break;
 	case PAGER_CREATED:
 		pager_feed_created(p, r, list, n);
+		break;
+	case PAGER_CURSOR:
+		pager_feed_cursor(p, r, list, n);
 		break;
 	case PAGER_SINGLE:
 		cJSON_ArrayForEach(item, list)

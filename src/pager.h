@@ -21,7 +21,12 @@ enum pager_style {
 	 */
 	PAGER_CREATED,
 	/* One call: result is the array, or an object holding it (key). */
-	PAGER_SINGLE
+	PAGER_SINGLE,
+	/*
+	 * cursor= from the last result_info.cursor, until one comes without
+	 * (the zone's rulesets); per_page= when one is given.
+	 */
+	PAGER_CURSOR
 };
 
 /* Flags in pager_opts. */

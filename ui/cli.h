@@ -11,6 +11,7 @@
 
 #define CLI_MAX_FILTERS	32
 #define CLI_MAX_FIELDS	16
+#define CLI_MAX_HEADERS	64
 
 /* Every option a command can take; main.c fills it, ui/cli/ checks it. */
 struct cli_opts {
@@ -42,6 +43,17 @@ struct cli_opts {
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
 	long long	 chunk_size;	/* upload --chunk-size; 0: config */
+
+	/* expr and rules: the plan, and a request as the rules see it. */
+	const char	*plan;		/* --plan */
+	int		 counting;	/* --counting */
+	const char	*request;	/* --request 'METHOD URL' */
+	const char	*ip;		/* --ip */
+	const char	*headers[CLI_MAX_HEADERS];	/* -H 'Name: value' */
+	size_t		 nheaders;
+	const char	*country;	/* --country */
+	int		 status;	/* --status; 0: none */
+	int		 explain;	/* --explain */
 	/* rules simulate --log --format --rules --host --scheme */
 	const char	*sim_log, *sim_format, *sim_rules, *sim_host, *sim_scheme;
 };
@@ -54,7 +66,11 @@ struct cli_opts {
 #define CLI_OPT_YES		0x040
 #define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
 #define CLI_OPT_WAIT		0x100
-#define CLI_OPT_SIMULATE	0x8000	/* --log --format --rules --host --scheme */
+#define CLI_OPT_PLAN		0x1000	/* --plan --counting */
+#define CLI_OPT_REQUEST		0x2000	/* --request --ip -H --country */
+#define CLI_OPT_STATUS		0x4000	/* --status */
+#define CLI_OPT_EXPLAIN		0x8000
+#define CLI_OPT_SIMULATE	0x10000	/* --log --format --rules --host --scheme */
 
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);

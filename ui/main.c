@@ -50,6 +50,13 @@ enum {
 	OPT_SIGNED,
 	OPT_CHUNK,
 	OPT_WAIT,
+	OPT_PLAN,
+	OPT_COUNTING,
+	OPT_REQUEST,
+	OPT_IP,
+	OPT_COUNTRY,
+	OPT_STATUS,
+	OPT_EXPLAIN,
 	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME
 };
 
@@ -82,6 +89,14 @@ static const struct option main_options[] = {
 	{ "require-signed-urls", no_argument,	   NULL, OPT_SIGNED },
 	{ "chunk-size",		required_argument, NULL, OPT_CHUNK },
 	{ "wait",		no_argument,	   NULL, OPT_WAIT },
+	{ "plan",		required_argument, NULL, OPT_PLAN },
+	{ "counting",		no_argument,	   NULL, OPT_COUNTING },
+	{ "request",		required_argument, NULL, OPT_REQUEST },
+	{ "ip",			required_argument, NULL, OPT_IP },
+	{ "header",		required_argument, NULL, 'H' },
+	{ "country",		required_argument, NULL, OPT_COUNTRY },
+	{ "status",		required_argument, NULL, OPT_STATUS },
+	{ "explain",		no_argument,	   NULL, OPT_EXPLAIN },
 	{ "log",		required_argument, NULL, OPT_SIM_LOG },
 	{ "format",		required_argument, NULL, OPT_SIM_FORMAT },
 	{ "rules",		required_argument, NULL, OPT_SIM_RULES },
@@ -170,6 +185,68 @@ main_chunk(struct cli_opts *o, const char *arg)
 	return (0);
 }
 
+static int
+main_header(struct cli_opts *o, const char *arg)
+{
+	if (o->nheaders == CLI_MAX_HEADERS)
+		return (cli_usage_error("-H: at most %d", CLI_MAX_HEADERS));
+	o->headers[o->nheaders++] = arg;
+	o->seen |= CLI_OPT_REQUEST;
+	return (0);
+}
+
+static int
+main_status(struct cli_opts *o, const char *arg)
+{
+	char	*end;
+	long	 n;
+
+	n = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || n < 100 || n > 599)
+		return (cli_usage_error("--status: '%s' is not an HTTP status "
+		    "(100 to 599)", arg));
+	o->status = (int)n;
+	o->seen |= CLI_OPT_STATUS;
+	return (0);
+}
+
+/* One option of expr and rules into o; -1 (after the message). */
+static int
+main_rules_option(struct cli_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case OPT_PLAN:
+		o->plan = arg;
+		o->seen |= CLI_OPT_PLAN;
+		break;
+	case OPT_COUNTING:
+		o->counting = 1;
+		o->seen |= CLI_OPT_PLAN;
+		break;
+	case OPT_REQUEST:
+		o->request = arg;
+		o->seen |= CLI_OPT_REQUEST;
+		break;
+	case OPT_IP:
+		o->ip = arg;
+		o->seen |= CLI_OPT_REQUEST;
+		break;
+	case OPT_COUNTRY:
+		o->country = arg;
+		o->seen |= CLI_OPT_REQUEST;
+		break;
+	case 'H':
+		return (main_header(o, arg) == 0 ? 0 : -1);
+	case OPT_STATUS:
+		return (main_status(o, arg) == 0 ? 0 : -1);
+	case OPT_EXPLAIN:
+		o->explain = 1;
+		o->seen |= CLI_OPT_EXPLAIN;
+		break;
+	}
+	return (0);
+}
+
 /* The options of rules simulate. */
 static void
 main_simulate(struct cli_opts *o, int ch, const char *arg)
@@ -238,6 +315,15 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_WAIT:
 		o->seen |= CLI_OPT_WAIT;
 		break;
+	case OPT_PLAN:
+	case OPT_COUNTING:
+	case OPT_REQUEST:
+	case OPT_IP:
+	case OPT_COUNTRY:
+	case 'H':
+	case OPT_STATUS:
+	case OPT_EXPLAIN:
+		return (main_rules_option(o, ch, arg));
 	case OPT_SIM_LOG:
 	case OPT_SIM_FORMAT:
 	case OPT_SIM_RULES:
@@ -287,7 +373,7 @@ main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	log_set_sink(log_sink_stderr, (void *)"edgetui");
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "p:o:vf:", main_options,
+	while ((ch = getopt_long(argc, argv, "p:o:vf:H:", main_options,
 	    &idx)) != -1) {
 		switch (ch) {
 		case OPT_HELP:

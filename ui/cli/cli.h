@@ -15,12 +15,14 @@
 #include "common.h"
 #include "configfile.h"
 #include "edge_session.h"
+#include "expr.h"
 #include "http.h"
 #include "kind.h"
 #include "validate.h"
 
 struct buf;
 struct budget;
+struct edit;
 struct journal;
 
 enum cli_output {
@@ -44,7 +46,8 @@ struct cli {
 
 /*
  * One command. argc/argv of run start at the kind when the command takes
- * one (min_args > 0), else at the command's name.
+ * one (min_args > 0 and not no_kind), else at the command's name (its
+ * last word).
  */
 typedef int (*cli_run_cb)(struct cli *, const struct kind *, int, char **);
 
@@ -57,6 +60,7 @@ struct cli_command {
 	int		 mutates;	/* refused when read-only */
 	int		 min_args;	/* after the command, kind included */
 	int		 max_args;	/* -1: any */
+	int		 no_kind;	/* its arguments are no KIND */
 	cli_run_cb	 run;
 };
 
@@ -74,6 +78,8 @@ struct cli_table {
 
 /* table.c */
 const struct cli_command *cli_command_find(const char *);
+const struct cli_command *cli_command_lookup(int, char **, int *);
+int	 cli_unknown_subcommand(const char *, const char *);
 
 /* setup.c */
 int	 cli_error(int, const char *, ...) printflike(2, 3);
@@ -86,6 +92,8 @@ void	 cli_teardown(struct cli *);
 char	*cli_cause(const struct http_response *, const char *, enum status);
 
 /* request.c */
+int	 cli_get_absent(struct cli *, const char *, struct http_response *,
+	     int *);
 int	 cli_send(struct cli *, const struct http_request *,
 	     struct http_response *);
 int	 cli_get(struct cli *, const char *, struct http_response *);
@@ -125,6 +133,31 @@ int	 cli_cmd_delete(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_upload(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
-int	 cli_cmd_rules(struct cli *, const struct kind *, int, char **);
+
+/* edit.c, also for rules.c */
+int	 cli_edit_loop(struct edit *, cJSON **);
+int	 cli_confirm(const char *);
+
+/*
+ * rules.c: the verbs of kinds read and written through the zone's entry
+ * point (rate-limit-rules, rule-versions); NULL for the generic ones.
+ */
+cli_run_cb cli_rules_run(const struct cli_command *, const struct kind *);
+int	 cli_cmd_rules_test(struct cli *, const struct kind *, int, char **);
+
+/* simulate.c */
+int	 cli_cmd_rules_simulate(struct cli *, const struct kind *, int,
+	     char **);
+
+/* expr.c */
+int	 cli_cmd_expr_check(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_expr_fmt(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_expr_eval(struct cli *, const struct kind *, int, char **);
+/* The plan: --plan, else the profile's; -1 after the message. */
+int	 cli_expr_plan(struct cli *, enum expr_plan *);
+/* The request of --request, --ip, -H, --country (and --status). */
+struct expr_request *cli_expr_request(struct cli *, int *);
+/* The expression's error on stderr as expression:1:COL, and a caret. */
+void	 cli_expr_error(const char *, const struct expr_error *);
 
 #endif

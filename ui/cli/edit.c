@@ -23,7 +23,7 @@
  * The editor loop: *edited is the parsed, valid record; 1 when the user
  * cancelled (empty file or no change), -1 (after the message) on error.
  */
-static int
+int
 cli_edit_loop(struct edit *e, cJSON **edited)
 {
 	char	*cause = NULL;
@@ -53,8 +53,8 @@ cli_edit_loop(struct edit *e, cJSON **edited)
 	return (-1);
 }
 
-/* Ask on the terminal; 1 for yes. */
-static int
+/* Ask on the terminal; 1 for yes, -1 when there is none. */
+int
 cli_confirm(const char *question)
 {
 	FILE	*tty;

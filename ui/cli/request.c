@@ -22,9 +22,10 @@
  * One request; on failure the reason on stderr and the exit status. The
  * response is the caller's to free either way.
  */
-int
-cli_send(struct cli *c, const struct http_request *req,
-    struct http_response *resp)
+/* cli_send; a 404 when absent is not NULL sets *absent instead. */
+static int
+cli_perform(struct cli *c, const struct http_request *req,
+    struct http_response *resp, int *absent)
 {
 	enum status	 st;
 	char		*cause = NULL, *cmd, *msg;
@@ -37,7 +38,9 @@ cli_send(struct cli *c, const struct http_request *req,
 	}
 	memset(resp, 0, sizeof *resp);
 	st = http_perform(c->http, req, resp, &cause);
-	if (st == STATUS_OK) {
+	if (absent != NULL)
+		*absent = st == STATUS_NOT_FOUND && resp->http_status == 404;
+	if (st == STATUS_OK || (absent != NULL && *absent)) {
 		free(cause);
 		return (HTTP_EXIT_OK);
 	}
@@ -54,6 +57,26 @@ cli_send(struct cli *c, const struct http_request *req,
 	free(msg);
 	free(cause);
 	return (exit_status);
+}
+
+int
+cli_send(struct cli *c, const struct http_request *req,
+    struct http_response *resp)
+{
+	return (cli_perform(c, req, resp, NULL));
+}
+
+/* A GET where a 404 says the thing is not there yet (*absent), no error. */
+int
+cli_get_absent(struct cli *c, const char *path, struct http_response *resp,
+    int *absent)
+{
+	struct http_request	req;
+
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = path;
+	return (cli_perform(c, &req, resp, absent));
 }
 
 int

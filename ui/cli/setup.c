@@ -154,18 +154,27 @@ cli_teardown(struct cli *c)
 int
 cli_run(const struct cli_opts *o, int argc, char **argv)
 {
-	const struct cli_command	*cmd = cli_command_find(argv[0]);
+	const struct cli_command	*cmd;
 	const struct kind		*k = NULL;
 	struct cli			 c;
-	int				 rv, nargs = argc - 1;
+	cli_run_cb			 run;
+	int				 rv, nargs, words;
 
+	if ((cmd = cli_command_lookup(argc, argv, &words)) == NULL)
+		return (cli_unknown_subcommand(argv[0], argc > 1 ? argv[1] :
+		    NULL));
+	/* A two-word command starts at its second word. */
+	argc -= words - 1;
+	argv += words - 1;
+	nargs = argc - 1;
 	if (o->seen & ~cmd->flags)
 		return (cli_usage_error("%s: an option was given that it does "
 		    "not take (usage: edgetui %s)", cmd->name, cmd->synopsis));
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 &&
 	    nargs > cmd->max_args))
 		return (cli_usage_error("usage: edgetui %s", cmd->synopsis));
-	if (cmd->min_args > 0 && (k = kind_find(argv[1])) == NULL)
+	if (cmd->min_args > 0 && !cmd->no_kind &&
+	    (k = kind_find(argv[1])) == NULL)
 		return (cli_usage_error("unknown kind '%s' (see edgetui "
 		    "kinds)", argv[1]));
 
@@ -179,8 +188,12 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		    cmd->name);
 		goto out;
 	}
-	rv = k != NULL ? cmd->run(&c, k, argc - 1, argv + 1) :
-	    cmd->run(&c, k, argc, argv);
+	/* Rules of an entry point are read and written through it. */
+	run = k != NULL ? cli_rules_run(cmd, k) : NULL;
+	if (run == NULL)
+		run = cmd->run;
+	rv = k != NULL ? run(&c, k, argc - 1, argv + 1) : run(&c, k, argc,
+	    argv);
 out:
 	cli_teardown(&c);
 	return (rv);

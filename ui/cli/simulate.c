@@ -14,6 +14,7 @@
 #include "accesslog.h"
 #include "api.h"
 #include "http.h"
+#include "kind.h"
 #include "simulate.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -30,12 +31,10 @@
 static int
 cli_sim_zone_rules(struct cli *c, cJSON **rules)
 {
-	struct http_request	 req;
 	struct http_response	 resp;
 	const cJSON		*list;
-	char			*path, *cause = NULL, *msg;
-	enum status		 st;
-	int			 rv;
+	char			*path, *cause = NULL;
+	int			 rv, absent = 0;
 
 	if ((path = api_path(CLI_SIM_ENTRYPOINT, c->vars, &cause)) == NULL) {
 		rv = cli_error(HTTP_EXIT_USAGE, "the zone's rules: %s (give "
@@ -47,28 +46,14 @@ cli_sim_zone_rules(struct cli *c, cJSON **rules)
 		free(path);
 		return (rv);
 	}
-	memset(&req, 0, sizeof req);
-	req.method = "GET";
-	req.path = path;
-	memset(&resp, 0, sizeof resp);
-	st = http_perform(c->http, &req, &resp, &cause);
-	rv = HTTP_EXIT_OK;
-	if (resp.http_status == 404)
-		*rules = cJSON_CreateArray();
-	else if (st != STATUS_OK) {
-		rv = http_exit_status(st, resp.http_status);
-		msg = cli_cause(&resp, cause, st);
-		cli_error(rv, "%s", msg);
-		free(msg);
-	} else {
-		list = cJSON_GetObjectItemCaseSensitive(resp.api.result,
-		    "rules");
+	if ((rv = cli_get_absent(c, path, &resp, &absent)) == 0) {
+		list = absent ? NULL : cJSON_GetObjectItemCaseSensitive(
+		    resp.api.result, "rules");
 		*rules = list != NULL ? cJSON_Duplicate(list, 1) :
 		    cJSON_CreateArray();
 	}
-	free(cause);
-	free(path);
 	http_response_free(&resp);
+	free(path);
 	return (rv);
 }
 
@@ -202,14 +187,18 @@ out:
 	return (rv);
 }
 
-static int
-cli_rules_simulate(struct cli *c)
+int
+cli_cmd_rules_simulate(struct cli *c, const struct kind *k, int argc,
+    char **argv)
 {
 	const struct cli_opts	*o = c->o;
 	cJSON			*rules = NULL;
 	char			*cause = NULL;
 	int			 rv;
 
+	(void)k;
+	(void)argc;
+	(void)argv;
 	if (o->sim_log == NULL)
 		return (cli_usage_error("rules simulate: --log FILE is needed "
 		    "('-' reads stdin)"));
@@ -228,16 +217,4 @@ cli_rules_simulate(struct cli *c)
 	rv = cli_sim_run(c, rules);
 	cJSON_Delete(rules);
 	return (rv);
-}
-
-/* rules SUBCOMMAND: the subcommands of the rate limiting rules. */
-int
-cli_cmd_rules(struct cli *c, const struct kind *k, int argc, char **argv)
-{
-	(void)k;
-	if (argc == 2 && strcmp(argv[1], "simulate") == 0)
-		return (cli_rules_simulate(c));
-	return (cli_usage_error("usage: edgetui rules simulate --log FILE "
-	    "[--format logpush|combined] [--rules FILE] [--host H] "
-	    "[--scheme S]"));
 }

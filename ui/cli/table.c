@@ -93,15 +93,61 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_download
 	},
 	{
-		.name = "rules",
+		.name = "expr check",
+		.synopsis = "expr check EXPR [--plan P] [--counting]",
+		.summary = "check a rules expression (plan: free pro business\n"
+		    "enterprise; default the profile's); exit 2 and the column\n"
+		    "when it is refused",
+		.flags = CLI_OPT_PLAN,
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_expr_check
+	},
+	{
+		.name = "expr fmt",
+		.synopsis = "expr fmt EXPR",
+		.summary = "the expression's canonical text",
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_expr_fmt
+	},
+	{
+		.name = "expr eval",
+		.synopsis = "expr eval EXPR --request 'METHOD URL' [--ip IP] "
+		    "[-H 'Name: value']... [--country CC] [--status CODE] "
+		    "[--explain]",
+		.summary = "true or false for that request; --explain shows\n"
+		    "each comparison's value",
+		.flags = CLI_OPT_PLAN | CLI_OPT_REQUEST | CLI_OPT_STATUS |
+		    CLI_OPT_EXPLAIN,
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_expr_eval
+	},
+	{
+		.name = "rules test",
+		.synopsis = "rules test --request 'METHOD URL' [--ip IP] "
+		    "[-H 'Name: value']... [--country CC]",
+		.summary = "each rate limiting rule's verdict on that request,\n"
+		    "in order, and the first that matches; changes nothing",
+		.flags = CLI_OPT_REQUEST,
+		.min_args = 0,
+		.max_args = 0,
+		.run = cli_cmd_rules_test
+	},
+	{
+		.name = "rules simulate",
 		.synopsis = "rules simulate --log FILE [--format logpush|combined] "
 		    "[--rules FILE] [--host H] [--scheme S]",
-		.summary = "what rate limiting rules (the zone's, or those of\n"
-		    "--rules) would have done to an access log ('-' = stdin)",
+		.summary = "what the zone's rate limiting rules (or --rules FILE)\n"
+		    "would have done to an access log ('-' = stdin)",
 		.flags = CLI_OPT_SIMULATE,
 		.min_args = 0,
-		.max_args = 1,
-		.run = cli_cmd_rules
+		.max_args = 0,
+		.run = cli_cmd_rules_simulate
 	},
 	{
 		.name = "kinds",
@@ -125,10 +171,73 @@ cli_command_find(const char *name)
 	return (NULL);
 }
 
+/* Whether the command's name is group and a second word ("expr check"). */
+static int
+cli_in_group(const struct cli_command *cmd, const char *group)
+{
+	size_t	n = strlen(group);
+
+	return (strncmp(cmd->name, group, n) == 0 && cmd->name[n] == ' ');
+}
+
+/*
+ * The command argv starts with: its one word, or two ("rules test",
+ * given as two arguments or as one); *words says how many arguments it
+ * took. NULL when there is none.
+ */
+const struct cli_command *
+cli_command_lookup(int argc, char **argv, int *words)
+{
+	const struct cli_command	*cmd;
+	size_t				 i;
+
+	*words = 1;
+	if ((cmd = cli_command_find(argv[0])) != NULL)
+		return (cmd);
+	for (i = 0; argc > 1 && i < nitems(cli_commands); i++) {
+		cmd = &cli_commands[i];
+		if (cli_in_group(cmd, argv[0]) &&
+		    strcmp(cmd->name + strlen(argv[0]) + 1, argv[1]) == 0) {
+			*words = 2;
+			return (cmd);
+		}
+	}
+	return (NULL);
+}
+
+/* "expr check, expr fmt, expr eval" for a group that lacks word. */
+int
+cli_unknown_subcommand(const char *group, const char *word)
+{
+	struct buf	names = BUF_INITIALIZER;
+	size_t		i;
+	int		rv;
+
+	for (i = 0; i < nitems(cli_commands); i++)
+		if (cli_in_group(&cli_commands[i], group))
+			buf_addf(&names, "%s%s", names.len != 0 ? ", " : "",
+			    cli_commands[i].name);
+	if (word == NULL)
+		rv = cli_usage_error("%s: which one? (%s)", group,
+		    buf_str(&names));
+	else
+		rv = cli_usage_error("%s: unknown command '%s' (%s)", group,
+		    word, buf_str(&names));
+	buf_free(&names);
+	return (rv);
+}
+
 int
 cli_is_command(const char *name)
 {
-	return (cli_command_find(name) != NULL);
+	size_t	i;
+
+	if (cli_command_find(name) != NULL)
+		return (1);
+	for (i = 0; i < nitems(cli_commands); i++)
+		if (cli_in_group(&cli_commands[i], name))
+			return (1);
+	return (0);
 }
 
 int

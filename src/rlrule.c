@@ -1,0 +1,707 @@
+/*
+ * One rate limiting rule checked as the service checks it: the fields of
+ * api-map-next 11.4, the API's value lists, and a plan's limits.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jsonutil.h"
+#include "rlrule.h"
+
+/*
+ * The docs give no limit for a rule's description; 500 characters keeps
+ * what edgetui shows and edgemu stores bounded.
+ */
+#define RLRULE_DESCRIPTION_MAX	500
+#define RLRULE_CONTENT_MAX	(30 * 1024)	/* a block response's body */
+#define RLRULE_REF_MAX		256
+
+/* parameters.mdx's API values. */
+const int	 rlrule_periods[] = { 10, 60, 120, 300, 600, 3600 };
+const size_t	 rlrule_nperiods = sizeof rlrule_periods /
+		     sizeof rlrule_periods[0];
+const int	 rlrule_timeouts[] = { 0, 10, 60, 120, 300, 600, 3600, 86400 };
+const size_t	 rlrule_ntimeouts = sizeof rlrule_timeouts /
+		     sizeof rlrule_timeouts[0];
+
+const char *const rlrule_actions[] = {
+	"block", "challenge", "js_challenge", "managed_challenge", "log", NULL
+};
+
+static const char *const rlrule_content_types[] = {
+	"application/json", "text/html", "text/xml", "text/plain", NULL
+};
+
+/* Characteristics with no key, and the map ones that take one. */
+static const char *const rlrule_plain_chars[] = {
+	"cf.colo.id", "ip.src", "cf.unique_visitor_id", "http.host",
+	"http.request.uri.path", "ip.src.asnum", "ip.src.country",
+	"cf.bot_management.ja3_hash", "cf.bot_management.ja4",
+	"http.request.body.raw", "http.request.body.size", NULL
+};
+static const char *const rlrule_map_chars[] = {
+	"http.request.headers", "http.request.cookies",
+	"http.request.uri.args", "http.request.body.form", NULL
+};
+
+/* The plan partial's limits, by enum expr_plan (NONE as enterprise). */
+static const struct {
+	int	 rules;
+	int	 period;	/* longest */
+	int	 timeout;	/* longest */
+} rlrule_limits[] = {
+	[EXPR_PLAN_NONE] = { 100, 65535, 86400 },
+	[EXPR_PLAN_FREE] = { 1, 10, 10 },
+	[EXPR_PLAN_PRO] = { 2, 60, 3600 },
+	[EXPR_PLAN_BUSINESS] = { 5, 600, 86400 },
+	[EXPR_PLAN_ENTERPRISE] = { 100, 65535, 86400 },
+};
+
+static int
+rlrule_plan_index(enum expr_plan plan)
+{
+	if ((int)plan < 0 || (int)plan > EXPR_PLAN_ENTERPRISE)
+		return (EXPR_PLAN_NONE);
+	return ((int)plan);
+}
+
+/* Below Enterprise: the plan-restricted actions and timeouts apply. */
+static int
+rlrule_restricted(enum expr_plan plan)
+{
+	return (plan != EXPR_PLAN_NONE && plan != EXPR_PLAN_ENTERPRISE);
+}
+
+static const char *
+rlrule_plan_title(enum expr_plan plan)
+{
+	switch (plan) {
+	case EXPR_PLAN_FREE:
+		return ("Free");
+	case EXPR_PLAN_PRO:
+		return ("Pro");
+	case EXPR_PLAN_BUSINESS:
+		return ("Business");
+	default:
+		return ("Enterprise");
+	}
+}
+
+int
+rlrule_max_rules(enum expr_plan plan)
+{
+	return (rlrule_limits[rlrule_plan_index(plan)].rules);
+}
+
+static int
+rlrule_in(int v, const int *list, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i] == v)
+			return (1);
+	}
+	return (0);
+}
+
+static int
+rlrule_is_challenge(const char *action)
+{
+	return (action != NULL && (strcmp(action, "challenge") == 0 ||
+	    strcmp(action, "js_challenge") == 0 ||
+	    strcmp(action, "managed_challenge") == 0));
+}
+
+int
+rlrule_period_ok(int period, enum expr_plan plan)
+{
+	return (rlrule_in(period, rlrule_periods, rlrule_nperiods) &&
+	    period <= rlrule_limits[rlrule_plan_index(plan)].period);
+}
+
+int
+rlrule_timeout_ok(int timeout, const char *action, enum expr_plan plan)
+{
+	if (!rlrule_in(timeout, rlrule_timeouts, rlrule_ntimeouts))
+		return (0);
+	if (!rlrule_restricted(plan))
+		return (1);
+	if (rlrule_is_challenge(action))
+		return (timeout == 0);
+	return (timeout > 0 &&
+	    timeout <= rlrule_limits[rlrule_plan_index(plan)].timeout);
+}
+
+/* ---- problems ---------------------------------------------------------- */
+
+static int
+rlrule_fail(struct rlrule_problem *p, const char *field, int column,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+rlrule_fail(struct rlrule_problem *p, const char *field, int column,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	snprintf(p->field, sizeof p->field, "%s", field);
+	p->column = column;
+	va_start(ap, fmt);
+	vsnprintf(p->message, sizeof p->message, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
+/* A member; null counts as absent, as for the service's decoder. */
+static const cJSON *
+rlrule_member(const cJSON *o, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return (cJSON_IsNull(v) ? NULL : v);
+}
+
+static size_t
+rlrule_chars(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/* An integer member within [min, max]; absent is left to the caller. */
+static int
+rlrule_integer(const cJSON *v, const char *field, long min, long max,
+    long *out, struct rlrule_problem *p)
+{
+	double	d;
+
+	if (!cJSON_IsNumber(v))
+		return (rlrule_fail(p, field, 0, "must be an integer, not %s",
+		    jsonutil_type_name(v)));
+	d = v->valuedouble;
+	if (!isfinite(d) || floor(d) != d)
+		return (rlrule_fail(p, field, 0, "must be an integer, not %g",
+		    d));
+	if (d < (double)min || d > (double)max)
+		return (rlrule_fail(p, field, 0, "%.15g is out of range "
+		    "(%ld to %ld)", d, min, max));
+	*out = (long)d;
+	return (0);
+}
+
+static int
+rlrule_bool(const cJSON *v, const char *field, struct rlrule_problem *p)
+{
+	if (v == NULL || cJSON_IsBool(v))
+		return (0);
+	return (rlrule_fail(p, field, 0, "must be true or false, not %s",
+	    jsonutil_type_name(v)));
+}
+
+static void
+rlrule_list_ints(char *buf, size_t len, const int *list, size_t n, int max)
+{
+	size_t	i, used = 0;
+	int	w;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && list[i] <= max; i++) {
+		w = snprintf(buf + used, len - used, "%s%d", i == 0 ? "" :
+		    ", ", list[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+/* ---- the expression ---------------------------------------------------- */
+
+static int
+rlrule_expression(const char *text, const char *field, int counting,
+    enum expr_plan plan, struct rlrule_problem *p)
+{
+	struct expr_options	opts;
+	struct expr_error	err;
+
+	memset(&opts, 0, sizeof opts);
+	opts.plan = plan;
+	opts.counting = counting;
+	memset(&err, 0, sizeof err);
+	if (expr_check(text, &opts, &err) == 0)
+		return (0);
+	if (err.column > 0)
+		return (rlrule_fail(p, field, err.column, "column %d: %s",
+		    err.column, err.message));
+	return (rlrule_fail(p, field, 0, "%s", err.message));
+}
+
+/* ---- characteristics --------------------------------------------------- */
+
+/* name["key"] with a non-empty key (lower case for headers). */
+static int
+rlrule_map_char(const char *s)
+{
+	size_t		 i, n;
+	const char	*k, *end;
+
+	for (i = 0; rlrule_map_chars[i] != NULL; i++) {
+		n = strlen(rlrule_map_chars[i]);
+		if (strncmp(s, rlrule_map_chars[i], n) != 0 ||
+		    strncmp(s + n, "[\"", 2) != 0)
+			continue;
+		k = s + n + 2;
+		end = strchr(k, '"');
+		if (end == NULL || end == k || strcmp(end, "\"]") != 0)
+			return (0);
+		if (i == 0) {
+			for (; k < end; k++) {
+				if (*k >= 'A' && *k <= 'Z')
+					return (0);
+			}
+		}
+		return (1);
+	}
+	return (0);
+}
+
+/* lookup_json_string(http.request.body.raw, "key"...) and _integer. */
+static int
+rlrule_json_char(const char *s)
+{
+	static const char *const fns[] = {
+		"lookup_json_string(http.request.body.raw,",
+		"lookup_json_integer(http.request.body.raw,", NULL
+	};
+	size_t	i, n;
+
+	for (i = 0; fns[i] != NULL; i++) {
+		n = strlen(fns[i]);
+		if (strncmp(s, fns[i], n) == 0 && strchr(s + n, '"') != NULL &&
+		    s[strlen(s) - 1] == ')')
+			return (1);
+	}
+	return (0);
+}
+
+static int
+rlrule_characteristics(const cJSON *list, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*item, *other;
+	char		 field[64];
+	const char	*s;
+	int		 i = 0, j, colo = 0, ip = 0, nat = 0;
+	size_t		 k;
+
+	if (list == NULL)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "required: the values that count requests apart, "
+		    "with \"cf.colo.id\""));
+	if (!cJSON_IsArray(list))
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must be an array of strings, not %s",
+		    jsonutil_type_name(list)));
+	if (cJSON_GetArraySize(list) == 0)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must not be empty: it must include \"cf.colo.id\""));
+	cJSON_ArrayForEach(item, list) {
+		snprintf(field, sizeof field, "ratelimit.characteristics[%d]",
+		    i);
+		if (!cJSON_IsString(item))
+			return (rlrule_fail(p, field, 0, "must be a string, "
+			    "not %s", jsonutil_type_name(item)));
+		s = item->valuestring;
+		j = 0;
+		cJSON_ArrayForEach(other, list) {
+			if (j++ >= i)
+				break;
+			if (cJSON_IsString(other) &&
+			    strcmp(other->valuestring, s) == 0)
+				return (rlrule_fail(p, field, 0, "\"%.64s\" "
+				    "is listed twice", s));
+		}
+		for (k = 0; rlrule_plain_chars[k] != NULL; k++) {
+			if (strcmp(s, rlrule_plain_chars[k]) == 0)
+				break;
+		}
+		if (rlrule_plain_chars[k] == NULL && !rlrule_map_char(s) &&
+		    !rlrule_json_char(s))
+			return (rlrule_fail(p, field, 0, "\"%.64s\" is not a "
+			    "characteristic (cf.colo.id, ip.src, "
+			    "cf.unique_visitor_id, http.host, "
+			    "http.request.headers[\"name\"], ...; header "
+			    "names in lower case)", s));
+		colo |= strcmp(s, "cf.colo.id") == 0;
+		ip |= strcmp(s, "ip.src") == 0;
+		nat |= strcmp(s, "cf.unique_visitor_id") == 0;
+		if (rlrule_restricted(plan) &&
+		    strcmp(s, "cf.colo.id") != 0 && strcmp(s, "ip.src") != 0 &&
+		    !(strcmp(s, "cf.unique_visitor_id") == 0 &&
+		    plan == EXPR_PLAN_BUSINESS))
+			return (rlrule_fail(p, field, 0, "\"%.64s\" needs %s "
+			    "(the %s plan counts by %s)", s,
+			    strcmp(s, "cf.unique_visitor_id") == 0 ?
+			    "the Business plan or above" :
+			    "Enterprise with Advanced Rate Limiting",
+			    rlrule_plan_title(plan),
+			    plan == EXPR_PLAN_BUSINESS ?
+			    "ip.src or cf.unique_visitor_id" : "ip.src only"));
+		i++;
+	}
+	if (!colo)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must include \"cf.colo.id\""));
+	if (ip && nat)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "\"ip.src\" and \"cf.unique_visitor_id\" cannot both be "
+		    "used: pick one"));
+	if (rlrule_restricted(plan) && !ip && !nat)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must include \"ip.src\"%s on the %s plan",
+		    plan == EXPR_PLAN_BUSINESS ?
+		    " or \"cf.unique_visitor_id\"" : "",
+		    rlrule_plan_title(plan)));
+	return (0);
+}
+
+/* ---- ratelimit{} ------------------------------------------------------- */
+
+static int
+rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*v;
+	char		 list[128];
+	long		 period, timeout = 0, n;
+	int		 limit;
+
+	if (rl == NULL)
+		return (rlrule_fail(p, "ratelimit", 0, "required: "
+		    "{characteristics, period, requests_per_period, "
+		    "mitigation_timeout}"));
+	if (!cJSON_IsObject(rl))
+		return (rlrule_fail(p, "ratelimit", 0, "must be an object, "
+		    "not %s", jsonutil_type_name(rl)));
+	if (rlrule_characteristics(rlrule_member(rl, "characteristics"), plan,
+	    p) != 0)
+		return (-1);
+
+	if ((v = rlrule_member(rl, "period")) == NULL)
+		return (rlrule_fail(p, "ratelimit.period", 0, "required: the "
+		    "seconds over which requests are counted"));
+	if (rlrule_integer(v, "ratelimit.period", 0, 86400, &period, p) != 0)
+		return (-1);
+	if (!rlrule_in((int)period, rlrule_periods, rlrule_nperiods)) {
+		rlrule_list_ints(list, sizeof list, rlrule_periods,
+		    rlrule_nperiods, 65535);
+		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is not "
+		    "one of %s", period, list));
+	}
+	if (!rlrule_period_ok((int)period, plan)) {
+		limit = rlrule_limits[rlrule_plan_index(plan)].period;
+		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is over "
+		    "the %s plan's longest period (%d s)", period,
+		    rlrule_plan_title(plan), limit));
+	}
+
+	v = rlrule_member(rl, "requests_per_period");
+	if (v == NULL && rlrule_member(rl, "score_per_period") == NULL)
+		return (rlrule_fail(p, "ratelimit.requests_per_period", 0,
+		    "required: the requests per period above which the "
+		    "action applies (at least 1)"));
+	if (v != NULL && rlrule_integer(v, "ratelimit.requests_per_period", 1,
+	    2147483647L, &n, p) != 0)
+		return (-1);
+	if ((v = rlrule_member(rl, "score_per_period")) != NULL) {
+		if (rlrule_integer(v, "ratelimit.score_per_period", 1,
+		    1000000, &n, p) != 0)
+			return (-1);
+		if (rlrule_restricted(plan))
+			return (rlrule_fail(p, "ratelimit.score_per_period", 0,
+			    "complexity-based counting needs Enterprise with "
+			    "Advanced Rate Limiting"));
+		v = rlrule_member(rl, "score_response_header_name");
+		if (!cJSON_IsString(v) || *v->valuestring == '\0')
+			return (rlrule_fail(p,
+			    "ratelimit.score_response_header_name", 0,
+			    "required with score_per_period: the origin's "
+			    "response header that carries the score"));
+	}
+
+	if ((v = rlrule_member(rl, "mitigation_timeout")) != NULL &&
+	    rlrule_integer(v, "ratelimit.mitigation_timeout", 0, 86400,
+	    &timeout, p) != 0)
+		return (-1);
+	if (!rlrule_in((int)timeout, rlrule_timeouts, rlrule_ntimeouts)) {
+		rlrule_list_ints(list, sizeof list, rlrule_timeouts,
+		    rlrule_ntimeouts, 86400);
+		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
+		    "%ld is not one of %s", timeout, list));
+	}
+	if (!rlrule_timeout_ok((int)timeout, action, plan)) {
+		if (rlrule_is_challenge(action))
+			return (rlrule_fail(p, "ratelimit.mitigation_timeout",
+			    0, "must be 0 for %s on the %s plan (a timeout "
+			    "needs Enterprise)", action,
+			    rlrule_plan_title(plan)));
+		if (timeout == 0)
+			return (rlrule_fail(p, "ratelimit.mitigation_timeout",
+			    0, "0 (throttle) with %s needs Enterprise: give "
+			    "a timeout", action));
+		limit = rlrule_limits[rlrule_plan_index(plan)].timeout;
+		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
+		    "%ld is over the %s plan's longest timeout (%d s)",
+		    timeout, rlrule_plan_title(plan), limit));
+	}
+
+	if (rlrule_bool(rlrule_member(rl, "requests_to_origin"),
+	    "ratelimit.requests_to_origin", p) != 0)
+		return (-1);
+	if ((v = rlrule_member(rl, "counting_expression")) != NULL) {
+		if (!cJSON_IsString(v))
+			return (rlrule_fail(p, "ratelimit.counting_expression",
+			    0, "must be a string, not %s",
+			    jsonutil_type_name(v)));
+		if (*v->valuestring != '\0') {
+			if (rlrule_restricted(plan) &&
+			    plan != EXPR_PLAN_BUSINESS)
+				return (rlrule_fail(p,
+				    "ratelimit.counting_expression", 0,
+				    "a counting expression needs the Business "
+				    "plan or above (the %s plan counts the "
+				    "requests the expression matches)",
+				    rlrule_plan_title(plan)));
+			if (rlrule_expression(v->valuestring,
+			    "ratelimit.counting_expression", 1, plan, p) != 0)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/* ---- action_parameters ------------------------------------------------- */
+
+static int
+rlrule_response(const cJSON *resp, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*v;
+	size_t		 i, n;
+	long		 status;
+
+	if (!cJSON_IsObject(resp))
+		return (rlrule_fail(p, "action_parameters.response", 0,
+		    "must be an object {status_code, content_type, content}, "
+		    "not %s", jsonutil_type_name(resp)));
+	if (plan == EXPR_PLAN_FREE)
+		return (rlrule_fail(p, "action_parameters.response", 0,
+		    "a custom response needs the Pro plan or above"));
+	if ((v = rlrule_member(resp, "status_code")) == NULL)
+		return (rlrule_fail(p, "action_parameters.response.status_code",
+		    0, "required with a response (400 to 499)"));
+	if (rlrule_integer(v, "action_parameters.response.status_code", 400,
+	    499, &status, p) != 0)
+		return (-1);
+	if ((v = rlrule_member(resp, "content_type")) == NULL)
+		return (rlrule_fail(p,
+		    "action_parameters.response.content_type", 0,
+		    "required with a response (application/json, text/html, "
+		    "text/xml or text/plain)"));
+	for (i = 0; cJSON_IsString(v) && rlrule_content_types[i] != NULL; i++) {
+		if (strcmp(v->valuestring, rlrule_content_types[i]) == 0)
+			break;
+	}
+	if (!cJSON_IsString(v) || rlrule_content_types[i] == NULL)
+		return (rlrule_fail(p,
+		    "action_parameters.response.content_type", 0,
+		    "must be application/json, text/html, text/xml or "
+		    "text/plain"));
+	if ((v = rlrule_member(resp, "content")) == NULL)
+		return (rlrule_fail(p, "action_parameters.response.content", 0,
+		    "required with a response (the body sent, up to 30 KB)"));
+	if (!cJSON_IsString(v))
+		return (rlrule_fail(p, "action_parameters.response.content", 0,
+		    "must be a string, not %s", jsonutil_type_name(v)));
+	if ((n = strlen(v->valuestring)) > RLRULE_CONTENT_MAX)
+		return (rlrule_fail(p, "action_parameters.response.content", 0,
+		    "%zu bytes is over the limit of %d (30 KB)", n,
+		    RLRULE_CONTENT_MAX));
+	return (0);
+}
+
+static int
+rlrule_action_parameters(const cJSON *ap, const char *action,
+    enum expr_plan plan, struct rlrule_problem *p)
+{
+	const cJSON	*v;
+
+	if (ap == NULL)
+		return (0);
+	if (!cJSON_IsObject(ap))
+		return (rlrule_fail(p, "action_parameters", 0, "must be an "
+		    "object, not %s", jsonutil_type_name(ap)));
+	cJSON_ArrayForEach(v, ap) {
+		if (strcmp(v->string, "response") != 0)
+			return (rlrule_fail(p, "action_parameters", 0,
+			    "\"%.64s\" is not a parameter of rate limiting "
+			    "rules (only response, on block)", v->string));
+	}
+	if ((v = rlrule_member(ap, "response")) == NULL)
+		return (0);
+	if (strcmp(action, "block") != 0)
+		return (rlrule_fail(p, "action_parameters.response", 0,
+		    "only block rules take a response, not %s", action));
+	return (rlrule_response(v, plan, p));
+}
+
+/* ---- the rule ---------------------------------------------------------- */
+
+int
+rlrule_check(const cJSON *rule, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*v, *logging;
+	const char	*action;
+	size_t		 i, n;
+
+	memset(p, 0, sizeof *p);
+	if (!cJSON_IsObject(rule))
+		return (rlrule_fail(p, "rule", 0, "must be an object, not %s",
+		    jsonutil_type_name(rule)));
+
+	if ((v = rlrule_member(rule, "action")) == NULL)
+		return (rlrule_fail(p, "action", 0, "required: block, "
+		    "challenge, js_challenge, managed_challenge or log"));
+	for (i = 0; cJSON_IsString(v) && rlrule_actions[i] != NULL; i++) {
+		if (strcmp(v->valuestring, rlrule_actions[i]) == 0)
+			break;
+	}
+	if (!cJSON_IsString(v) || rlrule_actions[i] == NULL)
+		return (rlrule_fail(p, "action", 0, "%s%.64s%s is not an "
+		    "action of rate limiting rules (block, challenge, "
+		    "js_challenge, managed_challenge, log)",
+		    cJSON_IsString(v) ? "'" : "", cJSON_IsString(v) ?
+		    v->valuestring : jsonutil_type_name(v),
+		    cJSON_IsString(v) ? "'" : ""));
+	action = rlrule_actions[i];
+	if (strcmp(action, "log") == 0 && rlrule_restricted(plan))
+		return (rlrule_fail(p, "action", 0, "log needs Enterprise "
+		    "(the %s plan has block and the challenges)",
+		    rlrule_plan_title(plan)));
+
+	if ((v = rlrule_member(rule, "expression")) == NULL)
+		return (rlrule_fail(p, "expression", 0, "required: the "
+		    "requests the rule applies to"));
+	if (!cJSON_IsString(v))
+		return (rlrule_fail(p, "expression", 0, "must be a string, "
+		    "not %s", jsonutil_type_name(v)));
+	if (*v->valuestring == '\0')
+		return (rlrule_fail(p, "expression", 0, "must not be empty"));
+	if ((n = rlrule_chars(v->valuestring)) > EXPR_MAX_LENGTH)
+		return (rlrule_fail(p, "expression", 0, "%zu characters is "
+		    "over the limit of %d", n, EXPR_MAX_LENGTH));
+	if (rlrule_expression(v->valuestring, "expression", 0, plan, p) != 0)
+		return (-1);
+
+	if ((v = rlrule_member(rule, "description")) != NULL) {
+		if (!cJSON_IsString(v))
+			return (rlrule_fail(p, "description", 0, "must be a "
+			    "string, not %s", jsonutil_type_name(v)));
+		if ((n = rlrule_chars(v->valuestring)) >
+		    RLRULE_DESCRIPTION_MAX)
+			return (rlrule_fail(p, "description", 0, "%zu "
+			    "characters is over the limit of %d", n,
+			    RLRULE_DESCRIPTION_MAX));
+	}
+	if (rlrule_bool(rlrule_member(rule, "enabled"), "enabled", p) != 0)
+		return (-1);
+	if ((v = rlrule_member(rule, "ref")) != NULL) {
+		if (!cJSON_IsString(v) || *v->valuestring == '\0')
+			return (rlrule_fail(p, "ref", 0, "must be a non-empty "
+			    "string"));
+		if (strlen(v->valuestring) > RLRULE_REF_MAX)
+			return (rlrule_fail(p, "ref", 0, "is over %d bytes",
+			    RLRULE_REF_MAX));
+	}
+	if ((logging = rlrule_member(rule, "logging")) != NULL) {
+		if (!cJSON_IsObject(logging))
+			return (rlrule_fail(p, "logging", 0, "must be an "
+			    "object {enabled}, not %s",
+			    jsonutil_type_name(logging)));
+		if (rlrule_bool(rlrule_member(logging, "enabled"),
+		    "logging.enabled", p) != 0)
+			return (-1);
+	}
+	if (rlrule_action_parameters(rlrule_member(rule, "action_parameters"),
+	    action, plan, p) != 0)
+		return (-1);
+	return (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
+	    p));
+}
+
+/*
+ * Stand-ins until the Rules language parser is linked: the length and tab
+ * rules only. Weak, so the parser's definitions win wherever both are.
+ */
+__attribute__((weak)) int
+expr_check(const char *text, const struct expr_options *opts,
+    struct expr_error *err)
+{
+	const char	*tab;
+
+	(void)opts;
+	memset(err, 0, sizeof *err);
+	err->length = 1;
+	if ((tab = strchr(text, '\t')) != NULL) {
+		err->column = (int)(tab - text) + 1;
+		snprintf(err->message, sizeof err->message, "a tab is not "
+		    "allowed: use spaces");
+		return (-1);
+	}
+	if (rlrule_chars(text) > EXPR_MAX_LENGTH) {
+		snprintf(err->message, sizeof err->message, "over %d "
+		    "characters", EXPR_MAX_LENGTH);
+		return (-1);
+	}
+	return (0);
+}
+
+__attribute__((weak)) int
+expr_plan_parse(const char *s, enum expr_plan *plan)
+{
+	static const char *const names[] = {
+		"free", "pro", "business", "enterprise"
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcasecmp(s, names[i]) == 0) {
+			*plan = (enum expr_plan)(i + 1);
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+__attribute__((weak)) const char *
+expr_plan_name(enum expr_plan plan)
+{
+	static const char *const names[] = {
+		"any", "free", "pro", "business", "enterprise"
+	};
+
+	if ((int)plan < 0 || (int)plan > EXPR_PLAN_ENTERPRISE)
+		return ("any");
+	return (names[plan]);
+}

@@ -1,0 +1,276 @@
+/*
+ * Rate limiting rules in the zone's http_ratelimit entry point: positions,
+ * write bodies, finding rules in a ruleset and the lint before a write.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common.h"
+#include "kind.h"
+#include "log.h"
+#include "rlrule.h"
+#include "rulesets.h"
+#include "xmalloc.h"
+
+/* ---- positions ---------------------------------------------------------- */
+
+int
+rulesets_position_parse(const char *s, struct rulesets_position *p,
+    char **cause)
+{
+	const char	*id = NULL;
+	char		*end;
+	long		 n;
+
+	memset(p, 0, sizeof *p);
+	if (s == NULL || *s == '\0') {
+		*cause = xstrdup("--position: empty (first, last, before:ID, "
+		    "after:ID or a number from 1)");
+		return (-1);
+	}
+	if (strcmp(s, "first") == 0) {
+		p->where = RULESETS_FIRST;
+		return (0);
+	}
+	if (strcmp(s, "last") == 0) {
+		p->where = RULESETS_LAST;
+		return (0);
+	}
+	if (strncmp(s, "before:", 7) == 0) {
+		p->where = RULESETS_BEFORE;
+		id = s + 7;
+	} else if (strncmp(s, "after:", 6) == 0) {
+		p->where = RULESETS_AFTER;
+		id = s + 6;
+	}
+	if (id != NULL) {
+		if (!kind_is_hex32(id)) {
+			*cause = xprintf("--position: '%.40s' is not a rule id "
+			    "(32 hex digits)", id);
+			return (-1);
+		}
+		snprintf(p->id, sizeof p->id, "%s", id);
+		return (0);
+	}
+	if (isdigit((unsigned char)*s)) {
+		errno = 0;
+		n = strtol(s, &end, 10);
+		if (*end == '\0' && errno == 0 && n >= 1 && n <= 100000) {
+			p->where = RULESETS_INDEX;
+			p->index = n;
+			return (0);
+		}
+	}
+	*cause = xprintf("--position: '%.40s' is not first, last, before:ID, "
+	    "after:ID or a number from 1", s);
+	return (-1);
+}
+
+cJSON *
+rulesets_position_json(const struct rulesets_position *p)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	/* An empty id is the API's own way to say first and last. */
+	switch (p->where) {
+	case RULESETS_FIRST:
+		cJSON_AddStringToObject(o, "before", "");
+		break;
+	case RULESETS_LAST:
+		cJSON_AddStringToObject(o, "after", "");
+		break;
+	case RULESETS_BEFORE:
+		cJSON_AddStringToObject(o, "before", p->id);
+		break;
+	case RULESETS_AFTER:
+		cJSON_AddStringToObject(o, "after", p->id);
+		break;
+	case RULESETS_INDEX:
+		cJSON_AddNumberToObject(o, "index", (double)p->index);
+		break;
+	}
+	return (o);
+}
+
+int
+rulesets_position_check(const struct rulesets_position *p,
+    const cJSON *rules, char **cause)
+{
+	const cJSON	*r, *id;
+	int		 n = cJSON_GetArraySize(rules);
+
+	switch (p->where) {
+	case RULESETS_FIRST:
+	case RULESETS_LAST:
+		return (0);
+	case RULESETS_INDEX:
+		if (p->index <= (long)n + 1)
+			return (0);
+		*cause = xprintf("--position %ld: there %s %d rule%s (at most "
+		    "%d)", p->index, n == 1 ? "is" : "are", n, n == 1 ? "" :
+		    "s", n + 1);
+		return (-1);
+	case RULESETS_BEFORE:
+	case RULESETS_AFTER:
+		cJSON_ArrayForEach(r, rules) {
+			id = cJSON_GetObjectItemCaseSensitive(r, "id");
+			if (cJSON_IsString(id) &&
+			    strcasecmp(id->valuestring, p->id) == 0)
+				return (0);
+		}
+		*cause = xprintf("--position %s:%s: the zone has no such rate "
+		    "limiting rule", p->where == RULESETS_BEFORE ? "before" :
+		    "after", p->id);
+		return (-1);
+	}
+	return (0);
+}
+
+/* ---- rules in a ruleset ------------------------------------------------- */
+
+const cJSON *
+rulesets_rules(const cJSON *ruleset)
+{
+	const cJSON	*rules;
+
+	rules = cJSON_GetObjectItemCaseSensitive(ruleset, "rules");
+	return (cJSON_IsArray(rules) ? rules : NULL);
+}
+
+static const char *
+rulesets_rule_id(const cJSON *rule)
+{
+	const cJSON	*id = cJSON_GetObjectItemCaseSensitive(rule, "id");
+
+	return (cJSON_IsString(id) ? id->valuestring : NULL);
+}
+
+const cJSON *
+rulesets_rule_find(const cJSON *ruleset, const char *id, int *pos)
+{
+	const cJSON	*r;
+	const char	*rid;
+	int		 i = 0;
+
+	cJSON_ArrayForEach(r, rulesets_rules(ruleset)) {
+		i++;
+		rid = rulesets_rule_id(r);
+		if (rid != NULL && id != NULL && strcasecmp(rid, id) == 0) {
+			if (pos != NULL)
+				*pos = i;
+			return (r);
+		}
+	}
+	return (NULL);
+}
+
+const cJSON *
+rulesets_rule_added(const cJSON *before, const cJSON *after)
+{
+	const cJSON	*r;
+	const char	*id;
+
+	cJSON_ArrayForEach(r, rulesets_rules(after)) {
+		id = rulesets_rule_id(r);
+		if (id != NULL && rulesets_rule_find(before, id, NULL) == NULL)
+			return (r);
+	}
+	return (NULL);
+}
+
+/* ---- bodies ------------------------------------------------------------- */
+
+cJSON *
+rulesets_rule_body(const cJSON *rule)
+{
+	static const char *const server_set[] = {
+		"id", "version", "last_updated", "position"
+	};
+	cJSON	*body;
+	size_t	 i;
+
+	if ((body = cJSON_Duplicate(rule, 1)) == NULL)
+		fatalx("out of memory");
+	for (i = 0; i < nitems(server_set); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(body, server_set[i]);
+	return (body);
+}
+
+cJSON *
+rulesets_entrypoint_body(const cJSON *rule)
+{
+	cJSON	*body = cJSON_CreateObject(), *rules;
+
+	/* The docs require all three; the SDK types them optional. */
+	cJSON_AddStringToObject(body, "name", RULESETS_ENTRYPOINT_NAME);
+	cJSON_AddStringToObject(body, "kind", "zone");
+	cJSON_AddStringToObject(body, "phase", RULESETS_PHASE);
+	rules = cJSON_AddArrayToObject(body, "rules");
+	cJSON_AddItemToArray(rules, rulesets_rule_body(rule));
+	return (body);
+}
+
+/* ---- lint --------------------------------------------------------------- */
+
+static int
+rulesets_lint_expr(const cJSON *rule, const char *field, int counting,
+    enum expr_plan plan, struct rulesets_lint *l)
+{
+	struct expr_options	 opts;
+	const cJSON		*v;
+
+	v = counting ? cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(rule, "ratelimit"),
+	    "counting_expression") : cJSON_GetObjectItemCaseSensitive(rule,
+	    "expression");
+	/* An empty counting expression means "the same as expression". */
+	if (!cJSON_IsString(v) || (counting && *v->valuestring == '\0'))
+		return (0);
+	memset(&opts, 0, sizeof opts);
+	opts.plan = plan;
+	opts.counting = counting;
+	if (expr_check(v->valuestring, &opts, &l->err) == 0)
+		return (0);
+	snprintf(l->field, sizeof l->field, "%s", field);
+	l->text = v->valuestring;
+	return (-1);
+}
+
+int
+rulesets_lint(const cJSON *rule, enum expr_plan plan, struct rulesets_lint *l)
+{
+	struct rlrule_problem	 p;
+	const cJSON		*v;
+
+	memset(l, 0, sizeof *l);
+	if (rulesets_lint_expr(rule, "expression", 0, plan, l) != 0 ||
+	    rulesets_lint_expr(rule, "ratelimit.counting_expression", 1, plan,
+	    l) != 0)
+		return (-1);
+	memset(&p, 0, sizeof p);
+	if (rlrule_check(rule, plan, &p) == 0)
+		return (0);
+	snprintf(l->field, sizeof l->field, "%s", p.field);
+	snprintf(l->err.message, sizeof l->err.message, "%s", p.message);
+	l->err.column = p.column;
+	l->err.length = 1;
+	/* A column in an expression is shown under it. */
+	if (p.column > 0 && strcmp(p.field, "expression") == 0)
+		v = cJSON_GetObjectItemCaseSensitive(rule, "expression");
+	else if (p.column > 0 &&
+	    strcmp(p.field, "ratelimit.counting_expression") == 0)
+		v = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(rule, "ratelimit"),
+		    "counting_expression");
+	else
+		v = NULL;
+	if (cJSON_IsString(v))
+		l->text = v->valuestring;
+	return (-1);
+}

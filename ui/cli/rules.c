@@ -1,0 +1,808 @@
+/*
+ * The verbs of rate-limit-rules and rule-versions, which the API reaches
+ * through the zone's http_ratelimit entry point (api-map-next 11): a 404
+ * there means no rules yet, one rule is read from the list, writes go
+ * under the entry point's id and answer with the whole ruleset. Every rule
+ * sent is linted first (rulesets_lint); `rules test` evaluates the rules
+ * against a request without changing anything.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "edit.h"
+#include "expr.h"
+#include "http.h"
+#include "kind.h"
+#include "log.h"
+#include "rulesets.h"
+#include "text.h"
+#include "validate.h"
+#include "xmalloc.h"
+
+#include "cli.h"
+
+/* ---- the entry point ---------------------------------------------------- */
+
+/* The entry point's path, or NULL after the usage error (no zone). */
+static char *
+rules_entrypoint_path(struct cli *c, int *rv)
+{
+	char	*path, *cause = NULL;
+
+	if ((path = kind_list_path(&kind_rate_limit_rules, c->vars,
+	    &cause)) == NULL) {
+		*rv = cli_usage_error("%s", cause);
+		free(cause);
+	}
+	return (path);
+}
+
+/* The zone's entry point: *ep NULL when it does not exist yet. */
+static int
+rules_entrypoint(struct cli *c, const char *path, cJSON **ep)
+{
+	struct http_response	resp;
+	int			rv, absent = 0;
+
+	*ep = NULL;
+	rv = cli_get_absent(c, path, &resp, &absent);
+	if (rv == 0 && !absent) {
+		if (cJSON_IsObject(resp.api.result))
+			*ep = cJSON_Duplicate(resp.api.result, 1);
+		else
+			rv = cli_error(HTTP_EXIT_REFUSED, "%s: the server sent "
+			    "no ruleset", kind_rate_limit_rules.name);
+	}
+	http_response_free(&resp);
+	return (rv);
+}
+
+/* A path below the entry point's ruleset; NULL after the message. */
+static char *
+rules_path(struct cli *c, const char *tmpl, const cJSON *ep, const char *id,
+    int *rv)
+{
+	struct api_var	 vars[EDGE_SCOPE_NVARS + 2];
+	const cJSON	*rsid = cJSON_GetObjectItemCaseSensitive(ep, "id");
+	char		*path, *cause = NULL;
+	size_t		 n = 0;
+
+	if (!cJSON_IsString(rsid)) {
+		*rv = cli_error(HTTP_EXIT_REFUSED, "%s: the entry point the "
+		    "server sent has no id", kind_rate_limit_rules.name);
+		return (NULL);
+	}
+	vars[n].name = "ruleset";
+	vars[n++].value = rsid->valuestring;
+	if (id != NULL) {
+		vars[n].name = "id";
+		vars[n++].value = id;
+	}
+	memcpy(vars + n, c->vars, sizeof c->vars);
+	if ((path = api_path(tmpl, vars, &cause)) == NULL) {
+		*rv = cli_error(HTTP_EXIT_REFUSED, "%s: %s",
+		    kind_rate_limit_rules.name, cause);
+		free(cause);
+	}
+	return (path);
+}
+
+/* The rule with id in the entry point; NULL after the message. */
+static const cJSON *
+rules_find(const cJSON *ep, const char *id, int *rv)
+{
+	const cJSON	*rule;
+
+	if ((rule = rulesets_rule_find(ep, id, NULL)) == NULL)
+		*rv = cli_error(HTTP_EXIT_REFUSED, "%s: no rule %s in the "
+		    "zone's rate limiting rules%s", kind_rate_limit_rules.name,
+		    id, ep == NULL ? " (it has none yet)" : "");
+	return (rule);
+}
+
+static int
+rules_check_id(const char *id)
+{
+	char	*cause = NULL;
+	int	 rv;
+
+	if (kind_id_check(&kind_rate_limit_rules, id, &cause) == 0)
+		return (0);
+	rv = cli_usage_error("%s", cause);
+	free(cause);
+	return (rv);
+}
+
+/* ---- lint --------------------------------------------------------------- */
+
+/*
+ * A rule from the user before it is sent: an expression the service would
+ * refuse (rendered with its column), the fields' checks, then the rest of
+ * what the service checks on the profile's plan. 0, or the exit status.
+ */
+static int
+rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
+{
+	struct rulesets_lint	 l;
+	struct validate_error	*errs;
+	enum expr_plan		 plan;
+	size_t			 n, i;
+	int			 rv, bad;
+
+	if (!cJSON_IsObject(rule))
+		return (cli_error(HTTP_EXIT_USAGE, "%s: a rule is a mapping "
+		    "(action, expression, ratelimit...); nothing was sent",
+		    kind_rate_limit_rules.name));
+	if ((rv = cli_expr_plan(c, &plan)) != 0)
+		return (rv);
+	bad = rulesets_lint(rule, plan, &l) != 0;
+	if (bad && l.text != NULL) {
+		cli_expr_error(l.text, &l.err);
+		return (cli_error(HTTP_EXIT_USAGE, "%s: refused%s%s; nothing "
+		    "was sent", l.field, plan != EXPR_PLAN_NONE ? " on the " :
+		    "", plan != EXPR_PLAN_NONE ? expr_plan_name(plan) : ""));
+	}
+	/* An edit checks only what changed; a file is checked whole. */
+	if (validate_changes(&kind_rate_limit_rules, rule, orig,
+	    VALIDATE_CREATE, &errs, &n) != 0) {
+		for (i = 0; i < n; i++)
+			cli_error(-1, "%s: %s", *errs[i].field != '\0' ?
+			    errs[i].field : "(body)", errs[i].message);
+		validate_errors_free(errs, n);
+		return (cli_error(HTTP_EXIT_USAGE, "%zu problem%s; nothing "
+		    "was sent", n, n == 1 ? "" : "s"));
+	}
+	if (bad)
+		return (cli_error(HTTP_EXIT_USAGE, "%s: %s%s%s; nothing was "
+		    "sent", l.field, l.err.message, plan != EXPR_PLAN_NONE ?
+		    " on the plan " : "", plan != EXPR_PLAN_NONE ?
+		    expr_plan_name(plan) : ""));
+	return (0);
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+/* The rules of a ruleset (NULL: none) as a table, JSON or YAML. */
+static void
+rules_print_list(struct cli *c, const cJSON *rules, long limit)
+{
+	struct cli_table	 t;
+	const cJSON		*r;
+	cJSON			*list;
+	long			 n = 0;
+
+	list = cJSON_CreateArray();
+	cJSON_ArrayForEach(r, rules) {
+		if (limit > 0 && n++ >= limit)
+			break;
+		cJSON_AddItemReferenceToArray(list, (cJSON *)r);
+	}
+	switch (c->out) {
+	case CLI_OUT_TABLE:
+		cli_table_init(&t, &kind_rate_limit_rules);
+		cli_table_header(&t);
+		cJSON_ArrayForEach(r, list)
+			cli_table_row(&t, r);
+		break;
+	case CLI_OUT_JSON:
+		cli_print_json(list);
+		break;
+	case CLI_OUT_YAML:
+		if (cJSON_GetArraySize(list) == 0)
+			fputs("[]\n", stdout);
+		else
+			cli_print_yaml(list);
+		break;
+	}
+	cJSON_Delete(list);
+	fflush(stdout);
+}
+
+/* After a write: the rule as the answer's ruleset has it. */
+static void
+rules_print_written(struct cli *c, const cJSON *rule)
+{
+	if (rule == NULL) {
+		log_warn("%s: the answer did not hold the rule",
+		    kind_rate_limit_rules.name);
+		return;
+	}
+	cli_print_record(c, &kind_rate_limit_rules, rule);
+}
+
+/* ---- get ---------------------------------------------------------------- */
+
+static int
+rules_get(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	const cJSON	*rule;
+	cJSON		*ep = NULL;
+	char		*path;
+	int		 rv = 0;
+
+	if (c->o->seen & CLI_OPT_FILTER)
+		return (cli_usage_error("--filter: %s has no server-side "
+		    "filters", k->name));
+	if (argc > 1 && (c->o->seen & CLI_OPT_LIMIT))
+		return (cli_usage_error("--limit is for lists"));
+	if (argc > 1 && (rv = rules_check_id(argv[1])) != 0)
+		return (rv);
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+		goto out;
+	if (argc < 2)
+		rules_print_list(c, rulesets_rules(ep), c->o->limit);
+	else if ((rule = rules_find(ep, argv[1], &rv)) != NULL)
+		cli_print_record(c, k, rule);
+out:
+	cJSON_Delete(ep);
+	free(path);
+	return (rv);
+}
+
+/* ---- create ------------------------------------------------------------- */
+
+/* --position, the one form option a rule takes; -1 after the message. */
+static int
+rules_position(struct cli *c, struct rulesets_position *pos, int *given)
+{
+	const struct cli_opts	*o = c->o;
+	char			*cause = NULL;
+	size_t			 i;
+
+	*given = 0;
+	memset(pos, 0, sizeof *pos);
+	if (o->seen & CLI_OPT_NAME)
+		return (cli_usage_error("create %s: --name is for multipart "
+		    "creates; the rule's fields go in -f FILE",
+		    kind_rate_limit_rules.name));
+	for (i = 0; i < o->nfields; i++) {
+		if (strcmp(o->fields[i].option, "position") != 0)
+			return (cli_usage_error("create %s: --%s is not one of "
+			    "its options (--position)",
+			    kind_rate_limit_rules.name, o->fields[i].option));
+		if (rulesets_position_parse(o->fields[i].value, pos,
+		    &cause) != 0) {
+			cli_usage_error("%s", cause);
+			free(cause);
+			return (-1);
+		}
+		*given = 1;
+	}
+	return (0);
+}
+
+/*
+ * No entry point yet: POST /zones/{zone}/rulesets makes it with the rule.
+ * Not PUT entrypoint: should someone create the entry point in between,
+ * a PUT would replace their rules with this one, while this POST fails
+ * and loses nothing.
+ */
+static int
+rules_create_entrypoint(struct cli *c, const cJSON *rule,
+    struct http_response *resp, char **path)
+{
+	char	*cause = NULL;
+	cJSON	*body;
+	int	 rv;
+
+	if ((*path = api_path(RULESETS_LIST_PATH, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	body = rulesets_entrypoint_body(rule);
+	rv = cli_send_json(c, "POST", *path, body, resp);
+	cJSON_Delete(body);
+	return (rv);
+}
+
+static int
+rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	struct rulesets_position pos;
+	struct http_response	 resp;
+	cJSON			*rule = NULL, *ep = NULL, *body;
+	char			*path = NULL, *post = NULL, *cause = NULL;
+	int			 rv, given;
+
+	(void)argc;
+	(void)argv;
+	memset(&resp, 0, sizeof resp);
+	if (rules_position(c, &pos, &given) != 0)
+		return (HTTP_EXIT_USAGE);
+	if (c->o->file == NULL)
+		return (cli_usage_error("create %s needs -f FILE (YAML or "
+		    "JSON, '-' for stdin)", k->name));
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rule = cli_read_body(c->o->file, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	if ((rv = rules_lint(c, rule, NULL)) != 0 ||
+	    (rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+		goto out;
+	if (given && rulesets_position_check(&pos, rulesets_rules(ep),
+	    &cause) != 0) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s; nothing was changed",
+		    cause);
+		free(cause);
+		goto out;
+	}
+	if (ep == NULL)
+		rv = rules_create_entrypoint(c, rule, &resp, &post);
+	else if ((post = rules_path(c, RULESETS_RULES_PATH, ep, NULL,
+	    &rv)) != NULL) {
+		body = rulesets_rule_body(rule);
+		if (given)
+			cJSON_AddItemToObject(body, "position",
+			    rulesets_position_json(&pos));
+		rv = cli_send_json(c, "POST", post, body, &resp);
+		cJSON_Delete(body);
+	}
+	if (rv == 0) {
+		cli_journal(c, "POST", post, resp.http_status, NULL,
+		    rulesets_rule_added(ep, resp.api.result));
+		rules_print_written(c, rulesets_rule_added(ep,
+		    resp.api.result));
+	}
+out:
+	http_response_free(&resp);
+	cJSON_Delete(ep);
+	cJSON_Delete(rule);
+	free(post);
+	free(path);
+	return (rv);
+}
+
+/* ---- update and edit ---------------------------------------------------- */
+
+/* PATCH the rule whole (not a merge) and print what the answer has. */
+static int
+rules_patch(struct cli *c, const cJSON *ep, const char *id,
+    const cJSON *before, const cJSON *rule)
+{
+	struct http_response	 resp;
+	cJSON			*body;
+	char			*path;
+	int			 rv;
+
+	if ((path = rules_path(c, RULESETS_RULE_PATH, ep, id, &rv)) == NULL)
+		return (rv);
+	body = rulesets_rule_body(rule);
+	rv = cli_send_json(c, "PATCH", path, body, &resp);
+	if (rv == 0) {
+		cli_journal(c, "PATCH", path, resp.http_status, before,
+		    rulesets_rule_find(resp.api.result, id, NULL));
+		rules_print_written(c, rulesets_rule_find(resp.api.result, id,
+		    NULL));
+	}
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	free(path);
+	return (rv);
+}
+
+static int
+rules_update(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	const cJSON	*before;
+	cJSON		*rule = NULL, *ep = NULL;
+	char		*path, *cause = NULL;
+	int		 rv;
+
+	if (argc < 2)
+		return (cli_usage_error("update %s: an ID is needed",
+		    k->name));
+	if ((rv = rules_check_id(argv[1])) != 0)
+		return (rv);
+	if (c->o->file == NULL)
+		return (cli_usage_error("update %s needs -f FILE: the whole "
+		    "rule (a field left out is removed)", k->name));
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rule = cli_read_body(c->o->file, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	if ((rv = rules_lint(c, rule, NULL)) != 0 ||
+	    (rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	    (before = rules_find(ep, argv[1], &rv)) == NULL)
+		goto out;
+	rv = rules_patch(c, ep, argv[1], before, rule);
+out:
+	cJSON_Delete(ep);
+	cJSON_Delete(rule);
+	free(path);
+	return (rv);
+}
+
+/* The edited rule against a fresh copy: the diff, the question, PATCH. */
+static int
+rules_edit_apply(struct cli *c, const char *path, const char *id,
+    const cJSON *orig, const cJSON *edited)
+{
+	struct buf	 diff = BUF_INITIALIZER;
+	const cJSON	*fresh;
+	cJSON		*ep = NULL;
+	size_t		 n;
+	int		 rv, yes;
+
+	if ((rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	    (fresh = rules_find(ep, id, &rv)) == NULL)
+		goto out;
+	if (!cJSON_Compare(fresh, orig, 1))
+		log_warn("%s changed on the server while you edited it: the "
+		    "diff is against its current copy",
+		    kind_rate_limit_rules.name);
+	if ((n = edit_diff(&diff, fresh, edited)) == 0) {
+		printf("no change\n");
+		goto out;
+	}
+	printf("%s: %zu field%s changed:\n%s", kind_rate_limit_rules.name, n,
+	    n == 1 ? "" : "s", buf_str(&diff));
+	fflush(stdout);
+	if (!c->o->yes) {
+		if ((yes = cli_confirm("apply?")) < 0) {
+			rv = cli_error(HTTP_EXIT_USAGE, "no terminal to ask "
+			    "on: use --yes to apply without asking; nothing "
+			    "was changed");
+			goto out;
+		}
+		if (!yes) {
+			printf("not applied\n");
+			goto out;
+		}
+	}
+	rv = rules_patch(c, ep, id, fresh, edited);
+out:
+	buf_free(&diff);
+	cJSON_Delete(ep);
+	return (rv);
+}
+
+static int
+rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	struct edit	 e;
+	const cJSON	*orig;
+	cJSON		*ep = NULL, *edited = NULL;
+	char		*path, *cause = NULL;
+	int		 rv, loop;
+
+	memset(&e, 0, sizeof e);
+	if (argc < 2)
+		return (cli_usage_error("edit %s: an ID is needed", k->name));
+	if ((rv = rules_check_id(argv[1])) != 0)
+		return (rv);
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	    (orig = rules_find(ep, argv[1], &rv)) == NULL)
+		goto out;
+	if (edit_open(&e, k, orig, VALIDATE_UPDATE, &cause) != 0) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		goto out;
+	}
+	loop = cli_edit_loop(&e, &edited);
+	if (loop < 0)
+		rv = HTTP_EXIT_USAGE;
+	else if (loop > 0)
+		printf("no change\n");
+	else if ((rv = rules_lint(c, edited, orig)) == 0)
+		rv = rules_edit_apply(c, path, argv[1], orig, edited);
+out:
+	edit_close(&e);
+	cJSON_Delete(edited);
+	cJSON_Delete(ep);
+	free(path);
+	fflush(stdout);
+	return (rv);
+}
+
+/* ---- delete ------------------------------------------------------------- */
+
+static int
+rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	struct http_response	 resp;
+	cJSON			*ep = NULL;
+	char			*path, *one;
+	int			 i, rv = 0, r;
+
+	if (argc < 2)
+		return (cli_usage_error("delete %s: at least one ID",
+		    k->name));
+	/* Every id is checked before anything is sent. */
+	for (i = 1; i < argc; i++)
+		if ((rv = rules_check_id(argv[i])) != 0)
+			return (rv);
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+		goto out;
+	for (i = 1; i < argc; i++)
+		if (rules_find(ep, argv[i], &rv) == NULL) {
+			cli_error(rv, "nothing was deleted");
+			goto out;
+		}
+	for (i = 1; i < argc; i++) {
+		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
+		    &r)) != NULL) {
+			r = cli_send_json(c, "DELETE", one, NULL, &resp);
+			if (r == 0) {
+				cli_journal(c, "DELETE", one, resp.http_status,
+				    rulesets_rule_find(ep, argv[i], NULL),
+				    NULL);
+				printf("deleted %s %s\n", k->name, argv[i]);
+			}
+			http_response_free(&resp);
+			free(one);
+		}
+		rv = MAXIMUM(rv, r);
+	}
+out:
+	cJSON_Delete(ep);
+	free(path);
+	fflush(stdout);
+	return (rv);
+}
+
+/* ---- rule-versions N ---------------------------------------------------- */
+
+/* A string member of the server's, safe for a terminal ("-": none). */
+static const char *
+rules_clean(const cJSON *o, const char *key, char *buf, size_t size)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	text_sanitize(cJSON_IsString(v) ? v->valuestring : "-", buf, size, 0);
+	return (buf);
+}
+
+/* A version as a table: which ruleset and when, then its rules. */
+static void
+rules_version_print(struct cli *c, const cJSON *rs)
+{
+	char	v[32], name[128], id[40], when[64];
+
+	printf("version %s of ruleset %s (%s), updated %s\n",
+	    rules_clean(rs, "version", v, sizeof v),
+	    rules_clean(rs, "name", name, sizeof name),
+	    rules_clean(rs, "id", id, sizeof id),
+	    rules_clean(rs, "last_updated", when, sizeof when));
+	rules_print_list(c, rulesets_rules(rs), 0);
+}
+
+static int
+rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	struct http_response	 resp;
+	const char		*n = argv[1], *s;
+	char			*path, *cause = NULL;
+	int			 rv;
+
+	if (argc < 2)
+		return (cli_cmd_get(c, k, argc, argv));
+	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
+		return (cli_usage_error("--limit and --filter are for lists"));
+	for (s = n; isdigit((unsigned char)*s); s++)
+		continue;
+	if (*n == '\0' || *s != '\0' || s - n > 18)
+		return (cli_usage_error("%s: '%.40s' is not a version number",
+		    k->name, n));
+	if ((path = kind_item_path(k, c->vars, n, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0)
+		goto out;
+	if ((rv = cli_get(c, path, &resp)) == 0) {
+		if (c->out == CLI_OUT_TABLE)
+			rules_version_print(c, resp.api.result);
+		else
+			cli_print_record(c, k, resp.api.result);
+	}
+	http_response_free(&resp);
+out:
+	free(path);
+	return (rv);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+cli_run_cb
+cli_rules_run(const struct cli_command *cmd, const struct kind *k)
+{
+	if (k == &kind_rule_versions && cmd->run == cli_cmd_get)
+		return (rules_version_get);
+	if (k != &kind_rate_limit_rules)
+		return (NULL);
+	if (cmd->run == cli_cmd_get)
+		return (rules_get);
+	if (cmd->run == cli_cmd_create)
+		return (rules_create);
+	if (cmd->run == cli_cmd_update)
+		return (rules_update);
+	if (cmd->run == cli_cmd_edit)
+		return (rules_edit);
+	if (cmd->run == cli_cmd_delete)
+		return (rules_delete);
+	return (NULL);
+}
+
+/* ---- rules test --------------------------------------------------------- */
+
+struct rules_verdict {
+	int		 position;
+	const cJSON	*rule;
+	const char	*verdict;	/* match, no match, disabled, invalid */
+	char		 why[320];	/* invalid: the parser's message */
+};
+
+static const char *
+rules_str(const cJSON *rule, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(rule, key);
+
+	return (cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static void
+rules_judge(const cJSON *rule, struct expr_request *rq,
+    struct rules_verdict *v)
+{
+	struct expr_error	 err;
+	struct expr		*e;
+	const cJSON		*enabled;
+
+	enabled = cJSON_GetObjectItemCaseSensitive(rule, "enabled");
+	if (cJSON_IsFalse(enabled)) {
+		v->verdict = "disabled";
+		return;
+	}
+	/* The service's language, no plan: the rule is already there. */
+	if ((e = expr_parse(rules_str(rule, "expression"), NULL, &err)) ==
+	    NULL) {
+		v->verdict = "invalid";
+		snprintf(v->why, sizeof v->why, "column %d: %s", err.column,
+		    err.message);
+		return;
+	}
+	v->verdict = expr_eval(e, rq) == 1 ? "match" : "no match";
+	expr_free(e);
+}
+
+static void
+rules_test_table(const struct rules_verdict *vs, int n, int first)
+{
+	char	desc[128], action[64], id[40];
+	int	i;
+
+	printf("%-3s  %-32s  %-24s  %-17s  %s\n", "#", "ID", "DESCRIPTION",
+	    "ACTION", "VERDICT");
+	for (i = 0; i < n; i++) {
+		text_sanitize(rules_str(vs[i].rule, "id"), id, sizeof id, 0);
+		text_sanitize(rules_str(vs[i].rule, "description"), desc,
+		    sizeof desc, 0);
+		text_cut(desc, 24);
+		text_sanitize(rules_str(vs[i].rule, "action"), action,
+		    sizeof action, 0);
+		printf("%-3d  %-32s  %-24s  %-17s  %s%s%s\n", vs[i].position,
+		    id, *desc != '\0' ? desc : "-", action, vs[i].verdict,
+		    *vs[i].why != '\0' ? ": " : "", vs[i].why);
+	}
+	if (first < 0) {
+		printf("no rule matches\n");
+		return;
+	}
+	text_sanitize(rules_str(vs[first].rule, "description"), desc,
+	    sizeof desc, 0);
+	text_sanitize(rules_str(vs[first].rule, "id"), id, sizeof id, 0);
+	printf("first match: #%d %s%s%s%s\n", vs[first].position, id,
+	    *desc != '\0' ? " (" : "", desc, *desc != '\0' ? ")" : "");
+}
+
+static cJSON *
+rules_test_json(const struct rules_verdict *vs, int n, int first)
+{
+	cJSON	*o = cJSON_CreateObject(), *list, *one, *m;
+	int	 i;
+
+	list = cJSON_AddArrayToObject(o, "rules");
+	for (i = 0; i < n; i++) {
+		one = cJSON_CreateObject();
+		cJSON_AddNumberToObject(one, "position", vs[i].position);
+		cJSON_AddStringToObject(one, "id", rules_str(vs[i].rule, "id"));
+		cJSON_AddStringToObject(one, "description",
+		    rules_str(vs[i].rule, "description"));
+		cJSON_AddStringToObject(one, "action",
+		    rules_str(vs[i].rule, "action"));
+		cJSON_AddStringToObject(one, "verdict", vs[i].verdict);
+		if (*vs[i].why != '\0')
+			cJSON_AddStringToObject(one, "error", vs[i].why);
+		cJSON_AddItemToArray(list, one);
+	}
+	if (first < 0)
+		cJSON_AddNullToObject(o, "first_match");
+	else {
+		m = cJSON_AddObjectToObject(o, "first_match");
+		cJSON_AddNumberToObject(m, "position", vs[first].position);
+		cJSON_AddStringToObject(m, "id", rules_str(vs[first].rule,
+		    "id"));
+		cJSON_AddStringToObject(m, "description",
+		    rules_str(vs[first].rule, "description"));
+	}
+	return (o);
+}
+
+int
+cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
+    char **argv)
+{
+	struct rules_verdict	*vs = NULL;
+	struct expr_request	*rq;
+	const cJSON		*rules, *r;
+	cJSON			*ep = NULL, *out;
+	char			*path;
+	int			 rv, n = 0, first = -1;
+
+	(void)unused_k;
+	(void)argc;
+	(void)argv;
+	if ((rq = cli_expr_request(c, &rv)) == NULL)
+		return (rv);
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		goto out;
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+		goto out;
+	rules = rulesets_rules(ep);
+	vs = xcalloc((size_t)cJSON_GetArraySize(rules) + 1, sizeof *vs);
+	cJSON_ArrayForEach(r, rules) {
+		vs[n].position = n + 1;
+		vs[n].rule = r;
+		rules_judge(r, rq, &vs[n]);
+		if (first < 0 && strcmp(vs[n].verdict, "match") == 0)
+			first = n;
+		n++;
+	}
+	if (c->out == CLI_OUT_TABLE) {
+		if (n == 0)
+			printf("the zone has no rate limiting rules\n");
+		else
+			rules_test_table(vs, n, first);
+	} else {
+		out = rules_test_json(vs, n, first);
+		if (c->out == CLI_OUT_JSON)
+			cli_print_json(out);
+		else
+			cli_print_yaml(out);
+		cJSON_Delete(out);
+	}
+	fflush(stdout);
+out:
+	free(vs);
+	cJSON_Delete(ep);
+	free(path);
+	expr_request_free(rq);
+	return (rv);
+}
