@@ -198,15 +198,42 @@ accesslog_unicode(struct accesslog_scan *s, char **o)
 }
 
 /*
+ * Where the plain part of a string ends: the first quote, backslash or
+ * control character, eight bytes at a time while they last.
+ */
+static char *
+accesslog_plain(char *p, const char *end)
+{
+	const uint64_t	ones = 0x0101010101010101ULL;
+	const uint64_t	high = 0x8080808080808080ULL;
+	uint64_t	v, q, b;
+
+	while (end - p >= 8) {
+		memcpy(&v, p, 8);
+		q = v ^ (ones * '"');
+		b = v ^ (ones * '\\');
+		if ((((q - ones) & ~q) | ((b - ones) & ~b) |
+		    ((v - ones * 0x20) & ~v)) & high)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return (p);
+}
+
+/*
  * The string at s->p (its opening quote), decoded in place and
- * NUL-terminated; *out is its start.
+ * NUL-terminated; *out is its start, *lenp (may be NULL) its length.
  */
 static int
-accesslog_string(struct accesslog_scan *s, char **out)
+accesslog_string_len(struct accesslog_scan *s, char **out, size_t *lenp)
 {
 	char	*o, c;
 
-	*out = o = ++s->p;
+	*out = ++s->p;
+	s->p = accesslog_plain(s->p, s->end);
+	o = s->p;
 	for (;;) {
 		if (s->p >= s->end)
 			return (accesslog_fail(s, "%s", "an unterminated "
@@ -246,7 +273,15 @@ accesslog_string(struct accesslog_scan *s, char **out)
 	}
 	s->p++;
 	*o = '\0';
+	if (lenp != NULL)
+		*lenp = (size_t)(o - *out);
 	return (0);
+}
+
+static int
+accesslog_string(struct accesslog_scan *s, char **out)
+{
+	return (accesslog_string_len(s, out, NULL));
 }
 
 /* A number, true, false or null: its characters, checked loosely. */
@@ -580,6 +615,7 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 {
 	const char	*path = NULL;
 	char		*k;
+	size_t		 klen;
 	int		 have_time = 0;
 
 	accesslog_ws(s);
@@ -595,7 +631,7 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 			if (s->p >= s->end || *s->p != '"')
 				return (accesslog_fail(s, "%s", "no key in "
 				    "the object"));
-			if (accesslog_string(s, &k) != 0)
+			if (accesslog_string_len(s, &k, &klen) != 0)
 				return (-1);
 			accesslog_ws(s);
 			if (s->p >= s->end || *s->p != ':')
@@ -606,8 +642,8 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 			if (s->p >= s->end)
 				return (accesslog_fail(s, "%s", "no value "
 				    "after a key"));
-			if (accesslog_value(s, accesslog_field_find(k,
-			    strlen(k)), r, &path, &have_time) != 0)
+			if (accesslog_value(s, accesslog_field_find(k, klen),
+			    r, &path, &have_time) != 0)
 				return (-1);
 			accesslog_ws(s);
 			if (s->p < s->end && *s->p == ',') {

@@ -77,7 +77,7 @@ struct sim_rule {
 	struct sim_entry	*entries;
 	size_t			 nentries;
 	size_t			 entries_size;
-	uint32_t		*slots;		/* entry index + 1; 0 free */
+	uint64_t		*slots;		/* hash's top half, entry + 1 */
 	size_t			 nslots;	/* a power of two */
 	struct buf		 keys;
 
@@ -88,6 +88,15 @@ struct sim_rule {
 	int64_t			 first;		/* ns; -1 none */
 };
 
+/* A rule a request matched, between the passes of simulate_request. */
+struct sim_pending {
+	struct sim_rule		*rule;
+	const struct sim_keyer	*keyer;
+	uint32_t		 cand;		/* entry + 1 of the same tag; 0 */
+	int			 matched;
+	int			 counted;
+};
+
 struct simulate {
 	struct sim_rule		*rules;
 	size_t			 nrules;
@@ -95,6 +104,7 @@ struct simulate {
 	size_t			 nkeyers;
 	struct expr_request	*rq;
 	struct buf		 cookie;	/* a Cookie header from Cookies */
+	struct sim_pending	*pending;	/* a request's rules to count */
 	int			 need_headers;
 	uint64_t		 gen;
 	uint64_t		 requests;
@@ -420,6 +430,8 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 	}
 	sim = xcalloc(1, sizeof *sim);
 	sim->rq = expr_request_new();
+	sim->pending = xcalloc((size_t)cJSON_GetArraySize(list) + 1,
+	    sizeof *sim->pending);
 	if (cJSON_IsObject(list)) {
 		sim->rules = xcalloc(1, sizeof *sim->rules);
 		rv = sim_rule_parse(sim, list, 1, &sim->rules[0], notes,
@@ -466,6 +478,7 @@ simulate_free(struct simulate *sim)
 	free(sim->keyers);
 	expr_request_free(sim->rq);
 	buf_free(&sim->cookie);
+	free(sim->pending);
 	free(sim);
 }
 
@@ -613,6 +626,9 @@ sim_key(struct simulate *sim, struct sim_keyer *k,
 	return (k);
 }
 
+#define SIM_TAG(h)	((h) & 0xffffffff00000000ULL)
+#define SIM_INDEX(s)	((uint32_t)((s) & 0xffffffffULL))
+
 static void
 sim_grow(struct sim_rule *r)
 {
@@ -627,26 +643,30 @@ sim_grow(struct sim_rule *r)
 		e = &r->entries[i];
 		for (j = e->hash & mask; r->slots[j] != 0; j = (j + 1) & mask)
 			;
-		r->slots[j] = (uint32_t)i + 1;
+		r->slots[j] = SIM_TAG(e->hash) | ((uint64_t)i + 1);
 	}
 }
 
+static int
+sim_same(const struct sim_rule *r, uint32_t idx, const struct sim_keyer *k)
+{
+	const struct sim_entry	*e = &r->entries[idx - 1];
+
+	return (e->hash == k->hash && e->key_len == k->key.len &&
+	    memcmp(r->keys.data + e->key_off, k->key.data, k->key.len) == 0);
+}
+
+/* The entry of the key, made when new (the table has room for it). */
 static struct sim_entry *
 sim_lookup(struct sim_rule *r, const struct sim_keyer *k)
 {
 	struct sim_entry	*e;
-	size_t			 i, mask;
+	size_t			 i, mask = r->nslots - 1;
 
-	if ((r->nentries + 1) * 4 > r->nslots * 3)
-		sim_grow(r);
-	mask = r->nslots - 1;
-	for (i = k->hash & mask; r->slots[i] != 0; i = (i + 1) & mask) {
-		e = &r->entries[r->slots[i] - 1];
-		if (e->hash == k->hash && e->key_len == k->key.len &&
-		    memcmp(r->keys.data + e->key_off, k->key.data,
-		    k->key.len) == 0)
-			return (e);
-	}
+	for (i = k->hash & mask; r->slots[i] != 0; i = (i + 1) & mask)
+		if (SIM_TAG(r->slots[i]) == SIM_TAG(k->hash) &&
+		    sim_same(r, SIM_INDEX(r->slots[i]), k))
+			return (&r->entries[SIM_INDEX(r->slots[i]) - 1]);
 	if (r->nentries == UINT32_MAX - 1)
 		fatalx("simulate: too many clients");
 	if (r->nentries == r->entries_size) {
@@ -663,8 +683,20 @@ sim_lookup(struct sim_rule *r, const struct sim_keyer *k)
 	e->mit_start = INT64_MAX;
 	e->mit_until = INT64_MIN;
 	buf_add(&r->keys, k->key.data, k->key.len);
-	r->slots[i] = (uint32_t)++r->nentries;
+	r->slots[i] = SIM_TAG(k->hash) | ++r->nentries;
 	return (e);
+}
+
+/* The first entry whose slot has the key's tag (0: none), unchecked. */
+static uint32_t
+sim_candidate(const struct sim_rule *r, const struct sim_keyer *k)
+{
+	size_t	i, mask = r->nslots - 1;
+
+	for (i = k->hash & mask; r->slots[i] != 0; i = (i + 1) & mask)
+		if (SIM_TAG(r->slots[i]) == SIM_TAG(k->hash))
+			return (SIM_INDEX(r->slots[i]));
+	return (0);
 }
 
 /*
@@ -694,21 +726,13 @@ sim_window(struct sim_rule *r, struct sim_entry *e, int64_t t)
 	return (oldest > t - r->period);
 }
 
-/* One rule on a request; 1 when it mitigated it. */
+/* One rule on a request it matched or counted; 1 when it mitigated it. */
 static int
-sim_rule_feed(struct simulate *sim, struct sim_rule *r,
-    const struct accesslog_record *rec)
+sim_rule_apply(struct sim_rule *r, struct sim_entry *e, int matched,
+    int counted, int64_t t)
 {
-	struct sim_entry	*e;
-	int64_t			 t = rec->time_ns;
-	int			 matched, counted, over = 0, mitigate;
+	int	over = 0, mitigate;
 
-	matched = expr_eval(r->expr, sim->rq) == 1;
-	counted = r->counting != NULL ? expr_eval(r->counting, sim->rq) == 1 :
-	    matched;
-	if (!matched && !counted)
-		return (0);
-	e = sim_lookup(r, sim_key(sim, r->keyer, rec));
 	e->requests++;
 	r->matched += (uint64_t)matched;
 	if (counted) {
@@ -783,18 +807,62 @@ sim_fill(struct simulate *sim, const struct accesslog_record *rec)
 	return (0);
 }
 
+/*
+ * The counters live in tables much larger than the caches, so a request's
+ * rules are counted in passes that each start the memory reads the next
+ * one needs (slot, entry, key and oldest time) for all of them at once.
+ */
 int
 simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 {
-	size_t	i;
-	int	any = 0;
+	struct sim_pending	*p;
+	struct sim_rule		*r;
+	struct sim_entry	*e;
+	size_t			 i, n = 0;
+	int			 matched, counted, any = 0;
 
 	if (sim_fill(sim, rec) != 0)
 		return (-1);
 	sim->gen++;
 	sim->requests++;
-	for (i = 0; i < sim->nrules; i++)
-		any |= sim_rule_feed(sim, &sim->rules[i], rec);
+	for (i = 0; i < sim->nrules; i++) {
+		r = &sim->rules[i];
+		matched = expr_eval(r->expr, sim->rq) == 1;
+		counted = r->counting != NULL ?
+		    expr_eval(r->counting, sim->rq) == 1 : matched;
+		if (!matched && !counted)
+			continue;
+		if ((r->nentries + 1) * 4 > r->nslots * 3)
+			sim_grow(r);
+		p = &sim->pending[n++];
+		p->rule = r;
+		p->keyer = sim_key(sim, r->keyer, rec);
+		p->matched = matched;
+		p->counted = counted;
+		__builtin_prefetch(&r->slots[p->keyer->hash &
+		    (r->nslots - 1)]);
+	}
+	for (p = sim->pending; p < sim->pending + n; p++)
+		if ((p->cand = sim_candidate(p->rule, p->keyer)) != 0)
+			__builtin_prefetch(&p->rule->entries[p->cand - 1]);
+	for (p = sim->pending; p < sim->pending + n; p++) {
+		if (p->cand == 0)
+			continue;
+		e = &p->rule->entries[p->cand - 1];
+		__builtin_prefetch(p->rule->keys.data + e->key_off);
+		if (e->times != NULL)
+			__builtin_prefetch(&e->times[e->n < p->rule->limit ?
+			    e->n : e->head], 1);
+	}
+	for (p = sim->pending; p < sim->pending + n; p++) {
+		r = p->rule;
+		if (p->cand != 0 && sim_same(r, p->cand, p->keyer))
+			e = &r->entries[p->cand - 1];
+		else
+			e = sim_lookup(r, p->keyer);
+		any |= sim_rule_apply(r, e, p->matched, p->counted,
+		    rec->time_ns);
+	}
 	sim->any += (uint64_t)any;
 	return (0);
 }
