@@ -140,21 +140,19 @@ cli_sim_run(struct cli *c, cJSON *rules)
 	size_t			 i, nbad;
 	int			 rv = HTTP_EXIT_USAGE;
 
+	memset(&lo, 0, sizeof lo);
+	lo.host = o->sim_host;
+	lo.scheme = o->sim_scheme;
+	if (o->sim_format != NULL &&
+	    accesslog_format_parse(o->sim_format, &lo.format) != 0)
+		return (cli_usage_error("--format: '%s' is not logpush or "
+		    "combined", o->sim_format));
 	if ((sim = simulate_new(rules, &notes, &cause)) == NULL) {
 		cli_error(rv, "%s", cause);
 		goto out;
 	}
 	for (i = 0; notes != NULL && notes[i] != NULL; i++)
 		fprintf(stderr, "edgetui: note: %s\n", notes[i]);
-	memset(&lo, 0, sizeof lo);
-	lo.host = o->sim_host;
-	lo.scheme = o->sim_scheme;
-	if (o->sim_format != NULL &&
-	    accesslog_format_parse(o->sim_format, &lo.format) != 0) {
-		rv = cli_usage_error("--format: '%s' is not logpush or "
-		    "combined", o->sim_format);
-		goto out;
-	}
 	if ((log = accesslog_open(o->sim_log, &lo, &cause)) == NULL ||
 	    simulate_log(sim, log, NULL, NULL, &cause) != 0) {
 		cli_error(rv, "%s", cause);
