@@ -71,32 +71,40 @@ enum accesslog_field {
 	AF_NONE
 };
 
+#define ACCESSLOG_FIELDS(F)					\
+	F("ClientIP", AF_IP)						\
+	F("ClientRequestHost", AF_HOST)					\
+	F("ClientRequestMethod", AF_METHOD)				\
+	F("ClientRequestURI", AF_URI)					\
+	F("ClientRequestPath", AF_PATH)					\
+	F("ClientRequestScheme", AF_SCHEME)				\
+	F("ClientRequestUserAgent", AF_UA)				\
+	F("ClientRequestReferer", AF_REFERER)				\
+	F("ClientCountry", AF_COUNTRY)					\
+	F("EdgeColoCode", AF_COLO)					\
+	F("ClientRequestProtocol", AF_VERSION)				\
+	F("JA3Hash", AF_JA3)						\
+	F("JA4", AF_JA4)						\
+	F("EdgeResponseStatus", AF_STATUS)				\
+	F("ClientASN", AF_ASN)						\
+	F("EdgeStartTimestamp", AF_TIME)				\
+	F("RequestHeaders", AF_HEADERS)					\
+	F("Cookies", AF_COOKIES)
+
 static const struct {
 	const char		*name;
 	size_t			 len;
 	enum accesslog_field	 field;
 } accesslog_fields[] = {
-#define F(n, f)	{ n, sizeof n - 1, f }
-	F("ClientIP", AF_IP),
-	F("ClientRequestHost", AF_HOST),
-	F("ClientRequestMethod", AF_METHOD),
-	F("ClientRequestURI", AF_URI),
-	F("ClientRequestPath", AF_PATH),
-	F("ClientRequestScheme", AF_SCHEME),
-	F("ClientRequestUserAgent", AF_UA),
-	F("ClientRequestReferer", AF_REFERER),
-	F("ClientCountry", AF_COUNTRY),
-	F("EdgeColoCode", AF_COLO),
-	F("ClientRequestProtocol", AF_VERSION),
-	F("JA3Hash", AF_JA3),
-	F("JA4", AF_JA4),
-	F("EdgeResponseStatus", AF_STATUS),
-	F("ClientASN", AF_ASN),
-	F("EdgeStartTimestamp", AF_TIME),
-	F("RequestHeaders", AF_HEADERS),
-	F("Cookies", AF_COOKIES),
+#define F(n, f)	{ n, sizeof n - 1, f },
+	ACCESSLOG_FIELDS(F)
 #undef F
 };
+
+/* Bit n set when a field's name has n characters (all are under 64). */
+#define F(n, f)	| (1ULL << (sizeof n - 1))
+static const uint64_t accesslog_lengths = 0 ACCESSLOG_FIELDS(F);
+#undef F
 
 struct accesslog_scan {
 	char		*line;
@@ -120,11 +128,12 @@ accesslog_fail(struct accesslog_scan *s, const char *fmt, ...)
 	return (-1);
 }
 
+/* Whitespace; the NUL after the line stops it (a line has one). */
 static void
 accesslog_ws(struct accesslog_scan *s)
 {
-	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' ||
-	    *s->p == '\r' || *s->p == '\n'))
+	while ((unsigned char)*s->p <= ' ' && (*s->p == ' ' ||
+	    *s->p == '\t' || *s->p == '\r' || *s->p == '\n'))
 		s->p++;
 }
 
@@ -206,15 +215,22 @@ accesslog_plain(char *p, const char *end)
 {
 	const uint64_t	ones = 0x0101010101010101ULL;
 	const uint64_t	high = 0x8080808080808080ULL;
-	uint64_t	v, q, b;
+	uint64_t	v, q, b, m;
 
 	while (end - p >= 8) {
 		memcpy(&v, p, 8);
 		q = v ^ (ones * '"');
 		b = v ^ (ones * '\\');
-		if ((((q - ones) & ~q) | ((b - ones) & ~b) |
-		    ((v - ones * 0x20) & ~v)) & high)
+		m = (((q - ones) & ~q) | ((b - ones) & ~b) |
+		    ((v - ones * 0x20) & ~v)) & high;
+		if (m != 0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* The lowest flag is exact: borrows only go up. */
+			return (p + (__builtin_ctzll(m) >> 3));
+#else
 			break;
+#endif
+		}
 		p += 8;
 	}
 	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
@@ -547,6 +563,9 @@ accesslog_field_find(const char *k, size_t len)
 {
 	size_t	i;
 
+	/* Most keys of a line are none of these: their length says so. */
+	if (len >= 64 || ((accesslog_lengths >> len) & 1) == 0)
+		return (AF_NONE);
 	for (i = 0; i < sizeof accesslog_fields / sizeof accesslog_fields[0];
 	    i++)
 		if (accesslog_fields[i].len == len &&

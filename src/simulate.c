@@ -25,6 +25,7 @@
 #include "xmalloc.h"
 
 #define SIM_NS		1000000000LL
+#define SIM_CHARS_MAX	16	/* characteristics in one rule */
 
 /* What a characteristic reads from a log line. */
 enum sim_char_kind {
@@ -63,6 +64,22 @@ struct sim_entry {
 	uint64_t	 mitigated;
 };
 
+/*
+ * The rule's rings come from large chunks with a free list per size (each
+ * ring grows by doubling up to the limit): one allocation per chunk, not
+ * per client, and all of them freed at once.
+ */
+#define SIM_POOL_CHUNK	(256 * 1024)
+#define SIM_CLASSES	32
+
+struct sim_pool {
+	char		**chunks;
+	size_t		  nchunks;
+	char		 *cur;
+	size_t		  left;
+	int64_t		 *free[SIM_CLASSES];
+};
+
 struct sim_rule {
 	char			*id;
 	char			*description;
@@ -73,6 +90,7 @@ struct sim_rule {
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
 	uint32_t		 limit;		/* requests_per_period */
+	struct sim_pool		 pool;
 
 	struct sim_entry	*entries;
 	size_t			 nentries;
@@ -105,7 +123,7 @@ struct simulate {
 	struct expr_request	*rq;
 	struct buf		 cookie;	/* a Cookie header from Cookies */
 	struct sim_pending	*pending;	/* a request's rules to count */
-	int			 need_headers;
+	unsigned		 headers;	/* SIM_H_*: what rules read */
 	uint64_t		 gen;
 	uint64_t		 requests;
 	uint64_t		 any;
@@ -204,9 +222,11 @@ sim_keyer_get(struct simulate *sim, const cJSON *chars, const char *who,
 	const cJSON		*c;
 	size_t			 i;
 
-	if (!cJSON_IsArray(chars) || cJSON_GetArraySize(chars) == 0) {
+	if (!cJSON_IsArray(chars) || cJSON_GetArraySize(chars) == 0 ||
+	    cJSON_GetArraySize(chars) > SIM_CHARS_MAX) {
 		xasprintf(cause, "%s: ratelimit.characteristics must be a list "
-		    "of at least one, not %s", who, jsonutil_type_name(chars));
+		    "of 1 to %d, not %s", who, SIM_CHARS_MAX,
+		    jsonutil_type_name(chars));
 		return (-1);
 	}
 	cJSON_ArrayForEach(c, chars) {
@@ -301,18 +321,36 @@ sim_string(const cJSON *obj, const char *name)
 	return (cJSON_IsString(v) ? v->valuestring : NULL);
 }
 
-/* Whether an expression may read request headers (cookies included). */
-static int
+/*
+ * The headers an expression may read, by its text (a word in a string
+ * literal only costs time): adding them is a good part of a line's work.
+ */
+#define SIM_H_UA	0x1
+#define SIM_H_REFERER	0x2
+#define SIM_H_OTHER	0x4	/* RequestHeaders */
+#define SIM_H_COOKIE	0x8
+#define SIM_H_ALL	0xf
+
+static unsigned
 sim_reads_headers(const char *text)
 {
-	static const char *const words[] = { "header", "user_agent",
-	    "referer", "cookie", "x_forwarded_for" };
-	size_t	i;
+	static const struct {
+		const char	*word;
+		unsigned	 headers;
+	} words[] = {
+		{ "header",		SIM_H_ALL },
+		{ "user_agent",		SIM_H_UA },
+		{ "referer",		SIM_H_REFERER },
+		{ "cookie",		SIM_H_COOKIE },
+		{ "x_forwarded_for",	SIM_H_OTHER },
+	};
+	unsigned	h = 0;
+	size_t		i;
 
 	for (i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strstr(text, words[i]) != NULL)
-			return (1);
-	return (0);
+		if (strstr(text, words[i].word) != NULL)
+			h |= words[i].headers;
+	return (h);
 }
 
 /* Rule n (1-based) into r; 1 when it was left out with a note. */
@@ -366,15 +404,13 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 		return (-1);
 	if ((r->expr = sim_expr(s, 0, who, "expression", cause)) == NULL)
 		return (-1);
-	if (sim_reads_headers(s))
-		sim->need_headers = 1;
+	sim->headers |= sim_reads_headers(s);
 	s = sim_string(rl, "counting_expression");
 	if (s != NULL && *s != '\0') {
 		if ((r->counting = sim_expr(s, 1, who, "counting_expression",
 		    cause)) == NULL)
 			return (-1);
-		if (sim_reads_headers(s))
-			sim->need_headers = 1;
+		sim->headers |= sim_reads_headers(s);
 	}
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
@@ -397,8 +433,9 @@ sim_rule_free(struct sim_rule *r)
 {
 	size_t	i;
 
-	for (i = 0; i < r->nentries; i++)
-		free(r->entries[i].times);
+	for (i = 0; i < r->pool.nchunks; i++)
+		free(r->pool.chunks[i]);
+	free(r->pool.chunks);
 	free(r->entries);
 	free(r->slots);
 	buf_free(&r->keys);
@@ -605,23 +642,31 @@ static const struct sim_keyer *
 sim_key(struct simulate *sim, struct sim_keyer *k,
     const struct accesslog_record *rec)
 {
-	const char	*v;
-	char		 num[24];
-	size_t		 i, len;
+	const char	*v[SIM_CHARS_MAX];
+	char		 num[SIM_CHARS_MAX][24], *o;
+	size_t		 i, len[SIM_CHARS_MAX], total = 0;
 
 	if (k->gen == sim->gen)
 		return (k);
 	k->gen = sim->gen;
-	buf_reset(&k->key);
 	for (i = 0; i < k->nchars; i++) {
-		if ((v = sim_value(&k->chars[i], rec, num, &len)) == NULL) {
-			buf_addc(&k->key, '\0');
+		v[i] = sim_value(&k->chars[i], rec, num[i], &len[i]);
+		total += v[i] != NULL ? len[i] + 2 : 1;
+	}
+	buf_reset(&k->key);
+	buf_reserve(&k->key, total);
+	o = k->key.data;
+	for (i = 0; i < k->nchars; i++) {
+		if (v[i] == NULL) {
+			*o++ = '\0';
 			continue;
 		}
-		buf_addc(&k->key, '\1');
-		buf_add(&k->key, v, len);
-		buf_addc(&k->key, '\0');
+		*o++ = '\1';
+		memcpy(o, v[i], len[i]);
+		o += len[i];
+		*o++ = '\0';
 	}
+	k->key.len = total;
 	k->hash = sim_hash(k->key.data, k->key.len);
 	return (k);
 }
@@ -699,6 +744,52 @@ sim_candidate(const struct sim_rule *r, const struct sim_keyer *k)
 	return (0);
 }
 
+/* A ring's size class: 4 << class, or the last one for the limit. */
+static size_t
+sim_class(uint32_t cap)
+{
+	size_t	c = 0;
+
+	if ((cap & (cap - 1)) != 0)
+		return (SIM_CLASSES - 1);
+	while ((4U << c) < cap)
+		c++;
+	return (c);
+}
+
+static int64_t *
+sim_pool_get(struct sim_pool *p, uint32_t cap)
+{
+	size_t	 c = sim_class(cap), size = (size_t)cap * sizeof (int64_t);
+	size_t	 chunk;
+	int64_t	*t;
+
+	if ((t = p->free[c]) != NULL) {
+		memcpy(&p->free[c], t, sizeof t);
+		return (t);
+	}
+	if (size > p->left) {
+		chunk = size > SIM_POOL_CHUNK ? size : SIM_POOL_CHUNK;
+		p->chunks = xreallocarray(p->chunks, p->nchunks + 1,
+		    sizeof *p->chunks);
+		p->chunks[p->nchunks++] = p->cur = xmalloc(chunk);
+		p->left = chunk;
+	}
+	t = (int64_t *)(void *)p->cur;
+	p->cur += size;
+	p->left -= size;
+	return (t);
+}
+
+static void
+sim_pool_put(struct sim_pool *p, int64_t *t, uint32_t cap)
+{
+	size_t	c = sim_class(cap);
+
+	memcpy(t, &p->free[c], sizeof t);
+	p->free[c] = t;
+}
+
 /*
  * A counted request at t: whether the limit counted requests before it
  * all came less than a period ago. The ring keeps the last limit times.
@@ -706,15 +797,21 @@ sim_candidate(const struct sim_rule *r, const struct sim_keyer *k)
 static int
 sim_window(struct sim_rule *r, struct sim_entry *e, int64_t t)
 {
-	int64_t	oldest;
+	int64_t	oldest, *times;
+	uint32_t cap;
 
 	if (e->n < r->limit) {
 		if (e->n == e->cap) {
-			e->cap = e->cap == 0 ? 4 : e->cap * 2;
-			if (e->cap > r->limit)
-				e->cap = r->limit;
-			e->times = xreallocarray(e->times, e->cap,
-			    sizeof *e->times);
+			cap = e->cap == 0 ? 4 : e->cap * 2;
+			if (cap > r->limit)
+				cap = r->limit;
+			times = sim_pool_get(&r->pool, cap);
+			if (e->n > 0) {
+				memcpy(times, e->times, e->n * sizeof *times);
+				sim_pool_put(&r->pool, e->times, e->cap);
+			}
+			e->times = times;
+			e->cap = cap;
 		}
 		e->times[e->n++] = t;
 		return (0);
@@ -782,13 +879,13 @@ sim_fill(struct simulate *sim, const struct accesslog_record *rec)
 		expr_request_set_version(rq, rec->version);
 	if (rec->status != 0)
 		expr_request_set_status(rq, rec->status);
-	if (!sim->need_headers)
+	if (sim->headers == 0)
 		return (0);
-	if (rec->user_agent != NULL)
+	if (rec->user_agent != NULL && (sim->headers & SIM_H_UA))
 		expr_request_add_header(rq, "User-Agent", rec->user_agent);
-	if (rec->referer != NULL)
+	if (rec->referer != NULL && (sim->headers & SIM_H_REFERER))
 		expr_request_add_header(rq, "Referer", rec->referer);
-	for (i = 0; i < rec->nheaders; i++) {
+	for (i = 0; (sim->headers & SIM_H_OTHER) && i < rec->nheaders; i++) {
 		if ((rec->user_agent != NULL &&
 		    strcasecmp(rec->headers[i].name, "user-agent") == 0) ||
 		    (rec->referer != NULL &&
@@ -797,7 +894,7 @@ sim_fill(struct simulate *sim, const struct accesslog_record *rec)
 		expr_request_add_header(rq, rec->headers[i].name,
 		    rec->headers[i].value);
 	}
-	if (rec->ncookies > 0) {
+	if (rec->ncookies > 0 && (sim->headers & SIM_H_COOKIE)) {
 		buf_reset(&sim->cookie);
 		for (i = 0; i < rec->ncookies; i++)
 			buf_addf(&sim->cookie, "%s%s=%s", i == 0 ? "" : "; ",
