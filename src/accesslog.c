@@ -71,40 +71,7 @@ enum accesslog_field {
 	AF_NONE
 };
 
-#define ACCESSLOG_FIELDS(F)					\
-	F("ClientIP", AF_IP)						\
-	F("ClientRequestHost", AF_HOST)					\
-	F("ClientRequestMethod", AF_METHOD)				\
-	F("ClientRequestURI", AF_URI)					\
-	F("ClientRequestPath", AF_PATH)					\
-	F("ClientRequestScheme", AF_SCHEME)				\
-	F("ClientRequestUserAgent", AF_UA)				\
-	F("ClientRequestReferer", AF_REFERER)				\
-	F("ClientCountry", AF_COUNTRY)					\
-	F("EdgeColoCode", AF_COLO)					\
-	F("ClientRequestProtocol", AF_VERSION)				\
-	F("JA3Hash", AF_JA3)						\
-	F("JA4", AF_JA4)						\
-	F("EdgeResponseStatus", AF_STATUS)				\
-	F("ClientASN", AF_ASN)						\
-	F("EdgeStartTimestamp", AF_TIME)				\
-	F("RequestHeaders", AF_HEADERS)					\
-	F("Cookies", AF_COOKIES)
 
-static const struct {
-	const char		*name;
-	size_t			 len;
-	enum accesslog_field	 field;
-} accesslog_fields[] = {
-#define F(n, f)	{ n, sizeof n - 1, f },
-	ACCESSLOG_FIELDS(F)
-#undef F
-};
-
-/* Bit n set when a field's name has n characters (all are under 64). */
-#define F(n, f)	| (1ULL << (sizeof n - 1))
-static const uint64_t accesslog_lengths = 0 ACCESSLOG_FIELDS(F);
-#undef F
 
 struct accesslog_scan {
 	char		*line;
@@ -558,20 +525,54 @@ accesslog_pairs(struct accesslog_scan *s, const char *name,
 	}
 }
 
+/* The field of a key: by its length first, which most keys fail. */
 static enum accesslog_field
 accesslog_field_find(const char *k, size_t len)
 {
-	size_t	i;
+	const char		*name;
+	enum accesslog_field	 f;
 
-	/* Most keys of a line are none of these: their length says so. */
-	if (len >= 64 || ((accesslog_lengths >> len) & 1) == 0)
+#define F(n, v)	do { name = n; f = v; } while (0)
+	switch (len) {
+	case 3:	F("JA4", AF_JA4); break;
+	case 7:
+		if (*k == 'C')
+			F("Cookies", AF_COOKIES);
+		else
+			F("JA3Hash", AF_JA3);
+		break;
+	case 8:	F("ClientIP", AF_IP); break;
+	case 9:	F("ClientASN", AF_ASN); break;
+	case 12: F("EdgeColoCode", AF_COLO); break;
+	case 13: F("ClientCountry", AF_COUNTRY); break;
+	case 14: F("RequestHeaders", AF_HEADERS); break;
+	case 16: F("ClientRequestURI", AF_URI); break;
+	case 17:
+		if (k[13] == 'H')
+			F("ClientRequestHost", AF_HOST);
+		else
+			F("ClientRequestPath", AF_PATH);
+		break;
+	case 18:
+		if (k[4] == 'R')
+			F("EdgeResponseStatus", AF_STATUS);
+		else
+			F("EdgeStartTimestamp", AF_TIME);
+		break;
+	case 19:
+		if (k[13] == 'M')
+			F("ClientRequestMethod", AF_METHOD);
+		else
+			F("ClientRequestScheme", AF_SCHEME);
+		break;
+	case 20: F("ClientRequestReferer", AF_REFERER); break;
+	case 21: F("ClientRequestProtocol", AF_VERSION); break;
+	case 22: F("ClientRequestUserAgent", AF_UA); break;
+	default:
 		return (AF_NONE);
-	for (i = 0; i < sizeof accesslog_fields / sizeof accesslog_fields[0];
-	    i++)
-		if (accesslog_fields[i].len == len &&
-		    memcmp(accesslog_fields[i].name, k, len) == 0)
-			return (accesslog_fields[i].field);
-	return (AF_NONE);
+	}
+#undef F
+	return (memcmp(k, name, len) == 0 ? f : AF_NONE);
 }
 
 static int

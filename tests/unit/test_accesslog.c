@@ -85,6 +85,7 @@ test_logpush_fields(void **state)
 	    "\"ClientCountry\":\"fr\",\"EdgeResponseStatus\":401,"
 	    "\"ClientASN\":64500,\"EdgeColoCode\":\"CDG\","
 	    "\"ClientRequestProtocol\":\"HTTP/2\",\"Other\":[true,false,-1.5e3],"
+	    "\"JA3Hash\":\"e7d7\",\"JA4\":\"t13d\",\"JA4x\":\"no\","
 	    "\"RequestHeaders\":{\"x-api-key\":\"k1\",\"n\":7},"
 	    "\"Cookies\":{\"session\":\"s=1\"},"
 	    "\"EdgeStartTimestamp\":1700000000}", &r, why, sizeof why), 0);
@@ -102,6 +103,8 @@ test_logpush_fields(void **state)
 	assert_int_equal(r.asnum, 64500);
 	assert_string_equal(r.colo, "CDG");
 	assert_string_equal(r.version, "HTTP/2");
+	assert_string_equal(r.ja3, "e7d7");
+	assert_string_equal(r.ja4, "t13d");
 	/* The number-valued header is not a header. */
 	assert_int_equal(r.nheaders, 1);
 	assert_string_equal(r.headers[0].name, "x-api-key");
