@@ -1072,21 +1072,25 @@ int
 accesslog_next(struct accesslog *l, const struct accesslog_record **rec,
     char **cause)
 {
-	char	*line, why[192];
-	size_t	 len;
-	int	 rv;
+	enum accesslog_format	 f;
+	char			*line, why[192];
+	size_t			 len;
+	int			 rv;
 
 	while ((rv = accesslog_line(l, &line, &len, cause)) == 1) {
 		if (strspn(line, " \t") == len)
 			continue;
 		l->lines++;
-		if (l->opts.format == ACCESSLOG_AUTO)
-			l->opts.format = accesslog_detect(line);
+		/* Unsaid, the format is that of the first line that reads. */
+		f = l->opts.format;
+		if (f == ACCESSLOG_AUTO)
+			f = accesslog_detect(line);
 		/* The scan writes into the line: keep its start to show. */
 		l->hlen = len < sizeof l->head ? len : sizeof l->head;
 		memcpy(l->head, line, l->hlen);
-		if (accesslog_parse_line(l->opts.format, &l->opts, line, len,
-		    &l->rec, why, sizeof why) == 0) {
+		if (accesslog_parse_line(f, &l->opts, line, len, &l->rec, why,
+		    sizeof why) == 0) {
+			l->opts.format = f;
 			l->rec.line = l->lineno;
 			*rec = &l->rec;
 			return (1);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 enum accesslog_format {
-	ACCESSLOG_AUTO = 0,	/* from the first line that is not empty */
+	ACCESSLOG_AUTO = 0,	/* that of the first line that reads as one */
 	ACCESSLOG_LOGPUSH,
 	ACCESSLOG_COMBINED
 };
@@ -94,7 +94,7 @@ uint64_t	 accesslog_lines(const struct accesslog *);
 uint64_t	 accesslog_bad_lines(const struct accesslog *);
 /* The first ACCESSLOG_BAD_KEPT bad lines. */
 const struct accesslog_bad *accesslog_bad(const struct accesslog *, size_t *);
-/* The format read (after AUTO: once a line was read). */
+/* The format read (AUTO until a line read as one). */
 enum accesslog_format accesslog_format(const struct accesslog *);
 /* Bytes of the file read so far and its size (0 when unknown), for a
  * progress bar. */

@@ -239,6 +239,7 @@ test_combined(void **state)
 /* ---- the reader --------------------------------------------------------- */
 
 static const char reader_text[] =
+    "# a comment, not a request\n"
     "{\"ClientIP\":\"192.0.2.1\",\"EdgeStartTimestamp\":1700000000}\r\n"
     "\n"
     "not json\n"
@@ -258,7 +259,7 @@ check_reader(const char *path)
 	char				*cause = NULL;
 	const char			*ips[3] = { "192.0.2.1", "192.0.2.2",
 					    "192.0.2.4" };
-	const uint64_t			 lines[3] = { 1, 5, 7 };
+	const uint64_t			 lines[3] = { 2, 6, 8 };
 	size_t				 n = 0, nb;
 
 	l = accesslog_open(path, &o, &cause);
@@ -273,17 +274,19 @@ check_reader(const char *path)
 	assert_null(cause);
 	assert_int_equal(n, 3);
 	assert_int_equal(accesslog_format(l), ACCESSLOG_LOGPUSH);
-	/* Seven lines, of which two empty and two bad. */
-	assert_int_equal(accesslog_lines(l), 5);
-	assert_int_equal(accesslog_bad_lines(l), 2);
+	/* Eight lines, of which two empty and three bad; the first, bad,
+	 * does not make the format combined. */
+	assert_int_equal(accesslog_lines(l), 6);
+	assert_int_equal(accesslog_bad_lines(l), 3);
 	b = accesslog_bad(l, &nb);
-	assert_int_equal(nb, 2);
-	assert_int_equal(b[0].line, 3);
-	assert_string_equal(b[0].text, "not json");
-	assert_int_equal(b[1].line, 6);
-	assert_non_null(strstr(b[1].why, "EdgeStartTimestamp"));
+	assert_int_equal(nb, 3);
+	assert_int_equal(b[0].line, 1);
+	assert_int_equal(b[1].line, 4);
+	assert_string_equal(b[1].text, "not json");
+	assert_int_equal(b[2].line, 7);
+	assert_non_null(strstr(b[2].why, "EdgeStartTimestamp"));
 	/* The line as it was, not as the scan left it. */
-	assert_string_equal(b[1].text,
+	assert_string_equal(b[2].text,
 	    "{\"ClientIP\":\"192.0.2.3\",\"EdgeStartTimestamp\":\"x\"}");
 	accesslog_close(l);
 }
