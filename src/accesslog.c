@@ -746,7 +746,8 @@ accesslog_clf_time(const char *p, size_t len, int64_t *ns)
 	mon = (int)(m - accesslog_months) / 3 + 1;
 	sec = civil_days(y, mon, d) * 86400 + hh * 3600 + mm * 60 + ss;
 	sec += (p[21] == '+' ? -1 : 1) * (oh * 3600 + om * 60);
-	if (sec < 0)
+	/* Nanoseconds since 1970 hold until 2262. */
+	if (sec < 0 || sec > INT64_MAX / ACCESSLOG_NS)
 		return (-1);
 	*ns = sec * ACCESSLOG_NS;
 	return (0);
@@ -844,7 +845,7 @@ accesslog_combined(struct accesslog_scan *s, const struct accesslog_options *o,
 	t = s->p + 1;
 	if (accesslog_clf_time(t, (size_t)(close - t), &r->time_ns) != 0)
 		return (accesslog_fail(s, "%s", "a time not like "
-		    "[10/Oct/2000:13:55:36 -0700]"));
+		    "[10/Oct/2000:13:55:36 -0700] from 1970 to 2262"));
 	s->p = close + 1;
 	accesslog_ws(s);
 	if ((req = accesslog_quoted(&s->p, s->end)) == NULL)

@@ -232,6 +232,9 @@ test_combined(void **state)
 	    "\"GET / HTTP/1.1\" 200 1", "a time not like");
 	bad(ACCESSLOG_COMBINED, "192.0.2.1 - - [14/Nov/2023:14:13:20 -0800] "
 	    "\"GET / HTTP/1.1\" OK 1", "no status");
+	/* Past 2262 nanoseconds overflow: refused, not wrapped. */
+	bad(ACCESSLOG_COMBINED, "192.0.2.1 - - [14/Nov/4023:14:13:20 -0800] "
+	    "\"GET / HTTP/1.1\" 200 1", "a time not like");
 	bad(ACCESSLOG_COMBINED, "192.0.2.1", "not the combined log format");
 	bad(ACCESSLOG_COMBINED, "192.0.2.1 - - 14/Nov/2023", "no [time]");
 }

@@ -19,6 +19,7 @@
 
 #include "accesslog.h"
 #include "simulate.h"
+#include "testdir.h"
 
 #define T0	1700000000LL
 #define NS	1000000000LL
@@ -285,6 +286,79 @@ test_time_text(void **state)
 	assert_string_equal(buf, "1970-01-01T00:00:00Z");
 }
 
+struct progress {
+	int		calls;
+	uint64_t	done;
+	uint64_t	total;
+	int		stop_at;
+};
+
+static int
+progress_cb(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress	*p = arg;
+
+	assert_true(done >= p->done);
+	p->done = done;
+	p->total = total;
+	return (++p->calls == p->stop_at);
+}
+
+/* 200 000 lines: the progress is told every 65 536, and may stop it. */
+static void
+test_progress(void **state)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate_report		 rep;
+	struct progress			 p;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*path, *cause = NULL;
+	FILE				*f;
+	int				 i;
+
+	assert_true(asprintf(&path, "%s/log.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 200000; i++)
+		fprintf(f, "{\"ClientIP\":\"192.0.2.%d\",\"EdgeStartTimestamp\":"
+		    "%lld}\n", i % 200, T0 + i / 1000);
+	assert_int_equal(fclose(f), 0);
+
+	memset(&p, 0, sizeof p);
+	sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, progress_cb, &p, &cause), 0);
+	/* 65536, 131072 and 196608 lines. */
+	assert_int_equal(p.calls, 3);
+	assert_true(p.total > 0 && p.done <= p.total);
+	simulate_report(sim, l, &rep);
+	assert_int_equal(rep.lines, 200000);
+	/* Each address sends 5 a second: 50 in a window, never over. */
+	assert_int_equal(rep.rules[0].clients, 200);
+	assert_int_equal(rep.rules[0].requests_mitigated, 0);
+	simulate_report_free(&rep);
+	accesslog_close(l);
+	simulate_free(sim);
+
+	memset(&p, 0, sizeof p);
+	p.stop_at = 2;
+	sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, progress_cb, &p, &cause), -1);
+	assert_string_equal(cause, "cancelled");
+	free(cause);
+	assert_int_equal(accesslog_lines(l), 131072);
+	accesslog_close(l);
+	simulate_free(sim);
+	free(path);
+}
+
+static int
+setup(void **state)
+{
+	return (testdir_setup(state, "simulate"));
+}
+
 int
 main(void)
 {
@@ -295,6 +369,8 @@ main(void)
 		cmocka_unit_test(test_top_clients),
 		cmocka_unit_test(test_rules_read),
 		cmocka_unit_test(test_time_text),
+		cmocka_unit_test_setup_teardown(test_progress, setup,
+		    testdir_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
