@@ -266,7 +266,8 @@ enum expr_node_kind {
 	EXPR_N_ANY,	/* kids[0] is mapped: true when true at any element
 			   of the source (false on none) */
 	EXPR_N_ALL,	/* the same, true when true at every element
-			   (vacuously true on an empty array, as wirefilter) */
+			   (true on an empty array, as wirefilter; false
+			   when the source itself is missing) */
 	EXPR_N_CMP,	/* lhs op rhs: lhs is a VALUE node, rhs in u.cmp */
 	EXPR_N_VALUE,	/* a field or a function call, then an index chain;
 			   where a Bool is expected it stands bare (ssl) */

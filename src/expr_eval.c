@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <sys/types.h>
+
 #include <arpa/inet.h>
 
 #include <stdint.h>
@@ -220,9 +222,11 @@ ev_order(const struct expr_val *v, const struct expr_lit *lit, int *ok)
 		return (ev_bytes_cmp(v->u.s.p, v->u.s.n, lit->s, lit->len));
 	if (v->kind == EXPR_V_INT && lit->kind == EXPR_LIT_INT)
 		return (v->u.i < lit->i ? -1 : v->u.i > lit->i);
-	if (v->kind == EXPR_V_IP && lit->kind == EXPR_LIT_IP &&
-	    v->u.ip.family == lit->ip.family)
-		return (memcmp(v->u.ip.bytes, lit->ip.bytes,
+	/* Addresses of two families differ, and IPv4 sorts first. */
+	if (v->kind == EXPR_V_IP && lit->kind == EXPR_LIT_IP)
+		return (v->u.ip.family != lit->ip.family ?
+		    v->u.ip.family - lit->ip.family :
+		    memcmp(v->u.ip.bytes, lit->ip.bytes,
 		    v->u.ip.family == 4 ? 4 : 16));
 	*ok = 0;
 	return (0);
@@ -233,13 +237,18 @@ ev_matches(struct ev_ctx *ctx, const pcre2_code *re, const char *p,
     size_t n)
 {
 	pcre2_match_data	*md;
+	pcre2_match_context	*mc;
 
 	if (re == NULL ||
 	    (md = expr_request_match_data(ctx->rq, ctx->e->max_ovector)) ==
-	    NULL)
+	    NULL || (mc = expr_request_match_context(ctx->rq)) == NULL)
 		return (0);
-	/* A result of 0 is a match whose captures did not all fit. */
-	return (pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, NULL) >= 0);
+	/*
+	 * A result of 0 is a match whose captures did not all fit. A pattern
+	 * that reaches the match limits (PCRE2 backtracks; the service's
+	 * engine does not) counts as not matching.
+	 */
+	return (pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, mc) >= 0);
 }
 
 static int
@@ -433,25 +442,26 @@ ev_value(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *v)
 	}
 }
 
-/* How many elements any()/all() walk: the source before its root [*]. */
-static size_t
+/* How many elements any()/all() walk: the source before its root [*];
+ * -1 when the source itself is missing. */
+static ssize_t
 ev_count(struct ev_ctx *ctx, const struct expr_node *n)
 {
 	const struct expr_node	*src = n->source;
 	struct expr_val		 v;
 
 	if (src == NULL)
-		return (0);
+		return (-1);
 	if (src->field != EXPR_F_NONE)
 		v = *expr_request_field(ctx->rq, src->field);
 	else
 		ev_call(ctx, src, &v);
 	ev_index(ctx, src, 0, MINIMUM(n->source_at, src->nidx), &v);
 	if (v.kind == EXPR_V_ARRAY)
-		return (v.u.arr.n);
+		return ((ssize_t)v.u.arr.n);
 	if (v.kind == EXPR_V_MAP)
-		return (v.u.map->n);
-	return (0);
+		return ((ssize_t)v.u.map->n);
+	return (-1);
 }
 
 /* ---- explain's texts ---------------------------------------------------- */
@@ -565,13 +575,16 @@ ev_bare(struct ev_ctx *ctx, const struct expr_node *n)
 static int
 ev_quant(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	size_t	count, i, saved_elem = ctx->elem;
-	int	saved_mapping = ctx->mapping, any = n->kind == EXPR_N_ANY;
-	int	r = !any;
+	size_t	 i, saved_elem = ctx->elem;
+	ssize_t	 count;
+	int	 saved_mapping = ctx->mapping, any = n->kind == EXPR_N_ANY;
+	int	 r = !any;
 
-	count = ev_count(ctx, n);
+	/* all() is true on an empty array, false when there is none. */
+	if ((count = ev_count(ctx, n)) == -1)
+		return (0);
 	ctx->mapping = 1;
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < (size_t)count; i++) {
 		ctx->elem = i;
 		if (ev_bool(ctx, n->kids[0]) == any) {
 			/* Explain keeps the deciding element's values. */

@@ -398,12 +398,26 @@ fn_json_string(struct fn_json *j, char *d, size_t *np)
 		if (++j->p >= j->end)
 			return (-1);
 		switch (*j->p) {
-		case 'b': d[o++] = '\b'; break;
-		case 'f': d[o++] = '\f'; break;
-		case 'n': d[o++] = '\n'; break;
-		case 'r': d[o++] = '\r'; break;
-		case 't': d[o++] = '\t'; break;
-		case '"': case '\\': case '/': d[o++] = *j->p; break;
+		case 'b':
+			d[o++] = '\b';
+			break;
+		case 'f':
+			d[o++] = '\f';
+			break;
+		case 'n':
+			d[o++] = '\n';
+			break;
+		case 'r':
+			d[o++] = '\r';
+			break;
+		case 't':
+			d[o++] = '\t';
+			break;
+		case '"':
+		case '\\':
+		case '/':
+			d[o++] = *j->p;
+			break;
 		case 'u':
 			if (j->end - j->p < 5 || fn_hex(j->p + 1, 4, &c) == -1)
 				return (-1);

@@ -55,6 +55,9 @@ int	 expr_lex_is_word(const struct expr_lex *, const char *);
 /* A string literal (quoted or raw) at pos into *lit; regex escaping
  * when regex is set. 0, or -1 with the error recorded. */
 int	 expr_lex_string(struct expr_lex *, int regex, struct expr_lit *);
+/* A hex byte string (41:42-43.44, two bytes or more) at pos: 1 when
+ * found and consumed, 0 (nothing recorded) when there is none. */
+int	 expr_lex_hexbytes(struct expr_lex *, struct expr_lit *);
 /* Whether a string literal starts at pos. */
 int	 expr_lex_at_string(const struct expr_lex *);
 /* An integer (decimal, 0x hex, leading-0 octal, optional '-'). */

@@ -124,6 +124,25 @@ expr_lex_col(const struct expr_lex *lx, size_t off)
 	return (lx->cols[off]);
 }
 
+/* A message cut to fit may end inside a UTF-8 character: drop it. */
+static void
+utf8_trim(char *s)
+{
+	size_t		 n = strlen(s), i = n, want;
+	unsigned char	 c;
+
+	while (i > 0 && n - i < 4 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0)
+		return;
+	c = (unsigned char)s[i - 1];
+	if (c < 0xc0)
+		return;
+	want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (n - (i - 1) < want)
+		s[i - 1] = '\0';
+}
+
 void
 expr_lex_error(struct expr_lex *lx, size_t off, size_t len, const char *fmt,
     ...)
@@ -147,6 +166,7 @@ expr_lex_error(struct expr_lex *lx, size_t off, size_t len, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(lx->err->message, sizeof lx->err->message, fmt, ap);
 	va_end(ap);
+	utf8_trim(lx->err->message);
 }
 
 /* ---- characters -------------------------------------------------------- */
@@ -416,6 +436,39 @@ expr_lex_string(struct expr_lex *lx, int regex, struct expr_lit *lit)
 	lit->length = expr_lex_col(lx, end) - lit->column;
 	lx->pos = end;
 	return (0);
+}
+
+int
+expr_lex_hexbytes(struct expr_lex *lx, struct expr_lit *lit)
+{
+	char	 out[EXPR_MAX_LENGTH];
+	size_t	 i = lx->pos, n = 0;
+	int	 h1, h2;
+
+	for (;;) {
+		h1 = i < lx->n ? hexval((unsigned char)lx->s[i]) : -1;
+		h2 = i + 1 < lx->n ? hexval((unsigned char)lx->s[i + 1]) : -1;
+		if (h1 < 0 || h2 < 0)
+			return (0);
+		out[n++] = (char)(h1 * 16 + h2);
+		i += 2;
+		if (i < lx->n && (lx->s[i] == ':' || lx->s[i] == '-' ||
+		    lx->s[i] == '.') && n < sizeof out) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (n < 2 || (i < lx->n && ident_char((unsigned char)lx->s[i])))
+		return (0);
+	memset(lit, 0, sizeof *lit);
+	lit->kind = EXPR_LIT_STRING;
+	lit->s = expr_arena_strndup(lx->arena, out, n);
+	lit->len = n;
+	lit->column = expr_lex_col(lx, lx->pos);
+	lit->length = expr_lex_col(lx, i) - lit->column;
+	lx->pos = i;
+	return (1);
 }
 
 int

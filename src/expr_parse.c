@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
 struct parser {
@@ -59,10 +60,46 @@ failed(struct parser *p)
 	return (p->lx.failed);
 }
 
+/*
+ * Source text safe to quote in a message (messages reach terminals and
+ * JSON bodies): whole UTF-8 characters only, control characters and broken
+ * bytes as '?', cut with "..." to fit.
+ */
+static const char *
+excerpt(const char *s, size_t n, char *buf, size_t size)
+{
+	size_t		 i = 0, o = 0, len, need;
+	uint32_t	 cp = 0;
+	int		 bad;
+
+	while (i < n) {
+		len = text_utf8_decode(s + i, n - i, &cp);
+		bad = len == 0 || cp < 0x20 || cp == 0x7f ||
+		    (cp >= 0x80 && cp < 0xa0);
+		if (len == 0)
+			len = 1;
+		need = bad ? 1 : len;
+		if (o + need + 4 > size) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (bad)
+			buf[o++] = '?';
+		else {
+			memcpy(buf + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	buf[o] = '\0';
+	return (buf);
+}
+
 static void
 set_after(struct parser *p, const char *s, size_t n)
 {
-	snprintf(p->after, sizeof p->after, "%.*s", (int)MINIMUM(n, 28), s);
+	excerpt(s, n, p->after, sizeof p->after);
 }
 
 static struct expr_node *
@@ -352,10 +389,47 @@ static const char *const unavailable_funcs[] = {
 	"encode_base64", "sha256", "bit_slice", "json_lookup_string",
 };
 
+/*
+ * What was found at off, safe to show: a word, one printable character,
+ * or a description (messages reach terminals and JSON bodies).
+ */
+static const char *
+found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
+{
+	size_t		 n = expr_lex_word_len(lx, 1);
+	unsigned char	 c = (unsigned char)lx->s[off];
+	uint32_t	 cp;
+
+	if (n > 0 && n < 40) {
+		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
+		return (buf);
+	}
+	if (n > 0) {
+		snprintf(buf, size, "'%.*s...'", 36, lx->s + off);
+		return (buf);
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		snprintf(buf, size, "'%c'", c);
+		return (buf);
+	}
+	if (c < 0x80) {
+		snprintf(buf, size, "a control character (\\x%02x)", c);
+		return (buf);
+	}
+	/* A whole UTF-8 character, or the byte when it is not one. */
+	n = text_utf8_decode(lx->s + off, lx->n - off, &cp);
+	if (n > 1 && cp >= 0xa0)
+		snprintf(buf, size, "'%.*s'", (int)n, lx->s + off);
+	else
+		snprintf(buf, size, "the byte \\x%02x", c);
+	return (buf);
+}
+
 static void
 expect_msg(struct parser *p, size_t off, const char *what)
 {
 	struct expr_lex	*lx = &p->lx;
+	char		 found[64];
 	size_t		 n;
 
 	if (expr_lex_eof(lx)) {
@@ -370,12 +444,13 @@ expect_msg(struct parser *p, size_t off, const char *what)
 	n = expr_lex_word_len(lx, 1);
 	if (n == 0)
 		n = 1;
+	found_text(lx, off, found, sizeof found);
 	if (p->after[0] != '\0')
-		expr_lex_error(lx, off, n, "expected %s after '%s', found "
-		    "'%.*s'", what, p->after, (int)n, lx->s + off);
+		expr_lex_error(lx, off, n, "expected %s after '%s', found %s",
+		    what, p->after, found);
 	else
-		expr_lex_error(lx, off, n, "expected %s, found '%.*s'", what,
-		    (int)n, lx->s + off);
+		expr_lex_error(lx, off, n, "expected %s, found %s", what,
+		    found);
 }
 
 static int
@@ -1102,9 +1177,12 @@ lit_word(unsigned t)
 	}
 }
 
+#define LIT_REGEX	0x1	/* regex escaping (after matches) */
+#define LIT_HEXBYTES	0x2	/* hex byte strings allowed */
+
 /* One literal of type t after the operator. */
 static int
-parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
+parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 {
 	struct expr_lex	*lx = &p->lx;
 	size_t		 off = lx->pos;
@@ -1112,11 +1190,15 @@ parse_lit(struct parser *p, unsigned t, int regex, struct expr_lit *lit)
 
 	switch (t) {
 	case EXPR_T_STRING:
+		/* wirefilter's hex byte strings (41:42) where it takes them;
+		 * the formatter writes them quoted. */
+		if ((flags & LIT_HEXBYTES) && expr_lex_hexbytes(lx, lit))
+			return (0);
 		if (!expr_lex_at_string(lx)) {
 			expect_msg(p, off, lit_word(t));
 			return (-1);
 		}
-		return (expr_lex_string(lx, regex, lit));
+		return (expr_lex_string(lx, flags & LIT_REGEX, lit));
 	case EXPR_T_INT:
 		if (expr_lex_at_string(lx)) {
 			expr_lex_error(lx, off, 1, "expected an integer literal "
@@ -1176,7 +1258,7 @@ parse_comparison(struct parser *p, int as_arg)
 	size_t			 off, opoff, oat, ooff, save, wl;
 	enum expr_op		 op;
 	int			 sym, pending, oq, c;
-	char			 tn[64], opname[32];
+	char			 tn[64], opname[32], vtext[64];
 
 	if (ws(p) != 0)
 		return (NULL);
@@ -1198,8 +1280,9 @@ parse_comparison(struct parser *p, int as_arg)
 				    "column %d", expr_lex_col(lx, off));
 			else
 				expr_lex_error(lx, lx->pos, 1, "expected ')' to "
-				    "close the '(' at column %d, found '%c'",
-				    expr_lex_col(lx, off), lx->s[lx->pos]);
+				    "close the '(' at column %d, found %s",
+				    expr_lex_col(lx, off), found_text(lx, lx->pos,
+				    tn, sizeof tn));
 			return (NULL);
 		}
 		lx->pos++;
@@ -1291,9 +1374,9 @@ parse_comparison(struct parser *p, int as_arg)
 			    EXPR_FN_NONE)
 				expr_lex_error(lx, opoff, wl, "'%.*s' is a "
 				    "function, not an operator: write "
-				    "%.*s(%.*s, ...)", (int)wl, lx->s + opoff,
-				    (int)wl, lx->s + opoff,
-				    (int)(save - off), lx->s + off);
+				    "%.*s(%s, ...)", (int)wl, lx->s + opoff,
+				    (int)wl, lx->s + opoff, excerpt(lx->s + off,
+				    save - off, vtext, sizeof vtext));
 			else {
 				set_after(p, lx->s + off, save - off);
 				expect_msg(p, opoff, "an operator (eq, ne, "
@@ -1311,19 +1394,17 @@ parse_comparison(struct parser *p, int as_arg)
 	snprintf(opname, sizeof opname, "%s", p->after);
 	if (check_pending(p, v, pending) != 0)
 		return (NULL);
+	excerpt(lx->s + off, save - off, vtext, sizeof vtext);
 	if (v->type == EXPR_T_BOOL) {
-		expr_lex_error(lx, opoff, lx->pos - opoff, "'%.*s' is a Bool: "
+		expr_lex_error(lx, opoff, lx->pos - opoff, "'%s' is a Bool: "
 		    "use it bare, without '%s' (there is no boolean literal: "
-		    "write '%.*s' or 'not %.*s')", (int)(save - off),
-		    lx->s + off, opname, (int)(save - off), lx->s + off,
-		    (int)(save - off), lx->s + off);
+		    "write '%s' or 'not %s')", vtext, opname, vtext, vtext);
 		return (NULL);
 	}
 	if (EXPR_TYPE_OUTER(v->type) == EXPR_T_ARRAY ||
 	    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP) {
 		expr_lex_error(lx, opoff, lx->pos - opoff, "no operator applies "
-		    "to %s '%.*s': %s", typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off,
+		    "to %s '%s': %s", typename(v->type, tn, sizeof tn), vtext,
 		    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP ?
 		    "index it by key ([\"name\"]) or use [*] in any()" :
 		    "index it ([0]) or use [*] in any()");
@@ -1335,8 +1416,8 @@ parse_comparison(struct parser *p, int as_arg)
 		op = EXPR_OP_IN_LIST;
 	if (!op_allowed(op, v->type)) {
 		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
-		    "for %s (%.*s)", opname, typename(v->type, tn, sizeof tn),
-		    (int)(save - off), lx->s + off);
+		    "for %s (%s)", opname, typename(v->type, tn, sizeof tn),
+		    vtext);
 		return (NULL);
 	}
 	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {
@@ -1385,7 +1466,8 @@ parse_comparison(struct parser *p, int as_arg)
 	case EXPR_OP_STRICT_WILDCARD:
 	case EXPR_OP_MATCHES:
 		save = lx->pos;
-		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES,
+		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES ?
+		    LIT_REGEX : op == EXPR_OP_CONTAINS ? LIT_HEXBYTES : 0,
 		    &n->rhs.lit) != 0)
 			return (NULL);
 		if (op == EXPR_OP_MATCHES && compile_regex(p, n, save) != 0)
@@ -1395,7 +1477,7 @@ parse_comparison(struct parser *p, int as_arg)
 			return (NULL);
 		break;
 	default:
-		if (parse_lit(p, v->type, 0, &n->rhs.lit) != 0)
+		if (parse_lit(p, v->type, LIT_HEXBYTES, &n->rhs.lit) != 0)
 			return (NULL);
 		break;
 	}
@@ -1599,7 +1681,7 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 		PUSH(p, set->elems, set->nelems);
 		l = &set->elems[set->nelems - 1];
 		if (t == EXPR_T_STRING) {
-			if (parse_lit(p, t, 0, l) != 0)
+			if (parse_lit(p, t, LIT_HEXBYTES, l) != 0)
 				return (-1);
 		} else if (t == EXPR_T_INT) {
 			if (parse_lit(p, t, 0, l) != 0)
@@ -1763,7 +1845,7 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 	const char		*s = l->s;
 	size_t			 i = 0, len = l->len;
 	int			 inclass = 0;
-	char			 c;
+	char			 c, g;
 
 	if (len >= 4 && memcmp(s, "(?u)", 4) == 0) {
 		*opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
@@ -1823,21 +1905,21 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 				buf_addc(out, s[++i]);
 			continue;
 		} else if (c == '(' && i + 2 < len && s[i + 1] == '?') {
-			c = s[i + 2];
-			if (c == '=' || c == '!' || (c == '<' && i + 3 < len &&
+			g = s[i + 2];
+			if (g == '=' || g == '!' || (g == '<' && i + 3 < len &&
 			    (s[i + 3] == '=' || s[i + 3] == '!')))
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "look-around"));
-			if (c == '>')
+			if (g == '>')
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "an atomic group"));
-			if (c == '(' || c == 'R' || c == 'C' || c == '&' ||
-			    c == '+' || c == '|' || isdigit((unsigned char)c) ||
-			    (c == 'P' && i + 3 < len && (s[i + 3] == '=' ||
+			if (g == '(' || g == 'R' || g == 'C' || g == '&' ||
+			    g == '+' || g == '|' || isdigit((unsigned char)g) ||
+			    (g == 'P' && i + 3 < len && (s[i + 3] == '=' ||
 			    s[i + 3] == '>')))
 				return (regex_refuse(p, n, litoff, i, 3,
 				    "this group kind"));
-			if (c == 'u')
+			if (g == 'u')
 				return (regex_refuse(p, n, litoff, i, 4,
 				    "(?u) other than at the start"));
 		} else if ((c == '+' || c == '*' || c == '?' || c == '}') &&
@@ -1953,6 +2035,7 @@ expr_parse(const char *text, const struct expr_options *opts,
 	struct expr_node	*root;
 	size_t			 n = strlen(text), chars, i;
 	int			 id = 0;
+	char			 found[64];
 
 	if (errp == NULL)
 		errp = &dummy;
@@ -1992,9 +2075,8 @@ expr_parse(const char *text, const struct expr_options *opts,
 			    "(no '(' to close)");
 		else
 			expr_lex_error(&p.lx, p.lx.pos, MAXIMUM(i, 1),
-			    "expected and, or, xor or the end after '%s', "
-			    "found '%.*s'", p.after, (int)MAXIMUM(i, 1),
-			    p.lx.s + p.lx.pos);
+			    "expected and, or, xor or the end, found %s",
+			    found_text(&p.lx, p.lx.pos, found, sizeof found));
 	}
 	if (!p.lx.failed && root != NULL && root->type != EXPR_T_BOOL)
 		expr_lex_error(&p.lx, 0, n, "the expression must be a Bool");
@@ -2042,7 +2124,7 @@ expr_error_render(const char *text, const struct expr_error *err)
 	 * stays under its column. */
 	for (s = text; *s != '\0'; s++)
 		buf_addc(&b, *s == '\n' || *s == '\r' || *s == '\t' ? ' ' :
-		    *s);
+		    (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 	buf_addc(&b, '\n');
 	col = err->column > 0 ? err->column : 1;
 	for (i = 1; i < col; i++)

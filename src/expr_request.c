@@ -22,6 +22,9 @@
 
 #define RQ_NONE		UINT32_MAX
 #define RQ_BLOCK	65536
+#define RQ_MATCH_LIMIT	1000000		/* backtracking steps per match */
+#define RQ_HEAP_LIMIT	8192		/* KiB of backtracking frames */
+#define RQ_JIT_STACK	(1024 * 1024)	/* bytes, at most */
 
 /* Text in the request's arena: offsets, because the arena moves as it grows. */
 struct rq_str {
@@ -79,6 +82,8 @@ struct expr_request {
 	struct rq_block	*blocks, *cur;
 	pcre2_general_context *pcre;
 	pcre2_match_data *match;
+	pcre2_match_context *mctx;
+	pcre2_jit_stack	*jit;
 };
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
@@ -209,6 +214,10 @@ expr_request_free(struct expr_request *rq)
 	}
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
+	if (rq->mctx != NULL)
+		pcre2_match_context_free(rq->mctx);
+	if (rq->jit != NULL)
+		pcre2_jit_stack_free(rq->jit);
 	if (rq->pcre != NULL)
 		pcre2_general_context_free(rq->pcre);
 	free(rq);
@@ -280,26 +289,29 @@ rq_host(const char *p, size_t n, const char **hp, size_t *hn)
 	return (0);
 }
 
-/* path?query#fragment, the fragment dropped; an empty path is "/". A URL
- * may go straight from its host to "?query". */
+/* A path, "*", or (in a URL, straight after the host) a query. */
 static int
-rq_set_uri(struct expr_request *rq, const char *p, size_t n, int absolute)
+rq_uri_ok(const char *p, size_t n, int absolute)
+{
+	return (rq_clean(p, n) && (n == 0 || p[0] == '/' || p[0] == '#' ||
+	    (n == 1 && p[0] == '*') || (absolute && p[0] == '?')));
+}
+
+/* path?query#fragment, the fragment dropped; an empty path is "/". */
+static void
+rq_set_uri(struct expr_request *rq, const char *p, size_t n)
 {
 	const char	*q, *h;
 	size_t		 pathn;
 
 	if ((h = memchr(p, '#', n)) != NULL)
 		n = h - p;
-	if (n > 0 && p[0] != '/' && !(n == 1 && p[0] == '*') &&
-	    !(absolute && p[0] == '?'))
-		return (-1);
 	q = memchr(p, '?', n);
 	pathn = q != NULL ? (size_t)(q - p) : n;
 	rq->path = pathn > 0 ? rq_add(rq, p, pathn) : rq_add(rq, "/", 1);
 	rq->has_query = q != NULL;
 	rq->query = q != NULL ? rq_add(rq, q + 1, n - pathn - 1) :
 	    rq_add(rq, "", 0);
-	return (0);
 }
 
 static void
@@ -311,13 +323,14 @@ rq_set_method(struct expr_request *rq, const char *method)
 		rq->method = rq_none;
 }
 
+/* Everything is checked before anything changes: a refused URL leaves
+ * the request as it was. */
 int
 expr_request_set(struct expr_request *rq, const char *method, const char *url)
 {
 	const char	*sep, *auth, *rest, *host;
 	size_t		 n, authn, hostn;
 
-	rq->dirty = 1;
 	if (url == NULL)
 		return (-1);
 	n = strlen(url);
@@ -327,12 +340,13 @@ expr_request_set(struct expr_request *rq, const char *method, const char *url)
 	auth = sep + 3;
 	authn = strcspn(auth, "/?#");
 	rest = auth + authn;
-	if (rq_host(auth, authn, &host, &hostn) == -1)
+	if (rq_host(auth, authn, &host, &hostn) == -1 ||
+	    !rq_uri_ok(rest, strlen(rest), 1))
 		return (-1);
+	rq->dirty = 1;
 	rq->scheme = rq_add_lower(rq, url, sep - url);
 	rq->host = rq_add(rq, host, hostn);
-	if (rq_set_uri(rq, rest, strlen(rest), 1) == -1)
-		return (-1);
+	rq_set_uri(rq, rest, strlen(rest));
 	rq_set_method(rq, method);
 	return (0);
 }
@@ -341,28 +355,25 @@ int
 expr_request_set_parts(struct expr_request *rq, const char *method,
     const char *scheme, const char *host, const char *uri)
 {
-	const char	*hp;
-	size_t		 hn;
+	const char	*hp = NULL;
+	size_t		 hn = 0;
 
-	rq->dirty = 1;
-	if (scheme != NULL && *scheme != '\0') {
-		if (!rq_scheme_ok(scheme, strlen(scheme)))
-			return (-1);
-		rq->scheme = rq_add_lower(rq, scheme, strlen(scheme));
-	} else
-		rq->scheme = rq_none;
-	if (host != NULL && *host != '\0') {
-		if (!rq_clean(host, strlen(host)) ||
-		    rq_host(host, strlen(host), &hp, &hn) == -1)
-			return (-1);
-		rq->host = rq_add(rq, hp, hn);
-	} else
-		rq->host = rq_none;
+	if (scheme != NULL && *scheme == '\0')
+		scheme = NULL;
+	if (host != NULL && *host == '\0')
+		host = NULL;
 	if (uri == NULL)
 		uri = "/";
-	if (!rq_clean(uri, strlen(uri)) ||
-	    rq_set_uri(rq, uri, strlen(uri), 0) == -1)
+	if ((scheme != NULL && !rq_scheme_ok(scheme, strlen(scheme))) ||
+	    (host != NULL && (!rq_clean(host, strlen(host)) ||
+	    rq_host(host, strlen(host), &hp, &hn) == -1)) ||
+	    !rq_uri_ok(uri, strlen(uri), 0))
 		return (-1);
+	rq->dirty = 1;
+	rq->scheme = scheme != NULL ?
+	    rq_add_lower(rq, scheme, strlen(scheme)) : rq_none;
+	rq->host = host != NULL ? rq_add(rq, hp, hn) : rq_none;
+	rq_set_uri(rq, uri, strlen(uri));
 	rq_set_method(rq, method);
 	return (0);
 }
@@ -951,6 +962,15 @@ rq_pcre_free(void *p, void *arg)
 	free(p);
 }
 
+static pcre2_general_context *
+rq_pcre(struct expr_request *rq)
+{
+	if (rq->pcre == NULL)
+		rq->pcre = pcre2_general_context_create(rq_pcre_malloc,
+		    rq_pcre_free, NULL);
+	return (rq->pcre);
+}
+
 pcre2_match_data *
 expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 {
@@ -958,11 +978,30 @@ expr_request_match_data(struct expr_request *rq, uint32_t pairs)
 		pairs = 1;
 	if (rq->match != NULL && pcre2_get_ovector_count(rq->match) >= pairs)
 		return (rq->match);
-	if (rq->pcre == NULL && (rq->pcre = pcre2_general_context_create(
-	    rq_pcre_malloc, rq_pcre_free, NULL)) == NULL)
+	if (rq_pcre(rq) == NULL)
 		return (NULL);
 	if (rq->match != NULL)
 		pcre2_match_data_free(rq->match);
 	rq->match = pcre2_match_data_create(pairs, rq->pcre);
 	return (rq->match);
+}
+
+/*
+ * Limits keep one pathological pattern from stalling a whole log replay;
+ * the JIT stack (PCRE2's default is 32 KiB) is grown once, here.
+ */
+pcre2_match_context *
+expr_request_match_context(struct expr_request *rq)
+{
+	if (rq->mctx != NULL)
+		return (rq->mctx);
+	if (rq_pcre(rq) == NULL ||
+	    (rq->mctx = pcre2_match_context_create(rq->pcre)) == NULL)
+		return (NULL);
+	pcre2_set_match_limit(rq->mctx, RQ_MATCH_LIMIT);
+	pcre2_set_heap_limit(rq->mctx, RQ_HEAP_LIMIT);
+	if ((rq->jit = pcre2_jit_stack_create(32 * 1024, RQ_JIT_STACK,
+	    rq->pcre)) != NULL)
+		pcre2_jit_stack_assign(rq->mctx, NULL, rq->jit);
+	return (rq->mctx);
 }

@@ -70,6 +70,8 @@ void			 expr_request_scratch_reset(struct expr_request *);
  * request; NULL when PCRE2 cannot allocate it. */
 pcre2_match_data	*expr_request_match_data(struct expr_request *,
 			    uint32_t);
+/* The match context: bounded backtracking, a JIT stack; NULL as above. */
+pcre2_match_context	*expr_request_match_context(struct expr_request *);
 
 /* A function of 12.4 on evaluated arguments, none missing (expr_func.c). */
 void			 expr_func_call(struct expr_request *, enum expr_func,

@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "jsonutil.h"
 #include "rlrule.h"
@@ -240,10 +239,7 @@ rlrule_expression(const char *text, const char *field, int counting,
 	memset(&err, 0, sizeof err);
 	if (expr_check(text, &opts, &err) == 0)
 		return (0);
-	if (err.column > 0)
-		return (rlrule_fail(p, field, err.column, "column %d: %s",
-		    err.column, err.message));
-	return (rlrule_fail(p, field, 0, "%s", err.message));
+	return (rlrule_fail(p, field, err.column, "%s", err.message));
 }
 
 /* ---- characteristics --------------------------------------------------- */
@@ -378,24 +374,11 @@ rlrule_characteristics(const cJSON *list, enum expr_plan plan,
 /* ---- ratelimit{} ------------------------------------------------------- */
 
 static int
-rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
-    struct rlrule_problem *p)
+rlrule_period(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
 {
 	const cJSON	*v;
 	char		 list[128];
-	long		 period, timeout = 0, n;
-	int		 limit;
-
-	if (rl == NULL)
-		return (rlrule_fail(p, "ratelimit", 0, "required: "
-		    "{characteristics, period, requests_per_period, "
-		    "mitigation_timeout}"));
-	if (!cJSON_IsObject(rl))
-		return (rlrule_fail(p, "ratelimit", 0, "must be an object, "
-		    "not %s", jsonutil_type_name(rl)));
-	if (rlrule_characteristics(rlrule_member(rl, "characteristics"), plan,
-	    p) != 0)
-		return (-1);
+	long		 period;
 
 	if ((v = rlrule_member(rl, "period")) == NULL)
 		return (rlrule_fail(p, "ratelimit.period", 0, "required: the "
@@ -408,12 +391,20 @@ rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
 		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is not "
 		    "one of %s", period, list));
 	}
-	if (!rlrule_period_ok((int)period, plan)) {
-		limit = rlrule_limits[rlrule_plan_index(plan)].period;
+	if (!rlrule_period_ok((int)period, plan))
 		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is over "
 		    "the %s plan's longest period (%d s)", period,
-		    rlrule_plan_title(plan), limit));
-	}
+		    rlrule_plan_title(plan),
+		    rlrule_limits[rlrule_plan_index(plan)].period));
+	return (0);
+}
+
+/* requests_per_period, or the complexity score of Advanced RL. */
+static int
+rlrule_rate(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
+{
+	const cJSON	*v;
+	long		 n;
 
 	v = rlrule_member(rl, "requests_per_period");
 	if (v == NULL && rlrule_member(rl, "score_per_period") == NULL)
@@ -423,21 +414,31 @@ rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
 	if (v != NULL && rlrule_integer(v, "ratelimit.requests_per_period", 1,
 	    2147483647L, &n, p) != 0)
 		return (-1);
-	if ((v = rlrule_member(rl, "score_per_period")) != NULL) {
-		if (rlrule_integer(v, "ratelimit.score_per_period", 1,
-		    1000000, &n, p) != 0)
-			return (-1);
-		if (rlrule_restricted(plan))
-			return (rlrule_fail(p, "ratelimit.score_per_period", 0,
-			    "complexity-based counting needs Enterprise with "
-			    "Advanced Rate Limiting"));
-		v = rlrule_member(rl, "score_response_header_name");
-		if (!cJSON_IsString(v) || *v->valuestring == '\0')
-			return (rlrule_fail(p,
-			    "ratelimit.score_response_header_name", 0,
-			    "required with score_per_period: the origin's "
-			    "response header that carries the score"));
-	}
+	if ((v = rlrule_member(rl, "score_per_period")) == NULL)
+		return (0);
+	if (rlrule_integer(v, "ratelimit.score_per_period", 1, 1000000, &n,
+	    p) != 0)
+		return (-1);
+	if (rlrule_restricted(plan))
+		return (rlrule_fail(p, "ratelimit.score_per_period", 0,
+		    "complexity-based counting needs Enterprise with "
+		    "Advanced Rate Limiting"));
+	v = rlrule_member(rl, "score_response_header_name");
+	if (!cJSON_IsString(v) || *v->valuestring == '\0')
+		return (rlrule_fail(p, "ratelimit.score_response_header_name",
+		    0, "required with score_per_period: the origin's "
+		    "response header that carries the score"));
+	return (0);
+}
+
+/* Absent is 0, a throttle. */
+static int
+rlrule_timeout(const cJSON *rl, const char *action, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*v;
+	char		 list[128];
+	long		 timeout = 0;
 
 	if ((v = rlrule_member(rl, "mitigation_timeout")) != NULL &&
 	    rlrule_integer(v, "ratelimit.mitigation_timeout", 0, 86400,
@@ -449,45 +450,65 @@ rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
 		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
 		    "%ld is not one of %s", timeout, list));
 	}
-	if (!rlrule_timeout_ok((int)timeout, action, plan)) {
-		if (rlrule_is_challenge(action))
-			return (rlrule_fail(p, "ratelimit.mitigation_timeout",
-			    0, "must be 0 for %s on the %s plan (a timeout "
-			    "needs Enterprise)", action,
-			    rlrule_plan_title(plan)));
-		if (timeout == 0)
-			return (rlrule_fail(p, "ratelimit.mitigation_timeout",
-			    0, "0 (throttle) with %s needs Enterprise: give "
-			    "a timeout", action));
-		limit = rlrule_limits[rlrule_plan_index(plan)].timeout;
+	if (rlrule_timeout_ok((int)timeout, action, plan))
+		return (0);
+	if (rlrule_is_challenge(action))
 		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
-		    "%ld is over the %s plan's longest timeout (%d s)",
-		    timeout, rlrule_plan_title(plan), limit));
-	}
+		    "must be 0 for %s on the %s plan (a timeout needs "
+		    "Enterprise)", action, rlrule_plan_title(plan)));
+	if (timeout == 0)
+		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
+		    "0 (throttle) with %s needs Enterprise: give a timeout",
+		    action));
+	return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0, "%ld is "
+	    "over the %s plan's longest timeout (%d s)", timeout,
+	    rlrule_plan_title(plan),
+	    rlrule_limits[rlrule_plan_index(plan)].timeout));
+}
 
-	if (rlrule_bool(rlrule_member(rl, "requests_to_origin"),
+/* "" or absent: the rule's expression counts. */
+static int
+rlrule_counting(const cJSON *rl, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	const cJSON	*v;
+
+	if ((v = rlrule_member(rl, "counting_expression")) == NULL)
+		return (0);
+	if (!cJSON_IsString(v))
+		return (rlrule_fail(p, "ratelimit.counting_expression", 0,
+		    "must be a string, not %s", jsonutil_type_name(v)));
+	if (*v->valuestring == '\0')
+		return (0);
+	if (rlrule_restricted(plan) && plan != EXPR_PLAN_BUSINESS)
+		return (rlrule_fail(p, "ratelimit.counting_expression", 0,
+		    "a counting expression needs the Business plan or above "
+		    "(the %s plan counts the requests the expression "
+		    "matches)", rlrule_plan_title(plan)));
+	return (rlrule_expression(v->valuestring,
+	    "ratelimit.counting_expression", 1, plan, p));
+}
+
+static int
+rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	if (rl == NULL)
+		return (rlrule_fail(p, "ratelimit", 0, "required: "
+		    "{characteristics, period, requests_per_period, "
+		    "mitigation_timeout}"));
+	if (!cJSON_IsObject(rl))
+		return (rlrule_fail(p, "ratelimit", 0, "must be an object, "
+		    "not %s", jsonutil_type_name(rl)));
+	if (rlrule_characteristics(rlrule_member(rl, "characteristics"), plan,
+	    p) != 0 ||
+	    rlrule_period(rl, plan, p) != 0 ||
+	    rlrule_rate(rl, plan, p) != 0 ||
+	    rlrule_timeout(rl, action, plan, p) != 0 ||
+	    rlrule_bool(rlrule_member(rl, "requests_to_origin"),
 	    "ratelimit.requests_to_origin", p) != 0)
 		return (-1);
-	if ((v = rlrule_member(rl, "counting_expression")) != NULL) {
-		if (!cJSON_IsString(v))
-			return (rlrule_fail(p, "ratelimit.counting_expression",
-			    0, "must be a string, not %s",
-			    jsonutil_type_name(v)));
-		if (*v->valuestring != '\0') {
-			if (rlrule_restricted(plan) &&
-			    plan != EXPR_PLAN_BUSINESS)
-				return (rlrule_fail(p,
-				    "ratelimit.counting_expression", 0,
-				    "a counting expression needs the Business "
-				    "plan or above (the %s plan counts the "
-				    "requests the expression matches)",
-				    rlrule_plan_title(plan)));
-			if (rlrule_expression(v->valuestring,
-			    "ratelimit.counting_expression", 1, plan, p) != 0)
-				return (-1);
-		}
-	}
-	return (0);
+	return (rlrule_counting(rl, plan, p));
 }
 
 /* ---- action_parameters ------------------------------------------------- */
@@ -648,60 +669,4 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 		return (-1);
 	return (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
 	    p));
-}
-
-/*
- * Stand-ins until the Rules language parser is linked: the length and tab
- * rules only. Weak, so the parser's definitions win wherever both are.
- */
-__attribute__((weak)) int
-expr_check(const char *text, const struct expr_options *opts,
-    struct expr_error *err)
-{
-	const char	*tab;
-
-	(void)opts;
-	memset(err, 0, sizeof *err);
-	err->length = 1;
-	if ((tab = strchr(text, '\t')) != NULL) {
-		err->column = (int)(tab - text) + 1;
-		snprintf(err->message, sizeof err->message, "a tab is not "
-		    "allowed: use spaces");
-		return (-1);
-	}
-	if (rlrule_chars(text) > EXPR_MAX_LENGTH) {
-		snprintf(err->message, sizeof err->message, "over %d "
-		    "characters", EXPR_MAX_LENGTH);
-		return (-1);
-	}
-	return (0);
-}
-
-__attribute__((weak)) int
-expr_plan_parse(const char *s, enum expr_plan *plan)
-{
-	static const char *const names[] = {
-		"free", "pro", "business", "enterprise"
-	};
-	size_t	i;
-
-	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if (strcasecmp(s, names[i]) == 0) {
-			*plan = (enum expr_plan)(i + 1);
-			return (0);
-		}
-	}
-	return (-1);
-}
-
-__attribute__((weak)) const char *
-expr_plan_name(enum expr_plan plan)
-{
-	static const char *const names[] = {
-		"any", "free", "pro", "business", "enterprise"
-	};
-
-	if ((int)plan < 0 || (int)plan > EXPR_PLAN_ENTERPRISE)
-		return ("any");
-	return (names[plan]);
 }

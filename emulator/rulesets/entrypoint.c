@@ -160,7 +160,7 @@ rs_build_rules(struct req *req, struct reply *rep, const cJSON *in,
 	const char		*ref;
 	cJSON			*out, *rule;
 	char			 id[HEX32_LEN + 1], now[ISO_TIME_LEN];
-	char			 field[64];
+	char			 field[128];
 	int			 i = 0, j;
 
 	util_now_iso(now);
@@ -168,11 +168,10 @@ rs_build_rules(struct req *req, struct reply *rep, const cJSON *in,
 	cJSON_ArrayForEach(r, in) {
 		snprintf(field, sizeof field, "rules[%d]", i);
 		if (rlrule_check(r, rs_plan(req), &p) != 0) {
-			if (strcmp(p.field, "rule") == 0)
-				rs_invalid(rep, field, "%s", p.message);
-			else
-				rs_invalid(rep, field, "%s: %s", p.field,
-				    p.message);
+			if (strcmp(p.field, "rule") != 0)
+				snprintf(field, sizeof field, "rules[%d].%s",
+				    i, p.field);
+			rs_invalid_problem(rep, field, &p);
 			goto fail;
 		}
 		o = NULL;

@@ -41,6 +41,8 @@ int	 rs_rules_check(struct req *, struct reply *, const cJSON *);
 enum expr_plan rs_plan(const struct req *);
 void	 rs_invalid(struct reply *, const char *, const char *, ...)
 	     printflike(3, 4);
+void	 rs_invalid_problem(struct reply *, const char *,
+	     const struct rlrule_problem *);
 int	 rs_dry_run(struct req *, struct reply *, int *);
 cJSON	*rs_find_rule(const cJSON *, const char *, int *);
 void	 rs_rule_post(struct req *, struct reply *);

@@ -66,12 +66,23 @@ rs_invalid(struct reply *rep, const char *field, const char *fmt, ...)
 	va_end(ap);
 	reply_error(rep, 400, RS_ERR_INVALID, "%s: %s", field, msg);
 	free(msg);
-	rs_pointer(field, ptr + 1, sizeof ptr - 1);
 	ptr[0] = '/';
+	rs_pointer(field, ptr + 1, sizeof ptr - 1);
 	err = cJSON_GetArrayItem(rep->errors,
 	    cJSON_GetArraySize(rep->errors) - 1);
 	src = cJSON_AddObjectToObject(err, "source");
-	cJSON_AddStringToObject(src, "pointer", ptr[1] == '/' ? ptr + 1 : ptr);
+	cJSON_AddStringToObject(src, "pointer", ptr);
+}
+
+/* A rule's problem; an expression's also names the column. */
+void
+rs_invalid_problem(struct reply *rep, const char *field,
+    const struct rlrule_problem *p)
+{
+	if (p->column > 0)
+		rs_invalid(rep, field, "column %d: %s", p->column, p->message);
+	else
+		rs_invalid(rep, field, "%s", p->message);
 }
 
 /* dry_run=true|false; anything else is refused. */
@@ -107,7 +118,7 @@ rs_rule_check(struct req *req, struct reply *rep, const cJSON *rule,
 	else
 		snprintf(field, sizeof field, "%s%s%s", prefix,
 		    *prefix != '\0' ? "." : "", p.field);
-	rs_invalid(rep, field, "%s", p.message);
+	rs_invalid_problem(rep, field, &p);
 	return (-1);
 }
 
@@ -353,13 +364,23 @@ rs_position(struct reply *rep, const cJSON *pos, const cJSON *rules,
 	return (0);
 }
 
+/*
+ * Insert at a 0-based place. Not cJSON_InsertItemInArray: cJSON 1.7.15
+ * refuses (and leaks) an insertion in the middle of an array.
+ */
 static void
 rs_insert(cJSON *rules, int at, cJSON *rule)
 {
-	if (at >= cJSON_GetArraySize(rules))
-		cJSON_AddItemToArray(rules, rule);
-	else
-		cJSON_InsertItemInArray(rules, at, rule);
+	cJSON	*tail = cJSON_CreateArray(), *it;
+
+	while (cJSON_GetArraySize(rules) > at) {
+		it = cJSON_DetachItemFromArray(rules, at);
+		cJSON_AddItemToArray(tail, it);
+	}
+	cJSON_AddItemToArray(rules, rule);
+	while ((it = cJSON_DetachItemFromArray(tail, 0)) != NULL)
+		cJSON_AddItemToArray(rules, it);
+	cJSON_Delete(tail);
 }
 
 /* The ruleset named by the path, newest version; NULL when replied. */
@@ -434,7 +455,7 @@ rs_move_only(const cJSON *body)
 
 	cJSON_ArrayForEach(v, body) {
 		if (strcmp(v->string, "position") == 0)
-			pos = 1;
+			pos = !cJSON_IsNull(v);
 		else if (strcmp(v->string, "id") != 0)
 			return (0);
 	}

@@ -242,6 +242,10 @@ static const struct kind_field rulesets_version_fields[] = {
 	  .help = "The entry point's id" },
 	{ .path = "last_updated", .type = KIND_TYPE_TIME,
 	  .flags = KIND_F_READONLY, .help = "When this version was made" },
+	{ .path = "name", .type = KIND_TYPE_STRING, .flags = KIND_F_READONLY,
+	  .help = "The entry point's name" },
+	{ .path = "description", .type = KIND_TYPE_STRING,
+	  .flags = KIND_F_READONLY, .help = "The entry point's description" },
 	{ .path = NULL }
 };
 

@@ -35,6 +35,9 @@ e2e_assert_not_contains "READ-ONLY"
 e2e_keys :
 e2e_type rate-l
 e2e_keys Tab
+# Two kinds start so: Tab completes their common part and lists them.
+e2e_wait_for "rate-limits rate-limit-rules"
+e2e_type s
 e2e_wait_for ":rate-limits"
 e2e_keys Enter
 e2e_wait_for " rate-limits  8"

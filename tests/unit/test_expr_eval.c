@@ -143,7 +143,8 @@ test_request_url_fields(void **state)
 	assert_bytes(rq, EXPR_F_URI_PATH, "/Api/V1/Items.JSON");
 	assert_bytes(rq, EXPR_F_URI_QUERY, "id=7&tag=a&tag=b&flag");
 	assert_bytes(rq, EXPR_F_URI_PATH_EXTENSION, "json");
-	assert_bytes(rq, EXPR_F_FULL_URI, "https://Shop.Example.com:8443"
+	/* scheme://host/path?query: the host without its port. */
+	assert_bytes(rq, EXPR_F_FULL_URI, "https://Shop.Example.com"
 	    "/Api/V1/Items.JSON?id=7&tag=a&tag=b&flag");
 	assert_bytes(rq, EXPR_F_METHOD, "GET");
 	assert_bytes(rq, EXPR_F_VERSION, NULL);
@@ -196,11 +197,12 @@ test_request_headers_cookies(void **state)
 	assert_val_bytes(&v->u.arr.v[2], "K-123");
 	v = expr_request_field(rq, EXPR_F_HEADERS);
 	assert_int_equal(v->kind, EXPR_V_MAP);
-	assert_int_equal(v->u.map->n, 6);
-	assert_val_bytes(&v->u.map->keys[5], "x-api-key");
-	assert_int_equal(v->u.map->vals[5].u.arr.n, 2);
-	assert_val_bytes(&v->u.map->vals[5].u.arr.v[0], "K-123");
-	assert_val_bytes(&v->u.map->vals[5].u.arr.v[1], "second");
+	assert_int_equal(v->u.map->n, 5);
+	assert_val_bytes(&v->u.map->keys[0], "accept");
+	assert_val_bytes(&v->u.map->keys[4], "x-api-key");
+	assert_int_equal(v->u.map->vals[4].u.arr.n, 2);
+	assert_val_bytes(&v->u.map->vals[4].u.arr.v[0], "K-123");
+	assert_val_bytes(&v->u.map->vals[4].u.arr.v[1], "second");
 	assert_bytes(rq, EXPR_F_USER_AGENT, "Mozilla/5.0 (X11)");
 	assert_bytes(rq, EXPR_F_COOKIE, "session=abc; my%20pref=dark; "
 	    "session=def");
@@ -259,6 +261,53 @@ test_request_parts_and_refusals(void **state)
 	assert_int_equal(expr_request_field(rq, EXPR_F_IP_SRC)->kind,
 	    EXPR_V_MISSING);
 	assert_int_equal(expr_request_set_ip(rq, "1.2.3.4/8"), -1);
+	/* ...and a refused URL leaves the request as it was. */
+	assert_bytes(rq, EXPR_F_HTTP_HOST, "[2001:db8::1]");
+	assert_bytes(rq, EXPR_F_URI, "/");
+	assert_int_equal(expr_request_set(rq, "GET", "http://x/a\tb"), -1);
+	assert_int_equal(expr_request_set(rq, "GET", "http://x:1?#"), 0);
+	assert_bytes(rq, EXPR_F_URI, "/?");
+	assert_bytes(rq, EXPR_F_URI_QUERY, "");
+	assert_int_equal(expr_request_set_parts(rq, "GET", "https", "a b",
+	    "/"), -1);
+	assert_false(expr_request_field(rq, EXPR_F_SSL)->u.b);
+	assert_bytes(rq, EXPR_F_HTTP_HOST, "x");
+	expr_request_free(rq);
+}
+
+/* What a log line carries besides the URL, and a host from the header. */
+static void
+test_request_log_fields(void **state)
+{
+	struct expr_request	*rq = expr_request_new();
+
+	(void)state;
+	assert_int_equal(expr_request_set_parts(rq, "GET", "https", NULL,
+	    "/x.tar.GZ?a"), 0);
+	expr_request_add_header(rq, "Host", "h.example:443");
+	expr_request_add_header(rq, "Referer", "https://a.example/");
+	expr_request_add_header(rq, "X-Forwarded-For", "192.0.2.1");
+	expr_request_add_header(rq, "x-forwarded-for", "198.51.100.2");
+	expr_request_set_version(rq, "HTTP/2");
+	expr_request_set_timestamp(rq, 1700000000);
+	expr_request_set_verified_bot(rq, 1);
+	expr_request_set_status(rq, 503);
+	expr_request_add_response_header(rq, "Retry-After", "30");
+	TRUE_(rq, "http.host eq \"h.example\" and http.request.full_uri eq "
+	    "\"https://h.example/x.tar.GZ?a\"");
+	TRUE_(rq, "http.request.uri.path.extension eq \"gz\"");
+	TRUE_(rq, "http.request.uri.args[\"a\"][0] eq \"\"");
+	TRUE_(rq, "http.referer eq \"https://a.example/\"");
+	TRUE_(rq, "http.x_forwarded_for eq \"192.0.2.1, 198.51.100.2\"");
+	TRUE_(rq, "http.request.version eq \"HTTP/2\"");
+	TRUE_(rq, "http.request.timestamp.sec ge 1700000000");
+	TRUE_(rq, "cf.bot_management.verified_bot and cf.client.bot and ssl");
+	TRUE_(rq, "not http.request.headers.truncated");
+	TRUE_(rq, "http.response.code eq 503 and "
+	    "http.response.headers[\"retry-after\"][0] eq \"30\" and "
+	    "any(http.response.headers.names[*] eq \"Retry-After\")");
+	expr_request_set_country(rq, NULL);
+	FALSE_(rq, "ip.src.country ne \"DE\"");
 	expr_request_free(rq);
 }
 
@@ -493,10 +542,15 @@ test_sets_ips_ints(void **state)
 	assert_int_equal(expr_request_set_ip(rq, "32.1.13.184"), 0);
 	FALSE_(rq, set);
 	TRUE_(rq, "ip.src eq 32.1.13.184 and ip.src ne 10.0.0.1");
+	FALSE_(rq, "ip.src eq ::ffff:32.1.13.184 or ip.src ge ::");
+	TRUE_(rq, "ip.src ne ::ffff:32.1.13.184 and ip.src lt ::");
 	TRUE_(rq, "cidr(ip.src, 24, 64) == 32.1.13.0");
 	assert_int_equal(expr_request_set_ip(rq, "2001:db8:1:2:3::9"), 0);
 	TRUE_(rq, "cidr(ip.src, 24, 48) == 2001:db8:1::");
 	TRUE_(rq, "cidr6(ip.src, 32) == 2001:db8::");
+	/* Another family is another address: ne is true, eq false. */
+	TRUE_(rq, "ip.src ne 10.0.0.1 and not ip.src eq 10.0.0.1");
+	TRUE_(rq, "ip.src gt 255.255.255.255");
 
 	expr_request_set_status(rq, 430);
 	snprintf(buf, sizeof buf, "http.response.code in {401 403 429..431}");
@@ -534,7 +588,7 @@ test_maps_arrays(void **state)
 	    "\"accept\")");
 	TRUE_(rq, "all(http.request.headers.names[*] ne \"X-Bad\")");
 	TRUE_(rq, "len(http.request.headers.names) == 7");
-	TRUE_(rq, "any(len(http.request.headers.values[*]) > 16)");
+	TRUE_(rq, "any(len(http.request.headers.values[*])[*] > 16)");
 	TRUE_(rq, "any(http.request.headers[*][0] == \"text/html\")");
 	/* Cookies and args. */
 	TRUE_(rq, "http.request.cookies[\"session\"][0] == \"abc\"");
@@ -560,8 +614,8 @@ test_missing_values(void **state)
 	TRUE_(rq, "not http.request.headers[\"x-api-key\"][2] eq \"x\"");
 	FALSE_(rq, "http.request.cookies[\"x\"][0] contains \"\"");
 	FALSE_(rq, "any(http.request.headers[\"nope\"][*] ne \"x\")");
-	/* all() over nothing is vacuously true (as wirefilter). */
-	TRUE_(rq, "all(http.request.headers[\"nope\"][*] eq \"x\")");
+	/* all() over an empty array is true, over a missing one false. */
+	FALSE_(rq, "all(http.request.headers[\"nope\"][*] eq \"x\")");
 	/* Functions pass the missing value on. */
 	FALSE_(rq, "lower(http.request.headers[\"nope\"][0]) ne \"x\"");
 	FALSE_(rq, "len(http.request.headers[\"nope\"][0]) ge 0");
@@ -575,6 +629,8 @@ test_missing_values(void **state)
 	FALSE_(rq, "ip.src in {0.0.0.0/0 ::/0}");
 	TRUE_(rq, "not ip.src in {0.0.0.0/0 ::/0}");
 	FALSE_(rq, "ip.src.country eq \"DE\"");
+	TRUE_(rq, "all(http.request.uri.args.names[*] eq \"x\")");
+	FALSE_(rq, "any(http.request.uri.args.names[*] ne \"x\")");
 	/* An absent header is an empty value, as the service has it. */
 	TRUE_(rq, "http.user_agent eq \"\"");
 	expr_request_free(rq);
@@ -741,6 +797,7 @@ main(void)
 		cmocka_unit_test(test_request_url_fields),
 		cmocka_unit_test(test_request_headers_cookies),
 		cmocka_unit_test(test_request_parts_and_refusals),
+		cmocka_unit_test(test_request_log_fields),
 		cmocka_unit_test(test_request_reset),
 		cmocka_unit_test(test_func_json),
 		cmocka_unit_test(test_func_base64_cidr),

@@ -32,7 +32,8 @@ static const char *const kind_names[] = {
 	"videos", "live-inputs", "watermarks", "captions", "audio-tracks",
 	"webhook", "signing-keys", "downloads", "storage-usage",
 	"direct-uploads", "api-config", "discovery", "discovered-operations",
-	"operations", "schemas", "user-schemas", "rate-limits"
+	"operations", "schemas", "user-schemas", "rate-limits",
+	"rate-limit-rules", "rulesets", "rule-versions"
 };
 
 static const struct api_var all_vars[] = {
@@ -70,6 +71,9 @@ test_aliases(void **state)
 		const struct kind	*kind;
 	} cases[] = {
 		{ "rl", &kind_rate_limits },
+		{ "rules", &kind_rate_limit_rules },
+		{ "rlr", &kind_rate_limit_rules },
+		{ "rlv", &kind_rule_versions },
 		{ "ratelimits", &kind_rate_limits },
 		{ "ops", &kind_operations },
 		{ "op", &kind_operations },
@@ -238,6 +242,18 @@ static const struct expect expects[] = {
 	  "/zones/" ZONE "/rate_limits/" HEXID, "/zones/" ZONE "/rate_limits",
 	  "id", KIND_SHAPE_ARRAY, PAGER_PAGES, V|G|C|U|D, KIND_METHOD_PUT,
 	  KIND_BODY_JSON, HEXID },
+	/* One rule and a new one need the entry point's id ({ruleset}). */
+	{ &kind_rate_limit_rules, "/zones/" ZONE "/rulesets/phases/"
+	  "http_ratelimit/entrypoint", NULL, NULL, "id", KIND_SHAPE_WRAPPED,
+	  PAGER_SINGLE, V|G|C|U|D, KIND_METHOD_PATCH, KIND_BODY_JSON, HEXID },
+	{ &kind_rulesets, "/zones/" ZONE "/rulesets",
+	  "/zones/" ZONE "/rulesets/" HEXID, NULL, "id", KIND_SHAPE_ARRAY,
+	  PAGER_CURSOR, V|G, KIND_METHOD_NONE, KIND_BODY_JSON, HEXID },
+	{ &kind_rule_versions, "/zones/" ZONE "/rulesets/phases/"
+	  "http_ratelimit/entrypoint/versions", "/zones/" ZONE "/rulesets/"
+	  "phases/http_ratelimit/entrypoint/versions/3", NULL, "version",
+	  KIND_SHAPE_ARRAY, PAGER_SINGLE, V|G, KIND_METHOD_NONE,
+	  KIND_BODY_JSON, "3" },
 };
 
 static void
@@ -966,7 +982,8 @@ check_shape(const struct kind *k)
 	assert_int_equal((k->verbs & KIND_VERB_BULK_DELETE) != 0,
 	    k->bulk_delete_key != NULL);
 	assert_true((k->verbs & ~(unsigned)KIND_VERB_ALL) == 0);
-	if (k->paging == PAGER_PAGES || k->paging == PAGER_CREATED) {
+	if (k->paging == PAGER_PAGES || k->paging == PAGER_CREATED ||
+	    k->paging == PAGER_CURSOR) {
 		assert_true(k->per_page.min >= 1);
 		assert_true(k->per_page.min <= k->per_page.def);
 		assert_true(k->per_page.def <= k->per_page.max);

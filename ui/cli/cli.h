@@ -94,6 +94,9 @@ char	*cli_cause(const struct http_response *, const char *, enum status);
 /* request.c */
 int	 cli_get_absent(struct cli *, const char *, struct http_response *,
 	     int *);
+/* cli_send_json where an answer of that HTTP status is no error (*hit). */
+int	 cli_send_json_quiet(struct cli *, const char *, const char *,
+	     const cJSON *, struct http_response *, long, int *);
 int	 cli_send(struct cli *, const struct http_request *,
 	     struct http_response *);
 int	 cli_get(struct cli *, const char *, struct http_response *);

@@ -20,12 +20,13 @@
 
 /*
  * One request; on failure the reason on stderr and the exit status. The
- * response is the caller's to free either way.
+ * response is the caller's to free either way. An answer with the HTTP
+ * status quiet (when not 0) is no failure: *hit says it came, and nothing
+ * is printed.
  */
-/* cli_send; a 404 when absent is not NULL sets *absent instead. */
 static int
 cli_perform(struct cli *c, const struct http_request *req,
-    struct http_response *resp, int *absent)
+    struct http_response *resp, long quiet, int *hit)
 {
 	enum status	 st;
 	char		*cause = NULL, *cmd, *msg;
@@ -38,9 +39,10 @@ cli_perform(struct cli *c, const struct http_request *req,
 	}
 	memset(resp, 0, sizeof *resp);
 	st = http_perform(c->http, req, resp, &cause);
-	if (absent != NULL)
-		*absent = st == STATUS_NOT_FOUND && resp->http_status == 404;
-	if (st == STATUS_OK || (absent != NULL && *absent)) {
+	if (hit != NULL)
+		*hit = quiet != 0 && st != STATUS_OK &&
+		    resp->http_status == quiet;
+	if (st == STATUS_OK || (hit != NULL && *hit)) {
 		free(cause);
 		return (HTTP_EXIT_OK);
 	}
@@ -63,7 +65,7 @@ int
 cli_send(struct cli *c, const struct http_request *req,
     struct http_response *resp)
 {
-	return (cli_perform(c, req, resp, NULL));
+	return (cli_perform(c, req, resp, 0, NULL));
 }
 
 /* A GET where a 404 says the thing is not there yet (*absent), no error. */
@@ -76,7 +78,7 @@ cli_get_absent(struct cli *c, const char *path, struct http_response *resp,
 	memset(&req, 0, sizeof req);
 	req.method = "GET";
 	req.path = path;
-	return (cli_perform(c, &req, resp, absent));
+	return (cli_perform(c, &req, resp, 404, absent));
 }
 
 int
@@ -91,8 +93,8 @@ cli_get(struct cli *c, const char *path, struct http_response *resp)
 }
 
 int
-cli_send_json(struct cli *c, const char *method, const char *path,
-    const cJSON *body, struct http_response *resp)
+cli_send_json_quiet(struct cli *c, const char *method, const char *path,
+    const cJSON *body, struct http_response *resp, long quiet, int *hit)
 {
 	struct http_request	 req;
 	char			*text = NULL;
@@ -107,9 +109,16 @@ cli_send_json(struct cli *c, const char *method, const char *path,
 			fatalx("out of memory");
 		req.json = text;
 	}
-	rv = cli_send(c, &req, resp);
+	rv = cli_perform(c, &req, resp, quiet, hit);
 	cJSON_free(text);
 	return (rv);
+}
+
+int
+cli_send_json(struct cli *c, const char *method, const char *path,
+    const cJSON *body, struct http_response *resp)
+{
+	return (cli_send_json_quiet(c, method, path, body, resp, 0, NULL));
 }
 
 /* The change journal, opened on first use; a failure only warns. */

@@ -145,9 +145,8 @@ rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
 	bad = rulesets_lint(rule, plan, &l) != 0;
 	if (bad && l.text != NULL) {
 		cli_expr_error(l.text, &l.err);
-		return (cli_error(HTTP_EXIT_USAGE, "%s: refused%s%s; nothing "
-		    "was sent", l.field, plan != EXPR_PLAN_NONE ? " on the " :
-		    "", plan != EXPR_PLAN_NONE ? expr_plan_name(plan) : ""));
+		return (cli_error(HTTP_EXIT_USAGE, "%s: refused; nothing was "
+		    "sent", l.field));
 	}
 	/* An edit checks only what changed; a file is checked whole. */
 	if (validate_changes(&kind_rate_limit_rules, rule, orig,
@@ -159,11 +158,10 @@ rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
 		return (cli_error(HTTP_EXIT_USAGE, "%zu problem%s; nothing "
 		    "was sent", n, n == 1 ? "" : "s"));
 	}
+	/* The service's messages name the plan when it is the cause. */
 	if (bad)
-		return (cli_error(HTTP_EXIT_USAGE, "%s: %s%s%s; nothing was "
-		    "sent", l.field, l.err.message, plan != EXPR_PLAN_NONE ?
-		    " on the plan " : "", plan != EXPR_PLAN_NONE ?
-		    expr_plan_name(plan) : ""));
+		return (cli_error(HTTP_EXIT_USAGE, "%s: %s; nothing was sent",
+		    l.field, l.err.message));
 	return (0);
 }
 
@@ -284,23 +282,55 @@ rules_position(struct cli *c, struct rulesets_position *pos, int *given)
 /*
  * No entry point yet: POST /zones/{zone}/rulesets makes it with the rule.
  * Not PUT entrypoint: should someone create the entry point in between,
- * a PUT would replace their rules with this one, while this POST fails
- * and loses nothing.
+ * a PUT would replace their rules with this one; this POST is refused
+ * (409, *exists) and the rule is then added to theirs.
  */
 static int
 rules_create_entrypoint(struct cli *c, const cJSON *rule,
-    struct http_response *resp, char **path)
+    struct http_response *resp, char **path, int *exists)
 {
 	char	*cause = NULL;
 	cJSON	*body;
 	int	 rv;
 
+	*exists = 0;
 	if ((*path = api_path(RULESETS_LIST_PATH, c->vars, &cause)) == NULL) {
 		rv = cli_usage_error("%s", cause);
 		free(cause);
 		return (rv);
 	}
 	body = rulesets_entrypoint_body(rule);
+	rv = cli_send_json_quiet(c, "POST", *path, body, resp, 409, exists);
+	cJSON_Delete(body);
+	return (rv);
+}
+
+/* POST the rule (at pos when given) to the entry point's rules. */
+static int
+rules_add(struct cli *c, const cJSON *ep, const cJSON *rule,
+    const struct rulesets_position *pos, int given,
+    struct http_response *resp, char **path)
+{
+	cJSON	*body;
+	char	*cause = NULL;
+	int	 rv;
+
+	if (given && rulesets_position_check(pos, rulesets_rules(ep),
+	    &cause) != 0) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s; nothing was changed",
+		    cause);
+		free(cause);
+		return (rv);
+	}
+	if (ep == NULL)
+		return (0);
+	if ((*path = rules_path(c, RULESETS_RULES_PATH, ep, NULL, &rv)) ==
+	    NULL)
+		return (rv);
+	body = rulesets_rule_body(rule);
+	if (given)
+		cJSON_AddItemToObject(body, "position",
+		    rulesets_position_json(pos));
 	rv = cli_send_json(c, "POST", *path, body, resp);
 	cJSON_Delete(body);
 	return (rv);
@@ -311,9 +341,9 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct rulesets_position pos;
 	struct http_response	 resp;
-	cJSON			*rule = NULL, *ep = NULL, *body;
+	cJSON			*rule = NULL, *ep = NULL;
 	char			*path = NULL, *post = NULL, *cause = NULL;
-	int			 rv, given;
+	int			 rv, given, exists = 0;
 
 	(void)argc;
 	(void)argv;
@@ -334,24 +364,31 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 	    (rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, path, &ep)) != 0)
 		goto out;
-	if (given && rulesets_position_check(&pos, rulesets_rules(ep),
-	    &cause) != 0) {
-		rv = cli_error(HTTP_EXIT_USAGE, "%s; nothing was changed",
-		    cause);
-		free(cause);
+	/* Checked before the entry point is made, too. */
+	if ((rv = rules_add(c, ep, rule, &pos, given, &resp, &post)) != 0)
 		goto out;
+	if (ep == NULL) {
+		rv = rules_create_entrypoint(c, rule, &resp, &post, &exists);
+		if (rv != 0 || !exists)
+			goto done;
+		log_warn("%s: the zone's entry point was made meanwhile: the "
+		    "rule is added to it", k->name);
+		http_response_free(&resp);
+		free(post);
+		post = NULL;
+		if ((rv = rules_entrypoint(c, path, &ep)) != 0)
+			goto out;
+		if (ep == NULL) {
+			rv = cli_error(HTTP_EXIT_REFUSED, "%s: the server says "
+			    "the entry point exists, and that it does not",
+			    k->name);
+			goto out;
+		}
+		if ((rv = rules_add(c, ep, rule, &pos, given, &resp,
+		    &post)) != 0)
+			goto out;
 	}
-	if (ep == NULL)
-		rv = rules_create_entrypoint(c, rule, &resp, &post);
-	else if ((post = rules_path(c, RULESETS_RULES_PATH, ep, NULL,
-	    &rv)) != NULL) {
-		body = rulesets_rule_body(rule);
-		if (given)
-			cJSON_AddItemToObject(body, "position",
-			    rulesets_position_json(&pos));
-		rv = cli_send_json(c, "POST", post, body, &resp);
-		cJSON_Delete(body);
-	}
+done:
 	if (rv == 0) {
 		cli_journal(c, "POST", post, resp.http_status, NULL,
 		    rulesets_rule_added(ep, resp.api.result));

@@ -95,9 +95,9 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "expr check",
 		.synopsis = "expr check EXPR [--plan P] [--counting]",
-		.summary = "check a rules expression (plan: free pro business\n"
-		    "enterprise; default the profile's); exit 2 and the column\n"
-		    "when it is refused",
+		.summary = "check a rules expression; exit 2 with the column\n"
+		    "when refused; --plan free, pro, business or\n"
+		    "enterprise (default: the profile's plan)",
 		.flags = CLI_OPT_PLAN,
 		.min_args = 1,
 		.max_args = 1,

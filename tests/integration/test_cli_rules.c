@@ -1,0 +1,1058 @@
+/*
+ * Integration tests: the rate limiting rules commands (rate-limit-rules,
+ * rulesets, rule-versions, expr, rules test) run as a user would against
+ * edgemu's Rulesets API, the result checked on the server through the API;
+ * and a counting server to show that a refused rule sends nothing.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "clitest.h"
+#include "faultd.h"
+#include "itest.h"
+
+/* A zone without an entry point (edgemu serves any zone id). */
+#define FRESH_ZONE	"0123456789abcdef0123456789abcdef"
+#define FRESH_ENV	"CLOUDFLARE_ZONE_ID=" FRESH_ZONE
+#define ABSENT_ID	"ffffffffffffffffffffffffffffffff"
+
+#define RUN_ENV(f, env, r, ...) do {					\
+	const char *const run_env_[] = { (env), NULL };			\
+	const char *const run_args_[] = { __VA_ARGS__, NULL };		\
+	run_cli((f), run_env_, run_args_, (r));				\
+} while (0)
+
+static const char rule_yaml[] =
+    "description: %s\n"
+    "action: block\n"
+    "expression: http.request.uri.path eq \"/%s\"\n"
+    "ratelimit:\n"
+    "  characteristics: [cf.colo.id, ip.src]\n"
+    "  period: 60\n"
+    "  requests_per_period: 10\n"
+    "  mitigation_timeout: 600\n";
+
+static char *
+file_in(struct fixture *f, const char *name, const char *text)
+{
+	char	*path = itest_printf("%s/%s", f->home, name);
+
+	spill(path, text, 0600);
+	return (path);
+}
+
+/* A rule file described desc, matching the path /desc. */
+static char *
+rule_file(struct fixture *f, const char *desc)
+{
+	char	*text = itest_printf(rule_yaml, desc, desc), *path;
+
+	path = file_in(f, "rule.yaml", text);
+	free(text);
+	return (path);
+}
+
+static int
+has(const char *s, const char *what)
+{
+	return (strstr(s, what) != NULL);
+}
+
+static char *
+entry_path(const char *zone)
+{
+	return (itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
+	    "entrypoint", zone));
+}
+
+/* The zone's entry point through the API (caller frees). */
+static cJSON *
+entry(struct fixture *f, const char *zone)
+{
+	char	*path = entry_path(zone);
+	cJSON	*ep = api_ok(&f->emu, "GET", path, NULL);
+
+	free(path);
+	return (ep);
+}
+
+static cJSON *
+rules_of(cJSON *ep)
+{
+	cJSON	*rules = cJSON_GetObjectItem(ep, "rules");
+
+	assert_true(cJSON_IsArray(rules));
+	return (rules);
+}
+
+static const char *
+str(const cJSON *o, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItem(o, key);
+
+	return (cJSON_IsString(v) ? v->valuestring : NULL);
+}
+
+/* The id of the demo zone's rule at index i (caller frees). */
+static char *
+rule_id(struct fixture *f, int i)
+{
+	cJSON	*ep = entry(f, f->emu.zone);
+	char	*id;
+
+	id = strdup(str(cJSON_GetArrayItem(rules_of(ep), i), "id"));
+	cJSON_Delete(ep);
+	return (id);
+}
+
+static char *
+version_of(struct fixture *f, const char *zone)
+{
+	cJSON	*ep = entry(f, zone);
+	char	*v = strdup(str(ep, "version"));
+
+	cJSON_Delete(ep);
+	return (v);
+}
+
+/* The index of the rule described desc in the demo zone, or -1. */
+static int
+index_of(struct fixture *f, const char *desc)
+{
+	cJSON	*ep = entry(f, f->emu.zone), *r;
+	int	 i = 0, at = -1;
+
+	cJSON_ArrayForEach(r, rules_of(ep)) {
+		if (str(r, "description") != NULL &&
+		    strcmp(str(r, "description"), desc) == 0)
+			at = i;
+		i++;
+	}
+	cJSON_Delete(ep);
+	return (at);
+}
+
+/* ---- lists, reads ------------------------------------------------------- */
+
+static void
+test_list_absent_is_empty(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*path = entry_path(FRESH_ZONE);
+
+	/* The API says 404 ... */
+	free(api_fail(&f->emu, "GET", path, NULL, 404));
+	/* ... which is no rules, not an error. */
+	RUN_ENV(f, FRESH_ENV, &r, "get", "rate-limit-rules");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 1);
+	assert_true(has(r.out, "EXPRESSION"));
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "get", "rules", "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "[]\n");
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "get", "rule-versions", "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "[]\n");
+	run_free(&r);
+	/* One rule of none: refused as not found. */
+	RUN_ENV(f, FRESH_ENV, &r, "get", "rlr", ABSENT_ID);
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "no rule " ABSENT_ID));
+	run_free(&r);
+	free(path);
+}
+
+static void
+test_list_in_order(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*ep, *list, *a;
+	char		*id;
+	int		 i;
+
+	RUN(f, &r, "get", "rules", "-o", "json");
+	assert_int_equal(r.status, 0);
+	list = cJSON_Parse(r.out);
+	ep = entry(f, f->emu.zone);
+	assert_int_equal(cJSON_GetArraySize(list), 6);
+	for (i = 0; i < 6; i++)
+		assert_string_equal(str(cJSON_GetArrayItem(list, i), "id"),
+		    str(cJSON_GetArrayItem(rules_of(ep), i), "id"));
+	cJSON_Delete(list);
+	run_free(&r);
+
+	/* The table: header, then the rules in order. */
+	RUN(f, &r, "get", "rate-limit-rules");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 7);
+	assert_true(has(r.out, "ACTION"));
+	assert_true(has(r.out, "5/1m"));
+	a = cJSON_GetArrayItem(rules_of(ep), 0);
+	assert_true(strstr(r.out, str(a, "id")) <
+	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));
+	run_free(&r);
+
+	id = rule_id(f, 2);
+	RUN(f, &r, "get", "rlr", id, "-o", "json");
+	assert_int_equal(r.status, 0);
+	a = cJSON_Parse(r.out);
+	assert_string_equal(str(a, "id"), id);
+	assert_string_equal(str(a, "description"), "Search scrapers");
+	cJSON_Delete(a);
+	run_free(&r);
+	RUN(f, &r, "get", "rules", "not-an-id");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	free(id);
+	cJSON_Delete(ep);
+}
+
+static void
+test_rulesets_and_versions(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*v, *ep = entry(f, f->emu.zone);
+
+	RUN(f, &r, "get", "rulesets");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "PHASE"));
+	assert_true(has(r.out, "http_ratelimit"));
+	assert_true(has(r.out, str(ep, "id")));
+	run_free(&r);
+	RUN(f, &r, "get", "rulesets", "-o", "json", "--limit", "1");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_int_equal(cJSON_GetArraySize(v), 1);
+	/* A list leaves the rules out. */
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(v, 0), "rules"));
+	cJSON_Delete(v);
+	run_free(&r);
+	RUN(f, &r, "get", "rulesets", str(ep, "id"), "-o", "json");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "rules")),
+	    6);
+	cJSON_Delete(v);
+	run_free(&r);
+
+	/* The demo's two versions; version 1 had five rules. */
+	RUN(f, &r, "get", "rule-versions");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 3);
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "1");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "version 1 of ruleset default"));
+	/* The version line, the header, five rules. */
+	assert_int_equal(count_lines(r.out), 7);
+	assert_false(has(r.out, "Password reset"));
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "2", "-o", "json");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_string_equal(str(v, "version"), "2");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(v, "rules")),
+	    6);
+	cJSON_Delete(v);
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "two");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "99");
+	assert_int_equal(r.status, 1);
+	run_free(&r);
+	cJSON_Delete(ep);
+}
+
+/* ---- writes ------------------------------------------------------------- */
+
+static void
+test_create_if_absent(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file = rule_file(f, "first ever"), *path;
+	cJSON		*ep, *list;
+
+	/* A position naming a rule of an absent entry point: refused. */
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file,
+	    "--position", "after:" ABSENT_ID);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "no such rate limiting rule"));
+	run_free(&r);
+	path = entry_path(FRESH_ZONE);
+	free(api_fail(&f->emu, "GET", path, NULL, 404));
+
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file, "-o",
+	    "json");
+	assert_int_equal(r.status, 0);
+	list = cJSON_Parse(r.out);
+	assert_string_equal(str(list, "description"), "first ever");
+	run_free(&r);
+	ep = entry(f, FRESH_ZONE);
+	assert_string_equal(str(ep, "name"), "default");
+	assert_string_equal(str(ep, "phase"), "http_ratelimit");
+	assert_int_equal(cJSON_GetArraySize(rules_of(ep)), 1);
+	assert_string_equal(str(cJSON_GetArrayItem(rules_of(ep), 0), "id"),
+	    str(list, "id"));
+	cJSON_Delete(list);
+	cJSON_Delete(ep);
+
+	/* The next one goes into it, at the end. */
+	free(file);
+	file = rule_file(f, "second");
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	ep = entry(f, FRESH_ZONE);
+	assert_int_equal(cJSON_GetArraySize(rules_of(ep)), 2);
+	assert_string_equal(str(cJSON_GetArrayItem(rules_of(ep), 1),
+	    "description"), "second");
+	cJSON_Delete(ep);
+	free(path);
+	free(file);
+}
+
+/*
+ * The entry point made by someone else between edgetui's GET (404) and
+ * its POST /rulesets (409): the rule goes into theirs, whose rules stay.
+ */
+static void
+test_create_race(void **state)
+{
+	static const char json_type[] = "Content-Type: application/json\r\n";
+	static const char theirs[] = "{\"success\":true,\"errors\":[],"
+	    "\"result\":{\"id\":\"" ABSENT_ID "\",\"name\":\"default\","
+	    "\"kind\":\"zone\",\"phase\":\"http_ratelimit\",\"version\":"
+	    "\"1\",\"rules\":[{\"id\":\"" FRESH_ZONE "\",\"action\":"
+	    "\"log\"}]}}";
+	static const char added[] = "{\"success\":true,\"errors\":[],"
+	    "\"result\":{\"id\":\"" ABSENT_ID "\",\"version\":\"2\","
+	    "\"rules\":[{\"id\":\"" FRESH_ZONE "\",\"action\":\"log\"},"
+	    "{\"id\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"action\":"
+	    "\"block\",\"description\":\"raced\"}]}}";
+	const struct faultd_reply replies[] = {
+		{ .status = 404, .headers = json_type, .body = "{\"success\":"
+		    "false,\"errors\":[{\"code\":10003,\"message\":\"no "
+		    "entry point\"}],\"result\":null}" },
+		{ .status = 409, .headers = json_type, .body = "{\"success\":"
+		    "false,\"errors\":[{\"code\":20217,\"message\":\"the "
+		    "zone already has an entry point\"}],\"result\":null}" },
+		{ .status = 200, .headers = json_type, .body = theirs },
+		{ .status = 200, .headers = json_type, .body = added },
+	};
+	static const char *const want[][2] = {
+		{ "GET", "/rulesets/phases/http_ratelimit/entrypoint" },
+		{ "POST", "/rulesets" },
+		{ "GET", "/rulesets/phases/http_ratelimit/entrypoint" },
+		{ "POST", "/rulesets/" ABSENT_ID "/rules" },
+	};
+	struct fixture		*f = *state;
+	struct faultd		*fd = faultd_start(0);
+	struct faultd_request	 rq;
+	struct run		 r;
+	char			*file = rule_file(f, "raced"), *url, *path;
+	const char		*env[2];
+	size_t			 i;
+
+	assert_non_null(fd);
+	faultd_script(fd, replies, 4);
+	url = itest_printf("CLOUDFLARE_BASE_URL=%s", faultd_url(fd));
+	env[0] = url;
+	env[1] = NULL;
+	{
+		const char *const args[] = { "create", "rules", "-f", file,
+		    "-o", "json", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	faultd_stop(fd);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+	assert_true(has(r.err, "made meanwhile"));
+	assert_int_equal(faultd_count(fd), 4);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(faultd_request(fd, i, &rq), 0);
+		path = itest_printf("/zones/%s%s", f->emu.zone, want[i][1]);
+		assert_string_equal(rq.method, want[i][0]);
+		assert_string_equal(rq.path, path);
+		free(path);
+		/* The entry point is made whole; the rule sent alone. */
+		if (i == 1) {
+			assert_true(has(rq.body, "\"kind\":\"zone\""));
+			assert_true(has(rq.body,
+			    "\"phase\":\"http_ratelimit\""));
+			assert_true(has(rq.body, "\"name\":\"default\""));
+		}
+		if (i == 3) {
+			assert_true(has(rq.body, "\"description\":\"raced\""));
+			assert_false(has(rq.body, "\"rules\""));
+		}
+		faultd_request_free(&rq);
+	}
+	run_free(&r);
+	faultd_free(fd);
+	free(url);
+	free(file);
+}
+
+/* create --position P with a rule described desc; its index after. */
+static int
+create_at(struct fixture *f, const char *desc, const char *position)
+{
+	struct run	 r;
+	char		*file = rule_file(f, desc);
+
+	RUN(f, &r, "create", "rules", "-f", file, "--position", position);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, desc));
+	run_free(&r);
+	free(file);
+	return (index_of(f, desc));
+}
+
+static void
+test_create_positions(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *id0, *id2, *pos, *v;
+	cJSON		*ep;
+
+	id0 = rule_id(f, 0);
+	id2 = rule_id(f, 2);
+	assert_int_equal(create_at(f, "at-first", "first"), 0);
+	assert_int_equal(create_at(f, "at-last", "last"), 7);
+	/* Now: at-first, demo 0..5, at-last. */
+	pos = itest_printf("before:%s", id2);
+	assert_int_equal(create_at(f, "before-2", pos), 3);
+	free(pos);
+	pos = itest_printf("after:%s", id0);
+	assert_int_equal(create_at(f, "after-0", pos), 2);
+	free(pos);
+	assert_int_equal(create_at(f, "index-2", "2"), 1);
+	ep = entry(f, f->emu.zone);
+	assert_int_equal(cJSON_GetArraySize(rules_of(ep)), 11);
+	assert_string_equal(str(cJSON_GetArrayItem(rules_of(ep), 10),
+	    "description"), "at-last");
+	cJSON_Delete(ep);
+
+	/* Positions that cannot be: refused, nothing changed. */
+	v = version_of(f, f->emu.zone);
+	file = rule_file(f, "nowhere");
+	RUN(f, &r, "create", "rules", "-f", file, "--position", "sideways");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "--position"));
+	run_free(&r);
+	RUN(f, &r, "create", "rules", "-f", file, "--position", "13");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "11 rules"));
+	run_free(&r);
+	RUN(f, &r, "create", "rules", "-f", file, "--position", "before:"
+	    ABSENT_ID);
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "create", "rules", "-f", file, "--opacity", "0.5");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	pos = version_of(f, f->emu.zone);
+	assert_string_equal(pos, v);
+	free(pos);
+	free(v);
+	free(file);
+	free(id0);
+	free(id2);
+}
+
+static void
+test_update_is_whole(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*ep, *rule;
+	char		*id = rule_id(f, 0), *file;
+
+	/* The demo's first rule has a description and a custom response. */
+	ep = entry(f, f->emu.zone);
+	rule = cJSON_GetArrayItem(rules_of(ep), 0);
+	assert_non_null(cJSON_GetObjectItem(rule, "action_parameters"));
+	assert_string_not_equal(str(rule, "description"), "");
+	cJSON_Delete(ep);
+
+	/* A file without them: PATCH is not a merge, so they are gone. */
+	file = file_in(f, "upd.yaml",
+	    "action: managed_challenge\n"
+	    "expression: http.request.uri.path eq \"/updated\"\n"
+	    "ratelimit:\n"
+	    "  characteristics: [cf.colo.id, ip.src]\n"
+	    "  period: 10\n"
+	    "  requests_per_period: 3\n"
+	    "  mitigation_timeout: 0\n");
+	RUN(f, &r, "update", "rules", id, "-f", file, "-o", "json");
+	assert_int_equal(r.status, 0);
+	rule = cJSON_Parse(r.out);
+	assert_string_equal(str(rule, "id"), id);
+	cJSON_Delete(rule);
+	run_free(&r);
+	ep = entry(f, f->emu.zone);
+	rule = cJSON_GetArrayItem(rules_of(ep), 0);
+	assert_string_equal(str(rule, "id"), id);
+	assert_string_equal(str(rule, "action"), "managed_challenge");
+	assert_string_equal(str(rule, "expression"),
+	    "http.request.uri.path eq \"/updated\"");
+	assert_null(cJSON_GetObjectItem(rule, "action_parameters"));
+	assert_true(str(rule, "description") == NULL ||
+	    strcmp(str(rule, "description"), "") == 0);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(rule,
+	    "ratelimit"), "period")->valueint, 10);
+	cJSON_Delete(ep);
+
+	/* A rule the zone does not have; a file that is not a rule. */
+	RUN(f, &r, "update", "rules", ABSENT_ID, "-f", file);
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "no rule"));
+	run_free(&r);
+	free(file);
+	file = file_in(f, "list.yaml", "- 1\n- 2\n");
+	RUN(f, &r, "update", "rules", id, "-f", file);
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "update", "rules", id);
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	free(file);
+	free(id);
+}
+
+static void
+test_edit(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*id = rule_id(f, 2), *script, *editor, *v, *w;
+	const char	*env[2];
+	cJSON		*ep, *rule;
+
+	script = itest_printf("%s/editor.sh", f->home);
+	spill(script, "#!/bin/sh\n"
+	    "sed -i 's/^  requests_per_period: .*/  requests_per_period: 77/'"
+	    " \"$1\"\n", 0700);
+	editor = itest_printf("EDITOR=%s", script);
+	env[0] = editor;
+	env[1] = NULL;
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "ratelimit.requests_per_period: 30 "
+	    "\xe2\x86\x92 77"));
+	run_free(&r);
+	ep = entry(f, f->emu.zone);
+	rule = cJSON_GetArrayItem(rules_of(ep), 2);
+	assert_string_equal(str(rule, "id"), id);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(rule,
+	    "ratelimit"), "requests_per_period")->valueint, 77);
+	/* The rest of the rule is kept: the PATCH sent it whole. */
+	assert_string_equal(str(rule, "description"), "Search scrapers");
+	assert_string_equal(str(rule, "action"), "js_challenge");
+	cJSON_Delete(ep);
+
+	/* Again: nothing to change, nothing sent. */
+	v = version_of(f, f->emu.zone);
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "no change"));
+	run_free(&r);
+
+	/* An edit that breaks the rule: refused before anything is sent. */
+	spill(script, "#!/bin/sh\n"
+	    "grep -q 'edgetui: the change was not applied' \"$1\" && exit 0\n"
+	    "sed -i 's/- cf.colo.id/- ip.src.asnum/' \"$1\"\n", 0700);
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "cf.colo.id"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	free(v);
+	free(editor);
+	free(script);
+	free(id);
+}
+
+static void
+test_delete_several(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*a = rule_id(f, 1), *b = rule_id(f, 4), *v, *w;
+	cJSON		*ep;
+
+	/* One id the zone lacks: nothing is deleted. */
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "delete", "rules", a, ABSENT_ID);
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "nothing was deleted"));
+	run_free(&r);
+	RUN(f, &r, "delete", "rules", a, "zz");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+
+	RUN(f, &r, "delete", "rules", a, b);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, a));
+	assert_true(has(r.out, b));
+	assert_int_equal(count_lines(r.out), 2);
+	run_free(&r);
+	ep = entry(f, f->emu.zone);
+	assert_int_equal(cJSON_GetArraySize(rules_of(ep)), 4);
+	assert_int_equal(index_of(f, "Public API: throttle bursts"), -1);
+	assert_int_equal(index_of(f, "Search scrapers"), 1);
+	cJSON_Delete(ep);
+	free(v);
+	free(w);
+	free(a);
+	free(b);
+}
+
+/* ---- lint before sending ------------------------------------------------ */
+
+/* edgetui against a counting server: the requests it received. */
+static size_t
+run_counted(struct fixture *f, struct run *r, const char *const *args)
+{
+	static const struct faultd_reply reply = {
+		.act = FAULTD_REPLY, .status = 500,
+		.headers = "Content-Type: application/json\r\n",
+		.body = "{\"success\":false,\"errors\":[{\"code\":1,"
+		    "\"message\":\"counted\"}],\"result\":null}"
+	};
+	struct faultd	*fd = faultd_start(0);
+	char		*url;
+	const char	*env[2];
+	size_t		 n;
+
+	assert_non_null(fd);
+	faultd_script(fd, &reply, 1);
+	url = itest_printf("CLOUDFLARE_BASE_URL=%s", faultd_url(fd));
+	env[0] = url;
+	env[1] = NULL;
+	run_cli(f, env, args, r);
+	faultd_stop(fd);
+	n = faultd_count(fd);
+	faultd_free(fd);
+	free(url);
+	return (n);
+}
+
+static void
+test_lint_sends_nothing(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*file, *line;
+	const char	*expr = "http.request.uri.path eq \"/a\" and "
+			    "http.hostt eq \"b\"";
+
+	file = file_in(f, "bad.yaml",
+	    "action: block\n"
+	    "expression: 'http.request.uri.path eq \"/a\" and "
+	    "http.hostt eq \"b\"'\n"
+	    "ratelimit:\n"
+	    "  characteristics: [cf.colo.id, ip.src]\n"
+	    "  period: 60\n"
+	    "  requests_per_period: 10\n"
+	    "  mitigation_timeout: 600\n");
+	{
+		const char *const args[] = { "create", "rules", "-f", file,
+		    NULL };
+
+		assert_int_equal(run_counted(f, &r, args), 0);
+	}
+	assert_int_equal(r.status, 2);
+	/* The column, the expression, a caret under the column. */
+	assert_true(strncmp(r.err, "expression:1:35: ", 17) == 0);
+	assert_true(has(r.err, "http.hostt"));
+	line = itest_printf("\n%s\n%34s^", expr, "");
+	assert_true(has(r.err, line));
+	free(line);
+	assert_true(has(r.err, "nothing was sent"));
+	run_free(&r);
+	{
+		const char *const args[] = { "update", "rules", ABSENT_ID,
+		    "-f", file, NULL };
+
+		assert_int_equal(run_counted(f, &r, args), 0);
+	}
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:35: "));
+	run_free(&r);
+	free(file);
+
+	/* What the service checks besides the expression. */
+	file = file_in(f, "bad2.yaml",
+	    "action: block\n"
+	    "expression: http.request.uri.path eq \"/a\"\n"
+	    "ratelimit:\n"
+	    "  characteristics: [ip.src]\n"
+	    "  period: 60\n"
+	    "  requests_per_period: 10\n"
+	    "  mitigation_timeout: 600\n");
+	{
+		const char *const args[] = { "create", "rules", "-f", file,
+		    NULL };
+
+		assert_int_equal(run_counted(f, &r, args), 0);
+	}
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "ratelimit.characteristics"));
+	assert_true(has(r.err, "cf.colo.id"));
+	run_free(&r);
+	free(file);
+
+	/* The counting server does count: a valid rule reaches it. */
+	file = rule_file(f, "counted");
+	{
+		const char *const args[] = { "create", "rules", "-f", file,
+		    NULL };
+
+		assert_true(run_counted(f, &r, args) >= 1);
+	}
+	assert_int_equal(r.status, 1);
+	run_free(&r);
+	free(file);
+}
+
+/* The profile's plan: what the plan lacks is refused before sending. */
+static void
+test_lint_plan_from_profile(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*dir, *cfg, *file, *v, *w;
+
+	dir = itest_printf("%s/config", f->home);
+	(void)mkdir(dir, 0700);
+	free(dir);
+	dir = itest_printf("%s/config/edgetui", f->home);
+	(void)mkdir(dir, 0700);
+	cfg = itest_printf("%s/config.yaml", dir);
+	spill(cfg, "default_profile: shop\n"
+	    "profiles:\n"
+	    "  shop:\n"
+	    "    plan: pro\n", 0600);
+	/* matches is Business and above. */
+	file = file_in(f, "matches.yaml",
+	    "action: block\n"
+	    "expression: http.request.uri.path matches \"^/api\"\n"
+	    "ratelimit:\n"
+	    "  characteristics: [cf.colo.id, ip.src]\n"
+	    "  period: 60\n"
+	    "  requests_per_period: 10\n"
+	    "  mitigation_timeout: 600\n");
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:"));
+	assert_true(has(r.err, "pro"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	/* expr check takes the profile's plan too; --plan overrides it. */
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"",
+	    "--plan", "enterprise");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	/* The same on a plan that has it. */
+	spill(cfg, "default_profile: shop\n"
+	    "profiles:\n"
+	    "  shop:\n"
+	    "    plan: business\n", 0600);
+	RUN(f, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	/* A plan the config does not know is a problem of the file. */
+	spill(cfg, "profiles:\n  shop:\n    plan: gold\n", 0600);
+	RUN(f, &r, "expr", "check", "http.host eq \"a\"");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "plan"));
+	run_free(&r);
+	free(v);
+	free(file);
+	free(cfg);
+	free(dir);
+}
+
+/* ---- expr --------------------------------------------------------------- */
+
+static void
+test_expr_check(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+
+	RUN(f, &r, "expr", "check", "http.request.uri.path eq \"/login\"");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.hostt eq \"a\"");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_true(strncmp(r.err, "expression:1:1: ", 16) == 0);
+	assert_true(has(r.err, "\nhttp.hostt eq \"a\"\n^"));
+	run_free(&r);
+	/* The plan: matches is Business and above. */
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"",
+	    "--plan", "free");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:"));
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.request.uri.path matches \"^/a\"",
+	    "--plan", "business");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "true", "--plan", "gold");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "--plan"));
+	run_free(&r);
+	/* Response fields only in a counting expression. */
+	RUN(f, &r, "expr", "check", "http.response.code eq 429");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.response.code eq 429",
+	    "--counting");
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	/* Usage. */
+	RUN(f, &r, "expr", "check");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expr check EXPR"));
+	run_free(&r);
+	RUN(f, &r, "expr", "frobnicate", "x");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expr check, expr fmt, expr eval"));
+	run_free(&r);
+}
+
+static void
+test_expr_fmt(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*once;
+
+	RUN(f, &r, "expr", "fmt", "http.host   ==\"a\"&&(ip.src in "
+	    "{10.0.0.0/8   192.0.2.1})");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(count_lines(r.out), 1);
+	assert_false(has(r.out, "  "));
+	once = strdup(r.out);
+	once[strlen(once) - 1] = '\0';
+	run_free(&r);
+	/* Canonical: formatting it again changes nothing. */
+	RUN(f, &r, "expr", "fmt", once);
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, once, strlen(once)) == 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "fmt", "http.host eq");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:"));
+	run_free(&r);
+	free(once);
+}
+
+static void
+test_expr_eval(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	const char	*e = "http.request.uri.path eq \"/login\" and "
+			    "ip.src in {10.0.0.0/8}";
+
+	RUN(f, &r, "expr", "eval", e, "--request",
+	    "POST https://example.com/login", "--ip", "10.1.2.3");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", e, "--request",
+	    "POST https://example.com/login", "--ip", "192.0.2.1");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "false\n");
+	run_free(&r);
+	/* Headers, country and the response status. */
+	RUN(f, &r, "expr", "eval", "any(http.request.headers[\"x-test\"][*] "
+	    "eq \"1\") and ip.src.country eq \"GB\"", "--request",
+	    "GET https://example.com/", "-H", "X-Test: 1", "--country", "gb");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", "http.response.code eq 429", "--request",
+	    "GET https://example.com/", "--status", "429");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+
+	/* --explain: the tree, each comparison with its value. */
+	RUN(f, &r, "expr", "eval", e, "--request",
+	    "POST https://example.com/login", "--ip", "192.0.2.1",
+	    "--explain");
+	assert_int_equal(r.status, 0);
+	assert_true(count_lines(r.out) >= 3);
+	assert_true(strncmp(r.out, "false", 5) == 0);
+	assert_true(has(r.out, "\n  true "));
+	assert_true(has(r.out, "\n  false "));
+	assert_true(strstr(r.out, "\n  true ") < strstr(r.out, "\n  false "));
+	assert_true(has(r.out, "192.0.2.1"));
+	run_free(&r);
+
+	/* Refusals. */
+	RUN(f, &r, "expr", "eval", "http.hostt eq \"a\"", "--request",
+	    "GET https://example.com/");
+	assert_int_equal(r.status, 2);
+	assert_true(strncmp(r.err, "expression:1:1: ", 16) == 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", e);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "--request"));
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", e, "--request", "POST /login");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", e, "--request", "GET https://a/",
+	    "--ip", "10.1");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", e, "--request", "GET https://a/",
+	    "-H", "no colon");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+}
+
+/* ---- rules test --------------------------------------------------------- */
+
+static void
+test_rules_test(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*v, *w, *id0 = rule_id(f, 0);
+	cJSON		*o, *m;
+
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "rules", "test", "--request",
+	    "POST https://example.com/login", "--ip", "192.0.2.1");
+	assert_int_equal(r.status, 0);
+	/* A header, six verdicts, the first match. */
+	assert_int_equal(count_lines(r.out), 8);
+	assert_true(has(r.out, "first match: #1"));
+	assert_true(has(r.out, id0));
+	assert_true(has(r.out, "no match"));
+	/* The disabled rule is not evaluated. */
+	assert_true(has(r.out, "disabled"));
+	run_free(&r);
+
+	RUN(f, &r, "rules", "test", "--request",
+	    "GET https://example.com/search?q=shoes", "-o", "json");
+	assert_int_equal(r.status, 0);
+	o = cJSON_Parse(r.out);
+	m = cJSON_GetObjectItem(o, "first_match");
+	assert_int_equal(cJSON_GetObjectItem(m, "position")->valueint, 3);
+	assert_string_equal(str(m, "description"), "Search scrapers");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "rules")),
+	    6);
+	assert_string_equal(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o,
+	    "rules"), 4), "verdict"), "disabled");
+	cJSON_Delete(o);
+	run_free(&r);
+
+	/* The disabled /v2/ rule would match; no enabled one does. */
+	RUN(f, &r, "rules", "test", "--request",
+	    "GET https://example.com/v2/items");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "no rule matches"));
+	run_free(&r);
+
+	/* An absent entry point: no rules, no error. */
+	RUN_ENV(f, FRESH_ENV, &r, "rules", "test", "--request",
+	    "GET https://example.com/");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "no rate limiting rules"));
+	run_free(&r);
+	RUN(f, &r, "rules", "test");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+
+	/* Nothing changed on the server. */
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	free(v);
+	free(id0);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, cli_setup, cli_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_list_absent_is_empty),
+		T(test_list_in_order),
+		T(test_rulesets_and_versions),
+		T(test_create_if_absent),
+		T(test_create_race),
+		T(test_create_positions),
+		T(test_update_is_whole),
+		T(test_edit),
+		T(test_delete_several),
+		T(test_lint_sends_nothing),
+		T(test_lint_plan_from_profile),
+		T(test_expr_check),
+		T(test_expr_fmt),
+		T(test_expr_eval),
+		T(test_rules_test),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
