@@ -17,7 +17,6 @@
 #include "kind.h"
 #include "simulate.h"
 #include "text.h"
-#include "xmalloc.h"
 
 #include "cli.h"
 
@@ -57,13 +56,25 @@ cli_sim_zone_rules(struct cli *c, cJSON **rules)
 	return (rv);
 }
 
-/* A string the log or the server wrote, fit for the terminal. */
+/*
+ * A string the log or the server wrote, fit for the terminal and, with a
+ * width, cut to it and padded.
+ */
 static void
-cli_sim_text(const char *s, int width)
+cli_sim_text(const char *s, size_t width)
 {
-	char	*clean = text_clean(s);
+	char	*clean = text_clean(s), *cut;
+	size_t	 cols;
 
-	printf("%-*s", width, clean);
+	if (width == 0) {
+		fputs(clean, stdout);
+		free(clean);
+		return;
+	}
+	cut = text_ellipsize(clean, width, "...");
+	cols = text_width(cut);
+	printf("%s%*s", cut, (int)(cols < width ? width - cols : 0), "");
+	free(cut);
 	free(clean);
 }
 
