@@ -56,6 +56,8 @@ struct cli_opts {
 	const char	*country;	/* --country */
 	int		 status;	/* --status; 0: none */
 	int		 explain;	/* --explain */
+	/* rules simulate --log --format --rules --host --scheme */
+	const char	*sim_log, *sim_format, *sim_rules, *sim_host, *sim_scheme;
 };
 
 #define CLI_OPT_FILE		0x001
@@ -71,6 +73,7 @@ struct cli_opts {
 #define CLI_OPT_REQUEST		0x2000	/* --request --ip -H --country */
 #define CLI_OPT_STATUS		0x4000	/* --status */
 #define CLI_OPT_EXPLAIN		0x8000
+#define CLI_OPT_SIMULATE	0x10000	/* --log --format --rules --host --scheme */
 
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);

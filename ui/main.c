@@ -60,7 +60,8 @@ enum {
 	OPT_IP,
 	OPT_COUNTRY,
 	OPT_STATUS,
-	OPT_EXPLAIN
+	OPT_EXPLAIN,
+	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME
 };
 
 static const struct option main_options[] = {
@@ -104,6 +105,11 @@ static const struct option main_options[] = {
 	{ "country",		required_argument, NULL, OPT_COUNTRY },
 	{ "status",		required_argument, NULL, OPT_STATUS },
 	{ "explain",		no_argument,	   NULL, OPT_EXPLAIN },
+	{ "log",		required_argument, NULL, OPT_SIM_LOG },
+	{ "format",		required_argument, NULL, OPT_SIM_FORMAT },
+	{ "rules",		required_argument, NULL, OPT_SIM_RULES },
+	{ "host",		required_argument, NULL, OPT_SIM_HOST },
+	{ "scheme",		required_argument, NULL, OPT_SIM_SCHEME },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -249,6 +255,20 @@ main_rules_option(struct cli_opts *o, int ch, const char *arg)
 	return (0);
 }
 
+/* The options of rules simulate. */
+static void
+main_simulate(struct cli_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case OPT_SIM_LOG:	o->sim_log = arg; break;
+	case OPT_SIM_FORMAT:	o->sim_format = arg; break;
+	case OPT_SIM_RULES:	o->sim_rules = arg; break;
+	case OPT_SIM_HOST:	o->sim_host = arg; break;
+	default:		o->sim_scheme = arg; break;
+	}
+	o->seen |= CLI_OPT_SIMULATE;
+}
+
 /* One option into o; -1 (after the message) for a bad one. */
 static int
 main_option(struct cli_opts *o, int ch, int idx, const char *arg)
@@ -322,6 +342,13 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_STATUS:
 	case OPT_EXPLAIN:
 		return (main_rules_option(o, ch, arg));
+	case OPT_SIM_LOG:
+	case OPT_SIM_FORMAT:
+	case OPT_SIM_RULES:
+	case OPT_SIM_HOST:
+	case OPT_SIM_SCHEME:
+		main_simulate(o, ch, arg);
+		break;
 	default:
 		return (cli_usage_error("unknown option"));
 	}

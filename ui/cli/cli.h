@@ -152,6 +152,10 @@ int	 cli_confirm(const char *);
 cli_run_cb cli_rules_run(const struct cli_command *, const struct kind *);
 int	 cli_cmd_rules_test(struct cli *, const struct kind *, int, char **);
 
+/* simulate.c */
+int	 cli_cmd_rules_simulate(struct cli *, const struct kind *, int,
+	     char **);
+
 /* expr.c */
 int	 cli_cmd_expr_check(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_expr_fmt(struct cli *, const struct kind *, int, char **);

@@ -171,6 +171,17 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_rules_test
 	},
 	{
+		.name = "rules simulate",
+		.synopsis = "rules simulate --log FILE [--format logpush|combined] "
+		    "[--rules FILE] [--host H] [--scheme S]",
+		.summary = "what the zone's rate limiting rules (or --rules FILE)\n"
+		    "would have done to an access log ('-' = stdin)",
+		.flags = CLI_OPT_SIMULATE,
+		.min_args = 0,
+		.max_args = 0,
+		.run = cli_cmd_rules_simulate
+	},
+	{
 		.name = "kinds",
 		.synopsis = "kinds",
 		.summary = "every KIND, its aliases and verbs",

@@ -1,0 +1,377 @@
+/*
+ * Unit tests for simulate.c: the sliding window at its edges, mitigation
+ * timeouts that end and start again, what each characteristic keys on,
+ * the top clients, and the rules it reads, refuses or leaves out. The
+ * expected numbers are worked out by hand next to each case.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "accesslog.h"
+#include "simulate.h"
+#include "testdir.h"
+
+#define T0	1700000000LL
+#define NS	1000000000LL
+
+static struct simulate *
+sim_from(const char *json, char ***notes)
+{
+	struct simulate	*sim;
+	cJSON		*rules = cJSON_Parse(json);
+	char		*cause = NULL;
+
+	assert_non_null(rules);
+	sim = simulate_new(rules, notes, &cause);
+	if (sim == NULL)
+		fail_msg("%s", cause);
+	cJSON_Delete(rules);
+	return (sim);
+}
+
+/* A rule on every request ("true") with these numbers. */
+static struct simulate *
+sim_rule(const char *chars, int period, int limit, int timeout)
+{
+	char	json[512];
+
+	snprintf(json, sizeof json, "[{\"id\":\"r\",\"expression\":\"true\","
+	    "\"ratelimit\":{\"characteristics\":%s,\"period\":%d,"
+	    "\"requests_per_period\":%d,\"mitigation_timeout\":%d}}]", chars,
+	    period, limit, timeout);
+	return (sim_from(json, NULL));
+}
+
+static void
+rec_init(struct accesslog_record *r, const char *ip, int64_t ns)
+{
+	memset(r, 0, sizeof *r);
+	r->ip = ip;
+	r->colo = "SJC";
+	r->method = "GET";
+	r->scheme = "https";
+	r->host = "www.example.com";
+	r->uri = "/";
+	r->asnum = -1;
+	r->time_ns = T0 * NS + ns;
+}
+
+static void
+feed(struct simulate *sim, const char *ip, int64_t ns)
+{
+	struct accesslog_record	r;
+
+	rec_init(&r, ip, ns);
+	assert_int_equal(simulate_request(sim, &r), 0);
+}
+
+static void
+test_window_edges(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+
+	(void)state;
+	/* 1 per 10 s: a request exactly 10 s after the last is in time... */
+	sim = sim_rule("[\"ip.src\"]", 10, 1, 0);
+	feed(sim, "192.0.2.1", 0);
+	feed(sim, "192.0.2.1", 10 * NS);
+	/* ...one 1 ns short of 10 s is not. */
+	feed(sim, "192.0.2.1", 20 * NS - 1);
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.requests, 3);
+	assert_int_equal(rep.rules[0].counted, 3);
+	assert_int_equal(rep.rules[0].requests_mitigated, 1);
+	assert_int_equal(rep.rules[0].first_mitigation, (T0 + 20) * NS - 1);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+
+	/* 100 per 10 s, 150 requests 1 ms apart: the last 50 are over. */
+	sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+	for (int i = 0; i < 150; i++)
+		feed(sim, "192.0.2.1", i * 1000000LL);
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].requests_mitigated, 50);
+	assert_int_equal(rep.rules[0].first_mitigation, T0 * NS + 100000000LL);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+}
+
+/*
+ * 1 per 10 s, 20 s timeout: 1 is over (0 came 1 s before) and mitigates
+ * until 21, so 5 is mitigated; 25 is not over (5 is 20 s old) and the
+ * mitigation is over; 26 is over again and starts a new one; 45 is in it.
+ */
+static void
+test_timeout_ends(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	static const int	 at[] = { 0, 1, 5, 25, 26, 45 };
+	size_t			 i;
+
+	(void)state;
+	sim = sim_rule("[\"cf.colo.id\",\"ip.src\"]", 10, 1, 20);
+	for (i = 0; i < sizeof at / sizeof at[0]; i++)
+		feed(sim, "192.0.2.1", at[i] * NS);
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].requests_mitigated, 4);
+	assert_int_equal(rep.rules[0].clients_mitigated, 1);
+	assert_int_equal(rep.mitigated_by_any, 4);
+	assert_int_equal(rep.rules[0].first_mitigation, (T0 + 1) * NS);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+}
+
+/* Each characteristic keys on its own value; a missing one is a value. */
+static void
+test_characteristics(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	struct accesslog_record	 r;
+
+	(void)state;
+	sim = sim_rule("[\"cf.colo.id\",\"http.request.headers[\\\"X-Api-"
+	    "Key\\\"]\",\"http.request.uri.args[\\\"page\\\"]\","
+	    "\"ip.src.asnum\"]", 60, 100, 0);
+	rec_init(&r, "192.0.2.1", 0);
+	r.headers[0].name = "x-api-key";
+	r.headers[0].value = "k1";
+	r.nheaders = 1;
+	r.uri = "/list?x=1&page=2&page=3";
+	r.asnum = 64500;
+	assert_int_equal(simulate_request(sim, &r), 0);
+	/* Another address, the same values: the same client. */
+	r.ip = "192.0.2.2";
+	assert_int_equal(simulate_request(sim, &r), 0);
+	/* Another colo: another counter. */
+	r.colo = "LHR";
+	assert_int_equal(simulate_request(sim, &r), 0);
+	/* No header, no page: their own counter. */
+	r.nheaders = 0;
+	r.uri = "/list";
+	r.asnum = -1;
+	assert_int_equal(simulate_request(sim, &r), 0);
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].clients, 3);
+	assert_int_equal(rep.rules[0].ntop, 3);
+	assert_string_equal(rep.rules[0].top[0].client, "k1 2 64500 (SJC)");
+	assert_int_equal(rep.rules[0].top[0].requests, 2);
+	/* Ties: the key's bytes decide, so the order is stable. */
+	assert_string_equal(rep.rules[0].top[1].client, "- - - (LHR)");
+	assert_string_equal(rep.rules[0].top[2].client, "k1 2 64500 (LHR)");
+	simulate_report_free(&rep);
+	simulate_free(sim);
+}
+
+/* Twelve clients: i sends i + 1 requests; ten kept, most first. */
+static void
+test_top_clients(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	char			 ip[32];
+	int			 i, j;
+
+	(void)state;
+	sim = sim_rule("[\"ip.src\"]", 10, 5, 0);
+	for (i = 0; i < 12; i++) {
+		snprintf(ip, sizeof ip, "192.0.2.%d", i);
+		for (j = 0; j <= i; j++)
+			feed(sim, ip, j * NS);
+	}
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].clients, 12);
+	/* Clients 5..11 send 6..12 in 10 s: 1..7 over, 28 in all. */
+	assert_int_equal(rep.rules[0].clients_mitigated, 7);
+	assert_int_equal(rep.rules[0].requests_mitigated, 28);
+	assert_int_equal(rep.rules[0].ntop, SIMULATE_TOP);
+	assert_string_equal(rep.rules[0].top[0].client, "192.0.2.11");
+	assert_int_equal(rep.rules[0].top[0].requests, 12);
+	assert_int_equal(rep.rules[0].top[0].mitigated, 7);
+	assert_string_equal(rep.rules[0].top[9].client, "192.0.2.2");
+	assert_int_equal(rep.rules[0].top[9].mitigated, 0);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+}
+
+static void
+test_rules_read(void **state)
+{
+	struct simulate		*sim;
+	cJSON			*rules;
+	char			*cause = NULL, **notes = NULL;
+
+	(void)state;
+	/* A ruleset, a rule left out for its score, a characteristic no log
+	 * has; ref stands for a missing id. */
+	sim = sim_from("{\"name\":\"x\",\"rules\":[{\"ref\":\"a\","
+	    "\"expression\":\"ssl\",\"ratelimit\":{\"characteristics\":"
+	    "[\"cf.colo.id\"],\"period\":10,\"score_per_period\":5}},"
+	    "{\"ref\":\"b\",\"description\":\"body\",\"expression\":\"ssl\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\","
+	    "\"http.request.body.raw\"],\"period\":10,"
+	    "\"requests_per_period\":5}}]}", &notes);
+	assert_int_equal(simulate_nrules(sim), 1);
+	assert_non_null(notes);
+	assert_non_null(strstr(notes[0], "rule 1: counts a score"));
+	assert_non_null(strstr(notes[1], "rule 2 (body): characteristic "
+	    "http.request.body.raw is not in access logs"));
+	assert_null(notes[2]);
+	simulate_notes_free(notes);
+	simulate_free(sim);
+
+	/* One rule alone. */
+	sim = sim_from("{\"expression\":\"ssl\",\"ratelimit\":"
+	    "{\"characteristics\":[\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":5}}", NULL);
+	assert_int_equal(simulate_nrules(sim), 1);
+	simulate_free(sim);
+
+	/* Refused: the expression's column, a response field outside a
+	 * counting expression, a bad number. */
+	rules = cJSON_Parse("[{\"expression\":\"ssl and http.hots eq \\\"a\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":5}}]");
+	assert_null(simulate_new(rules, &notes, &cause));
+	assert_null(notes);
+	assert_non_null(strstr(cause, "rule 1: expression:\nexpression:1:9:"));
+	free(cause);
+	cJSON_Delete(rules);
+	rules = cJSON_Parse("[{\"expression\":\"http.response.code eq 401\","
+	    "\"ratelimit\":{\"characteristics\":[\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":5}}]");
+	assert_null(simulate_new(rules, NULL, &cause));
+	free(cause);
+	cJSON_Delete(rules);
+	rules = cJSON_Parse("[{\"expression\":\"ssl\",\"ratelimit\":"
+	    "{\"characteristics\":[\"ip.src\"],\"period\":1.5,"
+	    "\"requests_per_period\":5}}]");
+	assert_null(simulate_new(rules, NULL, &cause));
+	assert_non_null(strstr(cause, "ratelimit.period must be a whole "
+	    "number"));
+	free(cause);
+	cJSON_Delete(rules);
+	rules = cJSON_Parse("\"rules\"");
+	assert_null(simulate_new(rules, NULL, &cause));
+	assert_non_null(strstr(cause, "not a string"));
+	free(cause);
+	cJSON_Delete(rules);
+}
+
+static void
+test_time_text(void **state)
+{
+	char	buf[48];
+
+	(void)state;
+	simulate_time_text(T0 * NS, buf, sizeof buf);
+	assert_string_equal(buf, "2023-11-14T22:13:20Z");
+	simulate_time_text(T0 * NS + 500000000, buf, sizeof buf);
+	assert_string_equal(buf, "2023-11-14T22:13:20.5Z");
+	simulate_time_text(T0 * NS + 1, buf, sizeof buf);
+	assert_string_equal(buf, "2023-11-14T22:13:20.000000001Z");
+	simulate_time_text(0, buf, sizeof buf);
+	assert_string_equal(buf, "1970-01-01T00:00:00Z");
+}
+
+struct progress {
+	int		calls;
+	uint64_t	done;
+	uint64_t	total;
+	int		stop_at;
+};
+
+static int
+progress_cb(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress	*p = arg;
+
+	assert_true(done >= p->done);
+	p->done = done;
+	p->total = total;
+	return (++p->calls == p->stop_at);
+}
+
+/* 200 000 lines: the progress is told every 65 536, and may stop it. */
+static void
+test_progress(void **state)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate_report		 rep;
+	struct progress			 p;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*path, *cause = NULL;
+	FILE				*f;
+	int				 i;
+
+	assert_true(asprintf(&path, "%s/log.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 200000; i++)
+		fprintf(f, "{\"ClientIP\":\"192.0.2.%d\",\"EdgeStartTimestamp\":"
+		    "%lld}\n", i % 200, T0 + i / 1000);
+	assert_int_equal(fclose(f), 0);
+
+	memset(&p, 0, sizeof p);
+	sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, progress_cb, &p, &cause), 0);
+	/* 65536, 131072 and 196608 lines. */
+	assert_int_equal(p.calls, 3);
+	assert_true(p.total > 0 && p.done <= p.total);
+	simulate_report(sim, l, &rep);
+	assert_int_equal(rep.lines, 200000);
+	/* Each address sends 5 a second: 50 in a window, never over. */
+	assert_int_equal(rep.rules[0].clients, 200);
+	assert_int_equal(rep.rules[0].requests_mitigated, 0);
+	simulate_report_free(&rep);
+	accesslog_close(l);
+	simulate_free(sim);
+
+	memset(&p, 0, sizeof p);
+	p.stop_at = 2;
+	sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, progress_cb, &p, &cause), -1);
+	assert_string_equal(cause, "cancelled");
+	free(cause);
+	assert_int_equal(accesslog_lines(l), 131072);
+	accesslog_close(l);
+	simulate_free(sim);
+	free(path);
+}
+
+static int
+setup(void **state)
+{
+	return (testdir_setup(state, "simulate"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_timeout_ends),
+		cmocka_unit_test(test_characteristics),
+		cmocka_unit_test(test_top_clients),
+		cmocka_unit_test(test_rules_read),
+		cmocka_unit_test(test_time_text),
+		cmocka_unit_test_setup_teardown(test_progress, setup,
+		    testdir_teardown),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
