@@ -393,10 +393,19 @@ static const char *const unavailable_funcs[] = {
  * What was found at off, safe to show: a word, one printable character,
  * or a description (messages reach terminals and JSON bodies).
  */
+static size_t
+word_len_at(const struct expr_lex *lx, size_t off)
+{
+	struct expr_lex	tmp = *lx;
+
+	tmp.pos = off;
+	return (expr_lex_word_len(&tmp, 1));
+}
+
 static const char *
 found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 {
-	size_t		 n = expr_lex_word_len(lx, 1);
+	size_t		 n = word_len_at(lx, off);
 	unsigned char	 c = (unsigned char)lx->s[off];
 	uint32_t	 cp;
 
@@ -425,32 +434,36 @@ found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 	return (buf);
 }
 
+/* " after 'eq'", " in the set" or nothing: where a thing was expected. */
+static const char *
+where(const struct parser *p, char *buf, size_t size)
+{
+	if (strcmp(p->after, "{") == 0)
+		snprintf(buf, size, " in the set");
+	else if (p->after[0] != '\0')
+		snprintf(buf, size, " after '%s'", p->after);
+	else
+		buf[0] = '\0';
+	return (buf);
+}
+
 static void
 expect_msg(struct parser *p, size_t off, const char *what)
 {
 	struct expr_lex	*lx = &p->lx;
-	char		 found[64];
+	char		 found[64], at[48];
 	size_t		 n;
 
-	if (expr_lex_eof(lx)) {
-		if (p->after[0] != '\0')
-			expr_lex_error(lx, off, 0, "unexpected end of input: "
-			    "expected %s after '%s'", what, p->after);
-		else
-			expr_lex_error(lx, off, 0, "unexpected end of input: "
-			    "expected %s", what);
+	where(p, at, sizeof at);
+	if (off >= lx->n) {
+		expr_lex_error(lx, off, 0, "unexpected end of input: expected "
+		    "%s%s", what, at);
 		return;
 	}
-	n = expr_lex_word_len(lx, 1);
-	if (n == 0)
+	if ((n = word_len_at(lx, off)) == 0)
 		n = 1;
 	found_text(lx, off, found, sizeof found);
-	if (p->after[0] != '\0')
-		expr_lex_error(lx, off, n, "expected %s after '%s', found %s",
-		    what, p->after, found);
-	else
-		expr_lex_error(lx, off, n, "expected %s, found %s", what,
-		    found);
+	expr_lex_error(lx, off, n, "expected %s%s, found %s", what, at, found);
 }
 
 static int
@@ -850,65 +863,70 @@ arg_range(struct parser *p, const struct expr_node *call, size_t i,
 	return (0);
 }
 
+/* How many arguments a function takes (max SIZE_MAX: variadic). */
+static void
+arity(enum expr_func fn, size_t *min, size_t *max)
+{
+	static const struct {
+		enum expr_func	 fn;
+		size_t		 min, max;
+	} tab[] = {
+		{ EXPR_FN_STARTS_WITH, 2, 2 },
+		{ EXPR_FN_ENDS_WITH, 2, 2 },
+		{ EXPR_FN_REMOVE_BYTES, 2, 2 },
+		{ EXPR_FN_CIDR6, 2, 2 },
+		{ EXPR_FN_CIDR, 3, 3 },
+		{ EXPR_FN_SUBSTRING, 2, 3 },
+		{ EXPR_FN_URL_DECODE, 1, 2 },
+		{ EXPR_FN_CONCAT, 1, SIZE_MAX },
+		{ EXPR_FN_LOOKUP_JSON_STRING, 2, SIZE_MAX },
+		{ EXPR_FN_LOOKUP_JSON_INTEGER, 2, SIZE_MAX },
+		{ EXPR_FN_IS_TIMED_HMAC_VALID_V0, 4, 6 },
+	};
+	size_t	i;
+
+	*min = *max = 1;
+	for (i = 0; i < nitems(tab); i++)
+		if (tab[i].fn == fn) {
+			*min = tab[i].min;
+			*max = tab[i].max;
+		}
+}
+
+static int	check_call_types(struct parser *, struct expr_node *);
+
 /* Check a call's arguments against its signature; set its type. */
 static int
 check_call(struct parser *p, struct expr_node *n, size_t off, size_t end)
 {
-	size_t		 na = n->nkids, i, min = 1, max = 1;
+	size_t		 na = n->nkids, min, max;
 	const char	*name = expr_func_name(n->func);
-	struct expr_node *a0;
-	unsigned	 t0;
-	char		 tn[64];
-	const char	*o;
 
-	switch (n->func) {
-	case EXPR_FN_STARTS_WITH:
-	case EXPR_FN_ENDS_WITH:
-	case EXPR_FN_REMOVE_BYTES:
-	case EXPR_FN_CIDR6:
-		min = max = 2;
-		break;
-	case EXPR_FN_CIDR:
-		min = max = 3;
-		break;
-	case EXPR_FN_SUBSTRING:
-		min = 2;
-		max = 3;
-		break;
-	case EXPR_FN_URL_DECODE:
-		max = 2;
-		break;
-	case EXPR_FN_CONCAT:
-		max = SIZE_MAX;
-		break;
-	case EXPR_FN_LOOKUP_JSON_STRING:
-	case EXPR_FN_LOOKUP_JSON_INTEGER:
-		min = 2;
-		max = SIZE_MAX;
-		break;
-	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
-		min = 4;
-		max = 6;
-		break;
-	default:
-		break;
-	}
-	if (na < min || na > max) {
-		if (min == max)
-			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-			    "argument%s, not %zu", name, min, min == 1 ? "" : "s",
-			    na);
-		else if (max == SIZE_MAX)
-			expr_lex_error(&p->lx, off, end - off, "%s() takes at "
-			    "least %zu argument%s", name, min,
-			    min == 1 ? "" : "s");
-		else
-			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-			    "to %zu arguments, not %zu", name, min, max, na);
-		return (-1);
-	}
-	a0 = n->kids[0];
-	t0 = a0->type;
+	arity(n->func, &min, &max);
+	if (na >= min && na <= max)
+		return (check_call_types(p, n));
+	if (min == max)
+		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+		    "argument%s, not %zu", name, min, min == 1 ? "" : "s", na);
+	else if (max == SIZE_MAX)
+		expr_lex_error(&p->lx, off, end - off, "%s() takes at least %zu "
+		    "argument%s", name, min, min == 1 ? "" : "s");
+	else
+		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu to %zu "
+		    "arguments, not %zu", name, min, max, na);
+	return (-1);
+}
+
+/* The arguments' kinds and types (their count is right); sets the type. */
+static int
+check_call_types(struct parser *p, struct expr_node *n)
+{
+	size_t			 na = n->nkids, i;
+	const struct expr_node	*a0 = n->kids[0];
+	unsigned		 t0 = a0->type;
+	char			 tn[64];
+	const char		*o;
+
 	switch (n->func) {
 	case EXPR_FN_LOWER:
 	case EXPR_FN_UPPER:
@@ -1187,6 +1205,7 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 	struct expr_lex	*lx = &p->lx;
 	size_t		 off = lx->pos;
 	int		 c = expr_lex_peek(lx);
+	char		 at[48];
 
 	switch (t) {
 	case EXPR_T_STRING:
@@ -1201,8 +1220,8 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 		return (expr_lex_string(lx, flags & LIT_REGEX, lit));
 	case EXPR_T_INT:
 		if (expr_lex_at_string(lx)) {
-			expr_lex_error(lx, off, 1, "expected an integer literal "
-			    "after '%s', not a string", p->after);
+			expr_lex_error(lx, off, 1, "expected an integer "
+			    "literal%s, not a string", where(p, at, sizeof at));
 			return (-1);
 		}
 		if (c != '-' && !(c >= 0 && isdigit(c))) {
@@ -1218,8 +1237,8 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 		return (0);
 	default:
 		if (expr_lex_at_string(lx)) {
-			expr_lex_error(lx, off, 1, "expected an IP address "
-			    "after '%s', without quotes", p->after);
+			expr_lex_error(lx, off, 1, "expected an IP address%s, "
+			    "without quotes", where(p, at, sizeof at));
 			return (-1);
 		}
 		if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
@@ -1244,6 +1263,212 @@ check_pending(struct parser *p, const struct expr_node *v, int pending)
 	    "argument uses [*]): add [*] to use each element"));
 }
 
+/* "( expr )" at pos. */
+static struct expr_node *
+parse_group(struct parser *p)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*n;
+	size_t			 off = lx->pos;
+	char			 found[64];
+
+	if (depth_in(p, off) != 0)
+		return (NULL);
+	lx->pos++;
+	set_after(p, "(", 1);
+	if ((n = parse_or(p)) == NULL || ws(p) != 0)
+		return (NULL);
+	if (expr_lex_peek(lx) != ')') {
+		if (expr_lex_eof(lx))
+			expr_lex_error(lx, lx->pos, 0, "unexpected end of "
+			    "input: expected ')' to close the '(' at column %d",
+			    expr_lex_col(lx, off));
+		else
+			expr_lex_error(lx, lx->pos, 1, "expected ')' to close "
+			    "the '(' at column %d, found %s",
+			    expr_lex_col(lx, off), found_text(lx, lx->pos, found,
+			    sizeof found));
+		return (NULL);
+	}
+	lx->pos++;
+	set_after(p, ")", 1);
+	p->depth--;
+	return (n);
+}
+
+/*
+ * "any( ... )" or "all( ... )" at pos (the '(' already seen after the
+ * word). The argument is parsed with its own [*] source.
+ */
+static struct expr_node *
+parse_quant(struct parser *p, size_t off)
+{
+	struct expr_lex		*lx = &p->lx;
+	struct expr_node	*q, *n;
+	struct parser		 outer = *p;
+
+	if (depth_in(p, off) != 0)
+		return (NULL);
+	q = new_node(p, lx->s[off + 1] == 'n' ? EXPR_N_ANY : EXPR_N_ALL, off,
+	    off);
+	lx->pos++;
+	set_after(p, "(", 1);
+	p->in_quant = 1;
+	p->qsrc = NULL;
+	if ((n = parse_or(p)) == NULL || ws(p) != 0)
+		return (NULL);
+	if (expr_lex_peek(lx) != ')') {
+		expect_msg(p, lx->pos, "')' to close any()/all()");
+		return (NULL);
+	}
+	lx->pos++;
+	set_after(p, ")", 1);
+	p->depth--;
+	if (!n->mapped) {
+		arg_error(p, n, "%s() needs an Array<Bool>: compare each "
+		    "element with [*], as in any(http.request.headers.names[*] "
+		    "eq \"x\")", q->kind == EXPR_N_ANY ? "any" : "all");
+		return (NULL);
+	}
+	q->source = p->qsrc;
+	q->source_at = p->qsrc_at;
+	PUSH(p, q->kids, q->nkids);
+	q->kids[0] = n;
+	span(p, q, off, lx->pos);
+	p->in_quant = outer.in_quant;
+	p->qsrc = outer.qsrc;
+	p->qsrc_at = outer.qsrc_at;
+	p->qsrc_off = outer.qsrc_off;
+	return (q);
+}
+
+/* A value with no operator after it (the lexer is at its end). */
+static struct expr_node *
+parse_bare(struct parser *p, struct expr_node *v, int as_arg, size_t off,
+    size_t opoff, size_t wl)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 end = lx->pos;
+	char		 vtext[64];
+
+	if (as_arg != 0)
+		return (v);
+	if (v->type != EXPR_T_BOOL) {
+		if (wl > 0 && expr_func_lookup(lx->s + opoff, wl) !=
+		    EXPR_FN_NONE)
+			expr_lex_error(lx, opoff, wl, "'%.*s' is a function, "
+			    "not an operator: write %.*s(%s, ...)", (int)wl,
+			    lx->s + opoff, (int)wl, lx->s + opoff,
+			    excerpt(lx->s + off, end - off, vtext,
+			    sizeof vtext));
+		else {
+			set_after(p, lx->s + off, end - off);
+			expect_msg(p, opoff, "an operator (eq, ne, contains, "
+			    "in, ...)");
+		}
+		return (NULL);
+	}
+	if (v->mapped && !p->in_quant) {
+		arg_error(p, v, "this gives an Array<Bool> (from [*]): use it "
+		    "inside any() or all()");
+		return (NULL);
+	}
+	return (v);
+}
+
+/* Whether op applies to the value v (source text vtext); else refused. */
+static int
+check_op(struct parser *p, const struct expr_node *v, enum expr_op op,
+    const char *opname, size_t opoff, const char *vtext)
+{
+	struct expr_lex	*lx = &p->lx;
+	char		 tn[64];
+	unsigned	 outer = EXPR_TYPE_OUTER(v->type);
+
+	if (v->type == EXPR_T_BOOL) {
+		expr_lex_error(lx, opoff, strlen(opname), "'%s' is a Bool: use "
+		    "it bare, without '%s' (there is no boolean literal: write "
+		    "'%s' or 'not %s')", vtext, opname, vtext, vtext);
+		return (-1);
+	}
+	if (outer == EXPR_T_ARRAY || outer == EXPR_T_MAP) {
+		expr_lex_error(lx, opoff, strlen(opname), "no operator applies "
+		    "to %s '%s': %s", typename(v->type, tn, sizeof tn), vtext,
+		    outer == EXPR_T_MAP ? "index it by key ([\"name\"]) or use "
+		    "[*] in any()" : "index it ([0]) or use [*] in any()");
+		return (-1);
+	}
+	if (!op_allowed(op, v->type)) {
+		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
+		    "for %s (%s)", opname, typename(v->type, tn, sizeof tn),
+		    vtext);
+		return (-1);
+	}
+	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {
+		expr_lex_error(lx, opoff, strlen(opname), "'%s' needs the "
+		    "Business plan or above (plan: %s)", opname,
+		    expr_plan_name(p->opts.plan));
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+parse_list_name(struct parser *p, struct expr_node *n)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 start = ++lx->pos;	/* after '$' */
+
+	while (lx->pos < lx->n && (islower((unsigned char)lx->s[lx->pos]) ||
+	    isdigit((unsigned char)lx->s[lx->pos]) || lx->s[lx->pos] == '_'))
+		lx->pos++;
+	if (lx->pos == start || (lx->pos < lx->n &&
+	    isalpha((unsigned char)lx->s[lx->pos]))) {
+		expr_lex_error(lx, start - 1, lx->pos - start + 1, "a list name "
+		    "is '$' and lower-case letters, digits or '_'");
+		return (-1);
+	}
+	n->rhs.list = expr_arena_strndup(p->e->arena, lx->s + start,
+	    lx->pos - start);
+	return (0);
+}
+
+/* The right side of comparison n (op and lhs set), compiled. */
+static int
+parse_rhs(struct parser *p, struct expr_node *n)
+{
+	struct expr_lex	*lx = &p->lx;
+	size_t		 litoff = lx->pos;
+	enum expr_op	 op = n->op;
+
+	switch (op) {
+	case EXPR_OP_IN:
+		if (expr_lex_peek(lx) != '{') {
+			expect_msg(p, lx->pos, "a set '{ ... }' or a list "
+			    "'$name'");
+			return (-1);
+		}
+		return (parse_set(p, n->lhs->type, &n->rhs.set));
+	case EXPR_OP_IN_LIST:
+		return (parse_list_name(p, n));
+	case EXPR_OP_BITAND:
+		return (parse_lit(p, EXPR_T_INT, 0, &n->rhs.lit));
+	case EXPR_OP_CONTAINS:
+		return (parse_lit(p, EXPR_T_STRING, LIT_HEXBYTES, &n->rhs.lit));
+	case EXPR_OP_MATCHES:
+		if (parse_lit(p, EXPR_T_STRING, LIT_REGEX, &n->rhs.lit) != 0)
+			return (-1);
+		return (compile_regex(p, n, litoff));
+	case EXPR_OP_WILDCARD:
+	case EXPR_OP_STRICT_WILDCARD:
+		if (parse_lit(p, EXPR_T_STRING, 0, &n->rhs.lit) != 0)
+			return (-1);
+		return (compile_wild(p, n, litoff));
+	default:
+		return (parse_lit(p, n->lhs->type, LIT_HEXBYTES, &n->rhs.lit));
+	}
+}
+
 /*
  * A comparison, or a bare Bool value. as_arg: 0 in a logical context, 1 as
  * a function's first argument, 2 as a later argument (values of any type
@@ -1253,93 +1478,26 @@ static struct expr_node *
 parse_comparison(struct parser *p, int as_arg)
 {
 	struct expr_lex		*lx = &p->lx;
-	struct expr_node	*v, *n, *q;
-	const struct expr_node	*osrc;
-	size_t			 off, opoff, oat, ooff, save, wl;
+	struct expr_node	*v, *n;
+	size_t			 off, opoff, save, wl;
 	enum expr_op		 op;
-	int			 sym, pending, oq, c;
-	char			 tn[64], opname[32], vtext[64];
+	int			 sym, pending;
+	char			 opname[32], vtext[64];
 
 	if (ws(p) != 0)
 		return (NULL);
 	off = lx->pos;
-	c = expr_lex_peek(lx);
-	if (c == '(' && as_arg == 0) {
-		if (depth_in(p, off) != 0)
-			return (NULL);
-		lx->pos++;
-		set_after(p, "(", 1);
-		if ((n = parse_or(p)) == NULL)
-			return (NULL);
-		if (ws(p) != 0)
-			return (NULL);
-		if (expr_lex_peek(lx) != ')') {
-			if (expr_lex_eof(lx))
-				expr_lex_error(lx, lx->pos, 0, "unexpected end "
-				    "of input: expected ')' to close the '(' at "
-				    "column %d", expr_lex_col(lx, off));
-			else
-				expr_lex_error(lx, lx->pos, 1, "expected ')' to "
-				    "close the '(' at column %d, found %s",
-				    expr_lex_col(lx, off), found_text(lx, lx->pos,
-				    tn, sizeof tn));
-			return (NULL);
-		}
-		lx->pos++;
-		set_after(p, ")", 1);
-		p->depth--;
-		return (n);
-	}
+	if (as_arg == 0 && expr_lex_peek(lx) == '(')
+		return (parse_group(p));
 	wl = expr_lex_word_len(lx, 1);
 	if (as_arg == 0 && (expr_lex_is_word(lx, "any") ||
 	    expr_lex_is_word(lx, "all"))) {
-		save = lx->pos;
 		lx->pos += 3;
 		if (ws(p) != 0)
 			return (NULL);
-		if (expr_lex_peek(lx) == '(') {
-			if (depth_in(p, off) != 0)
-				return (NULL);
-			q = new_node(p, lx->s[off + 1] == 'n' ? EXPR_N_ANY :
-			    EXPR_N_ALL, off, off);
-			lx->pos++;
-			set_after(p, "(", 1);
-			oq = p->in_quant;
-			osrc = p->qsrc;
-			oat = p->qsrc_at;
-			ooff = p->qsrc_off;
-			p->in_quant = 1;
-			p->qsrc = NULL;
-			if ((n = parse_or(p)) == NULL)
-				return (NULL);
-			if (ws(p) != 0)
-				return (NULL);
-			if (expr_lex_peek(lx) != ')') {
-				expect_msg(p, lx->pos, "')' to close any()/all()");
-				return (NULL);
-			}
-			lx->pos++;
-			set_after(p, ")", 1);
-			p->depth--;
-			if (!n->mapped) {
-				arg_error(p, n, "%s() needs an Array<Bool>: "
-				    "compare each element with [*], as in "
-				    "any(http.request.headers.names[*] eq \"x\")",
-				    q->kind == EXPR_N_ANY ? "any" : "all");
-				return (NULL);
-			}
-			q->source = p->qsrc;
-			q->source_at = p->qsrc_at;
-			PUSH(p, q->kids, q->nkids);
-			q->kids[0] = n;
-			span(p, q, off, lx->pos);
-			p->in_quant = oq;
-			p->qsrc = osrc;
-			p->qsrc_at = oat;
-			p->qsrc_off = ooff;
-			return (q);
-		}
-		lx->pos = save;
+		if (expr_lex_peek(lx) == '(')
+			return (parse_quant(p, off));
+		lx->pos = off;
 	}
 	if (as_arg == 0 && expr_lex_is_word(lx, "true") && wl == 4) {
 		lx->pos += 4;
@@ -1356,131 +1514,34 @@ parse_comparison(struct parser *p, int as_arg)
 	op = lex_op(p, &sym);
 	if (failed(p))
 		return (NULL);
-	if (op == EXPR_OP_NONE) {
-		if (wl > 0 && wrong_case(lx->s + opoff, wl) != NULL) {
-			expr_lex_error(lx, opoff, wl, "unknown operator '%.*s': "
-			    "English operators are lower case ('%s')", (int)wl,
-			    lx->s + opoff, wrong_case(lx->s + opoff, wl));
-			return (NULL);
-		}
-		lx->pos = save;
-		if (check_pending(p, v, pending) != 0)
-			return (NULL);
-		if (as_arg == 2 || (as_arg == 1))
-			return (v);
-		if (v->type != EXPR_T_BOOL) {
-			lx->pos = opoff;
-			if (wl > 0 && expr_func_lookup(lx->s + opoff, wl) !=
-			    EXPR_FN_NONE)
-				expr_lex_error(lx, opoff, wl, "'%.*s' is a "
-				    "function, not an operator: write "
-				    "%.*s(%s, ...)", (int)wl, lx->s + opoff,
-				    (int)wl, lx->s + opoff, excerpt(lx->s + off,
-				    save - off, vtext, sizeof vtext));
-			else {
-				set_after(p, lx->s + off, save - off);
-				expect_msg(p, opoff, "an operator (eq, ne, "
-				    "contains, in, ...)");
-			}
-			return (NULL);
-		}
-		if (v->mapped && !p->in_quant) {
-			arg_error(p, v, "this gives an Array<Bool> (from [*]): "
-			    "use it inside any() or all()");
-			return (NULL);
-		}
-		return (v);
+	if (op == EXPR_OP_NONE && wl > 0 &&
+	    wrong_case(lx->s + opoff, wl) != NULL) {
+		expr_lex_error(lx, opoff, wl, "unknown operator '%.*s': English "
+		    "operators are lower case ('%s')", (int)wl, lx->s + opoff,
+		    wrong_case(lx->s + opoff, wl));
+		return (NULL);
 	}
-	snprintf(opname, sizeof opname, "%s", p->after);
 	if (check_pending(p, v, pending) != 0)
 		return (NULL);
+	if (op == EXPR_OP_NONE) {
+		lx->pos = save;
+		return (parse_bare(p, v, as_arg, off, opoff, wl));
+	}
+	snprintf(opname, sizeof opname, "%s", p->after);
 	excerpt(lx->s + off, save - off, vtext, sizeof vtext);
-	if (v->type == EXPR_T_BOOL) {
-		expr_lex_error(lx, opoff, lx->pos - opoff, "'%s' is a Bool: "
-		    "use it bare, without '%s' (there is no boolean literal: "
-		    "write '%s' or 'not %s')", vtext, opname, vtext, vtext);
-		return (NULL);
-	}
-	if (EXPR_TYPE_OUTER(v->type) == EXPR_T_ARRAY ||
-	    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP) {
-		expr_lex_error(lx, opoff, lx->pos - opoff, "no operator applies "
-		    "to %s '%s': %s", typename(v->type, tn, sizeof tn), vtext,
-		    EXPR_TYPE_OUTER(v->type) == EXPR_T_MAP ?
-		    "index it by key ([\"name\"]) or use [*] in any()" :
-		    "index it ([0]) or use [*] in any()");
-		return (NULL);
-	}
 	if (ws(p) != 0)
 		return (NULL);
 	if (op == EXPR_OP_IN && expr_lex_peek(lx) == '$')
 		op = EXPR_OP_IN_LIST;
-	if (!op_allowed(op, v->type)) {
-		expr_lex_error(lx, opoff, strlen(opname), "'%s' is not defined "
-		    "for %s (%s)", opname, typename(v->type, tn, sizeof tn),
-		    vtext);
+	if (check_op(p, v, op, opname, opoff, vtext) != 0)
 		return (NULL);
-	}
-	if (op == EXPR_OP_MATCHES && !plan_ok(p, EXPR_PLAN_BUSINESS)) {
-		expr_lex_error(lx, opoff, strlen(opname), "'%s' needs the "
-		    "Business plan or above (plan: %s)", opname,
-		    expr_plan_name(p->opts.plan));
-		return (NULL);
-	}
 	n = new_node(p, EXPR_N_CMP, off, off);
 	n->lhs = v;
 	n->op = op;
 	n->op_c = sym;
 	n->mapped = v->mapped;
-	switch (op) {
-	case EXPR_OP_IN:
-		if (expr_lex_peek(lx) != '{') {
-			expect_msg(p, lx->pos, "a set '{ ... }' or a list "
-			    "'$name'");
-			return (NULL);
-		}
-		if (parse_set(p, v->type, &n->rhs.set) != 0)
-			return (NULL);
-		break;
-	case EXPR_OP_IN_LIST:
-		save = ++lx->pos;
-		while (lx->pos < lx->n && (islower((unsigned char)
-		    lx->s[lx->pos]) || isdigit((unsigned char)lx->s[lx->pos]) ||
-		    lx->s[lx->pos] == '_'))
-			lx->pos++;
-		if (lx->pos == save || (lx->pos < lx->n &&
-		    isalpha((unsigned char)lx->s[lx->pos]))) {
-			expr_lex_error(lx, save - 1, lx->pos - save + 1, "a "
-			    "list name is '$' and lower-case letters, digits "
-			    "or '_'");
-			return (NULL);
-		}
-		n->rhs.list = expr_arena_strndup(p->e->arena, lx->s + save,
-		    lx->pos - save);
-		break;
-	case EXPR_OP_BITAND:
-		if (parse_lit(p, EXPR_T_INT, 0, &n->rhs.lit) != 0)
-			return (NULL);
-		break;
-	case EXPR_OP_CONTAINS:
-	case EXPR_OP_WILDCARD:
-	case EXPR_OP_STRICT_WILDCARD:
-	case EXPR_OP_MATCHES:
-		save = lx->pos;
-		if (parse_lit(p, EXPR_T_STRING, op == EXPR_OP_MATCHES ?
-		    LIT_REGEX : op == EXPR_OP_CONTAINS ? LIT_HEXBYTES : 0,
-		    &n->rhs.lit) != 0)
-			return (NULL);
-		if (op == EXPR_OP_MATCHES && compile_regex(p, n, save) != 0)
-			return (NULL);
-		if ((op == EXPR_OP_WILDCARD || op == EXPR_OP_STRICT_WILDCARD) &&
-		    compile_wild(p, n, save) != 0)
-			return (NULL);
-		break;
-	default:
-		if (parse_lit(p, v->type, LIT_HEXBYTES, &n->rhs.lit) != 0)
-			return (NULL);
-		break;
-	}
+	if (parse_rhs(p, n) != 0)
+		return (NULL);
 	span(p, n, off, lx->pos);
 	if (n->mapped && !p->in_quant) {
 		arg_error(p, n, "this gives an Array<Bool> (from [*]): use it "
@@ -1709,6 +1770,11 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 				    l->column;
 			}
 		} else {
+			if (expr_lex_at_string(lx)) {
+				expr_lex_error(lx, off, 1, "expected an IP "
+				    "address in the set, without quotes");
+				return (-1);
+			}
 			if (!(c >= 0 && (isxdigit(c) || c == ':'))) {
 				expect_msg(p, off, lit_word(t));
 				return (-1);

@@ -392,7 +392,8 @@ test_addresses(void **state)
 	refused("ip.src in {10.0.0.1..::1}", &any_plan, 12,
 	    "both ends of an IP range");
 	refused("ip.src in {foo}", &any_plan, 12, "'foo' is not an IP address");
-	refused("ip.src in {\"a\"}", &any_plan, 12, "expected an IP address");
+	refused("ip.src in {\"a\"}", &any_plan, 12,
+	    "expected an IP address in the set, without quotes");
 }
 
 static void
@@ -426,7 +427,10 @@ test_sets(void **state)
 	refused("http.host in {\"a\"", &any_plan, 18,
 	    "expected '}' to close the set at column 14");
 	refused("http.host in {\"a\",\"b\"}", &any_plan, 18, "comma");
-	refused("http.host in {1}", &any_plan, 15, "expected a string literal");
+	refused("http.host in {1}", &any_plan, 15,
+	    "expected a string literal in the set, found '1'");
+	refused("ip.src.asnum in {1 \"2\"}", &any_plan, 20,
+	    "expected an integer literal in the set, not a string");
 	refused("ip.src.asnum in {1..}", &any_plan, 21, "range's last integer");
 	refused("ip.src.asnum in {5..1}", &any_plan, 18,
 	    "first integer is above its last");
