@@ -863,65 +863,70 @@ arg_range(struct parser *p, const struct expr_node *call, size_t i,
 	return (0);
 }
 
+/* How many arguments a function takes (max SIZE_MAX: variadic). */
+static void
+arity(enum expr_func fn, size_t *min, size_t *max)
+{
+	static const struct {
+		enum expr_func	 fn;
+		size_t		 min, max;
+	} tab[] = {
+		{ EXPR_FN_STARTS_WITH, 2, 2 },
+		{ EXPR_FN_ENDS_WITH, 2, 2 },
+		{ EXPR_FN_REMOVE_BYTES, 2, 2 },
+		{ EXPR_FN_CIDR6, 2, 2 },
+		{ EXPR_FN_CIDR, 3, 3 },
+		{ EXPR_FN_SUBSTRING, 2, 3 },
+		{ EXPR_FN_URL_DECODE, 1, 2 },
+		{ EXPR_FN_CONCAT, 1, SIZE_MAX },
+		{ EXPR_FN_LOOKUP_JSON_STRING, 2, SIZE_MAX },
+		{ EXPR_FN_LOOKUP_JSON_INTEGER, 2, SIZE_MAX },
+		{ EXPR_FN_IS_TIMED_HMAC_VALID_V0, 4, 6 },
+	};
+	size_t	i;
+
+	*min = *max = 1;
+	for (i = 0; i < nitems(tab); i++)
+		if (tab[i].fn == fn) {
+			*min = tab[i].min;
+			*max = tab[i].max;
+		}
+}
+
+static int	check_call_types(struct parser *, struct expr_node *);
+
 /* Check a call's arguments against its signature; set its type. */
 static int
 check_call(struct parser *p, struct expr_node *n, size_t off, size_t end)
 {
-	size_t		 na = n->nkids, i, min = 1, max = 1;
+	size_t		 na = n->nkids, min, max;
 	const char	*name = expr_func_name(n->func);
-	struct expr_node *a0;
-	unsigned	 t0;
-	char		 tn[64];
-	const char	*o;
 
-	switch (n->func) {
-	case EXPR_FN_STARTS_WITH:
-	case EXPR_FN_ENDS_WITH:
-	case EXPR_FN_REMOVE_BYTES:
-	case EXPR_FN_CIDR6:
-		min = max = 2;
-		break;
-	case EXPR_FN_CIDR:
-		min = max = 3;
-		break;
-	case EXPR_FN_SUBSTRING:
-		min = 2;
-		max = 3;
-		break;
-	case EXPR_FN_URL_DECODE:
-		max = 2;
-		break;
-	case EXPR_FN_CONCAT:
-		max = SIZE_MAX;
-		break;
-	case EXPR_FN_LOOKUP_JSON_STRING:
-	case EXPR_FN_LOOKUP_JSON_INTEGER:
-		min = 2;
-		max = SIZE_MAX;
-		break;
-	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
-		min = 4;
-		max = 6;
-		break;
-	default:
-		break;
-	}
-	if (na < min || na > max) {
-		if (min == max)
-			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-			    "argument%s, not %zu", name, min, min == 1 ? "" : "s",
-			    na);
-		else if (max == SIZE_MAX)
-			expr_lex_error(&p->lx, off, end - off, "%s() takes at "
-			    "least %zu argument%s", name, min,
-			    min == 1 ? "" : "s");
-		else
-			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-			    "to %zu arguments, not %zu", name, min, max, na);
-		return (-1);
-	}
-	a0 = n->kids[0];
-	t0 = a0->type;
+	arity(n->func, &min, &max);
+	if (na >= min && na <= max)
+		return (check_call_types(p, n));
+	if (min == max)
+		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+		    "argument%s, not %zu", name, min, min == 1 ? "" : "s", na);
+	else if (max == SIZE_MAX)
+		expr_lex_error(&p->lx, off, end - off, "%s() takes at least %zu "
+		    "argument%s", name, min, min == 1 ? "" : "s");
+	else
+		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu to %zu "
+		    "arguments, not %zu", name, min, max, na);
+	return (-1);
+}
+
+/* The arguments' kinds and types (their count is right); sets the type. */
+static int
+check_call_types(struct parser *p, struct expr_node *n)
+{
+	size_t			 na = n->nkids, i;
+	const struct expr_node	*a0 = n->kids[0];
+	unsigned		 t0 = a0->type;
+	char			 tn[64];
+	const char		*o;
+
 	switch (n->func) {
 	case EXPR_FN_LOWER:
 	case EXPR_FN_UPPER:
