@@ -1306,14 +1306,14 @@ migrate_apply_report(const struct migrate_apply *a)
 	size_t		 i, counts[MIGRATE_FAILED + 1] = { 0 };
 
 	buf_init(&b);
-	if (a->ruleset != NULL)
+	if (a->ruleset != NULL) {
 		buf_addf(&b, "entry point %s%s\n", a->ruleset,
 		    a->created ? " (created)" : "");
-	if (a->upgraded)
-		buf_adds(&b, "  note: the service converted legacy rules into "
-		    "this entry point (source rate_limit): its own rules may "
-		    "already do what these do\n");
-	else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
+		if (a->upgraded)
+			buf_adds(&b, "  note: the service converted legacy "
+			    "rules into this entry point (source rate_limit): "
+			    "its own rules may already do what these do\n");
+	} else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
 	    strncmp(a->stopped, "reading", 7) == 0)
 		buf_addf(&b, "%s: nothing was changed\n", a->stopped);
 	else
