@@ -707,6 +707,27 @@ migrate_response(struct migrate_ctx *m, const cJSON *legacy, cJSON *rule,
 
 /* ---- one rule ---------------------------------------------------------- */
 
+/*
+ * A legacy description holds up to 1,024 characters, a rule's 500: cut
+ * it (between characters) rather than refuse the rule.
+ */
+static void
+migrate_description_cut(struct migrate_ctx *m, char *d)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; d[i] != '\0'; i++) {
+		if (((unsigned char)d[i] & 0xc0) != 0x80 &&
+		    n++ == RLRULE_DESCRIPTION_MAX) {
+			d[i] = '\0';
+			migrate_warn(m, "description cut to %d characters (a "
+			    "rule's limit; the legacy rule's was longer)",
+			    RLRULE_DESCRIPTION_MAX);
+			return;
+		}
+	}
+}
+
 static int printflike(2, 3)
 migrate_fail(struct migrate_item *it, const char *fmt, ...)
 {
@@ -809,6 +830,7 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 	desc = migrate_string(legacy, "description");
 	d = xprintf("%s%s", simulated ? "[was simulate] " : "",
 	    desc != NULL ? desc : "");
+	migrate_description_cut(&m, d);
 	cJSON_AddStringToObject(it->rule, "description", d);
 	free(d);
 	cJSON_AddBoolToObject(it->rule, "enabled",

@@ -12,11 +12,6 @@
 #include "jsonutil.h"
 #include "rlrule.h"
 
-/*
- * The docs give no limit for a rule's description; 500 characters keeps
- * what edgetui shows and edgemu stores bounded.
- */
-#define RLRULE_DESCRIPTION_MAX	500
 #define RLRULE_CONTENT_MAX	(30 * 1024)	/* a block response's body */
 #define RLRULE_REF_MAX		256
 

@@ -12,6 +12,12 @@
 
 #include "expr.h"
 
+/*
+ * The docs give no limit for a rule's description; 500 characters keeps
+ * what edgetui shows and edgemu stores bounded.
+ */
+#define RLRULE_DESCRIPTION_MAX	500
+
 /* The first problem found in a rule. */
 struct rlrule_problem {
 	char	 field[64];	/* "ratelimit.period", "expression", ... */

@@ -702,6 +702,43 @@ ruleset(const char *refs)
 	return (j);
 }
 
+/*
+ * A legacy description may hold 1,024 characters, a rule's 500: the rule
+ * is translated with its description cut (never inside a character), and
+ * a warning says so.
+ */
+static void
+test_long_description(void **state)
+{
+	struct migrate_item	 it;
+	cJSON			*l;
+	const char		*d;
+	char			*desc;
+	size_t			 i, chars = 0;
+
+	(void)state;
+	desc = xcalloc(1, 1024 * 2 + 1);
+	for (i = 0; i < 1024; i++)
+		memcpy(desc + 2 * i, "\xc3\xa9", 2);	/* é */
+	l = legacy("{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':5,'period':60,'action':{'mode':'simulate',"
+	    "'timeout':60}}");
+	cJSON_AddStringToObject(l, "description", desc);
+	if (migrate_rule(l, BUS, &it) != 0)
+		fail_msg("not translated: %s", it.error);
+	d = str(it.rule, "description");
+	assert_non_null(d);
+	assert_memory_equal(d, "[was simulate] \xc3\xa9", 17);
+	for (; *d != '\0'; d++)
+		if (((unsigned char)*d & 0xc0) != 0x80)
+			chars++;
+	assert_int_equal(chars, 500);
+	assert_warned(&it, "description cut to 500 characters");
+	migrate_item_free(&it);
+	cJSON_Delete(l);
+	free(desc);
+}
+
 static void
 test_apply(void **state)
 {
@@ -883,6 +920,7 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_every_plan),
 		cmocka_unit_test(test_preview),
+		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_apply),
 	};
 
