@@ -27,7 +27,7 @@ const char *const rlrule_actions[] = {
 	"block", "challenge", "js_challenge", "managed_challenge", "log", NULL
 };
 
-static const char *const rlrule_content_types[] = {
+const char *const rlrule_content_types[] = {
 	"application/json", "text/html", "text/xml", "text/plain", NULL
 };
 

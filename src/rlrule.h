@@ -47,5 +47,7 @@ int	 rlrule_timeout_ok(int, const char *action, enum expr_plan);
 
 /* The actions of this phase, NULL-ended. */
 extern const char *const rlrule_actions[];
+/* The content types of a block's response, NULL-ended. */
+extern const char *const rlrule_content_types[];
 
 #endif

@@ -23,14 +23,6 @@ static const char rs_page_sql[] =
 	" ON v.zone = r.zone AND v.id = r.id AND v.version = r.version"
 	" WHERE r.zone = ?1 AND r.seq > ?2 ORDER BY r.seq LIMIT ?3";
 
-static const cJSON *
-rs_member(const cJSON *o, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return (cJSON_IsNull(v) ? NULL : v);
-}
-
 /* A ruleset before its first write: version 0, no rules. */
 cJSON *
 rs_new_ruleset(const char *id, const char *name, const char *description)

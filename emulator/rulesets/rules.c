@@ -17,7 +17,7 @@
 #include "internal.h"
 
 /* A member; null counts as absent. */
-static const cJSON *
+const cJSON *
 rs_member(const cJSON *o, const char *key)
 {
 	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
