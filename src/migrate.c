@@ -1045,7 +1045,10 @@ migrate_ref(const struct migrate_item *it)
 	return (migrate_string(it->rule, "ref"));
 }
 
-/* The id of the rule with ref in a ruleset, or NULL. */
+/*
+ * The id of the rule with ref in a ruleset, or NULL; "?" for an id that is
+ * missing or not an identifier (the report shows it on a terminal).
+ */
 static const char *
 migrate_find_ref(const cJSON *ruleset, const char *ref)
 {
@@ -1058,7 +1061,7 @@ migrate_find_ref(const cJSON *ruleset, const char *ref)
 		if ((s = migrate_string(r, "ref")) != NULL &&
 		    strcmp(s, ref) == 0) {
 			s = migrate_string(r, "id");
-			return (s != NULL ? s : "");
+			return (s != NULL && migrate_id_ok(s) ? s : "?");
 		}
 	}
 	return (NULL);

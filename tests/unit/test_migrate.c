@@ -739,6 +739,54 @@ test_long_description(void **state)
 	free(desc);
 }
 
+/*
+ * The report goes to a terminal: a rule id the server sends is shown only
+ * when it is an identifier, never its escape sequences.
+ */
+static void
+test_apply_server_id(void **state)
+{
+	struct migrate_item	*items;
+	struct migrate_apply	*a;
+	struct migrate_call	 c;
+	cJSON			*list, *rs, *r;
+	char			*report;
+	size_t			 n;
+
+	(void)state;
+	list = legacy("[{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}},"
+	    "{'id':'bb','match':{'request':{'url':'*/b'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}}]");
+	items = migrate_rules(list, BUS, &n);
+	a = migrate_apply_new(items, n, BUS, ZONE, 0);
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'x','ref':'legacy-aa'}");
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(rs, "rules"), 0);
+	cJSON_ReplaceItemInObject(r, "id",
+	    cJSON_CreateString("\x1b]0;title\x07\x1b[2J"));
+	migrate_apply_answer(a, 200, rs, NULL);
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets/" EP "/rules", &c);
+	migrate_call_clear(&c);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(rs, "rules"),
+	    legacy("{'id':'a\\u001b[31m','ref':'legacy-bb'}"));
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	assert_int_equal(migrate_apply_next(a, &c), 0);
+	report = migrate_apply_report(a);
+	assert_null(strchr(report, '\x1b'));
+	assert_null(strchr(report, '\x07'));
+	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
+	    "entry point (rule ?)"));
+	assert_non_null(strstr(report, "  legacy bb: applied (rule ?)"));
+	free(report);
+	migrate_apply_free(a);
+	migrate_items_free(items, n);
+	cJSON_Delete(list);
+}
+
 static void
 test_apply(void **state)
 {
@@ -922,6 +970,7 @@ main(void)
 		cmocka_unit_test(test_preview),
 		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_server_id),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
