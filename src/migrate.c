@@ -17,6 +17,7 @@
 #include "log.h"
 #include "migrate.h"
 #include "rlrule.h"
+#include "rulesets.h"
 #include "xmalloc.h"
 #include "yamljson.h"
 
@@ -1160,15 +1161,7 @@ migrate_apply_next(struct migrate_apply *a, struct migrate_call *c)
 		}
 		if (a->ruleset == NULL) {
 			/* No entry point yet: create it with this rule. */
-			body = cJSON_CreateObject();
-			cJSON_AddStringToObject(body, "name", "default");
-			cJSON_AddStringToObject(body, "kind", "zone");
-			cJSON_AddStringToObject(body, "phase",
-			    "http_ratelimit");
-			cJSON_AddStringToObject(body, "description", "");
-			cJSON_AddItemToArray(cJSON_AddArrayToObject(body,
-			    "rules"), cJSON_Duplicate(a->items[a->cur].rule,
-			    1));
+			body = rulesets_entrypoint_body(a->items[a->cur].rule);
 			migrate_call_set(c, "POST", xprintf("/zones/%s/rulesets",
 			    a->zone), body, NULL);
 		} else
