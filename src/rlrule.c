@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -235,6 +236,96 @@ rlrule_expression(const char *text, const char *field, int counting,
 	if (expr_check(text, &opts, &err) == 0)
 		return (0);
 	return (rlrule_fail(p, field, err.column, "%s", err.message));
+}
+
+/* Whether s[0] starts a token: not inside a name. */
+static int
+rlrule_token_start(const char *text, const char *s)
+{
+	return (s == text || !(isalnum((unsigned char)s[-1]) ||
+	    s[-1] == '_' || s[-1] == '.'));
+}
+
+/*
+ * What an expression that expr_check accepted refers to, for the rules
+ * across a rule's fields: its first list ($name) into list ("" for none)
+ * and whether it reads a response field. String literals are skipped:
+ * quoted ones (a backslash takes the next byte with it) and raw ones
+ * (r"...", r#"..."#).
+ */
+static void
+rlrule_scan(const char *text, char *list, size_t len, int *response)
+{
+	const char	*s = text, *e;
+	size_t		 hashes, n;
+
+	*list = '\0';
+	*response = 0;
+	while (*s != '\0') {
+		if (*s == '"') {
+			for (s++; *s != '\0' && *s != '"'; s++) {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+			}
+			if (*s == '"')
+				s++;
+		} else if (*s == 'r' && rlrule_token_start(text, s) &&
+		    (s[1] == '"' || s[1] == '#')) {
+			hashes = strspn(s + 1, "#");
+			s += 1 + hashes + (s[1 + hashes] == '"');
+			for (; *s != '\0'; s++) {
+				if (*s == '"' && strspn(s + 1, "#") >= hashes) {
+					s += 1 + hashes;
+					break;
+				}
+			}
+		} else if (*s == '$') {
+			e = ++s;
+			while (islower((unsigned char)*e) ||
+			    isdigit((unsigned char)*e) || *e == '_')
+				e++;
+			n = (size_t)(e - s);
+			if (*list == '\0' && n > 0 && n < len)
+				snprintf(list, len, "%.*s", (int)n, s);
+			s = e;
+		} else {
+			if (strncmp(s, "http.response.", 14) == 0 &&
+			    rlrule_token_start(text, s))
+				*response = 1;
+			s++;
+		}
+	}
+}
+
+/*
+ * api-map-next 11.4: requests_to_origin must be false when an expression
+ * uses a custom list, and a counting expression may not mix response
+ * fields and lists. The expressions are already checked.
+ */
+static int
+rlrule_lists(const cJSON *rule, struct rlrule_problem *p)
+{
+	const cJSON	*rl = rlrule_member(rule, "ratelimit"), *v;
+	char		 list[64], clist[64];
+	int		 response;
+
+	rlrule_scan(rlrule_member(rule, "expression")->valuestring, list,
+	    sizeof list, &response);
+	*clist = '\0';
+	response = 0;
+	v = rlrule_member(rl, "counting_expression");
+	if (cJSON_IsString(v))
+		rlrule_scan(v->valuestring, clist, sizeof clist, &response);
+	if (*clist != '\0' && response)
+		return (rlrule_fail(p, "ratelimit.counting_expression", 0,
+		    "cannot use both response fields and a list ($%s): the "
+		    "service refuses the mix", clist));
+	if (cJSON_IsTrue(rlrule_member(rl, "requests_to_origin")) &&
+	    (*list != '\0' || *clist != '\0'))
+		return (rlrule_fail(p, "ratelimit.requests_to_origin", 0,
+		    "must be false when an expression uses a list ($%s)",
+		    *list != '\0' ? list : clist));
+	return (0);
 }
 
 /* ---- characteristics --------------------------------------------------- */
@@ -662,6 +753,8 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 	if (rlrule_action_parameters(rlrule_member(rule, "action_parameters"),
 	    action, plan, p) != 0)
 		return (-1);
-	return (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
-	    p));
+	if (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
+	    p) != 0)
+		return (-1);
+	return (rlrule_lists(rule, p));
 }

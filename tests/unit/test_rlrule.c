@@ -49,6 +49,24 @@ struct rcase {
 };
 
 static const struct rcase cases[] = {
+	/* requests_to_origin and lists; a '$' in a string is no list */
+	{ ENT, "block", ",\"expression\":\"ip.src in $office\"", RL,
+	    NULL, NULL },
+	{ ENT, "block", ",\"expression\":\"http.host eq \\\"$office\\\" "
+	    "and http.request.uri.path matches r#\\\"a\\\"$b\\\"#\"",
+	    RL ",\"requests_to_origin\":true", NULL, NULL },
+	{ ENT, "block", ",\"expression\":\"ip.src in $office\"",
+	    RL ",\"requests_to_origin\":true", "ratelimit.requests_to_origin",
+	    "must be false when an expression uses a list ($office)" },
+	{ ENT, "block", EXPR, RL ",\"requests_to_origin\":true,"
+	    "\"counting_expression\":\"not ip.src in $office\"",
+	    "ratelimit.requests_to_origin", "must be false when" },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code eq 429 and ip.src in $office\"",
+	    "ratelimit.counting_expression", "response fields and a list" },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code eq 429 and http.host eq \\\"$x\\\"\"",
+	    NULL, NULL },
 	/* valid */
 	{ ENT, "block", EXPR, RL, NULL, NULL },
 	{ NONE, "log", EXPR, RL, NULL, NULL },
