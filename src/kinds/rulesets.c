@@ -152,6 +152,7 @@ const struct kind kind_rate_limit_rules = {
 	.list_key = "rules",
 	.paging = PAGER_SINGLE,
 	.id_field = "id",
+	.absent_empty = 1,
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_UPDATE | KIND_VERB_DELETE,
 	.create_body = KIND_BODY_JSON,
