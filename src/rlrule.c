@@ -357,6 +357,34 @@ rlrule_map_char(const char *s)
 	return (0);
 }
 
+/* The keys of a lookup: "name" or an index, comma-separated, then ")". */
+static int
+rlrule_json_keys(const char *s)
+{
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s == '"') {
+			for (s++; *s != '\0' && *s != '"'; s++) {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+			}
+			if (*s++ != '"')
+				return (0);
+		} else if (isdigit((unsigned char)*s)) {
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else
+			return (0);
+		while (*s == ' ')
+			s++;
+		if (*s == ')')
+			return (s[1] == '\0');
+		if (*s++ != ',')
+			return (0);
+	}
+}
+
 /* lookup_json_string(http.request.body.raw, "key"...) and _integer. */
 static int
 rlrule_json_char(const char *s)
@@ -369,9 +397,8 @@ rlrule_json_char(const char *s)
 
 	for (i = 0; fns[i] != NULL; i++) {
 		n = strlen(fns[i]);
-		if (strncmp(s, fns[i], n) == 0 && strchr(s + n, '"') != NULL &&
-		    s[strlen(s) - 1] == ')')
-			return (1);
+		if (strncmp(s, fns[i], n) == 0)
+			return (rlrule_json_keys(s + n));
 	}
 	return (0);
 }

@@ -67,6 +67,18 @@ static const struct rcase cases[] = {
 	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
 	    "\"http.response.code eq 429 and http.host eq \\\"$x\\\"\"",
 	    NULL, NULL },
+	/* lookup_json_* characteristics take keys, then ")" */
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_integer(http.request.body.raw, \\\"a\\\", 0)\"],"
+	    "\"period\":60,\"requests_per_period\":1", NULL, NULL },
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_string(http.request.body.raw,\\\")\"],"
+	    "\"period\":60,\"requests_per_period\":1",
+	    "ratelimit.characteristics[1]", "is not a characteristic" },
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_string(http.request.body.raw, \\\"a\\\" b)\"],"
+	    "\"period\":60,\"requests_per_period\":1",
+	    "ratelimit.characteristics[1]", "is not a characteristic" },
 	/* valid */
 	{ ENT, "block", EXPR, RL, NULL, NULL },
 	{ NONE, "log", EXPR, RL, NULL, NULL },
