@@ -984,6 +984,7 @@ struct migrate_apply {
 	char				**rule_id;	/* per item */
 	char				*ruleset;	/* the entry point's id */
 	int				 created;
+	int				 reread;	/* after a 409 */
 	int				 upgraded;	/* by the service */
 	char				*stopped;	/* why it stopped */
 
@@ -1085,6 +1086,8 @@ migrate_classify(struct migrate_apply *a, const cJSON *ep)
 	    cJSON_GetArraySize(rules) : 0);
 	for (i = 0; i < a->n; i++) {
 		it = &a->items[i];
+		/* Read again after a 409: every fate is decided anew. */
+		a->fate[i] = MIGRATE_PENDING;
 		if (it->rule == NULL)
 			a->fate[i] = MIGRATE_UNTRANSLATED;
 		else if ((id = migrate_find_ref(ep, migrate_ref(it))) != NULL) {
@@ -1223,6 +1226,13 @@ migrate_apply_answer(struct migrate_apply *a, long status,
 		a->cur = 0;
 		break;
 	case MIGRATE_ADD:
+		if (cause != NULL && status == 409 && a->ruleset == NULL &&
+		    !a->reread) {
+			/* Someone made the entry point meanwhile: add to it. */
+			a->reread = 1;
+			a->step = MIGRATE_FETCH;
+			return;
+		}
 		if (cause != NULL) {
 			a->fate[a->cur] = MIGRATE_FAILED;
 			a->why[a->cur] = xstrdup(cause);

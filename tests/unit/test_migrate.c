@@ -787,6 +787,61 @@ test_apply_server_id(void **state)
 	cJSON_Delete(list);
 }
 
+/*
+ * The entry point made by someone else between the GET and the POST that
+ * would create it: the 409 is no failure; it is read again, what is in it
+ * is skipped, and the rest is added to it.
+ */
+static void
+test_apply_made_meanwhile(void **state)
+{
+	struct migrate_item	*items;
+	struct migrate_apply	*a;
+	struct migrate_call	 c;
+	cJSON			*list, *rs;
+	char			*report;
+	size_t			 n;
+
+	(void)state;
+	list = legacy("[{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}},"
+	    "{'id':'bb','match':{'request':{'url':'*/b'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}}]");
+	items = migrate_rules(list, BUS, &n);
+	a = migrate_apply_new(items, n, BUS, ZONE, 0);
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	migrate_apply_answer(a, 404, NULL, "HTTP 404");
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets", &c);
+	migrate_call_clear(&c);
+	migrate_apply_answer(a, 409, NULL, "HTTP 409: the zone already has "
+	    "an entry point");
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'1','ref':'legacy-aa'}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets/" EP "/rules", &c);
+	assert_string_equal(str(c.body, "ref"), "legacy-bb");
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'1','ref':'legacy-aa'},{'id':'2','ref':"
+	    "'legacy-bb'}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	assert_int_equal(migrate_apply_next(a, &c), 0);
+	report = migrate_apply_report(a);
+	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
+	    "entry point (rule 1)"));
+	assert_non_null(strstr(report, "  legacy bb: applied (rule 2)"));
+	assert_false(migrate_apply_failed(a));
+	free(report);
+	migrate_apply_free(a);
+	migrate_items_free(items, n);
+	cJSON_Delete(list);
+}
+
 static void
 test_apply(void **state)
 {
@@ -970,6 +1025,7 @@ main(void)
 		cmocka_unit_test(test_preview),
 		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_made_meanwhile),
 		cmocka_unit_test(test_apply_server_id),
 	};
 
