@@ -219,6 +219,8 @@ struct kind {
 	enum pager_style	 paging;
 	struct kind_per_page	 per_page;
 	const char		*id_field;	/* NULL: none */
+	/* A 404 on list_path is an empty list (an entry point not made). */
+	int			 absent_empty;
 
 	unsigned		 verbs;		/* KIND_VERB_* */
 	enum kind_body		 create_body;

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "migrate.h"
 #include "rlrule.h"
+#include "rulesets.h"
 #include "xmalloc.h"
 #include "yamljson.h"
 
@@ -707,6 +708,27 @@ migrate_response(struct migrate_ctx *m, const cJSON *legacy, cJSON *rule,
 
 /* ---- one rule ---------------------------------------------------------- */
 
+/*
+ * A legacy description holds up to 1,024 characters, a rule's 500: cut
+ * it (between characters) rather than refuse the rule.
+ */
+static void
+migrate_description_cut(struct migrate_ctx *m, char *d)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; d[i] != '\0'; i++) {
+		if (((unsigned char)d[i] & 0xc0) != 0x80 &&
+		    n++ == RLRULE_DESCRIPTION_MAX) {
+			d[i] = '\0';
+			migrate_warn(m, "description cut to %d characters (a "
+			    "rule's limit; the legacy rule's was longer)",
+			    RLRULE_DESCRIPTION_MAX);
+			return;
+		}
+	}
+}
+
 static int printflike(2, 3)
 migrate_fail(struct migrate_item *it, const char *fmt, ...)
 {
@@ -809,6 +831,7 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 	desc = migrate_string(legacy, "description");
 	d = xprintf("%s%s", simulated ? "[was simulate] " : "",
 	    desc != NULL ? desc : "");
+	migrate_description_cut(&m, d);
 	cJSON_AddStringToObject(it->rule, "description", d);
 	free(d);
 	cJSON_AddBoolToObject(it->rule, "enabled",
@@ -961,6 +984,7 @@ struct migrate_apply {
 	char				**rule_id;	/* per item */
 	char				*ruleset;	/* the entry point's id */
 	int				 created;
+	int				 reread;	/* after a 409 */
 	int				 upgraded;	/* by the service */
 	char				*stopped;	/* why it stopped */
 
@@ -1023,7 +1047,10 @@ migrate_ref(const struct migrate_item *it)
 	return (migrate_string(it->rule, "ref"));
 }
 
-/* The id of the rule with ref in a ruleset, or NULL. */
+/*
+ * The id of the rule with ref in a ruleset, or NULL; "?" for an id that is
+ * missing or not an identifier (the report shows it on a terminal).
+ */
 static const char *
 migrate_find_ref(const cJSON *ruleset, const char *ref)
 {
@@ -1036,7 +1063,7 @@ migrate_find_ref(const cJSON *ruleset, const char *ref)
 		if ((s = migrate_string(r, "ref")) != NULL &&
 		    strcmp(s, ref) == 0) {
 			s = migrate_string(r, "id");
-			return (s != NULL ? s : "");
+			return (s != NULL && migrate_id_ok(s) ? s : "?");
 		}
 	}
 	return (NULL);
@@ -1059,6 +1086,8 @@ migrate_classify(struct migrate_apply *a, const cJSON *ep)
 	    cJSON_GetArraySize(rules) : 0);
 	for (i = 0; i < a->n; i++) {
 		it = &a->items[i];
+		/* Read again after a 409: every fate is decided anew. */
+		a->fate[i] = MIGRATE_PENDING;
 		if (it->rule == NULL)
 			a->fate[i] = MIGRATE_UNTRANSLATED;
 		else if ((id = migrate_find_ref(ep, migrate_ref(it))) != NULL) {
@@ -1135,15 +1164,7 @@ migrate_apply_next(struct migrate_apply *a, struct migrate_call *c)
 		}
 		if (a->ruleset == NULL) {
 			/* No entry point yet: create it with this rule. */
-			body = cJSON_CreateObject();
-			cJSON_AddStringToObject(body, "name", "default");
-			cJSON_AddStringToObject(body, "kind", "zone");
-			cJSON_AddStringToObject(body, "phase",
-			    "http_ratelimit");
-			cJSON_AddStringToObject(body, "description", "");
-			cJSON_AddItemToArray(cJSON_AddArrayToObject(body,
-			    "rules"), cJSON_Duplicate(a->items[a->cur].rule,
-			    1));
+			body = rulesets_entrypoint_body(a->items[a->cur].rule);
 			migrate_call_set(c, "POST", xprintf("/zones/%s/rulesets",
 			    a->zone), body, NULL);
 		} else
@@ -1205,6 +1226,13 @@ migrate_apply_answer(struct migrate_apply *a, long status,
 		a->cur = 0;
 		break;
 	case MIGRATE_ADD:
+		if (cause != NULL && status == 409 && a->ruleset == NULL &&
+		    !a->reread) {
+			/* Someone made the entry point meanwhile: add to it. */
+			a->reread = 1;
+			a->step = MIGRATE_FETCH;
+			return;
+		}
 		if (cause != NULL) {
 			a->fate[a->cur] = MIGRATE_FAILED;
 			a->why[a->cur] = xstrdup(cause);
@@ -1306,14 +1334,14 @@ migrate_apply_report(const struct migrate_apply *a)
 	size_t		 i, counts[MIGRATE_FAILED + 1] = { 0 };
 
 	buf_init(&b);
-	if (a->ruleset != NULL)
+	if (a->ruleset != NULL) {
 		buf_addf(&b, "entry point %s%s\n", a->ruleset,
 		    a->created ? " (created)" : "");
-	if (a->upgraded)
-		buf_adds(&b, "  note: the service converted legacy rules into "
-		    "this entry point (source rate_limit): its own rules may "
-		    "already do what these do\n");
-	else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
+		if (a->upgraded)
+			buf_adds(&b, "  note: the service converted legacy "
+			    "rules into this entry point (source rate_limit): "
+			    "its own rules may already do what these do\n");
+	} else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
 	    strncmp(a->stopped, "reading", 7) == 0)
 		buf_addf(&b, "%s: nothing was changed\n", a->stopped);
 	else

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,11 +13,6 @@
 #include "jsonutil.h"
 #include "rlrule.h"
 
-/*
- * The docs give no limit for a rule's description; 500 characters keeps
- * what edgetui shows and edgemu stores bounded.
- */
-#define RLRULE_DESCRIPTION_MAX	500
 #define RLRULE_CONTENT_MAX	(30 * 1024)	/* a block response's body */
 #define RLRULE_REF_MAX		256
 
@@ -32,7 +28,7 @@ const char *const rlrule_actions[] = {
 	"block", "challenge", "js_challenge", "managed_challenge", "log", NULL
 };
 
-static const char *const rlrule_content_types[] = {
+const char *const rlrule_content_types[] = {
 	"application/json", "text/html", "text/xml", "text/plain", NULL
 };
 
@@ -242,6 +238,96 @@ rlrule_expression(const char *text, const char *field, int counting,
 	return (rlrule_fail(p, field, err.column, "%s", err.message));
 }
 
+/* Whether s[0] starts a token: not inside a name. */
+static int
+rlrule_token_start(const char *text, const char *s)
+{
+	return (s == text || !(isalnum((unsigned char)s[-1]) ||
+	    s[-1] == '_' || s[-1] == '.'));
+}
+
+/*
+ * What an expression that expr_check accepted refers to, for the rules
+ * across a rule's fields: its first list ($name) into list ("" for none)
+ * and whether it reads a response field. String literals are skipped:
+ * quoted ones (a backslash takes the next byte with it) and raw ones
+ * (r"...", r#"..."#).
+ */
+static void
+rlrule_scan(const char *text, char *list, size_t len, int *response)
+{
+	const char	*s = text, *e;
+	size_t		 hashes, n;
+
+	*list = '\0';
+	*response = 0;
+	while (*s != '\0') {
+		if (*s == '"') {
+			for (s++; *s != '\0' && *s != '"'; s++) {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+			}
+			if (*s == '"')
+				s++;
+		} else if (*s == 'r' && rlrule_token_start(text, s) &&
+		    (s[1] == '"' || s[1] == '#')) {
+			hashes = strspn(s + 1, "#");
+			s += 1 + hashes + (s[1 + hashes] == '"');
+			for (; *s != '\0'; s++) {
+				if (*s == '"' && strspn(s + 1, "#") >= hashes) {
+					s += 1 + hashes;
+					break;
+				}
+			}
+		} else if (*s == '$') {
+			e = ++s;
+			while (islower((unsigned char)*e) ||
+			    isdigit((unsigned char)*e) || *e == '_')
+				e++;
+			n = (size_t)(e - s);
+			if (*list == '\0' && n > 0 && n < len)
+				snprintf(list, len, "%.*s", (int)n, s);
+			s = e;
+		} else {
+			if (strncmp(s, "http.response.", 14) == 0 &&
+			    rlrule_token_start(text, s))
+				*response = 1;
+			s++;
+		}
+	}
+}
+
+/*
+ * api-map-next 11.4: requests_to_origin must be false when an expression
+ * uses a custom list, and a counting expression may not mix response
+ * fields and lists. The expressions are already checked.
+ */
+static int
+rlrule_lists(const cJSON *rule, struct rlrule_problem *p)
+{
+	const cJSON	*rl = rlrule_member(rule, "ratelimit"), *v;
+	char		 list[64], clist[64];
+	int		 response;
+
+	rlrule_scan(rlrule_member(rule, "expression")->valuestring, list,
+	    sizeof list, &response);
+	*clist = '\0';
+	response = 0;
+	v = rlrule_member(rl, "counting_expression");
+	if (cJSON_IsString(v))
+		rlrule_scan(v->valuestring, clist, sizeof clist, &response);
+	if (*clist != '\0' && response)
+		return (rlrule_fail(p, "ratelimit.counting_expression", 0,
+		    "cannot use both response fields and a list ($%s): the "
+		    "service refuses the mix", clist));
+	if (cJSON_IsTrue(rlrule_member(rl, "requests_to_origin")) &&
+	    (*list != '\0' || *clist != '\0'))
+		return (rlrule_fail(p, "ratelimit.requests_to_origin", 0,
+		    "must be false when an expression uses a list ($%s)",
+		    *list != '\0' ? list : clist));
+	return (0);
+}
+
 /* ---- characteristics --------------------------------------------------- */
 
 /* name["key"] with a non-empty key (lower case for headers). */
@@ -271,6 +357,34 @@ rlrule_map_char(const char *s)
 	return (0);
 }
 
+/* The keys of a lookup: "name" or an index, comma-separated, then ")". */
+static int
+rlrule_json_keys(const char *s)
+{
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s == '"') {
+			for (s++; *s != '\0' && *s != '"'; s++) {
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+			}
+			if (*s++ != '"')
+				return (0);
+		} else if (isdigit((unsigned char)*s)) {
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else
+			return (0);
+		while (*s == ' ')
+			s++;
+		if (*s == ')')
+			return (s[1] == '\0');
+		if (*s++ != ',')
+			return (0);
+	}
+}
+
 /* lookup_json_string(http.request.body.raw, "key"...) and _integer. */
 static int
 rlrule_json_char(const char *s)
@@ -283,9 +397,8 @@ rlrule_json_char(const char *s)
 
 	for (i = 0; fns[i] != NULL; i++) {
 		n = strlen(fns[i]);
-		if (strncmp(s, fns[i], n) == 0 && strchr(s + n, '"') != NULL &&
-		    s[strlen(s) - 1] == ')')
-			return (1);
+		if (strncmp(s, fns[i], n) == 0)
+			return (rlrule_json_keys(s + n));
 	}
 	return (0);
 }
@@ -667,6 +780,8 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 	if (rlrule_action_parameters(rlrule_member(rule, "action_parameters"),
 	    action, plan, p) != 0)
 		return (-1);
-	return (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
-	    p));
+	if (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
+	    p) != 0)
+		return (-1);
+	return (rlrule_lists(rule, p));
 }

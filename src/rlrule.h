@@ -12,6 +12,12 @@
 
 #include "expr.h"
 
+/*
+ * The docs give no limit for a rule's description; 500 characters keeps
+ * what edgetui shows and edgemu stores bounded.
+ */
+#define RLRULE_DESCRIPTION_MAX	500
+
 /* The first problem found in a rule. */
 struct rlrule_problem {
 	char	 field[64];	/* "ratelimit.period", "expression", ... */
@@ -41,5 +47,7 @@ int	 rlrule_timeout_ok(int, const char *action, enum expr_plan);
 
 /* The actions of this phase, NULL-ended. */
 extern const char *const rlrule_actions[];
+/* The content types of a block's response, NULL-ended. */
+extern const char *const rlrule_content_types[];
 
 #endif

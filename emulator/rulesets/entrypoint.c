@@ -23,14 +23,6 @@ static const char rs_page_sql[] =
 	" ON v.zone = r.zone AND v.id = r.id AND v.version = r.version"
 	" WHERE r.zone = ?1 AND r.seq > ?2 ORDER BY r.seq LIMIT ?3";
 
-static const cJSON *
-rs_member(const cJSON *o, const char *key)
-{
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return (cJSON_IsNull(v) ? NULL : v);
-}
-
 /* A ruleset before its first write: version 0, no rules. */
 cJSON *
 rs_new_ruleset(const char *id, const char *name, const char *description)
@@ -276,6 +268,30 @@ rs_entry_get(struct req *req, struct reply *rep)
 		reply_ok(rep, doc);
 }
 
+/*
+ * What a PUT of the entry point and a POST creating it check first:
+ * dry_run, the body's ruleset fields; then the entry point as it is (*doc
+ * NULL when there is none). 0, or -1 when replied.
+ */
+static int
+rs_entry_begin(struct req *req, struct reply *rep, int create, int *dry,
+    cJSON **doc)
+{
+	*doc = NULL;
+	if (rs_dry_run(req, rep, dry) != 0)
+		return (-1);
+	if (!cJSON_IsObject(req->json)) {
+		reply_error(rep, 400, ERR_BAD_REQUEST, "a JSON object is "
+		    "required: {name, %sdescription, rules}", create ?
+		    "kind, phase, " : "");
+		return (-1);
+	}
+	if (rs_ruleset_fields(rep, req->json, create) != 0 ||
+	    rs_entry_load(req, rep, doc, 0) < 0)
+		return (-1);
+	return (0);
+}
+
 /* PUT .../entrypoint: creates it when absent. */
 void
 rs_entry_put(struct req *req, struct reply *rep)
@@ -284,21 +300,12 @@ rs_entry_put(struct req *req, struct reply *rep)
 	const char	*old;
 	cJSON		*doc;
 	char		 id[HEX32_LEN + 1];
-	int		 dry, rc;
+	int		 dry;
 
-	if (rs_dry_run(req, rep, &dry) != 0)
-		return;
-	if (!cJSON_IsObject(req->json)) {
-		reply_error(rep, 400, ERR_BAD_REQUEST, "a JSON object is "
-		    "required: {name, description, rules}");
-		return;
-	}
-	if (rs_ruleset_fields(rep, req->json, 0) != 0)
-		return;
-	if ((rc = rs_entry_load(req, rep, &doc, 0)) < 0)
+	if (rs_entry_begin(req, rep, 0, &dry, &doc) != 0)
 		return;
 	name = rs_member(req->json, "name");
-	if (rc == 0) {
+	if (doc == NULL) {
 		desc = rs_member(req->json, "description");
 		util_hex32(id);
 		doc = rs_new_ruleset(id, name != NULL ? name->valuestring :
@@ -320,20 +327,11 @@ rs_ruleset_create(struct req *req, struct reply *rep)
 	const cJSON	*desc;
 	cJSON		*doc;
 	char		 id[HEX32_LEN + 1];
-	int		 dry, rc;
+	int		 dry;
 
-	if (rs_dry_run(req, rep, &dry) != 0)
+	if (rs_entry_begin(req, rep, 1, &dry, &doc) != 0)
 		return;
-	if (!cJSON_IsObject(req->json)) {
-		reply_error(rep, 400, ERR_BAD_REQUEST, "a JSON object is "
-		    "required: {name, kind, phase, description, rules}");
-		return;
-	}
-	if (rs_ruleset_fields(rep, req->json, 1) != 0)
-		return;
-	if ((rc = rs_entry_load(req, rep, &doc, 0)) < 0)
-		return;
-	if (rc == 1) {
+	if (doc != NULL) {
 		reply_error(rep, 409, RS_ERR_EXISTS, "the zone already has an "
 		    "entry point for phase http_ratelimit (ruleset %s): "
 		    "change it with PUT .../phases/http_ratelimit/entrypoint "

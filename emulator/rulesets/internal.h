@@ -35,6 +35,7 @@ int	 rs_save(struct store *, const char *, const cJSON *);
 void	 rs_store_reply(struct req *, struct reply *, int);
 
 /* rules.c */
+const cJSON	*rs_member(const cJSON *, const char *);
 cJSON	*rs_rule_build(const cJSON *, const char *, const char *);
 void	 rs_rule_stamp(cJSON *, const cJSON *, const char *);
 int	 rs_rules_check(struct req *, struct reply *, const cJSON *);

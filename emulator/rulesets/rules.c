@@ -11,12 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "jsonutil.h"
 #include "internal.h"
 
 /* A member; null counts as absent. */
-static const cJSON *
+const cJSON *
 rs_member(const cJSON *o, const char *key)
 {
 	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -229,7 +230,7 @@ rs_rule_stamp(cJSON *rule, const cJSON *old, const char *now)
 	rs_set_string(rule, "last_updated", now);
 }
 
-/* The rule of that id and its index, or NULL. */
+/* The rule of that id (hex digits in either case) and its index, or NULL. */
 cJSON *
 rs_find_rule(const cJSON *rules, const char *id, int *at)
 {
@@ -239,7 +240,7 @@ rs_find_rule(const cJSON *rules, const char *id, int *at)
 
 	cJSON_ArrayForEach(r, rules) {
 		if (util_jstring(r, "id", &rid) == UTIL_JOK &&
-		    strcmp(rid, id) == 0) {
+		    strcasecmp(rid, id) == 0) {
 			if (at != NULL)
 				*at = i;
 			return (r);

@@ -14,10 +14,6 @@
 #include "rulesets.h"
 #include "validate.h"
 
-static const char *const rulesets_content_types[] = {
-	"application/json", "text/html", "text/xml", "text/plain", NULL
-};
-
 /*
  * The service's own checks (rlrule.h) once the fields are well typed, so
  * the editor reopens on what the server would refuse. The plan is not
@@ -80,7 +76,8 @@ static const struct kind_field rulesets_rule_fields[] = {
 	  .flags = KIND_F_READONLY, .help = "When the rule last changed" },
 	{ .path = "ref", .type = KIND_TYPE_STRING, .flags = KIND_F_NONEMPTY,
 	  .help = "Reference kept across versions (default: the id)" },
-	{ .path = "description", .type = KIND_TYPE_STRING, .max_len = 500,
+	{ .path = "description", .type = KIND_TYPE_STRING,
+	  .max_len = RLRULE_DESCRIPTION_MAX,
 	  .help = "What the rule is for" },
 	{ .path = "enabled", .type = KIND_TYPE_BOOL,
 	  .help = "Whether the rule applies (default true)" },
@@ -105,7 +102,7 @@ static const struct kind_field rulesets_rule_fields[] = {
 	  KIND_RANGE(400, 499), .help = "HTTP status, 400 to 499" },
 	{ .path = "action_parameters.response.content_type",
 	  .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
-	  .values = rulesets_content_types,
+	  .values = rlrule_content_types,
 	  .help = "application/json, text/html, text/xml or text/plain" },
 	{ .path = "action_parameters.response.content",
 	  .type = KIND_TYPE_STRING, .flags = KIND_F_REQUIRED,
@@ -155,6 +152,7 @@ const struct kind kind_rate_limit_rules = {
 	.list_key = "rules",
 	.paging = PAGER_SINGLE,
 	.id_field = "id",
+	.absent_empty = 1,
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_UPDATE | KIND_VERB_DELETE,
 	.create_body = KIND_BODY_JSON,

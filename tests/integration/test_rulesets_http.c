@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -491,6 +492,31 @@ test_positions(void **state)
 	out = api_ok(e, "GET", ENTRY, NULL);
 	assert_string_equal(str(out, "version"), "9");
 	cJSON_Delete(out);
+	cJSON_Delete(rs);
+}
+
+/*
+ * A rule id in a position is found whatever its case, as the rule id in
+ * the path is (and as edgetui's --position takes it).
+ */
+static void
+test_position_upper_case(void **state)
+{
+	static const char *const abc[] = { "/a", "/b", "/c" };
+	struct edgemu	*e = *state;
+	cJSON		*rs, *out;
+	char		*pos, *c;
+	char		 bid[33];
+
+	rs = put_paths(e, abc, 3);
+	snprintf(bid, sizeof bid, "%s", str(rule_at(rs, 1), "id"));
+	for (c = bid; *c != '\0'; c++)
+		*c = (char)toupper((unsigned char)*c);
+	pos = itest_printf("{\"before\":\"%s\"}", bid);
+	out = post_at(e, rs, "/d", pos);
+	assert_order(out, "/a /d /b /c");
+	cJSON_Delete(out);
+	free(pos);
 	cJSON_Delete(rs);
 }
 
@@ -1170,6 +1196,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_create_ruleset,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_positions,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_position_upper_case,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_patch,
 		    edgemu_fixture_plain, edgemu_fixture_stop),

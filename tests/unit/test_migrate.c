@@ -702,6 +702,146 @@ ruleset(const char *refs)
 	return (j);
 }
 
+/*
+ * A legacy description may hold 1,024 characters, a rule's 500: the rule
+ * is translated with its description cut (never inside a character), and
+ * a warning says so.
+ */
+static void
+test_long_description(void **state)
+{
+	struct migrate_item	 it;
+	cJSON			*l;
+	const char		*d;
+	char			*desc;
+	size_t			 i, chars = 0;
+
+	(void)state;
+	desc = xcalloc(1, 1024 * 2 + 1);
+	for (i = 0; i < 1024; i++)
+		memcpy(desc + 2 * i, "\xc3\xa9", 2);	/* é */
+	l = legacy("{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':5,'period':60,'action':{'mode':'simulate',"
+	    "'timeout':60}}");
+	cJSON_AddStringToObject(l, "description", desc);
+	if (migrate_rule(l, BUS, &it) != 0)
+		fail_msg("not translated: %s", it.error);
+	d = str(it.rule, "description");
+	assert_non_null(d);
+	assert_memory_equal(d, "[was simulate] \xc3\xa9", 17);
+	for (; *d != '\0'; d++)
+		if (((unsigned char)*d & 0xc0) != 0x80)
+			chars++;
+	assert_int_equal(chars, 500);
+	assert_warned(&it, "description cut to 500 characters");
+	migrate_item_free(&it);
+	cJSON_Delete(l);
+	free(desc);
+}
+
+/*
+ * The report goes to a terminal: a rule id the server sends is shown only
+ * when it is an identifier, never its escape sequences.
+ */
+static void
+test_apply_server_id(void **state)
+{
+	struct migrate_item	*items;
+	struct migrate_apply	*a;
+	struct migrate_call	 c;
+	cJSON			*list, *rs, *r;
+	char			*report;
+	size_t			 n;
+
+	(void)state;
+	list = legacy("[{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}},"
+	    "{'id':'bb','match':{'request':{'url':'*/b'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}}]");
+	items = migrate_rules(list, BUS, &n);
+	a = migrate_apply_new(items, n, BUS, ZONE, 0);
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'x','ref':'legacy-aa'}");
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(rs, "rules"), 0);
+	cJSON_ReplaceItemInObject(r, "id",
+	    cJSON_CreateString("\x1b]0;title\x07\x1b[2J"));
+	migrate_apply_answer(a, 200, rs, NULL);
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets/" EP "/rules", &c);
+	migrate_call_clear(&c);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(rs, "rules"),
+	    legacy("{'id':'a\\u001b[31m','ref':'legacy-bb'}"));
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	assert_int_equal(migrate_apply_next(a, &c), 0);
+	report = migrate_apply_report(a);
+	assert_null(strchr(report, '\x1b'));
+	assert_null(strchr(report, '\x07'));
+	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
+	    "entry point (rule ?)"));
+	assert_non_null(strstr(report, "  legacy bb: applied (rule ?)"));
+	free(report);
+	migrate_apply_free(a);
+	migrate_items_free(items, n);
+	cJSON_Delete(list);
+}
+
+/*
+ * The entry point made by someone else between the GET and the POST that
+ * would create it: the 409 is no failure; it is read again, what is in it
+ * is skipped, and the rest is added to it.
+ */
+static void
+test_apply_made_meanwhile(void **state)
+{
+	struct migrate_item	*items;
+	struct migrate_apply	*a;
+	struct migrate_call	 c;
+	cJSON			*list, *rs;
+	char			*report;
+	size_t			 n;
+
+	(void)state;
+	list = legacy("[{'id':'aa','match':{'request':{'url':'*/a'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}},"
+	    "{'id':'bb','match':{'request':{'url':'*/b'}},"
+	    "'threshold':1,'period':10,'action':{'mode':'challenge'}}]");
+	items = migrate_rules(list, BUS, &n);
+	a = migrate_apply_new(items, n, BUS, ZONE, 0);
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	migrate_apply_answer(a, 404, NULL, "HTTP 404");
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets", &c);
+	migrate_call_clear(&c);
+	migrate_apply_answer(a, 409, NULL, "HTTP 409: the zone already has "
+	    "an entry point");
+	expect_call(a, "GET", "/zones/" ZONE "/rulesets/phases/"
+	    "http_ratelimit/entrypoint", &c);
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'1','ref':'legacy-aa'}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	expect_call(a, "POST", "/zones/" ZONE "/rulesets/" EP "/rules", &c);
+	assert_string_equal(str(c.body, "ref"), "legacy-bb");
+	migrate_call_clear(&c);
+	rs = ruleset("{'id':'1','ref':'legacy-aa'},{'id':'2','ref':"
+	    "'legacy-bb'}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
+	assert_int_equal(migrate_apply_next(a, &c), 0);
+	report = migrate_apply_report(a);
+	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
+	    "entry point (rule 1)"));
+	assert_non_null(strstr(report, "  legacy bb: applied (rule 2)"));
+	assert_false(migrate_apply_failed(a));
+	free(report);
+	migrate_apply_free(a);
+	migrate_items_free(items, n);
+	cJSON_Delete(list);
+}
+
 static void
 test_apply(void **state)
 {
@@ -753,6 +893,8 @@ test_apply(void **state)
 	assert_int_equal(migrate_apply_next(a, &c), 0);
 	report = migrate_apply_report(a);
 	assert_non_null(strstr(report, "entry point " EP " (created)\n"));
+	/* The entry point it names is not denied on the next line. */
+	assert_null(strstr(report, "no entry point"));
 	assert_non_null(strstr(report, "  legacy aa: applied (rule "
 	    "11111111111111111111111111111111); legacy rule still enabled\n"));
 	assert_non_null(strstr(report, "  legacy bb: applied (rule 22); "
@@ -881,7 +1023,10 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_every_plan),
 		cmocka_unit_test(test_preview),
+		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_apply_made_meanwhile),
+		cmocka_unit_test(test_apply_server_id),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -49,6 +49,36 @@ struct rcase {
 };
 
 static const struct rcase cases[] = {
+	/* requests_to_origin and lists; a '$' in a string is no list */
+	{ ENT, "block", ",\"expression\":\"ip.src in $office\"", RL,
+	    NULL, NULL },
+	{ ENT, "block", ",\"expression\":\"http.host eq \\\"$office\\\" "
+	    "and http.request.uri.path matches r#\\\"a\\\"$b\\\"#\"",
+	    RL ",\"requests_to_origin\":true", NULL, NULL },
+	{ ENT, "block", ",\"expression\":\"ip.src in $office\"",
+	    RL ",\"requests_to_origin\":true", "ratelimit.requests_to_origin",
+	    "must be false when an expression uses a list ($office)" },
+	{ ENT, "block", EXPR, RL ",\"requests_to_origin\":true,"
+	    "\"counting_expression\":\"not ip.src in $office\"",
+	    "ratelimit.requests_to_origin", "must be false when" },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code eq 429 and ip.src in $office\"",
+	    "ratelimit.counting_expression", "response fields and a list" },
+	{ ENT, "block", EXPR, RL ",\"counting_expression\":"
+	    "\"http.response.code eq 429 and http.host eq \\\"$x\\\"\"",
+	    NULL, NULL },
+	/* lookup_json_* characteristics take keys, then ")" */
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_integer(http.request.body.raw, \\\"a\\\", 0)\"],"
+	    "\"period\":60,\"requests_per_period\":1", NULL, NULL },
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_string(http.request.body.raw,\\\")\"],"
+	    "\"period\":60,\"requests_per_period\":1",
+	    "ratelimit.characteristics[1]", "is not a characteristic" },
+	{ ENT, "block", EXPR, "\"characteristics\":[\"cf.colo.id\","
+	    "\"lookup_json_string(http.request.body.raw, \\\"a\\\" b)\"],"
+	    "\"period\":60,\"requests_per_period\":1",
+	    "ratelimit.characteristics[1]", "is not a characteristic" },
 	/* valid */
 	{ ENT, "block", EXPR, RL, NULL, NULL },
 	{ NONE, "log", EXPR, RL, NULL, NULL },

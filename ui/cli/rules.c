@@ -165,6 +165,28 @@ rules_lint(struct cli *c, const cJSON *rule, const cJSON *orig)
 	return (0);
 }
 
+/*
+ * The rule of -f FILE, linted, then the zone's entry point as it is (NULL
+ * when absent). 0, or the exit status after the message.
+ */
+static int
+rules_read(struct cli *c, const char *path, cJSON **rule, cJSON **ep)
+{
+	char	*cause = NULL;
+	int	 rv;
+
+	*ep = NULL;
+	if ((*rule = cli_read_body(c->o->file, &cause)) == NULL) {
+		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = rules_lint(c, *rule, NULL)) != 0 ||
+	    (rv = cli_connect(c)) != 0)
+		return (rv);
+	return (rules_entrypoint(c, path, ep));
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 /* The rules of a ruleset (NULL: none) as a table, JSON or YAML. */
@@ -342,7 +364,7 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 	struct rulesets_position pos;
 	struct http_response	 resp;
 	cJSON			*rule = NULL, *ep = NULL;
-	char			*path = NULL, *post = NULL, *cause = NULL;
+	char			*path = NULL, *post = NULL;
 	int			 rv, given, exists = 0;
 
 	(void)argc;
@@ -355,14 +377,7 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "JSON, '-' for stdin)", k->name));
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
-	if ((rule = cli_read_body(c->o->file, &cause)) == NULL) {
-		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
-		free(cause);
-		goto out;
-	}
-	if ((rv = rules_lint(c, rule, NULL)) != 0 ||
-	    (rv = cli_connect(c)) != 0 ||
-	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+	if ((rv = rules_read(c, path, &rule, &ep)) != 0)
 		goto out;
 	/* Checked before the entry point is made, too. */
 	if ((rv = rules_add(c, ep, rule, &pos, given, &resp, &post)) != 0)
@@ -437,7 +452,7 @@ rules_update(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	const cJSON	*before;
 	cJSON		*rule = NULL, *ep = NULL;
-	char		*path, *cause = NULL;
+	char		*path;
 	int		 rv;
 
 	if (argc < 2)
@@ -450,14 +465,7 @@ rules_update(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "rule (a field left out is removed)", k->name));
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
-	if ((rule = cli_read_body(c->o->file, &cause)) == NULL) {
-		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
-		free(cause);
-		goto out;
-	}
-	if ((rv = rules_lint(c, rule, NULL)) != 0 ||
-	    (rv = cli_connect(c)) != 0 ||
-	    (rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	if ((rv = rules_read(c, path, &rule, &ep)) != 0 ||
 	    (before = rules_find(ep, argv[1], &rv)) == NULL)
 		goto out;
 	rv = rules_patch(c, ep, argv[1], before, rule);

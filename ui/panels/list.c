@@ -190,6 +190,20 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 
 	if (r->gen != p->gen)
 		return;
+	if (ev->kind == JOBS_EVENT_FAILED && ev->http_status == 404 &&
+	    p->kind->absent_empty) {
+		/* Nothing to list yet: no rows, and no error. */
+		free(p->error);
+		p->error = NULL;
+		free(p->banner);
+		p->banner = NULL;
+		p->loaded = 1;
+		p->loaded_at = time(NULL);
+		rows_end(p->rows);
+		p->loading = 0;
+		panel_restore(p);
+		return;
+	}
 	if (ev->kind == JOBS_EVENT_FAILED) {
 		free(p->error);
 		p->error = xstrdup(tui_cause(r, ev));
