@@ -24,6 +24,18 @@ const int	 rlrule_timeouts[] = { 0, 10, 60, 120, 300, 600, 3600, 86400 };
 const size_t	 rlrule_ntimeouts = sizeof rlrule_timeouts /
 		     sizeof rlrule_timeouts[0];
 
+/*
+ * The plan partial's "supported" values, for periods and timeouts alike:
+ * what the service takes and may hand back (rules it upgraded from legacy
+ * rate limits carry them), so a rule read back can be sent again as it is.
+ * Editors offer only the API values above.
+ */
+static const int rlrule_supported[] = {
+	10, 15, 20, 30, 40, 45, 60, 90, 120, 180, 240, 300, 480, 600, 900,
+	1200, 1800, 2400, 3600, 65535, 86400
+};
+#define RLRULE_NSUPPORTED (sizeof rlrule_supported / sizeof rlrule_supported[0])
+
 const char *const rlrule_actions[] = {
 	"block", "challenge", "js_challenge", "managed_challenge", "log", NULL
 };
@@ -116,17 +128,19 @@ rlrule_is_challenge(const char *action)
 int
 rlrule_period_ok(int period, enum expr_plan plan)
 {
-	return (rlrule_in(period, rlrule_periods, rlrule_nperiods) &&
+	return (rlrule_in(period, rlrule_supported, RLRULE_NSUPPORTED) &&
 	    period <= rlrule_limits[rlrule_plan_index(plan)].period);
 }
 
 int
 rlrule_timeout_ok(int timeout, const char *action, enum expr_plan plan)
 {
-	if (!rlrule_in(timeout, rlrule_timeouts, rlrule_ntimeouts))
-		return (0);
+	/* Enterprise may use any value up to a day through the API. */
 	if (!rlrule_restricted(plan))
-		return (1);
+		return (timeout >= 0 && timeout <= 86400);
+	if (timeout != 0 &&
+	    !rlrule_in(timeout, rlrule_supported, RLRULE_NSUPPORTED))
+		return (0);
 	if (rlrule_is_challenge(action))
 		return (timeout == 0);
 	return (timeout > 0 &&
@@ -490,7 +504,7 @@ static int
 rlrule_period(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
 {
 	const cJSON	*v;
-	char		 list[128];
+	char		 list[192];
 	long		 period;
 
 	if ((v = rlrule_member(rl, "period")) == NULL)
@@ -498,9 +512,9 @@ rlrule_period(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
 		    "seconds over which requests are counted"));
 	if (rlrule_integer(v, "ratelimit.period", 0, 86400, &period, p) != 0)
 		return (-1);
-	if (!rlrule_in((int)period, rlrule_periods, rlrule_nperiods)) {
-		rlrule_list_ints(list, sizeof list, rlrule_periods,
-		    rlrule_nperiods, 65535);
+	if (!rlrule_in((int)period, rlrule_supported, RLRULE_NSUPPORTED)) {
+		rlrule_list_ints(list, sizeof list, rlrule_supported,
+		    RLRULE_NSUPPORTED, 65535);
 		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is not "
 		    "one of %s", period, list));
 	}
@@ -550,16 +564,17 @@ rlrule_timeout(const cJSON *rl, const char *action, enum expr_plan plan,
     struct rlrule_problem *p)
 {
 	const cJSON	*v;
-	char		 list[128];
+	char		 list[192];
 	long		 timeout = 0;
 
 	if ((v = rlrule_member(rl, "mitigation_timeout")) != NULL &&
 	    rlrule_integer(v, "ratelimit.mitigation_timeout", 0, 86400,
 	    &timeout, p) != 0)
 		return (-1);
-	if (!rlrule_in((int)timeout, rlrule_timeouts, rlrule_ntimeouts)) {
-		rlrule_list_ints(list, sizeof list, rlrule_timeouts,
-		    rlrule_ntimeouts, 86400);
+	if (rlrule_restricted(plan) && timeout != 0 &&
+	    !rlrule_in((int)timeout, rlrule_supported, RLRULE_NSUPPORTED)) {
+		rlrule_list_ints(list, sizeof list, rlrule_supported,
+		    RLRULE_NSUPPORTED, 86400);
 		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
 		    "%ld is not one of %s", timeout, list));
 	}

@@ -762,13 +762,13 @@ static const struct refusal refusals[] = {
 	    "ratelimit.characteristics[2]: \"ip.src\" is listed twice",
 	    "/ratelimit/characteristics/2" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{" CHARS
-	    ",\"period\":30,\"requests_per_period\":10}",
-	    "ratelimit.period: 30 is not one of 10, 60, 120, 300, 600, 3600",
+	    ",\"period\":50,\"requests_per_period\":10}",
+	    "ratelimit.period: 50 is not one of 10, 15, 20, 30, 40, 45, 60,",
 	    "/ratelimit/period" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{" CHARS
 	    ",\"period\":60,\"requests_per_period\":10,"
-	    "\"mitigation_timeout\":30}",
-	    "ratelimit.mitigation_timeout: 30 is not one of 0, 10, 60",
+	    "\"mitigation_timeout\":86401}",
+	    "ratelimit.mitigation_timeout: 86401 is out of range",
 	    "/ratelimit/mitigation_timeout" },
 	{ "\"action\":\"block\",\"expression\":\"ssl\",\"ratelimit\":{" CHARS
 	    ",\"period\":60,\"requests_per_period\":0}",

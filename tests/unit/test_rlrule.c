@@ -201,9 +201,16 @@ static const struct rcase cases[] = {
 
 	{ ENT, "block", EXPR, CHARS ",\"requests_per_period\":5",
 	    "ratelimit.period", "required" },
-	{ ENT, "block", EXPR, CHARS ",\"period\":45,\"requests_per_period\":5",
-	    "ratelimit.period", "45 is not one of 10, 60, 120, 300, 600, "
-	    "3600" },
+	{ ENT, "block", EXPR, CHARS ",\"period\":50,\"requests_per_period\":5",
+	    "ratelimit.period", "50 is not one of 10, 15, 20, 30, 40, 45, 60, "
+	    "90, 120, 180, 240, 300, 480, 600, 900, 1200, 1800, 2400, 3600, "
+	    "65535" },
+	/* A supported value the API lists do not name, as read back. */
+	{ ENT, "block", EXPR, CHARS ",\"period\":900,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":45", NULL, NULL },
+	{ BUS, "block", EXPR, CHARS ",\"period\":45,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":7",
+	    "ratelimit.mitigation_timeout", "7 is not one of 10, 15, 20" },
 	{ ENT, "block", EXPR, CHARS ",\"period\":60.5,"
 	    "\"requests_per_period\":5", "ratelimit.period",
 	    "must be an integer" },
@@ -228,9 +235,12 @@ static const struct rcase cases[] = {
 	    "\"requests_per_period\":1.5", "ratelimit.requests_per_period",
 	    "must be an integer" },
 
+	/* Enterprise takes any timeout up to a day; the others a listed one. */
 	{ ENT, "block", EXPR, CHARS ",\"period\":10,\"requests_per_period\":5,"
+	    "\"mitigation_timeout\":7", NULL, NULL },
+	{ PRO, "block", EXPR, CHARS ",\"period\":10,\"requests_per_period\":5,"
 	    "\"mitigation_timeout\":7", "ratelimit.mitigation_timeout",
-	    "7 is not one of 0, 10, 60, 120, 300, 600, 3600, 86400" },
+	    "7 is not one of 10, 15, 20, 30, 40, 45, 60, 90, 120" },
 	{ ENT, "block", EXPR, CHARS ",\"period\":10,\"requests_per_period\":5,"
 	    "\"mitigation_timeout\":-10", "ratelimit.mitigation_timeout",
 	    "out of range" },
@@ -472,7 +482,10 @@ test_limits(void **state)
 	assert_true(rlrule_period_ok(600, BUS));
 	assert_false(rlrule_period_ok(3600, BUS));
 	assert_true(rlrule_period_ok(3600, ENT));
-	assert_false(rlrule_period_ok(45, NONE));
+	assert_true(rlrule_period_ok(45, NONE));
+	assert_true(rlrule_period_ok(65535, ENT));
+	assert_false(rlrule_period_ok(50, NONE));
+	assert_false(rlrule_period_ok(900, BUS));
 
 	assert_true(rlrule_timeout_ok(10, "block", FREE));
 	assert_false(rlrule_timeout_ok(0, "block", FREE));
@@ -484,7 +497,9 @@ test_limits(void **state)
 	assert_true(rlrule_timeout_ok(86400, "block", BUS));
 	assert_true(rlrule_timeout_ok(0, "block", ENT));
 	assert_true(rlrule_timeout_ok(600, "js_challenge", ENT));
-	assert_false(rlrule_timeout_ok(7, "block", ENT));
+	assert_true(rlrule_timeout_ok(7, "block", ENT));
+	assert_false(rlrule_timeout_ok(7, "block", BUS));
+	assert_true(rlrule_timeout_ok(45, "block", BUS));
 }
 
 int
