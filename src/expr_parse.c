@@ -1886,11 +1886,13 @@ compile_wild(struct parser *p, struct expr_node *n, size_t litoff)
  * possessive quantifiers, recursion and conditionals, \K \G \Q \E \R \X,
  * callouts, and class set operations (&& -- ~~, which PCRE2 would read as
  * literal characters). \v is a vertical tab in Rust, vertical space in
- * PCRE2: rewritten to \x0b. Matching limits are the evaluator's.
+ * PCRE2: rewritten to \x0b. Without (?u) Rust refuses \p classes and
+ * non-ASCII characters in a class, which PCRE2 would read as bytes: so do
+ * we. Matching limits are the evaluator's.
  */
 static int
-regex_refuse(struct parser *p, struct expr_node *n, size_t litoff,
-    size_t at, size_t len, const char *what)
+regex_error(struct parser *p, struct expr_node *n, size_t litoff,
+    size_t at, size_t len, const char *what, const char *why)
 {
 	const struct expr_lit	*l = &n->rhs.lit;
 	int			 c0, c1;
@@ -1898,9 +1900,26 @@ regex_refuse(struct parser *p, struct expr_node *n, size_t litoff,
 	c0 = expr_lex_lit_col(&p->lx, l, 1, litoff, at);
 	c1 = expr_lex_lit_col(&p->lx, l, 1, litoff, at + len);
 	expr_lex_error(&p->lx, col_off(p, c0), col_off(p, c1) - col_off(p, c0),
-	    "invalid regex: %s is not supported (the rules use Rust's regex "
-	    "syntax)", what);
+	    "invalid regex: %s %s", what, why);
 	return (-1);
+}
+
+static int
+regex_refuse(struct parser *p, struct expr_node *n, size_t litoff,
+    size_t at, size_t len, const char *what)
+{
+	return (regex_error(p, n, litoff, at, len, what, "is not supported "
+	    "(the rules use Rust's regex syntax)"));
+}
+
+/* Rust's regex without Unicode refuses Unicode classes and non-ASCII
+ * characters in a class; PCRE2 would match bytes instead. */
+static int
+regex_needs_u(struct parser *p, struct expr_node *n, size_t litoff,
+    size_t at, size_t len, const char *what)
+{
+	return (regex_error(p, n, litoff, at, len, what, "needs (?u) at the "
+	    "start (Unicode is off unless asked for)"));
 }
 
 static int
@@ -1944,6 +1963,12 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 				buf_adds(out, "\\x0b");
 				i++;
 				continue;
+			case 'p':
+			case 'P':
+				if (!(*opts & PCRE2_UTF))
+					return (regex_needs_u(p, n, litoff, i,
+					    2, "a Unicode class (\\p)"));
+				break;
 			default:
 				break;
 			}
@@ -1952,6 +1977,9 @@ regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
 			continue;
 		}
 		if (inclass) {
+			if ((unsigned char)c >= 0x80 && !(*opts & PCRE2_UTF))
+				return (regex_needs_u(p, n, litoff, i, 1,
+				    "a non-ASCII character in a class"));
 			if (c == ']')
 				inclass = 0;
 			else if (i + 1 < len && (c == '&' || c == '~' ||

@@ -468,6 +468,13 @@ test_regex(void **state)
 	refused("http.host matches \"a(?u)\"", &any_plan, 21,
 	    "(?u) other than at the start");
 	refused("http.host matches \"(*UTF)a\"", &any_plan, 20, "(*VERB)");
+	refused("http.host matches r\"a\\pL\"", &any_plan, 22,
+	    "a Unicode class (\\p) needs (?u) at the start");
+	refused("http.host matches \"[\xc3\xa9]\"", &any_plan, 21,
+	    "a non-ASCII character in a class needs (?u)");
+	expr_free(parse_ok("http.host matches r\"(?u)[\xc3\xa9]\\pL\"",
+	    &any_plan));
+	expr_free(parse_ok("http.host matches \"\xc3\xa9+\"", &any_plan));
 }
 
 static void
