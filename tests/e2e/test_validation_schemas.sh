@@ -125,7 +125,7 @@ e2e_wait_for "Default action: log (a request that breaks its schema is logged, a
 e2e_wait_for "Override: none set (no override: each operation's action, else the default)"
 e2e_keys e
 e2e_wait_for "default action for operations without their own"
-e2e_wait_for "block        a request that breaks its schema is denied"
+e2e_wait_for "block         a request that breaks its schema is denied"
 e2e_keys Down Enter
 e2e_wait_for "zone-wide override"
 e2e_wait_for "validation off for the whole zone, whatever the actions"
@@ -133,6 +133,10 @@ e2e_keys Down Enter
 e2e_wait_for "saved validation-settings"
 e2e_wait_for "Default action: block (a request that breaks its schema is denied)"
 e2e_wait_for "Override: none (validation off for the whole zone"
+# The notes fit 80 columns whole.
+e2e_resize 80 24
+e2e_wait_for "(operations, V) beats the default"
+e2e_resize 120 40
 e2e_api GET "$SV/settings" |
     grep -qE '"validation_override_mitigation_action": *"none"' ||
     e2e_fail "the override was not saved"
