@@ -135,7 +135,7 @@ e2e_wait_for "Default action: block (a request that breaks its schema is denied)
 e2e_wait_for "Override: none (validation off for the whole zone"
 # The notes fit 80 columns whole.
 e2e_resize 80 24
-e2e_wait_for "(operations, V) beats the default"
+e2e_wait_for "V) beats the default"
 e2e_resize 120 40
 e2e_api GET "$SV/settings" |
     grep -qE '"validation_override_mitigation_action": *"none"' ||
