@@ -49,6 +49,12 @@ e2e_keys Enter
 e2e_wait_match '^ validation-schemas  2$'
 e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 +yes '
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 +no '
+# At 80 columns the footer ends with the last hint that fits whole.
+e2e_resize 80 24
+e2e_wait_match '^ \? help .*  S source *$'
+e2e_assert_not_contains "t validation on"
+e2e_resize 120 40
+e2e_wait_match '^ edgetui .{90,}budget'
 
 # Upload: n asks for the file (Tab completes), then for the name; JSON.
 e2e_keys n
