@@ -131,6 +131,8 @@ status_detail_hints(struct panel *p, struct buf *b)
 	if (status_has_secrets(p->kind))
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_REVEAL, p->reveal ?
 		    "hide secrets" : "show secrets");
+	if (p->ops != NULL && p->ops->readonly)
+		v = 0;
 	if (v & KIND_VERB_UPDATE) {
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT, "edit");
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT_YAML, "yaml");
