@@ -1332,8 +1332,11 @@ migrate_apply_report(const struct migrate_apply *a)
 	const char	*id;
 	struct buf	 b;
 	size_t		 i, counts[MIGRATE_FAILED + 1] = { 0 };
+	int		 unread;
 
 	buf_init(&b);
+	unread = a->stopped != NULL && a->step == MIGRATE_DONE &&
+	    strncmp(a->stopped, "reading", 7) == 0;
 	if (a->ruleset != NULL) {
 		buf_addf(&b, "entry point %s%s\n", a->ruleset,
 		    a->created ? " (created)" : "");
@@ -1341,8 +1344,7 @@ migrate_apply_report(const struct migrate_apply *a)
 			buf_adds(&b, "  note: the service converted legacy "
 			    "rules into this entry point (source rate_limit): "
 			    "its own rules may already do what these do\n");
-	} else if (a->stopped != NULL && a->step == MIGRATE_DONE &&
-	    strncmp(a->stopped, "reading", 7) == 0)
+	} else if (unread)
 		buf_addf(&b, "%s: nothing was changed\n", a->stopped);
 	else
 		buf_adds(&b, "no entry point\n");

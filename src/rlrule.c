@@ -40,6 +40,13 @@ const char *const rlrule_actions[] = {
 	"block", "challenge", "js_challenge", "managed_challenge", "log", NULL
 };
 
+/* ratelimit{}'s members, refused at the top where they do nothing. */
+static const char *const rlrule_ratelimit_members[] = {
+	"characteristics", "period", "requests_per_period",
+	"mitigation_timeout", "requests_to_origin", "counting_expression",
+	"score_per_period", "score_response_header_name", NULL
+};
+
 const char *const rlrule_content_types[] = {
 	"application/json", "text/html", "text/xml", "text/plain", NULL
 };
@@ -795,6 +802,12 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 	if (rlrule_action_parameters(rlrule_member(rule, "action_parameters"),
 	    action, plan, p) != 0)
 		return (-1);
+	/* Sent at the top, it would not limit what the user meant. */
+	for (i = 0; rlrule_ratelimit_members[i] != NULL; i++)
+		if (rlrule_member(rule, rlrule_ratelimit_members[i]) != NULL)
+			return (rlrule_fail(p, rlrule_ratelimit_members[i], 0,
+			    "belongs in ratelimit (ratelimit.%s), not at the "
+			    "top of the rule", rlrule_ratelimit_members[i]));
 	if (rlrule_ratelimit(rlrule_member(rule, "ratelimit"), action, plan,
 	    p) != 0)
 		return (-1);

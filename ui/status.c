@@ -131,6 +131,8 @@ status_detail_hints(struct panel *p, struct buf *b)
 	if (status_has_secrets(p->kind))
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_REVEAL, p->reveal ?
 		    "hide secrets" : "show secrets");
+	if (p->ops != NULL && p->ops->readonly)
+		v = 0;
 	if (v & KIND_VERB_UPDATE) {
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT, "edit");
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_EDIT_YAML, "yaml");
@@ -165,6 +167,32 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 			status_hint(t, b, KEYMAP_LIST, h->action, h->label);
 	else if (p != NULL)
 		status_verb_hints(p, b);
+}
+
+/*
+ * Only the hints that fit whole in cols columns: a cut one ("V validat")
+ * reads as a wrong key; ? lists them all.
+ */
+static void
+status_fit(struct buf *b, size_t cols)
+{
+	char	*s = b->data, *end = NULL, *at;
+	int	 fits;
+
+	if (b->len == 0 || text_width(s) <= cols)
+		return;
+	for (at = strstr(s + 1, "  "); at != NULL; at = strstr(at + 2, "  ")) {
+		*at = '\0';
+		fits = text_width(s) <= cols;
+		*at = ' ';
+		if (!fits)
+			break;
+		end = at;
+	}
+	if (end == NULL)	/* not even the first: it is cut */
+		return;
+	*end = '\0';
+	b->len = (size_t)(end - s);
 }
 
 /*
@@ -246,6 +274,7 @@ status_draw(struct tui *t, char **rows, size_t nrows)
 	else
 		status_list_hints(t, p, &b);
 	/* Each hint opens with two spaces: the line with one. */
+	status_fit(&b, (size_t)COLS + 1);
 	screen_put(LINES - 1, 0, COLS, b.len > 0 ? buf_str(&b) + 1 : "",
 	    screen_role(THEME_ROLE_DIM));
 	buf_free(&b);

@@ -98,6 +98,7 @@ struct panel_ops {
 	/* The footer's actions; ends with ACTION_NONE. */
 	const struct panel_hint *hints;
 	const char	*delete_warning; /* said when asking to delete */
+	int		 readonly;	/* the footer offers no change */
 	/* The panel is on screen (each time it is drawn). */
 	void		 (*shown)(struct panel *);
 	/* Before the panel goes: free what priv holds besides itself. */

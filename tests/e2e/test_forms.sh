@@ -189,6 +189,22 @@ grep -q '"schemes":\["HTTPS","HTTP"\]' <<<"$rule" ||
     e2e_fail "the schemes were not saved as typed: $rule"
 grep -q '"mode":"simulate"' <<<"$rule" || e2e_fail "the mode is not simulate: $rule"
 
+# ---- an error too long for the row under its field is shown whole
+# where the help goes (at 60 columns that row has 38)
+e2e_keys n
+e2e_wait_for "new rate-limits"
+e2e_keys Tab Tab Tab Tab Tab Tab
+e2e_wait_for "Response headers that must match"
+e2e_type x
+e2e_resize 60 24
+e2e_wait_for "match.headers: JSON syntax error at byte 1, near 'x'"
+e2e_keys Escape
+e2e_wait_for "discard"
+e2e_keys y
+e2e_wait_match "^ rate-limits  [0-9]+$"
+e2e_resize 80 24
+e2e_wait_match '^ edgetui .{50,}budget'
+
 # ---- the server gone: e says why, and the keys typed meanwhile wait
 _e2e_edgemu_stop || true
 e2e_keys e j j d

@@ -52,6 +52,12 @@ e2e_assert_contains "ref: legacy-$id1"
 e2e_assert_contains 'expression: http.host wildcard "www.example.com" and'
 e2e_assert_contains "warning: simulate has no equivalent below Enterprise"
 e2e_assert_contains "[was simulate] Public API burst limit"
+# The keys line is whole at 80 columns.
+wide="$E2E_COLS $E2E_ROWS"
+e2e_resize 80 24
+e2e_wait_for "q cancel  arrows scroll"
+e2e_resize $wide
+e2e_wait_match '^ edgetui .{90,}budget'
 
 # q: nothing is sent.
 posts=$(rs_sent POST)

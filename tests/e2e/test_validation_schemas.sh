@@ -49,6 +49,12 @@ e2e_keys Enter
 e2e_wait_match '^ validation-schemas  2$'
 e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 +yes '
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 +no '
+# At 80 columns the footer ends with the last hint that fits whole.
+e2e_resize 80 24
+e2e_wait_match '^ \? help .*  S source *$'
+e2e_assert_not_contains "t validation on"
+e2e_resize 120 40
+e2e_wait_match '^ edgetui .{90,}budget'
 
 # Upload: n asks for the file (Tab completes), then for the name; JSON.
 e2e_keys n
@@ -125,7 +131,7 @@ e2e_wait_for "Default action: log (a request that breaks its schema is logged, a
 e2e_wait_for "Override: none set (no override: each operation's action, else the default)"
 e2e_keys e
 e2e_wait_for "default action for operations without their own"
-e2e_wait_for "block        a request that breaks its schema is denied"
+e2e_wait_for "block         a request that breaks its schema is denied"
 e2e_keys Down Enter
 e2e_wait_for "zone-wide override"
 e2e_wait_for "validation off for the whole zone, whatever the actions"
@@ -133,6 +139,10 @@ e2e_keys Down Enter
 e2e_wait_for "saved validation-settings"
 e2e_wait_for "Default action: block (a request that breaks its schema is denied)"
 e2e_wait_for "Override: none (validation off for the whole zone"
+# The notes fit 80 columns whole.
+e2e_resize 80 24
+e2e_wait_for "V) beats the default"
+e2e_resize 120 40
 e2e_api GET "$SV/settings" |
     grep -qE '"validation_override_mitigation_action": *"none"' ||
     e2e_fail "the override was not saved"

@@ -952,6 +952,12 @@ test_expr_eval(void **state)
 	assert_int_equal(r.status, 2);
 	assert_true(strncmp(r.err, "expression:1:1: ", 16) == 0);
 	run_free(&r);
+	/* The response's fields without --status: the error says so. */
+	RUN(f, &r, "expr", "eval", "http.response.code eq 429", "--request",
+	    "GET https://example.com/");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "give --status CODE"));
+	run_free(&r);
 	RUN(f, &r, "expr", "eval", e);
 	assert_int_equal(r.status, 2);
 	assert_true(has(r.err, "--request"));

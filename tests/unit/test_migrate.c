@@ -981,6 +981,8 @@ test_apply(void **state)
 	cJSON_Delete(rs);
 	assert_int_equal(migrate_apply_next(a, &c), 0);
 	report = migrate_apply_report(a);
+	assert_non_null(strstr(report, "entry point " EP "\n"));
+	assert_null(strstr(report, "no entry point"));
 	assert_non_null(strstr(report, "  legacy aa: not applied: the entry "
 	    "point would hold more than the 1 rules free allows; legacy rule "
 	    "unchanged\n"));

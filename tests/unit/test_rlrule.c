@@ -156,6 +156,10 @@ static const struct rcase cases[] = {
 
 	/* ratelimit */
 	{ ENT, "block", EXPR, NULL, "ratelimit", "required" },
+	{ BUS, "block", EXPR ",\"counting_expression\":\"http.response.code "
+	    "eq 401\"", RL, "counting_expression", "belongs in ratelimit" },
+	{ ENT, "block", EXPR ",\"period\":60", RL, "period",
+	    "ratelimit.period" },
 	{ ENT, "block", EXPR ",\"ratelimit\":[]", NULL, "ratelimit",
 	    "must be an object" },
 	{ ENT, "block", EXPR, "\"period\":10,\"requests_per_period\":5",

@@ -227,6 +227,11 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 	opts.counting = c->o->counting || c->o->status != 0;
 	if ((e = expr_parse(argv[1], &opts, &err)) == NULL) {
 		cli_expr_error(argv[1], &err);
+		/* eval has no counting flag of its own to suggest. */
+		opts.counting = 1;
+		if (c->o->status == 0 && expr_check(argv[1], &opts, &err) == 0)
+			cli_error(-1, "expr eval: give --status CODE to evaluate "
+			    "the response's fields");
 		return (HTTP_EXIT_USAGE);
 	}
 	if ((rq = cli_expr_request(c, &rv)) == NULL) {

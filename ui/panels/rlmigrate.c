@@ -191,8 +191,9 @@ rlmigrate_view_draw(struct tui *t, struct modal *m)
 	screen_put(1, 1, COLS - 1, v->tv.title, screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " y add to the entry point  d add, "
-	    "then disable the legacy rules  q cancel  arrows scroll",
+	/* Short enough for 80 columns. */
+	screen_put(LINES - 1, 0, COLS, " y add them  d add them, disable "
+	    "the legacy rules  q cancel  arrows scroll",
 	    screen_role(THEME_ROLE_WARNING));
 }
 
@@ -258,10 +259,13 @@ rlmigrate_start(struct panel *p)
 	p->priv = s;
 
 	text = migrate_preview(s->items, s->n, s->plan);
-	title = xprintf("migrate %zu legacy rate limit%s to rate limiting "
-	    "rules (plan %s%s)", s->n, s->n == 1 ? "" : "s",
-	    expr_plan_name(s->plan), s->plan == EXPR_PLAN_NONE ?
-	    ": set plan: in the profile" : "");
+	if (s->plan == EXPR_PLAN_NONE)
+		title = xprintf("migrate %zu legacy rate limit%s (no plan: "
+		    "set plan: in the profile)", s->n, s->n == 1 ? "" : "s");
+	else
+		title = xprintf("migrate %zu legacy rate limit%s to rate "
+		    "limiting rules (plan %s)", s->n, s->n == 1 ? "" : "s",
+		    expr_plan_name(s->plan));
 	v = xcalloc(1, sizeof *v);
 	v->m.key = rlmigrate_view_key;
 	v->m.draw = rlmigrate_view_draw;

@@ -70,8 +70,9 @@ vset_draw(struct panel *p, int y, int h, int w)
 	snprintf(line, sizeof line, "Override: %s (%s)", o != NULL ? o :
 	    "none set", vset_overrides[o != NULL].meaning);
 	screen_put(y + 2, 2, w - 2, line, screen_role(THEME_ROLE_NORMAL));
-	screen_put(y + 3, 2, w - 2, "e: choose both; an operation's own "
-	    "action (operations panel, V) beats the default",
+	/* Short enough for 80 columns. */
+	screen_put(y + 3, 2, w - 2, "e chooses both; an operation's own "
+	    "action (operations, V) beats the default",
 	    screen_role(THEME_ROLE_DIM));
 	return (5);
 }
@@ -114,7 +115,7 @@ vset_items(char **texts, const char **items, size_t n, int defaults)
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
-		texts[i] = xprintf("%-12s %s", defaults ?
+		texts[i] = xprintf("%-13s %s", defaults ?
 		    vset_defaults[i].value : vset_overrides[i].value != NULL ?
 		    vset_overrides[i].value : "(no override)", defaults ?
 		    vset_defaults[i].meaning : vset_overrides[i].meaning);

@@ -232,6 +232,7 @@ formview_draw(struct tui *t, struct modal *m)
 	struct form_item	*it;
 	struct buf		 b;
 	int			 y, y0 = 2, h = LINES - 5, label, x;
+	int			 long_error;
 	size_t			 i;
 	char			*shown, *help1;
 	const char		*help2;
@@ -239,9 +240,19 @@ formview_draw(struct tui *t, struct modal *m)
 	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
 
 	(void)t;
-	/* The focused field's help, on two lines when one is too short. */
+	label = MINIMUM(formview_label(v), COLS / 3);
+	/*
+	 * The focused field's help, on two lines when one is too short; its
+	 * error instead when the row under the field cuts it.
+	 */
 	buf_init(&b);
-	formview_help(&v->f->items[v->focus], &b);
+	it = &v->f->items[v->focus];
+	long_error = it->error != NULL &&
+	    (int)text_width(it->error) > COLS - label - 2;
+	if (long_error)
+		buf_adds(&b, it->error);
+	else
+		formview_help(it, &b);
 	help2 = NULL;
 	if (COLS > 12 && b.len > (size_t)COLS - 2) {
 		cut = formview_wrap(buf_str(&b), COLS - 2);
@@ -254,7 +265,6 @@ formview_draw(struct tui *t, struct modal *m)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 2, v->title, screen_role(THEME_ROLE_TITLE));
-	label = MINIMUM(formview_label(v), COLS / 3);
 	if (v->focus < v->top)
 		v->top = v->focus;
 	if (h > 0 && v->focus >= v->top + (size_t)h)
@@ -297,10 +307,11 @@ formview_draw(struct tui *t, struct modal *m)
 	}
 	/* The focused field's help and choices, then the form's error. */
 	screen_put(LINES - (help2 != NULL ? 4 : 3), 1, COLS - 2, help1,
-	    screen_role(THEME_ROLE_DIM));
+	    screen_role(long_error ? THEME_ROLE_ERROR : THEME_ROLE_DIM));
 	if (help2 != NULL)
 		screen_put(LINES - 3, 1, COLS - 2, help2,
-		    screen_role(THEME_ROLE_DIM));
+		    screen_role(long_error ? THEME_ROLE_ERROR :
+		    THEME_ROLE_DIM));
 	free(help1);
 	buf_free(&b);
 	if (v->error != NULL || v->f->error != NULL)
