@@ -1,40 +1,27 @@
 /*
  * The Rules language's parser and type checker (api-map-next 12.1, 12.2):
  * text to the compiled tree of expr_ast.h, refusing at parse time what the
- * service refuses, each refusal with the column where it starts.
+ * service refuses, each refusal with the column where it starts. Literals
+ * the evaluator needs compiled are in expr_compile.c, function calls'
+ * signatures in expr_call.c.
  */
 #include "config.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "expr_int.h"
+#include "expr_parser.h"
 #include "text.h"
 #include "xmalloc.h"
 
-struct parser {
-	struct expr_lex			 lx;
-	struct expr			*e;
-	struct expr_options		 opts;
-	int				 depth;
-	int				 in_quant;	/* inside any()/all() */
-	/* The root [*] of the current any()/all(). */
-	const struct expr_node		*qsrc;
-	size_t				 qsrc_at;
-	size_t				 qsrc_off;
-	/* The last token, for "expected ... after 'and'". */
-	char				 after[32];
-	/* Regexes compiled, to free with the expression. */
-	pcre2_code			**res;
-	size_t				 nres;
-};
-
 /* Growable arrays in the arena (expressions are at most 4096 characters). */
-static void *
-grow(struct parser *p, void *old, size_t n, size_t size)
+void *
+expr_parser_grow(struct parser *p, void *old, size_t n, size_t size)
 {
 	void	*nw;
 
@@ -45,14 +32,6 @@ grow(struct parser *p, void *old, size_t n, size_t size)
 		memcpy(nw, old, n * size);
 	return (nw);
 }
-
-#define PUSH(p, arr, n) do {						\
-	if ((n) == 0)							\
-		(arr) = expr_arena_alloc((p)->e->arena, sizeof *(arr));	\
-	else								\
-		(arr) = grow((p), (arr), (n), sizeof *(arr));		\
-	(n)++;								\
-} while (0)
 
 static int
 failed(struct parser *p)
@@ -96,8 +75,8 @@ excerpt(const char *s, size_t n, char *buf, size_t size)
 	return (buf);
 }
 
-static void
-set_after(struct parser *p, const char *s, size_t n)
+void
+expr_parser_set_after(struct parser *p, const char *s, size_t n)
 {
 	excerpt(s, n, p->after, sizeof p->after);
 }
@@ -116,8 +95,8 @@ new_node(struct parser *p, enum expr_node_kind kind, size_t off, size_t end)
 }
 
 /* Byte offset of a node's start and end (columns map back to bytes). */
-static size_t
-col_off(const struct parser *p, int col)
+size_t
+expr_parser_col_off(const struct parser *p, int col)
 {
 	size_t	i;
 
@@ -134,8 +113,8 @@ span(struct parser *p, struct expr_node *n, size_t off, size_t end)
 	n->length = expr_lex_col(&p->lx, end) - n->column;
 }
 
-static int
-ws(struct parser *p)
+int
+expr_parser_ws(struct parser *p)
 {
 	return (expr_lex_ws(&p->lx));
 }
@@ -167,8 +146,8 @@ plan_ok(struct parser *p, enum expr_plan need)
 	return (p->opts.plan == EXPR_PLAN_NONE || need <= p->opts.plan);
 }
 
-static int
-depth_in(struct parser *p, size_t off)
+int
+expr_parser_depth_in(struct parser *p, size_t off)
 {
 	if (++p->depth > p->e->depth)
 		p->e->depth = p->depth;
@@ -190,7 +169,7 @@ accept(struct parser *p, const char *word, const char *sym)
 	size_t		 n;
 
 	if (word != NULL && expr_lex_is_word(lx, word)) {
-		set_after(p, word, strlen(word));
+		expr_parser_set_after(p, word, strlen(word));
 		lx->pos += strlen(word);
 		return (1);
 	}
@@ -198,7 +177,7 @@ accept(struct parser *p, const char *word, const char *sym)
 		return (0);
 	n = strlen(sym);
 	if (lx->n - lx->pos >= n && memcmp(lx->s + lx->pos, sym, n) == 0) {
-		set_after(p, sym, n);
+		expr_parser_set_after(p, sym, n);
 		lx->pos += n;
 		return (1);
 	}
@@ -282,17 +261,19 @@ check_logic_kid(struct parser *p, struct expr_node *first,
 	char	t[64];
 
 	if (kid->type != EXPR_T_BOOL) {
-		expr_lex_error(&p->lx, col_off(p, kid->column),
-		    col_off(p, kid->column + kid->length) -
-		    col_off(p, kid->column), "'%s' needs Bool operands; this "
-		    "is %s", op, typename(kid->type, t, sizeof t));
+		expr_lex_error(&p->lx, expr_parser_col_off(p, kid->column),
+		    expr_parser_col_off(p, kid->column + kid->length) -
+		    expr_parser_col_off(p, kid->column),
+		    "'%s' needs Bool operands; this is %s", op,
+		    typename(kid->type, t, sizeof t));
 		return (-1);
 	}
 	if (kid->mapped != first->mapped) {
-		expr_lex_error(&p->lx, col_off(p, kid->column),
-		    col_off(p, kid->column + kid->length) -
-		    col_off(p, kid->column), "'%s' cannot combine a Bool with "
-		    "an Array<Bool> (a [*] comparison)", op);
+		expr_lex_error(&p->lx, expr_parser_col_off(p, kid->column),
+		    expr_parser_col_off(p, kid->column + kid->length) -
+		    expr_parser_col_off(p, kid->column),
+		    "'%s' cannot combine a Bool with an Array<Bool> (a [*] "
+		    "comparison)", op);
 		return (-1);
 	}
 	return (0);
@@ -308,7 +289,7 @@ parse_chain(struct parser *p, enum expr_node_kind kind, const char *word,
 	if ((first = sub(p)) == NULL)
 		return (NULL);
 	for (;;) {
-		if (ws(p) != 0)
+		if (expr_parser_ws(p) != 0)
 			return (NULL);
 		if (!accept(p, word, sym))
 			break;
@@ -327,9 +308,9 @@ parse_chain(struct parser *p, enum expr_node_kind kind, const char *word,
 	}
 	if (n == NULL)
 		return (first);
-	off = col_off(p, n->kids[0]->column);
+	off = expr_parser_col_off(p, n->kids[0]->column);
 	kid = n->kids[n->nkids - 1];
-	end = col_off(p, kid->column + kid->length);
+	end = expr_parser_col_off(p, kid->column + kid->length);
 	span(p, n, off, end);
 	return (n);
 }
@@ -340,13 +321,13 @@ parse_unary(struct parser *p)
 	struct expr_node	*n, *kid;
 	size_t			 off;
 
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	off = p->lx.pos;
 	if (expr_lex_is_word(&p->lx, "not") ||
 	    (expr_lex_peek(&p->lx) == '!' && expr_lex_peek2(&p->lx) != '=')) {
 		accept(p, "not", "!");
-		if (depth_in(p, off) != 0)
+		if (expr_parser_depth_in(p, off) != 0)
 			return (NULL);
 		if ((kid = parse_unary(p)) == NULL)
 			return (NULL);
@@ -354,7 +335,7 @@ parse_unary(struct parser *p)
 		if (check_logic_kid(p, kid, kid, "not") != 0)
 			return (NULL);
 		n = new_node(p, EXPR_N_NOT, off,
-		    col_off(p, kid->column + kid->length));
+		    expr_parser_col_off(p, kid->column + kid->length));
 		n->mapped = kid->mapped;
 		PUSH(p, n->kids, n->nkids);
 		n->kids[0] = kid;
@@ -502,8 +483,6 @@ field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 	return (0);
 }
 
-static int	call_args(struct parser *, struct expr_node *, size_t,
-		    size_t, int *);
 
 /* Are two values (up to nidx index steps of a) the same array? */
 static int
@@ -556,7 +535,7 @@ parse_index(struct parser *p, struct expr_node *n, int first_arg,
 	char			 tn[64];
 
 	lx->pos++;		/* '[' */
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (-1);
 	ioff = lx->pos;
 	PUSH(p, n->idx, n->nidx);
@@ -585,7 +564,7 @@ parse_index(struct parser *p, struct expr_node *n, int first_arg,
 		    "a non-negative integer or * inside [ ]");
 		return (-1);
 	}
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (-1);
 	if (expr_lex_peek(lx) != ']') {
 		expr_lex_error(lx, lx->pos, 1, "expected ']' to close the '[' "
@@ -696,7 +675,7 @@ parse_value(struct parser *p, int first_arg, int *pending)
 	n = new_node(p, EXPR_N_VALUE, off, off + len);
 	lx->pos += len;
 	save = lx->pos;
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	if (expr_lex_peek(lx) == '(') {
 		fn = expr_func_lookup(w, len);
@@ -726,7 +705,7 @@ parse_value(struct parser *p, int first_arg, int *pending)
 			return (NULL);
 		}
 		n->func = fn;
-		if (call_args(p, n, off, len, pending) != 0)
+		if (expr_call_args(p, n, off, len, pending) != 0)
 			return (NULL);
 	} else {
 		lx->pos = save;
@@ -736,7 +715,7 @@ parse_value(struct parser *p, int first_arg, int *pending)
 	}
 	for (;;) {
 		save = lx->pos;
-		if (ws(p) != 0)
+		if (expr_parser_ws(p) != 0)
 			return (NULL);
 		if (expr_lex_peek(lx) != '[') {
 			lx->pos = save;
@@ -751,15 +730,15 @@ parse_value(struct parser *p, int first_arg, int *pending)
 
 /* ---- function calls ---------------------------------------------------- */
 
-static struct expr_node *
-parse_arg(struct parser *p, int first)
+struct expr_node *
+expr_parser_arg(struct parser *p, int first)
 {
 	struct expr_lex		*lx = &p->lx;
 	struct expr_node	*n;
 	size_t			 off;
 	int			 c;
 
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	off = lx->pos;
 	c = expr_lex_peek(lx);
@@ -785,320 +764,20 @@ parse_arg(struct parser *p, int first)
 	return (parse_comparison(p, first ? 1 : 2));
 }
 
-static int
-arg_is_field(const struct expr_node *a)
-{
-	return (a->kind == EXPR_N_VALUE);
-}
-
-static int
-arg_error(struct parser *p, const struct expr_node *a, const char *fmt, ...)
-    printflike(3, 4);
-
-static int
-arg_error(struct parser *p, const struct expr_node *a, const char *fmt, ...)
+int
+expr_parser_arg_error(struct parser *p, const struct expr_node *a,
+    const char *fmt, ...)
 {
 	char	msg[200];
 	va_list	ap;
-	size_t	off = col_off(p, a->column);
+	size_t	off = expr_parser_col_off(p, a->column);
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	expr_lex_error(&p->lx, off, col_off(p, a->column + a->length) - off,
-	    "%s", msg);
+	expr_lex_error(&p->lx, off,
+	    expr_parser_col_off(p, a->column + a->length) - off, "%s", msg);
 	return (-1);
-}
-
-/* The argument has type want (one of EXPR_T_*, or ANY for any). */
-static int
-arg_type(struct parser *p, const struct expr_node *call, size_t i,
-    unsigned want)
-{
-	const struct expr_node	*a = call->kids[i];
-	char			 t1[64], t2[64];
-
-	if (a->mapped && i > 0)
-		return (arg_error(p, a, "only the first argument of %s() may "
-		    "use [*]", expr_func_name(call->func)));
-	if (a->type != want)
-		return (arg_error(p, a, "argument %zu of %s() must be %s, "
-		    "not %s", i + 1, expr_func_name(call->func),
-		    typename(want, t1, sizeof t1),
-		    typename(a->type, t2, sizeof t2)));
-	return (0);
-}
-
-static int
-arg_field(struct parser *p, const struct expr_node *call, size_t i)
-{
-	if (!arg_is_field(call->kids[i]))
-		return (arg_error(p, call->kids[i], "the %s argument of %s() "
-		    "must be a field, not a literal", i == 0 ? "first" :
-		    "second", expr_func_name(call->func)));
-	return (0);
-}
-
-static int
-arg_lit(struct parser *p, const struct expr_node *call, size_t i)
-{
-	if (call->kids[i]->kind != EXPR_N_LIT)
-		return (arg_error(p, call->kids[i], "argument %zu of %s() must "
-		    "be a literal", i + 1, expr_func_name(call->func)));
-	return (0);
-}
-
-static int
-arg_range(struct parser *p, const struct expr_node *call, size_t i,
-    int64_t lo, int64_t hi)
-{
-	const struct expr_node	*a = call->kids[i];
-
-	if (arg_lit(p, call, i) != 0)
-		return (-1);
-	if (a->lit.i < lo || a->lit.i > hi)
-		return (arg_error(p, a, "argument %zu of %s() must be %lld to "
-		    "%lld", i + 1, expr_func_name(call->func), (long long)lo,
-		    (long long)hi));
-	return (0);
-}
-
-/* How many arguments a function takes (max SIZE_MAX: variadic). */
-static void
-arity(enum expr_func fn, size_t *min, size_t *max)
-{
-	static const struct {
-		enum expr_func	 fn;
-		size_t		 min, max;
-	} tab[] = {
-		{ EXPR_FN_STARTS_WITH, 2, 2 },
-		{ EXPR_FN_ENDS_WITH, 2, 2 },
-		{ EXPR_FN_REMOVE_BYTES, 2, 2 },
-		{ EXPR_FN_CIDR6, 2, 2 },
-		{ EXPR_FN_CIDR, 3, 3 },
-		{ EXPR_FN_SUBSTRING, 2, 3 },
-		{ EXPR_FN_URL_DECODE, 1, 2 },
-		{ EXPR_FN_CONCAT, 1, SIZE_MAX },
-		{ EXPR_FN_LOOKUP_JSON_STRING, 2, SIZE_MAX },
-		{ EXPR_FN_LOOKUP_JSON_INTEGER, 2, SIZE_MAX },
-		{ EXPR_FN_IS_TIMED_HMAC_VALID_V0, 4, 6 },
-	};
-	size_t	i;
-
-	*min = *max = 1;
-	for (i = 0; i < nitems(tab); i++)
-		if (tab[i].fn == fn) {
-			*min = tab[i].min;
-			*max = tab[i].max;
-		}
-}
-
-static int	check_call_types(struct parser *, struct expr_node *);
-
-/* Check a call's arguments against its signature; set its type. */
-static int
-check_call(struct parser *p, struct expr_node *n, size_t off, size_t end)
-{
-	size_t		 na = n->nkids, min, max;
-	const char	*name = expr_func_name(n->func);
-
-	arity(n->func, &min, &max);
-	if (na >= min && na <= max)
-		return (check_call_types(p, n));
-	if (min == max)
-		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-		    "argument%s, not %zu", name, min, min == 1 ? "" : "s", na);
-	else if (max == SIZE_MAX)
-		expr_lex_error(&p->lx, off, end - off, "%s() takes at least %zu "
-		    "argument%s", name, min, min == 1 ? "" : "s");
-	else
-		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu to %zu "
-		    "arguments, not %zu", name, min, max, na);
-	return (-1);
-}
-
-/* The arguments' kinds and types (their count is right); sets the type. */
-static int
-check_call_types(struct parser *p, struct expr_node *n)
-{
-	size_t			 na = n->nkids, i;
-	const struct expr_node	*a0 = n->kids[0];
-	unsigned		 t0 = a0->type;
-	char			 tn[64];
-	const char		*o;
-
-	switch (n->func) {
-	case EXPR_FN_LOWER:
-	case EXPR_FN_UPPER:
-	case EXPR_FN_DECODE_BASE64:
-	case EXPR_FN_URL_DECODE:
-		if ((n->func == EXPR_FN_DECODE_BASE64 ||
-		    n->func == EXPR_FN_URL_DECODE) && arg_field(p, n, 0) != 0)
-			return (-1);
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		if (na == 2) {
-			if (arg_lit(p, n, 1) != 0 ||
-			    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-				return (-1);
-			for (o = n->kids[1]->lit.s; *o != '\0'; o++)
-				if (*o != 'r' && *o != 'u')
-					return (arg_error(p, n->kids[1],
-					    "url_decode() options are the "
-					    "letters r and u"));
-		}
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_LEN:
-		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
-			return (arg_error(p, a0, "len() takes a String or an "
-			    "Array, not %s", typename(t0, tn, sizeof tn)));
-		n->base_type = EXPR_T_INT;
-		break;
-	case EXPR_FN_STARTS_WITH:
-	case EXPR_FN_ENDS_WITH:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-			return (-1);
-		n->base_type = EXPR_T_BOOL;
-		break;
-	case EXPR_FN_CONCAT:
-		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
-			return (arg_error(p, a0, "concat() takes Strings or "
-			    "Arrays, not %s", typename(t0, tn, sizeof tn)));
-		for (i = 1; i < na; i++)
-			if (arg_type(p, n, i, t0) != 0)
-				return (-1);
-		n->base_type = t0;
-		break;
-	case EXPR_FN_SUBSTRING:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		for (i = 1; i < na; i++)
-			if (arg_type(p, n, i, EXPR_T_INT) != 0)
-				return (-1);
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_LOOKUP_JSON_STRING:
-	case EXPR_FN_LOOKUP_JSON_INTEGER:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		for (i = 1; i < na; i++) {
-			if (arg_lit(p, n, i) != 0)
-				return (-1);
-			if (n->kids[i]->lit.kind == EXPR_LIT_INT &&
-			    n->kids[i]->lit.i < 0)
-				return (arg_error(p, n->kids[i], "an array "
-				    "index is 0 or more"));
-		}
-		n->base_type = n->func == EXPR_FN_LOOKUP_JSON_STRING ?
-		    EXPR_T_STRING : EXPR_T_INT;
-		break;
-	case EXPR_FN_CIDR:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
-		    arg_range(p, n, 1, 1, 32) != 0 ||
-		    arg_range(p, n, 2, 1, 128) != 0)
-			return (-1);
-		n->base_type = EXPR_T_IP;
-		break;
-	case EXPR_FN_CIDR6:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
-		    arg_range(p, n, 1, 1, 128) != 0)
-			return (-1);
-		n->base_type = EXPR_T_IP;
-		break;
-	case EXPR_FN_REMOVE_BYTES:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-			return (-1);
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
-		if (arg_lit(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_field(p, n, 1) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 2, EXPR_T_INT) != 0 ||
-		    arg_type(p, n, 3, EXPR_T_INT) != 0)
-			return (-1);
-		/* [, sep_len][, flags]: a lone fifth may be either. */
-		if (na == 5 && n->kids[4]->type != EXPR_T_STRING &&
-		    arg_type(p, n, 4, EXPR_T_INT) != 0)
-			return (-1);
-		if (na == 6 && (arg_type(p, n, 4, EXPR_T_INT) != 0 ||
-		    arg_type(p, n, 5, EXPR_T_STRING) != 0))
-			return (-1);
-		n->base_type = EXPR_T_BOOL;
-		break;
-	default:
-		break;
-	}
-	return (0);
-}
-
-static int
-call_args(struct parser *p, struct expr_node *n, size_t off, size_t len,
-    int *pending)
-{
-	struct expr_lex		*lx = &p->lx;
-	struct expr_node	*a;
-	size_t			 open;
-
-	(void)len;
-	if (depth_in(p, off) != 0)
-		return (-1);
-	open = lx->pos;
-	lx->pos++;		/* '(' */
-	set_after(p, "(", 1);
-	if (ws(p) != 0)
-		return (-1);
-	if (expr_lex_peek(lx) != ')') {
-		for (;;) {
-			if ((a = parse_arg(p, n->nkids == 0)) == NULL)
-				return (-1);
-			PUSH(p, n->kids, n->nkids);
-			n->kids[n->nkids - 1] = a;
-			if (ws(p) != 0)
-				return (-1);
-			if (expr_lex_peek(lx) == ',') {
-				lx->pos++;
-				set_after(p, ",", 1);
-				continue;
-			}
-			if (expr_lex_peek(lx) == ')')
-				break;
-			if (expr_lex_eof(lx))
-				expr_lex_error(lx, lx->pos, 0, "unexpected end "
-				    "of input: expected ')' to close the '(' at "
-				    "column %d", expr_lex_col(lx, open));
-			else
-				expr_lex_error(lx, lx->pos, 1, "expected ',' or "
-				    "')' in the arguments of %s()",
-				    expr_func_name(n->func));
-			return (-1);
-		}
-	}
-	lx->pos++;		/* ')' */
-	set_after(p, ")", 1);
-	p->depth--;
-	if (n->nkids == 0) {
-		expr_lex_error(lx, off, lx->pos - off, "%s() needs arguments",
-		    expr_func_name(n->func));
-		return (-1);
-	}
-	if (check_call(p, n, off, lx->pos) != 0)
-		return (-1);
-	n->type = n->base_type;
-	if (n->kids[0]->mapped) {
-		/* Applied to each element: lower(a[*])[*]. A Bool-valued
-		 * call (starts_with(a[*], "x")) is already per element. */
-		n->mapped = 1;
-		*pending = n->base_type != EXPR_T_BOOL;
-	}
-	return (0);
 }
 
 /* ---- comparisons ------------------------------------------------------- */
@@ -1133,7 +812,7 @@ lex_op(struct parser *p, int *sym)
 	*sym = 0;
 	if (expr_lex_is_word(lx, "strict")) {
 		lx->pos += 6;
-		if (ws(p) != 0)
+		if (expr_parser_ws(p) != 0)
 			return (EXPR_OP_NONE);
 		if (!expr_lex_is_word(lx, "wildcard")) {
 			expr_lex_error(lx, off, 6, "expected 'wildcard' after "
@@ -1141,14 +820,14 @@ lex_op(struct parser *p, int *sym)
 			return (EXPR_OP_NONE);
 		}
 		lx->pos += 8;
-		set_after(p, "strict wildcard", 15);
+		expr_parser_set_after(p, "strict wildcard", 15);
 		return (EXPR_OP_STRICT_WILDCARD);
 	}
 	if (expr_lex_peek(lx) == '&') {
 		if (expr_lex_peek2(lx) == '&')
 			return (EXPR_OP_NONE);
 		lx->pos++;
-		set_after(p, "&", 1);
+		expr_parser_set_after(p, "&", 1);
 		*sym = 1;
 		return (EXPR_OP_BITAND);
 	}
@@ -1250,8 +929,6 @@ parse_lit(struct parser *p, unsigned t, int flags, struct expr_lit *lit)
 }
 
 static int	parse_set(struct parser *, unsigned, struct expr_set *);
-static int	compile_wild(struct parser *, struct expr_node *, size_t);
-static int	compile_regex(struct parser *, struct expr_node *, size_t);
 
 /* Where an operand's value is missing (a mapped call without [*]). */
 static int
@@ -1259,8 +936,8 @@ check_pending(struct parser *p, const struct expr_node *v, int pending)
 {
 	if (!pending)
 		return (0);
-	return (arg_error(p, v, "this call gives an array (its first "
-	    "argument uses [*]): add [*] to use each element"));
+	return (expr_parser_arg_error(p, v, "this call gives an array (its "
+	    "first argument uses [*]): add [*] to use each element"));
 }
 
 /* "( expr )" at pos. */
@@ -1272,11 +949,11 @@ parse_group(struct parser *p)
 	size_t			 off = lx->pos;
 	char			 found[64];
 
-	if (depth_in(p, off) != 0)
+	if (expr_parser_depth_in(p, off) != 0)
 		return (NULL);
 	lx->pos++;
-	set_after(p, "(", 1);
-	if ((n = parse_or(p)) == NULL || ws(p) != 0)
+	expr_parser_set_after(p, "(", 1);
+	if ((n = parse_or(p)) == NULL || expr_parser_ws(p) != 0)
 		return (NULL);
 	if (expr_lex_peek(lx) != ')') {
 		if (expr_lex_eof(lx))
@@ -1291,7 +968,7 @@ parse_group(struct parser *p)
 		return (NULL);
 	}
 	lx->pos++;
-	set_after(p, ")", 1);
+	expr_parser_set_after(p, ")", 1);
 	p->depth--;
 	return (n);
 }
@@ -1307,27 +984,28 @@ parse_quant(struct parser *p, size_t off)
 	struct expr_node	*q, *n;
 	struct parser		 outer = *p;
 
-	if (depth_in(p, off) != 0)
+	if (expr_parser_depth_in(p, off) != 0)
 		return (NULL);
 	q = new_node(p, lx->s[off + 1] == 'n' ? EXPR_N_ANY : EXPR_N_ALL, off,
 	    off);
 	lx->pos++;
-	set_after(p, "(", 1);
+	expr_parser_set_after(p, "(", 1);
 	p->in_quant = 1;
 	p->qsrc = NULL;
-	if ((n = parse_or(p)) == NULL || ws(p) != 0)
+	if ((n = parse_or(p)) == NULL || expr_parser_ws(p) != 0)
 		return (NULL);
 	if (expr_lex_peek(lx) != ')') {
 		expect_msg(p, lx->pos, "')' to close any()/all()");
 		return (NULL);
 	}
 	lx->pos++;
-	set_after(p, ")", 1);
+	expr_parser_set_after(p, ")", 1);
 	p->depth--;
 	if (!n->mapped) {
-		arg_error(p, n, "%s() needs an Array<Bool>: compare each "
-		    "element with [*], as in any(http.request.headers.names[*] "
-		    "eq \"x\")", q->kind == EXPR_N_ANY ? "any" : "all");
+		expr_parser_arg_error(p, n, "%s() needs an Array<Bool>: "
+		    "compare each element with [*], as in "
+		    "any(http.request.headers.names[*] eq \"x\")",
+		    q->kind == EXPR_N_ANY ? "any" : "all");
 		return (NULL);
 	}
 	q->source = p->qsrc;
@@ -1362,15 +1040,15 @@ parse_bare(struct parser *p, struct expr_node *v, int as_arg, size_t off,
 			    excerpt(lx->s + off, end - off, vtext,
 			    sizeof vtext));
 		else {
-			set_after(p, lx->s + off, end - off);
+			expr_parser_set_after(p, lx->s + off, end - off);
 			expect_msg(p, opoff, "an operator (eq, ne, contains, "
 			    "in, ...)");
 		}
 		return (NULL);
 	}
 	if (v->mapped && !p->in_quant) {
-		arg_error(p, v, "this gives an Array<Bool> (from [*]): use it "
-		    "inside any() or all()");
+		expr_parser_arg_error(p, v, "this gives an Array<Bool> (from "
+		    "[*]): use it inside any() or all()");
 		return (NULL);
 	}
 	return (v);
@@ -1458,12 +1136,12 @@ parse_rhs(struct parser *p, struct expr_node *n)
 	case EXPR_OP_MATCHES:
 		if (parse_lit(p, EXPR_T_STRING, LIT_REGEX, &n->rhs.lit) != 0)
 			return (-1);
-		return (compile_regex(p, n, litoff));
+		return (expr_compile_regex(p, n, litoff));
 	case EXPR_OP_WILDCARD:
 	case EXPR_OP_STRICT_WILDCARD:
 		if (parse_lit(p, EXPR_T_STRING, 0, &n->rhs.lit) != 0)
 			return (-1);
-		return (compile_wild(p, n, litoff));
+		return (expr_compile_wild(p, n, litoff));
 	default:
 		return (parse_lit(p, n->lhs->type, LIT_HEXBYTES, &n->rhs.lit));
 	}
@@ -1484,7 +1162,7 @@ parse_comparison(struct parser *p, int as_arg)
 	int			 sym, pending;
 	char			 opname[32], vtext[64];
 
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	off = lx->pos;
 	if (as_arg == 0 && expr_lex_peek(lx) == '(')
@@ -1493,7 +1171,7 @@ parse_comparison(struct parser *p, int as_arg)
 	if (as_arg == 0 && (expr_lex_is_word(lx, "any") ||
 	    expr_lex_is_word(lx, "all"))) {
 		lx->pos += 3;
-		if (ws(p) != 0)
+		if (expr_parser_ws(p) != 0)
 			return (NULL);
 		if (expr_lex_peek(lx) == '(')
 			return (parse_quant(p, off));
@@ -1501,13 +1179,13 @@ parse_comparison(struct parser *p, int as_arg)
 	}
 	if (as_arg == 0 && expr_lex_is_word(lx, "true") && wl == 4) {
 		lx->pos += 4;
-		set_after(p, "true", 4);
+		expr_parser_set_after(p, "true", 4);
 		return (new_node(p, EXPR_N_TRUE, off, lx->pos));
 	}
 	if ((v = parse_value(p, as_arg == 1, &pending)) == NULL)
 		return (NULL);
 	save = lx->pos;
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	opoff = lx->pos;
 	wl = expr_lex_word_len(lx, 0);
@@ -1529,7 +1207,7 @@ parse_comparison(struct parser *p, int as_arg)
 	}
 	snprintf(opname, sizeof opname, "%s", p->after);
 	excerpt(lx->s + off, save - off, vtext, sizeof vtext);
-	if (ws(p) != 0)
+	if (expr_parser_ws(p) != 0)
 		return (NULL);
 	if (op == EXPR_OP_IN && expr_lex_peek(lx) == '$')
 		op = EXPR_OP_IN_LIST;
@@ -1544,170 +1222,14 @@ parse_comparison(struct parser *p, int as_arg)
 		return (NULL);
 	span(p, n, off, lx->pos);
 	if (n->mapped && !p->in_quant) {
-		arg_error(p, n, "this gives an Array<Bool> (from [*]): use it "
-		    "inside any() or all()");
+		expr_parser_arg_error(p, n, "this gives an Array<Bool> (from "
+		    "[*]): use it inside any() or all()");
 		return (NULL);
 	}
 	return (n);
 }
 
 /* ---- sets -------------------------------------------------------------- */
-
-static int
-cmp_int_range(const void *a, const void *b)
-{
-	const struct expr_int_range	*x = a, *y = b;
-
-	return (x->lo < y->lo ? -1 : x->lo > y->lo);
-}
-
-static int
-cmp_ip4(const void *a, const void *b)
-{
-	const struct expr_ip4_range	*x = a, *y = b;
-
-	return (x->lo < y->lo ? -1 : x->lo > y->lo);
-}
-
-static int
-cmp_ip6(const void *a, const void *b)
-{
-	const struct expr_ip6_range	*x = a, *y = b;
-
-	return (memcmp(x->lo, y->lo, 16));
-}
-
-int
-expr_bytes_cmp(const char *a, size_t al, const char *b, size_t bl)
-{
-	int	c = memcmp(a, b, MINIMUM(al, bl));
-
-	if (c != 0)
-		return (c);
-	return (al < bl ? -1 : al > bl);
-}
-
-static int
-cmp_bytes(const void *a, const void *b)
-{
-	const struct expr_bytes	*x = a, *y = b;
-
-	return (expr_bytes_cmp(x->s, x->len, y->s, y->len));
-}
-
-static void
-ip_to_range(const struct expr_lit *l, uint8_t lo[16], uint8_t hi[16])
-{
-	int	len = l->ip.family == 4 ? 4 : 16, bits, i;
-
-	memcpy(lo, l->ip.bytes, 16);
-	memcpy(hi, l->ip.bytes, 16);
-	if (l->kind == EXPR_LIT_IP_RANGE)
-		memcpy(hi, l->ip_hi.bytes, 16);
-	if (l->kind != EXPR_LIT_IP_CIDR)
-		return;
-	for (i = 0; i < len; i++) {
-		bits = l->prefix - i * 8;
-		if (bits >= 8)
-			continue;
-		if (bits <= 0) {
-			lo[i] = 0;
-			hi[i] = 0xff;
-		} else {
-			lo[i] &= (uint8_t)(0xff << (8 - bits));
-			hi[i] |= (uint8_t)(0xff >> bits);
-		}
-	}
-}
-
-static uint32_t
-be32(const uint8_t *b)
-{
-	return ((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	    (uint32_t)b[2] << 8 | b[3]);
-}
-
-/* Sort and merge the membership tables of a parsed set. */
-static void
-compile_set(struct parser *p, struct expr_set *set)
-{
-	struct expr_arena	*a = p->e->arena;
-	size_t			 i, k, n = set->nelems;
-	uint8_t			 lo[16], hi[16];
-
-	if (set->type == EXPR_T_INT) {
-		set->ints = expr_arena_alloc(a, n * sizeof *set->ints);
-		for (i = 0; i < n; i++) {
-			set->ints[i].lo = set->elems[i].i;
-			set->ints[i].hi = set->elems[i].kind ==
-			    EXPR_LIT_INT_RANGE ? set->elems[i].hi :
-			    set->elems[i].i;
-		}
-		qsort(set->ints, n, sizeof *set->ints, cmp_int_range);
-		for (i = 0, k = 0; i < n; i++) {
-			if (k > 0 && (set->ints[k - 1].hi == INT64_MAX ||
-			    set->ints[i].lo <= set->ints[k - 1].hi + 1)) {
-				set->ints[k - 1].hi = MAXIMUM(set->ints[k - 1].hi,
-				    set->ints[i].hi);
-				continue;
-			}
-			set->ints[k++] = set->ints[i];
-		}
-		set->nints = k;
-	} else if (set->type == EXPR_T_STRING) {
-		set->strs = expr_arena_alloc(a, n * sizeof *set->strs);
-		for (i = 0; i < n; i++) {
-			set->strs[i].s = set->elems[i].s;
-			set->strs[i].len = set->elems[i].len;
-		}
-		qsort(set->strs, n, sizeof *set->strs, cmp_bytes);
-		for (i = 0, k = 0; i < n; i++) {
-			if (k > 0 && cmp_bytes(&set->strs[k - 1],
-			    &set->strs[i]) == 0)
-				continue;
-			set->strs[k++] = set->strs[i];
-		}
-		set->nstrs = k;
-	} else {
-		set->v4 = expr_arena_alloc(a, n * sizeof *set->v4);
-		set->v6 = expr_arena_alloc(a, n * sizeof *set->v6);
-		for (i = 0; i < n; i++) {
-			ip_to_range(&set->elems[i], lo, hi);
-			if (set->elems[i].ip.family == 4) {
-				set->v4[set->nv4].lo = be32(lo);
-				set->v4[set->nv4++].hi = be32(hi);
-			} else {
-				memcpy(set->v6[set->nv6].lo, lo, 16);
-				memcpy(set->v6[set->nv6++].hi, hi, 16);
-			}
-		}
-		qsort(set->v4, set->nv4, sizeof *set->v4, cmp_ip4);
-		for (i = 0, k = 0; i < set->nv4; i++) {
-			if (k > 0 && (set->v4[k - 1].hi == UINT32_MAX ||
-			    set->v4[i].lo <= set->v4[k - 1].hi + 1)) {
-				set->v4[k - 1].hi = MAXIMUM(set->v4[k - 1].hi,
-				    set->v4[i].hi);
-				continue;
-			}
-			set->v4[k++] = set->v4[i];
-		}
-		set->nv4 = k;
-		qsort(set->v6, set->nv6, sizeof *set->v6, cmp_ip6);
-		for (i = 0, k = 0; i < set->nv6; i++) {
-			/* Merge overlapping (not merely adjacent) ranges. */
-			if (k > 0 && memcmp(set->v6[i].lo, set->v6[k - 1].hi,
-			    16) <= 0) {
-				if (memcmp(set->v6[i].hi, set->v6[k - 1].hi,
-				    16) > 0)
-					memcpy(set->v6[k - 1].hi,
-					    set->v6[i].hi, 16);
-				continue;
-			}
-			set->v6[k++] = set->v6[i];
-		}
-		set->nv6 = k;
-	}
-}
 
 static int
 parse_set(struct parser *p, unsigned t, struct expr_set *set)
@@ -1720,9 +1242,9 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 	memset(set, 0, sizeof *set);
 	set->type = (enum expr_tkind)t;
 	lx->pos++;		/* '{' */
-	set_after(p, "{", 1);
+	expr_parser_set_after(p, "{", 1);
 	for (;;) {
-		if (ws(p) != 0)
+		if (expr_parser_ws(p) != 0)
 			return (-1);
 		off = lx->pos;
 		c = expr_lex_peek(lx);
@@ -1750,7 +1272,7 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 			if (lx->n - lx->pos >= 2 && lx->s[lx->pos] == '.' &&
 			    lx->s[lx->pos + 1] == '.') {
 				lx->pos += 2;
-				set_after(p, "..", 2);
+				expr_parser_set_after(p, "..", 2);
 				c = expr_lex_peek(lx);
 				if (c != '-' && !(c >= 0 && isdigit(c))) {
 					expect_msg(p, lx->pos, "the range's "
@@ -1789,291 +1311,15 @@ parse_set(struct parser *p, unsigned t, struct expr_set *set)
 			expect_msg(p, lx->pos, "a space or '}' after a set value");
 			return (-1);
 		}
-		set_after(p, "{", 1);
+		expr_parser_set_after(p, "{", 1);
 	}
 	if (set->nelems == 0) {
 		expr_lex_error(lx, open, lx->pos + 1 - open, "an empty set");
 		return (-1);
 	}
 	lx->pos++;		/* '}' */
-	set_after(p, "}", 1);
-	compile_set(p, set);
-	return (0);
-}
-
-/* ---- wildcards and regexes --------------------------------------------- */
-
-static int
-wild_error(struct parser *p, struct expr_node *n, size_t litoff, size_t at,
-    size_t len, const char *msg)
-{
-	const struct expr_lit	*l = &n->rhs.lit;
-	int			 c0, c1;
-
-	c0 = expr_lex_lit_col(&p->lx, l, 0, litoff, at);
-	c1 = expr_lex_lit_col(&p->lx, l, 0, litoff, at + len);
-	expr_lex_error(&p->lx, col_off(p, c0), col_off(p, c1) - col_off(p, c0),
-	    "%s", msg);
-	return (-1);
-}
-
-static void
-wild_flush(struct parser *p, struct expr_wild *w, size_t *nsegs,
-    struct buf *seg)
-{
-	if (seg->len == 0)
-		return;
-	PUSH(p, w->segs, *nsegs);
-	w->segs[*nsegs - 1].s = expr_arena_strndup(p->e->arena, seg->data,
-	    seg->len);
-	w->segs[*nsegs - 1].len = seg->len;
-	buf_reset(seg);
-}
-
-static int
-compile_wild(struct parser *p, struct expr_node *n, size_t litoff)
-{
-	const struct expr_lit	*l = &n->rhs.lit;
-	struct expr_wild	*w = &n->rhs.wild;
-	struct buf		 seg = BUF_INITIALIZER;
-	size_t			 i, nsegs = 0;
-	int			 c;
-
-	w->nocase = n->op == EXPR_OP_WILDCARD;
-	for (i = 0; i < l->len; i++) {
-		c = (unsigned char)l->s[i];
-		if (c == '*') {
-			if (i + 1 < l->len && l->s[i + 1] == '*') {
-				buf_free(&seg);
-				return (wild_error(p, n, litoff, i, 2, "'**' is "
-				    "not allowed in a wildcard (one '*' matches "
-				    "any run; \\\\* is a literal star)"));
-			}
-			if (i == 0)
-				w->lead = 1;
-			if (i + 1 == l->len)
-				w->trail = 1;
-			wild_flush(p, w, &nsegs, &seg);
-			continue;
-		}
-		if (c == '\\') {
-			if (i + 1 >= l->len || (l->s[i + 1] != '*' &&
-			    l->s[i + 1] != '\\')) {
-				buf_free(&seg);
-				return (wild_error(p, n, litoff, i, 1, "in a "
-				    "wildcard a backslash escapes only '*' or "
-				    "a backslash"));
-			}
-			c = (unsigned char)l->s[++i];
-		}
-		buf_addc(&seg, (char)(w->nocase ? tolower(c) : c));
-	}
-	wild_flush(p, w, &nsegs, &seg);
-	buf_free(&seg);
-	w->nsegs = nsegs;
-	return (0);
-}
-
-/*
- * Regexes are Rust `regex` syntax at Cloudflare; PCRE2 is close. Compiled
- * with PCRE2_DOLLAR_ENDONLY ($ is the end of text, as in Rust, not before
- * a final newline), PCRE2_NEVER_BACKSLASH_C and no PCRE2_UTF: bytes are
- * matched, as Rust's regex::bytes without Unicode. A leading (?u) (Rust's
- * Unicode flag, which PCRE2 lacks) is removed and turns on PCRE2_UTF and
- * PCRE2_UCP with PCRE2_MATCH_INVALID_UTF so any bytes can be matched.
- * Refused because Rust's regex lacks them (PCRE2 would take them):
- * look-around, back-references (\1, \g, \k, (?P=)), atomic groups,
- * possessive quantifiers, recursion and conditionals, \K \G \Q \E \R \X,
- * callouts, and class set operations (&& -- ~~, which PCRE2 would read as
- * literal characters). \v is a vertical tab in Rust, vertical space in
- * PCRE2: rewritten to \x0b. Without (?u) Rust refuses \p classes and
- * non-ASCII characters in a class, which PCRE2 would read as bytes: so do
- * we. Matching limits are the evaluator's.
- */
-static int
-regex_error(struct parser *p, struct expr_node *n, size_t litoff,
-    size_t at, size_t len, const char *what, const char *why)
-{
-	const struct expr_lit	*l = &n->rhs.lit;
-	int			 c0, c1;
-
-	c0 = expr_lex_lit_col(&p->lx, l, 1, litoff, at);
-	c1 = expr_lex_lit_col(&p->lx, l, 1, litoff, at + len);
-	expr_lex_error(&p->lx, col_off(p, c0), col_off(p, c1) - col_off(p, c0),
-	    "invalid regex: %s %s", what, why);
-	return (-1);
-}
-
-static int
-regex_refuse(struct parser *p, struct expr_node *n, size_t litoff,
-    size_t at, size_t len, const char *what)
-{
-	return (regex_error(p, n, litoff, at, len, what, "is not supported "
-	    "(the rules use Rust's regex syntax)"));
-}
-
-/* Rust's regex without Unicode refuses Unicode classes and non-ASCII
- * characters in a class; PCRE2 would match bytes instead. */
-static int
-regex_needs_u(struct parser *p, struct expr_node *n, size_t litoff,
-    size_t at, size_t len, const char *what)
-{
-	return (regex_error(p, n, litoff, at, len, what, "needs (?u) at the "
-	    "start (Unicode is off unless asked for)"));
-}
-
-static int
-regex_rewrite(struct parser *p, struct expr_node *n, size_t litoff,
-    struct buf *out, uint32_t *opts)
-{
-	const struct expr_lit	*l = &n->rhs.lit;
-	const char		*s = l->s;
-	size_t			 i = 0, len = l->len;
-	int			 inclass = 0;
-	char			 c, g;
-
-	if (len >= 4 && memcmp(s, "(?u)", 4) == 0) {
-		*opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
-		i = 4;
-	}
-	for (; i < len; i++) {
-		c = s[i];
-		if (c == '\\' && i + 1 < len) {
-			switch (s[i + 1]) {
-			case '1': case '2': case '3': case '4': case '5':
-			case '6': case '7': case '8': case '9':
-			case 'g': case 'k':
-				if (!inclass)
-					return (regex_refuse(p, n, litoff, i, 2,
-					    "a back-reference"));
-				break;
-			case 'K': case 'G': case 'Q': case 'E': case 'R':
-			case 'X': case 'C':
-				if (!inclass || s[i + 1] == 'Q' ||
-				    s[i + 1] == 'E')
-					return (regex_refuse(p, n, litoff, i, 2,
-					    s[i + 1] == 'K' ? "\\K" :
-					    s[i + 1] == 'G' ? "\\G" :
-					    s[i + 1] == 'Q' ? "\\Q" :
-					    s[i + 1] == 'E' ? "\\E" :
-					    s[i + 1] == 'R' ? "\\R" :
-					    s[i + 1] == 'X' ? "\\X" : "\\C"));
-				break;
-			case 'v':
-				buf_adds(out, "\\x0b");
-				i++;
-				continue;
-			case 'p':
-			case 'P':
-				if (!(*opts & PCRE2_UTF))
-					return (regex_needs_u(p, n, litoff, i,
-					    2, "a Unicode class (\\p)"));
-				break;
-			default:
-				break;
-			}
-			buf_addc(out, c);
-			buf_addc(out, s[++i]);
-			continue;
-		}
-		if (inclass) {
-			if ((unsigned char)c >= 0x80 && !(*opts & PCRE2_UTF))
-				return (regex_needs_u(p, n, litoff, i, 1,
-				    "a non-ASCII character in a class"));
-			if (c == ']')
-				inclass = 0;
-			else if (i + 1 < len && (c == '&' || c == '~' ||
-			    (c == '-' && s[i + 1] == '-')) && s[i + 1] == c)
-				return (regex_refuse(p, n, litoff, i, 2,
-				    "a class set operation (&&, --, ~~)"));
-			else if (c == '[' && i + 1 < len && s[i + 1] != ':')
-				return (regex_refuse(p, n, litoff, i, 1,
-				    "a nested class"));
-		} else if (c == '[') {
-			inclass = 1;
-			buf_addc(out, c);
-			/* A ']' or '^]' first in a class is literal. */
-			if (i + 1 < len && s[i + 1] == '^')
-				buf_addc(out, s[++i]);
-			if (i + 1 < len && s[i + 1] == ']')
-				buf_addc(out, s[++i]);
-			continue;
-		} else if (c == '(' && i + 2 < len && s[i + 1] == '?') {
-			g = s[i + 2];
-			if (g == '=' || g == '!' || (g == '<' && i + 3 < len &&
-			    (s[i + 3] == '=' || s[i + 3] == '!')))
-				return (regex_refuse(p, n, litoff, i, 3,
-				    "look-around"));
-			if (g == '>')
-				return (regex_refuse(p, n, litoff, i, 3,
-				    "an atomic group"));
-			if (g == '(' || g == 'R' || g == 'C' || g == '&' ||
-			    g == '+' || g == '|' || isdigit((unsigned char)g) ||
-			    (g == 'P' && i + 3 < len && (s[i + 3] == '=' ||
-			    s[i + 3] == '>')))
-				return (regex_refuse(p, n, litoff, i, 3,
-				    "this group kind"));
-			if (g == 'u')
-				return (regex_refuse(p, n, litoff, i, 4,
-				    "(?u) other than at the start"));
-		} else if ((c == '+' || c == '*' || c == '?' || c == '}') &&
-		    i + 1 < len && s[i + 1] == '+') {
-			return (regex_refuse(p, n, litoff, i, 2,
-			    "a possessive quantifier"));
-		} else if (c == '(' && i + 1 < len && s[i + 1] == '*') {
-			return (regex_refuse(p, n, litoff, i, 2,
-			    "a (*VERB)"));
-		}
-		buf_addc(out, c);
-	}
-	return (0);
-}
-
-static int
-compile_regex(struct parser *p, struct expr_node *n, size_t litoff)
-{
-	const struct expr_lit	*l = &n->rhs.lit;
-	struct buf		 pat = BUF_INITIALIZER;
-	uint32_t		 opts = PCRE2_DOLLAR_ENDONLY |
-				     PCRE2_NEVER_BACKSLASH_C, cap = 0;
-	pcre2_compile_context	*cctx;
-	pcre2_code		*re;
-	PCRE2_SIZE		 erroff;
-	int			 errcode, c0;
-	PCRE2_UCHAR		 msg[160];
-
-	if (regex_rewrite(p, n, litoff, &pat, &opts) != 0) {
-		buf_free(&pat);
-		return (-1);
-	}
-	cctx = pcre2_compile_context_create(NULL);
-	if (cctx == NULL) {
-		buf_free(&pat);
-		expr_lex_error(&p->lx, litoff, 1, "out of memory");
-		return (-1);
-	}
-	/* Patterns are at most 4096 bytes: keep nesting sane too. */
-	pcre2_set_parens_nest_limit(cctx, 250);
-	re = pcre2_compile((PCRE2_SPTR)(pat.data != NULL ? pat.data : ""),
-	    pat.len, opts, &errcode, &erroff, cctx);
-	pcre2_compile_context_free(cctx);
-	buf_free(&pat);
-	if (re == NULL) {
-		pcre2_get_error_message(errcode, msg, sizeof msg);
-		if (erroff > l->len)
-			erroff = l->len;
-		c0 = expr_lex_lit_col(&p->lx, l, 1, litoff, erroff);
-		expr_lex_error(&p->lx, col_off(p, c0), 1, "invalid regex: %s",
-		    (char *)msg);
-		return (-1);
-	}
-	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-	pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &cap);
-	if (cap + 1 > p->e->max_ovector)
-		p->e->max_ovector = cap + 1;
-	n->rhs.re = re;
-	p->res = xreallocarray(p->res, p->nres + 1, sizeof *p->res);
-	p->res[p->nres++] = re;
+	expr_parser_set_after(p, "}", 1);
+	expr_compile_set(p, set);
 	return (0);
 }
 
