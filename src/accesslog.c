@@ -24,6 +24,7 @@
 #include "accesslog.h"
 #include "civil.h"
 #include "common.h"
+#include "encode.h"
 #include "xmalloc.h"
 
 #define ACCESSLOG_READ_SIZE	(256 * 1024)
@@ -690,18 +691,6 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 
 /* ---- the combined log format ------------------------------------------- */
 
-static int
-accesslog_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 static const char accesslog_months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 static int
@@ -767,8 +756,8 @@ accesslog_quoted(char **pp, char *end)
 		if (*p == '\\' && p + 1 < end) {
 			p++;
 			if (*p == 'x' && p + 2 < end &&
-			    (hi = accesslog_hexval(p[1])) >= 0 &&
-			    (lo = accesslog_hexval(p[2])) >= 0 &&
+			    (hi = encode_hexval((unsigned char)p[1])) >= 0 &&
+			    (lo = encode_hexval((unsigned char)p[2])) >= 0 &&
 			    (hi | lo) != 0) {
 				*o++ = (char)(hi << 4 | lo);
 				p += 3;

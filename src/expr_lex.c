@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "encode.h"
 #include "expr_int.h"
 #include "xmalloc.h"
 
@@ -253,18 +254,6 @@ octal(int c)
 	return (c >= '0' && c <= '7');
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 /*
  * Decode the quoted string whose opening quote is at off. With out NULL
  * it only measures: *map_src receives the source offset of decoded byte
@@ -332,8 +321,8 @@ decode_quoted(struct expr_lex *lx, size_t off, int regex, struct buf *out,
 			i += 2;
 			break;
 		case 'x':
-			h1 = i + 2 < lx->n ? hexval((unsigned char)s[i + 2]) : -1;
-			h2 = i + 3 < lx->n ? hexval((unsigned char)s[i + 3]) : -1;
+			h1 = i + 2 < lx->n ? encode_hexval((unsigned char)s[i + 2]) : -1;
+			h2 = i + 3 < lx->n ? encode_hexval((unsigned char)s[i + 3]) : -1;
 			if (h1 < 0 || h2 < 0) {
 				expr_lex_error(lx, i, 2, "'\\x' needs two hex "
 				    "digits (\\x41)");
@@ -446,8 +435,8 @@ expr_lex_hexbytes(struct expr_lex *lx, struct expr_lit *lit)
 	int	 h1, h2;
 
 	for (;;) {
-		h1 = i < lx->n ? hexval((unsigned char)lx->s[i]) : -1;
-		h2 = i + 1 < lx->n ? hexval((unsigned char)lx->s[i + 1]) : -1;
+		h1 = i < lx->n ? encode_hexval((unsigned char)lx->s[i]) : -1;
+		h2 = i + 1 < lx->n ? encode_hexval((unsigned char)lx->s[i + 1]) : -1;
 		if (h1 < 0 || h2 < 0)
 			return (0);
 		out[n++] = (char)(h1 * 16 + h2);
@@ -516,7 +505,7 @@ expr_lex_int(struct expr_lex *lx, int64_t *v)
 	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	d0 = i;
 	while (i < lx->n && ident_char((unsigned char)lx->s[i])) {
-		dv = hexval((unsigned char)lx->s[i]);
+		dv = encode_hexval((unsigned char)lx->s[i]);
 		if (dv < 0 || dv >= base) {
 			while (i < lx->n && ident_char((unsigned char)lx->s[i]))
 				i++;
