@@ -37,6 +37,8 @@ enum expr_plan {
 /* "free", "pro", "business", "enterprise" (any case); -1 when unknown. */
 int		 expr_plan_parse(const char *, enum expr_plan *);
 const char	*expr_plan_name(enum expr_plan);	/* "free"...; "any" for NONE */
+/* "Free", "Pro", "Business"; "Enterprise" for the rest (messages). */
+const char	*expr_plan_title(enum expr_plan);
 
 struct expr_options {
 	enum expr_plan	plan;

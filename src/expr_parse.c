@@ -125,21 +125,6 @@ typename(unsigned t, char *buf, size_t n)
 	return (expr_type_name(t, buf, n));
 }
 
-static const char *
-plan_title(enum expr_plan plan)
-{
-	switch (plan) {
-	case EXPR_PLAN_FREE:
-		return ("Free");
-	case EXPR_PLAN_PRO:
-		return ("Pro");
-	case EXPR_PLAN_BUSINESS:
-		return ("Business");
-	default:
-		return ("Enterprise");
-	}
-}
-
 static int
 plan_ok(struct parser *p, enum expr_plan need)
 {
@@ -475,7 +460,7 @@ field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 	if (!plan_ok(p, fi->plan)) {
 		expr_lex_error(&p->lx, off, len, "field '%.*s' needs the %s "
 		    "plan or above (plan: %s)", (int)len, name,
-		    plan_title(fi->plan), expr_plan_name(p->opts.plan));
+		    expr_plan_title(fi->plan), expr_plan_name(p->opts.plan));
 		return (-1);
 	}
 	n->field = fi->field;
@@ -700,7 +685,7 @@ parse_value(struct parser *p, int first_arg, int *pending)
 		if (!plan_ok(p, expr_func_plan(fn))) {
 			expr_lex_error(lx, off, len, "function '%.*s' needs the "
 			    "%s plan or above (plan: %s)", (int)len, w,
-			    plan_title(expr_func_plan(fn)),
+			    expr_plan_title(expr_func_plan(fn)),
 			    expr_plan_name(p->opts.plan));
 			return (NULL);
 		}

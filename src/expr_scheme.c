@@ -402,6 +402,21 @@ expr_plan_name(enum expr_plan p)
 	return (plan_names[p]);
 }
 
+const char *
+expr_plan_title(enum expr_plan plan)
+{
+	switch (plan) {
+	case EXPR_PLAN_FREE:
+		return ("Free");
+	case EXPR_PLAN_PRO:
+		return ("Pro");
+	case EXPR_PLAN_BUSINESS:
+		return ("Business");
+	default:
+		return ("Enterprise");
+	}
+}
+
 /* Levenshtein distance, capped: names are short. */
 static size_t
 edit_distance(const char *a, size_t la, const char *b)

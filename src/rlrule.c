@@ -91,21 +91,6 @@ rlrule_restricted(enum expr_plan plan)
 	return (plan != EXPR_PLAN_NONE && plan != EXPR_PLAN_ENTERPRISE);
 }
 
-static const char *
-rlrule_plan_title(enum expr_plan plan)
-{
-	switch (plan) {
-	case EXPR_PLAN_FREE:
-		return ("Free");
-	case EXPR_PLAN_PRO:
-		return ("Pro");
-	case EXPR_PLAN_BUSINESS:
-		return ("Business");
-	default:
-		return ("Enterprise");
-	}
-}
-
 int
 rlrule_max_rules(enum expr_plan plan)
 {
@@ -484,7 +469,7 @@ rlrule_characteristics(const cJSON *list, enum expr_plan plan,
 			    strcmp(s, "cf.unique_visitor_id") == 0 ?
 			    "the Business plan or above" :
 			    "Enterprise with Advanced Rate Limiting",
-			    rlrule_plan_title(plan),
+			    expr_plan_title(plan),
 			    plan == EXPR_PLAN_BUSINESS ?
 			    "ip.src or cf.unique_visitor_id" : "ip.src only"));
 		i++;
@@ -501,7 +486,7 @@ rlrule_characteristics(const cJSON *list, enum expr_plan plan,
 		    "must include \"ip.src\"%s on the %s plan",
 		    plan == EXPR_PLAN_BUSINESS ?
 		    " or \"cf.unique_visitor_id\"" : "",
-		    rlrule_plan_title(plan)));
+		    expr_plan_title(plan)));
 	return (0);
 }
 
@@ -528,7 +513,7 @@ rlrule_period(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
 	if (!rlrule_period_ok((int)period, plan))
 		return (rlrule_fail(p, "ratelimit.period", 0, "%ld is over "
 		    "the %s plan's longest period (%d s)", period,
-		    rlrule_plan_title(plan),
+		    expr_plan_title(plan),
 		    rlrule_limits[rlrule_plan_index(plan)].period));
 	return (0);
 }
@@ -590,14 +575,14 @@ rlrule_timeout(const cJSON *rl, const char *action, enum expr_plan plan,
 	if (rlrule_is_challenge(action))
 		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
 		    "must be 0 for %s on the %s plan (a timeout needs "
-		    "Enterprise)", action, rlrule_plan_title(plan)));
+		    "Enterprise)", action, expr_plan_title(plan)));
 	if (timeout == 0)
 		return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0,
 		    "0 (throttle) with %s needs Enterprise: give a timeout",
 		    action));
 	return (rlrule_fail(p, "ratelimit.mitigation_timeout", 0, "%ld is "
 	    "over the %s plan's longest timeout (%d s)", timeout,
-	    rlrule_plan_title(plan),
+	    expr_plan_title(plan),
 	    rlrule_limits[rlrule_plan_index(plan)].timeout));
 }
 
@@ -619,7 +604,7 @@ rlrule_counting(const cJSON *rl, enum expr_plan plan,
 		return (rlrule_fail(p, "ratelimit.counting_expression", 0,
 		    "a counting expression needs the Business plan or above "
 		    "(the %s plan counts the requests the expression "
-		    "matches)", rlrule_plan_title(plan)));
+		    "matches)", expr_plan_title(plan)));
 	return (rlrule_expression(v->valuestring,
 	    "ratelimit.counting_expression", 1, plan, p));
 }
@@ -754,7 +739,7 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 	if (strcmp(action, "log") == 0 && rlrule_restricted(plan))
 		return (rlrule_fail(p, "action", 0, "log needs Enterprise "
 		    "(the %s plan has block and the challenges)",
-		    rlrule_plan_title(plan)));
+		    expr_plan_title(plan)));
 
 	if ((v = rlrule_member(rule, "expression")) == NULL)
 		return (rlrule_fail(p, "expression", 0, "required: the "

@@ -977,6 +977,19 @@ test_scheme(void **state)
 	assert_string_equal(expr_plan_name(EXPR_PLAN_ENTERPRISE), "enterprise");
 }
 
+/* The plan's title in messages: NONE reads as Enterprise (no limits). */
+static void
+test_plan_title(void **state)
+{
+	(void)state;
+	assert_string_equal(expr_plan_title(EXPR_PLAN_FREE), "Free");
+	assert_string_equal(expr_plan_title(EXPR_PLAN_PRO), "Pro");
+	assert_string_equal(expr_plan_title(EXPR_PLAN_BUSINESS), "Business");
+	assert_string_equal(expr_plan_title(EXPR_PLAN_ENTERPRISE),
+	    "Enterprise");
+	assert_string_equal(expr_plan_title(EXPR_PLAN_NONE), "Enterprise");
+}
+
 int
 main(void)
 {
@@ -996,6 +1009,7 @@ main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_plans),
+		cmocka_unit_test(test_plan_title),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_message_utf8),
 		cmocka_unit_test(test_render),
