@@ -12,6 +12,7 @@
 
 #include "jsonutil.h"
 #include "rlrule.h"
+#include "text.h"
 
 #define RLRULE_CONTENT_MAX	(30 * 1024)	/* a block response's body */
 #define RLRULE_REF_MAX		256
@@ -166,18 +167,6 @@ rlrule_member(const cJSON *o, const char *key)
 	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
 
 	return (cJSON_IsNull(v) ? NULL : v);
-}
-
-static size_t
-rlrule_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
 }
 
 /* An integer member within [min, max]; absent is left to the caller. */
@@ -749,7 +738,7 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 		    "not %s", jsonutil_type_name(v)));
 	if (*v->valuestring == '\0')
 		return (rlrule_fail(p, "expression", 0, "must not be empty"));
-	if ((n = rlrule_chars(v->valuestring)) > EXPR_MAX_LENGTH)
+	if ((n = text_chars(v->valuestring)) > EXPR_MAX_LENGTH)
 		return (rlrule_fail(p, "expression", 0, "%zu characters is "
 		    "over the limit of %d", n, EXPR_MAX_LENGTH));
 	if (rlrule_expression(v->valuestring, "expression", 0, plan, p) != 0)
@@ -759,7 +748,7 @@ rlrule_check(const cJSON *rule, enum expr_plan plan,
 		if (!cJSON_IsString(v))
 			return (rlrule_fail(p, "description", 0, "must be a "
 			    "string, not %s", jsonutil_type_name(v)));
-		if ((n = rlrule_chars(v->valuestring)) >
+		if ((n = text_chars(v->valuestring)) >
 		    RLRULE_DESCRIPTION_MAX)
 			return (rlrule_fail(p, "description", 0, "%zu "
 			    "characters is over the limit of %d", n,

@@ -199,6 +199,18 @@ text_char_width(const char *s, size_t *n)
 }
 
 size_t
+text_chars(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+size_t
 text_width(const char *s)
 {
 	size_t	cols = 0, n;

@@ -37,6 +37,11 @@ char		*text_clean(const char *);
  * no width of its own counts one), and cutting in place to at most cols
  * columns without splitting a character (returns the columns kept).
  */
+/*
+ * Characters of UTF-8 text (the bytes that start one), as the API's
+ * length limits count them, not bytes.
+ */
+size_t		 text_chars(const char *);
 size_t		 text_width(const char *);
 size_t		 text_cut(char *, size_t);
 /*

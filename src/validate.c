@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "encode.h"
 #include "jsonutil.h"
+#include "text.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -155,19 +156,6 @@ validate_type_name(const cJSON *v)
 	return (v == NULL ? "absent" : jsonutil_type_name(v));
 }
 
-/* Lengths are in characters, as the spec counts them, not bytes. */
-static size_t
-validate_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
 /* Bytes of s to quote: a few characters, never half of one. */
 static int
 validate_quote_len(const char *s)
@@ -194,9 +182,9 @@ validate_host(const char *s, char *why, size_t size)
 	size_t		 len = strlen(s);
 	int		 c;
 
-	if (validate_chars(s) > VALIDATE_HOST_MAX) {
+	if (text_chars(s) > VALIDATE_HOST_MAX) {
 		snprintf(why, size, "%zu characters is over the limit of %d",
-		    validate_chars(s), VALIDATE_HOST_MAX);
+		    text_chars(s), VALIDATE_HOST_MAX);
 		return (why);
 	}
 	if (s[0] == '[') {
@@ -239,9 +227,9 @@ validate_endpoint(const char *s, char *why, size_t size)
 
 	if (*s != '/')
 		return ("must start with '/'");
-	if (validate_chars(s) > VALIDATE_ENDPOINT_MAX) {
+	if (text_chars(s) > VALIDATE_ENDPOINT_MAX) {
 		snprintf(why, size, "%zu characters is over the limit of %d",
-		    validate_chars(s), VALIDATE_ENDPOINT_MAX);
+		    text_chars(s), VALIDATE_ENDPOINT_MAX);
 		return (why);
 	}
 	for (p = s; *p != '\0'; p++) {
@@ -469,7 +457,7 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 			validate_add(ctx, path, "must not be empty");
 		return;
 	}
-	if (f->max_len != 0 && (n = validate_chars(s)) > f->max_len) {
+	if (f->max_len != 0 && (n = text_chars(s)) > f->max_len) {
 		validate_add(ctx, path, "%zu characters is over the limit of "
 		    "%zu", n, f->max_len);
 		return;

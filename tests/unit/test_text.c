@@ -323,6 +323,17 @@ test_casecmp(void **state)
 	assert_true(text_casecmp("\xc3\xa9", "z") > 0);
 }
 
+/* Length limits count characters: continuation bytes are not counted. */
+static void
+test_chars(void **state)
+{
+	(void)state;
+	assert_int_equal(text_chars(""), 0);
+	assert_int_equal(text_chars("abc"), 3);
+	assert_int_equal(text_chars("caf\xc3\xa9"), 4);
+	assert_int_equal(text_chars("\xe2\x82\xac\xf0\x9f\x98\x80"), 2);
+}
+
 int
 main(void)
 {
@@ -339,6 +350,7 @@ main(void)
 		cmocka_unit_test(test_find_nocase),
 		cmocka_unit_test(test_find_random),
 		cmocka_unit_test(test_casecmp),
+		cmocka_unit_test(test_chars),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_ellipsize),
 	};
