@@ -176,6 +176,7 @@ cJSON		*shield_us_find(struct req *, struct reply *, int);
 void		 shield_us_create(struct req *, struct reply *);
 void		 shield_us_list(struct req *, struct reply *);
 void		 shield_us_get(struct req *, struct reply *);
+void		 shield_us_enable(struct req *, struct reply *, const cJSON *);
 void		 shield_us_patch(struct req *, struct reply *);
 void		 shield_us_delete(struct req *, struct reply *);
 void		 shield_us_ops(struct req *, struct reply *);
@@ -184,6 +185,11 @@ void		 shield_us_ops(struct req *, struct reply *);
 extern const char *const shield_default_actions[];
 cJSON		*shield_settings_load(struct store *, const char *);
 void		 shield_settings_get(struct req *, struct reply *);
+/* The body read into the settings s, or -1 with *cause (allocated). */
+typedef int	(*shield_settings_apply_fn)(const cJSON *, int, cJSON *,
+		    char **);
+void		 shield_settings_write(struct req *, struct reply *, int,
+		     shield_settings_apply_fn);
 void		 shield_settings_put(struct req *, struct reply *);
 void		 shield_settings_patch(struct req *, struct reply *);
 void		 shield_config_get(struct req *, struct reply *);

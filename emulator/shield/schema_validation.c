@@ -143,14 +143,7 @@ shield_sv_schema_create(struct req *req, struct reply *rep)
 void
 shield_sv_schema_patch(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "UPDATE shield_schema SET validation_enabled = ?3"
-	    " WHERE zone = ?1 AND id = ?2";
-	const cJSON		*v;
-	sqlite3_stmt		*st;
-	char			 id[UUID_LEN + 1];
-	cJSON			*s;
-	int			 rc;
+	const cJSON	*v;
 
 	if (shield_sv_off(req, rep))
 		return;
@@ -165,22 +158,7 @@ shield_sv_schema_patch(struct req *req, struct reply *rep)
 		    "must be true or false, not %s", shield_type_name(v));
 		return;
 	}
-	if (v != NULL) {
-		shield_lower_id(req_param(req, "schema_id"), id);
-		st = store_stmt(req->store, sql);
-		sqlite3_bind_text(st, 1, req_param(req, "zone"), -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, cJSON_IsTrue(v));
-		rc = sqlite3_step(st);
-		store_done(st);
-		if (rc != SQLITE_DONE) {
-			reply_store_error(req, rep);
-			return;
-		}
-	}
-	if ((s = shield_us_find(req, rep, 0)) != NULL)
-		reply_ok(rep, s);
+	shield_us_enable(req, rep, v);
 }
 
 /* ---- zone settings ----------------------------------------------------- */
@@ -256,26 +234,10 @@ shield_sv_settings_apply(const cJSON *body, int patch, cJSON *s,
 static void
 shield_sv_settings_write(struct req *req, struct reply *rep, int patch)
 {
-	const char	*zone = req_param(req, "zone");
-	char		*cause = NULL, *text;
-	cJSON		*s;
-
 	if (shield_sv_off(req, rep))
 		return;
 	/* The classic settings' record: both APIs read the same values. */
-	s = shield_settings_load(req->store, zone);
-	if (shield_sv_settings_apply(req->json, patch, s, &cause) != 0) {
-		cJSON_Delete(s);
-		shield_bad(rep, cause);
-		return;
-	}
-	text = util_jprint(s);
-	if (store_kv_put(req->store, zone, SHIELD_SV_KEY, text) != 0) {
-		reply_store_error(req, rep);
-		cJSON_Delete(s);
-	} else
-		reply_ok(rep, s);
-	free(text);
+	shield_settings_write(req, rep, patch, shield_sv_settings_apply);
 }
 
 void

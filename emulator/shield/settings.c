@@ -94,8 +94,13 @@ shield_settings_get(struct req *req, struct reply *rep)
 	reply_ok(rep, shield_settings_load(req->store, req_param(req, "zone")));
 }
 
-static void
-shield_settings_write(struct req *req, struct reply *rep, int patch)
+/*
+ * A PUT (patch 0) or PATCH (patch 1) of the zone's settings with apply
+ * reading the body into them: for the classic and the current API.
+ */
+void
+shield_settings_write(struct req *req, struct reply *rep, int patch,
+    shield_settings_apply_fn apply)
 {
 	const char	*zone = req_param(req, "zone");
 	char		*cause = NULL, *text;
@@ -103,7 +108,7 @@ shield_settings_write(struct req *req, struct reply *rep, int patch)
 
 	/* Read and write in the route's transaction: two PATCHes both land. */
 	s = shield_settings_load(req->store, zone);
-	if (shield_settings_apply(req->json, patch, s, &cause) != 0) {
+	if (apply(req->json, patch, s, &cause) != 0) {
 		cJSON_Delete(s);
 		shield_bad(rep, cause);
 		return;
@@ -120,13 +125,13 @@ shield_settings_write(struct req *req, struct reply *rep, int patch)
 void
 shield_settings_put(struct req *req, struct reply *rep)
 {
-	shield_settings_write(req, rep, 0);
+	shield_settings_write(req, rep, 0, shield_settings_apply);
 }
 
 void
 shield_settings_patch(struct req *req, struct reply *rep)
 {
-	shield_settings_write(req, rep, 1);
+	shield_settings_write(req, rep, 1, shield_settings_apply);
 }
 
 /* ---- configuration ----------------------------------------------------- */

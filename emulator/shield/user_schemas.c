@@ -319,20 +319,46 @@ shield_us_get(struct req *req, struct reply *rep)
 }
 
 /*
+ * The PATCH of a schema, for both APIs: validation_enabled set to v (a
+ * boolean, checked by the caller; NULL changes nothing), then the schema.
+ */
+void
+shield_us_enable(struct req *req, struct reply *rep, const cJSON *v)
+{
+	static const char	 sql[] =
+	    "UPDATE shield_schema SET validation_enabled = ?3"
+	    " WHERE zone = ?1 AND id = ?2";
+	sqlite3_stmt		*st;
+	char			 id[UUID_LEN + 1];
+	cJSON			*s;
+	int			 rc;
+
+	if (v != NULL) {
+		shield_lower_id(req_param(req, "schema_id"), id);
+		st = store_stmt(req->store, sql);
+		sqlite3_bind_text(st, 1, req_param(req, "zone"), -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, cJSON_IsTrue(v));
+		rc = sqlite3_step(st);
+		store_done(st);
+		if (rc != SQLITE_DONE) {
+			reply_store_error(req, rep);
+			return;
+		}
+	}
+	if ((s = shield_us_find(req, rep, 0)) != NULL)
+		reply_ok(rep, s);
+}
+
+/*
  * PATCH takes only validation_enabled: true, as the spec's enum says; a
  * schema stops validating by being deleted. An empty body changes nothing.
  */
 void
 shield_us_patch(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "UPDATE shield_schema SET validation_enabled = 1"
-	    " WHERE zone = ?1 AND id = ?2";
 	const cJSON		*v;
-	sqlite3_stmt		*st;
-	char			 id[UUID_LEN + 1];
-	cJSON			*s;
-	int			 rc;
 
 	if (!cJSON_IsObject(req->json)) {
 		reply_error(rep, 400, ERR_VALIDATION, "the body must be a JSON "
@@ -347,21 +373,7 @@ shield_us_patch(struct req *req, struct reply *rep)
 		    shield_type_name(v));
 		return;
 	}
-	if (v != NULL) {
-		shield_lower_id(req_param(req, "schema_id"), id);
-		st = store_stmt(req->store, sql);
-		sqlite3_bind_text(st, 1, req_param(req, "zone"), -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		store_done(st);
-		if (rc != SQLITE_DONE) {
-			reply_store_error(req, rep);
-			return;
-		}
-	}
-	if ((s = shield_us_find(req, rep, 0)) != NULL)
-		reply_ok(rep, s);
+	shield_us_enable(req, rep, v);
 }
 
 void
