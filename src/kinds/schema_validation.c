@@ -8,11 +8,10 @@
 #include <stddef.h>
 
 #include "kind.h"
+#include "shield.h"
 
 #define SV_ZONE	"/zones/{zone}/schema_validation"
 
-static const char *const sv_schema_kinds[] = { "openapi_v3", NULL };
-static const char *const sv_actions[] = { "none", "log", "block", NULL };
 static const char *const sv_overrides[] = { "none", NULL };
 
 /* ---- schemas ------------------------------------------------------------ */
@@ -37,7 +36,7 @@ static const struct kind_field sv_schema_fields[] = {
 	  .help = "The OpenAPI v3 document to upload (JSON or YAML)" },
 	{ .path = "kind", .type = KIND_TYPE_ENUM,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
-	  .values = sv_schema_kinds, .help = "Kind of schema: openapi_v3" },
+	  .values = shield_schema_kinds, .help = "Kind of schema: openapi_v3" },
 	{ .path = "name", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY | KIND_F_CREATE,
 	  .help = "Name of the schema", .option = "name" },
@@ -49,14 +48,6 @@ static const struct kind_field sv_schema_fields[] = {
 	{ .path = "created_at", .type = KIND_TYPE_TIME,
 	  .flags = KIND_F_READONLY, .help = "When it was uploaded" },
 	{ .path = NULL }
-};
-
-static const struct kind_filter sv_schema_filters[] = {
-	{ .name = "omit_source", .type = KIND_TYPE_BOOL,
-	  .help = "Leave each schema's text out" },
-	{ .name = "validation_enabled", .type = KIND_TYPE_BOOL,
-	  .help = "Only schemas that validate (or not)" },
-	{ .name = NULL }
 };
 
 const struct kind kind_validation_schemas = {
@@ -78,7 +69,7 @@ const struct kind kind_validation_schemas = {
 	.update_method = KIND_METHOD_PATCH,
 	.columns = sv_schema_columns,
 	.fields = sv_schema_fields,
-	.filters = sv_schema_filters,
+	.filters = shield_schema_filters,
 };
 
 /* ---- the zone's settings ------------------------------------------------ */
@@ -95,7 +86,7 @@ static const struct kind_column sv_settings_columns[] = {
 static const struct kind_field sv_settings_fields[] = {
 	{ .path = "validation_default_mitigation_action",
 	  .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
-	  .values = sv_actions,
+	  .values = shield_sv_actions,
 	  .help = "For operations without their own: none, log or block" },
 	{ .path = "validation_override_mitigation_action",
 	  .type = KIND_TYPE_ENUM, .values = sv_overrides,
@@ -133,7 +124,7 @@ static const struct kind_field sv_op_fields[] = {
 	  .flags = KIND_F_READONLY,
 	  .help = "The API Shield operation (edgetui get operations)" },
 	{ .path = "mitigation_action", .type = KIND_TYPE_ENUM,
-	  .values = sv_actions,
+	  .values = shield_sv_actions,
 	  .help = "none, log or block; null: the zone's default" },
 	{ .path = NULL }
 };

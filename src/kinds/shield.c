@@ -11,6 +11,7 @@
 
 #include "apirules.h"
 #include "kind.h"
+#include "shield.h"
 #include "validate.h"
 
 #define SHIELD_ZONE	"/zones/{zone}/api_gateway"
@@ -46,8 +47,8 @@ static const char *const shield_op_orders[] = {
 	"thresholds.p99", "thresholds.requests", "thresholds.auth_id_tokens",
 	"thresholds.data_points", "thresholds.last_updated", NULL
 };
-static const char *const shield_schema_kinds[] = { "openapi_v3", NULL };
-static const char *const shield_sv_actions[] = {
+const char *const shield_schema_kinds[] = { "openapi_v3", NULL };
+const char *const shield_sv_actions[] = {
 	"none", "log", "block", NULL
 };
 
@@ -458,7 +459,7 @@ static const struct kind_field us_fields[] = {
 	{ .path = NULL }
 };
 
-static const struct kind_filter us_filters[] = {
+const struct kind_filter shield_schema_filters[] = {
 	{ .name = "omit_source", .type = KIND_TYPE_BOOL,
 	  .help = "Leave each schema's text out" },
 	{ .name = "validation_enabled", .type = KIND_TYPE_BOOL,
@@ -486,7 +487,7 @@ const struct kind kind_user_schemas = {
 	.update_method = KIND_METHOD_PATCH,
 	.columns = us_columns,
 	.fields = us_fields,
-	.filters = us_filters,
+	.filters = shield_schema_filters,
 	.check = user_schemas_check,
 	.deprecated = "validation-schemas",
 };

@@ -619,6 +619,30 @@ test_filters(void **state)
 	assert_null(kind_filter_text(&kind_user_schemas));
 }
 
+/* Both Schema Validation APIs list the same schemas with the same values. */
+static void
+test_schema_tables_shared(void **state)
+{
+	const struct kind_filter	*f;
+
+	(void)state;
+	assert_ptr_equal(kind_user_schemas.filters,
+	    kind_validation_schemas.filters);
+	f = kind_filter_find(&kind_validation_schemas, "omit_source");
+	assert_non_null(f);
+	assert_int_equal(f->type, KIND_TYPE_BOOL);
+	assert_non_null(kind_filter_find(&kind_user_schemas,
+	    "validation_enabled"));
+	assert_ptr_equal(kind_field_find(&kind_user_schemas, "kind")->values,
+	    kind_field_find(&kind_validation_schemas, "kind")->values);
+	assert_ptr_equal(kind_field_find(&kind_validation_settings,
+	    "validation_default_mitigation_action")->values,
+	    kind_field_find(&kind_operation_validation,
+	    "mitigation_action")->values);
+	assert_string_equal(kind_field_find(&kind_operation_validation,
+	    "mitigation_action")->values[2], "block");
+}
+
 /* ---- cells -------------------------------------------------------------- */
 
 static const char *
@@ -1071,6 +1095,7 @@ main(void)
 		cmocka_unit_test(test_per_page),
 		cmocka_unit_test(test_pager_opts),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_schema_tables_shared),
 		cmocka_unit_test(test_cell_time),
 		cmocka_unit_test(test_cell_bytes),
 		cmocka_unit_test(test_cell_duration),
