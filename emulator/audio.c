@@ -29,35 +29,22 @@ audio_json(const char *uid, const char *label, int is_default,
 	return (o);
 }
 
+static cJSON *
+audio_row(sqlite3_stmt *st)
+{
+	return (audio_json((const char *)sqlite3_column_text(st, 0),
+	    (const char *)sqlite3_column_text(st, 1),
+	    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
+}
+
 void
 audio_list(struct req *req, struct reply *rep)
 {
 	static const char	 sql[] =
 	    "SELECT uid, label, is_default, ready FROM stream_audio"
 	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
-	sqlite3_stmt		*st;
-	cJSON			*list;
-	int			 rc;
 
-	if (!downloads_video_exists(req, rep))
-		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
-	    SQLITE_STATIC);
-	list = cJSON_CreateArray();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON_AddItemToArray(list, audio_json(
-		    (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1),
-		    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
-	}
-	if (rc != SQLITE_DONE) {
-		cJSON_Delete(list);
-		reply_store_error(req, rep);
-	} else
-		reply_ok(rep, list);
-	store_done(st);
+	downloads_list(req, rep, sql, audio_row);
 }
 
 /* The copy request's label and url (NULL when absent), or -1 and cause. */

@@ -11,6 +11,18 @@
 #include "server.h"
 #include "store.h"
 
+static cJSON *
+captions_row(sqlite3_stmt *st)
+{
+	cJSON	*c = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(c, "label",
+	    (const char *)sqlite3_column_text(st, 0));
+	cJSON_AddStringToObject(c, "language",
+	    (const char *)sqlite3_column_text(st, 1));
+	return (c);
+}
+
 /* Read-only in this API: they come from the demo data. */
 void
 captions_list(struct req *req, struct reply *rep)
@@ -18,31 +30,8 @@ captions_list(struct req *req, struct reply *rep)
 	static const char	 sql[] =
 	    "SELECT label, language FROM stream_caption"
 	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
-	sqlite3_stmt		*st;
-	cJSON			*list, *c;
-	int			 rc;
 
-	if (!downloads_video_exists(req, rep))
-		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
-	    SQLITE_STATIC);
-	list = cJSON_CreateArray();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "label",
-		    (const char *)sqlite3_column_text(st, 0));
-		cJSON_AddStringToObject(c, "language",
-		    (const char *)sqlite3_column_text(st, 1));
-		cJSON_AddItemToArray(list, c);
-	}
-	if (rc != SQLITE_DONE) {
-		cJSON_Delete(list);
-		reply_store_error(req, rep);
-	} else
-		reply_ok(rep, list);
-	store_done(st);
+	downloads_list(req, rep, sql, captions_row);
 }
 
 /* A demo video's captions (languages NULL after the last). */

@@ -183,6 +183,31 @@ downloads_video_exists(struct req *req, struct reply *rep)
 	return (video != NULL);
 }
 
+void
+downloads_list(struct req *req, struct reply *rep, const char *sql,
+    cJSON *(*row)(sqlite3_stmt *))
+{
+	sqlite3_stmt	*st;
+	cJSON		*list;
+	int		 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	list = cJSON_CreateArray();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cJSON_AddItemToArray(list, row(st));
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(list);
+		reply_store_error(req, rep);
+	} else
+		reply_ok(rep, list);
+	store_done(st);
+}
+
 static const char *
 downloads_video_state(const cJSON *video)
 {

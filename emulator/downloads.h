@@ -29,6 +29,14 @@ struct reply;
 
 /* The video in the path exists; if not, the reply says so (404). */
 int		 downloads_video_exists(struct req *, struct reply *);
+/*
+ * The reply to a list of the path's video's rows: sql binds ?1 the
+ * account and ?2 the video; row makes each row's object.
+ */
+struct cJSON;
+struct sqlite3_stmt;
+void		 downloads_list(struct req *, struct reply *, const char *,
+		     struct cJSON *(*)(struct sqlite3_stmt *));
 /* Unix seconds, fractional. */
 double		 downloads_now(void);
 
