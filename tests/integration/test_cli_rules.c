@@ -604,6 +604,23 @@ test_edit(void **state)
 	assert_int_equal(r.status, 2);
 	assert_true(has(r.err, "cf.colo.id"));
 	run_free(&r);
+
+	/* A bad expression is shown as create and update show it. */
+	spill(script, "#!/bin/sh\n"
+	    "grep -q 'edgetui: the change was not applied' \"$1\" && exit 0\n"
+	    "sed -i 's/^expression: .*/expression: http.hostt eq x/' \"$1\"\n",
+	    0700);
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:1: "));
+	assert_true(has(r.err, "\nhttp.hostt eq x\n^^^"));
+	assert_false(has(r.err, "column"));
+	run_free(&r);
 	w = version_of(f, f->emu.zone);
 	assert_string_equal(v, w);
 	free(w);
