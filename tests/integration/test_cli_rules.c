@@ -465,7 +465,8 @@ test_create_positions(void **state)
 	run_free(&r);
 	RUN(f, &r, "create", "rules", "-f", file, "--position", "13");
 	assert_int_equal(r.status, 2);
-	assert_true(has(r.err, "11 rules"));
+	assert_true(has(r.err, "--position 13 is out of range: give a number "
+	    "from 1 to 12"));
 	run_free(&r);
 	RUN(f, &r, "create", "rules", "-f", file, "--position", "before:"
 	    ABSENT_ID);
