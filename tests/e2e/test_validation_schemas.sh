@@ -155,7 +155,7 @@ e2e_keys q
 e2e_wait_match '^ validation-schemas  2$'
 e2e_keys q
 e2e_wait_match '^ operations  300$'
-e2e_wait_match '^> GET +api\.example\.com +/v1/users +.* default *$'
+e2e_wait_match '^> GET +api\.example\.com +/v1/users +default '
 e2e_keys Space Space
 e2e_wait_match '^ operations  300  2 marked$'
 e2e_keys V
@@ -166,7 +166,7 @@ e2e_wait_for "Type 2 and Enter to confirm"
 e2e_type 2
 e2e_keys Enter
 e2e_wait_for "schema validation of 2 operations set"
-e2e_wait_count '^[ >] (GET|POST) +api\.example\.com +/v1/users .* block *$' 2
+e2e_wait_count '^[ >] (GET|POST) +api\.example\.com +/v1/users +block ' 2
 ops=$(e2e_api GET "/zones/$CLOUDFLARE_ZONE_ID/api_gateway/operations?per_page=5" |
     grep -oE '"operation_id": *"[-0-9a-f]+"' | grep -oE '[-0-9a-f]{36}' |
     head -n 2)
@@ -183,7 +183,7 @@ e2e_keys End Enter
 e2e_wait_for "Clear schema validation of operation"
 e2e_keys y
 e2e_wait_for "schema validation of 1 operation set"
-e2e_wait_match '^> GET +api\.example\.com +/v1/users +.* default *$'
+e2e_wait_match '^> GET +api\.example\.com +/v1/users +default '
 op=$(echo "$ops" | head -n 1)
 e2e_api GET "$SV/settings/operations/$op" |
     grep -qE '"mitigation_action": *null' ||
