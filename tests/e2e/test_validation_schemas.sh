@@ -78,6 +78,20 @@ id=$(sv_id "E2E cart")
 e2e_api GET "$SV/schemas/$id" | grep -q 'title: E2E cart service' ||
     e2e_fail "the API's copy lacks the uploaded text"
 
+# A directory or a missing file is refused before the name is asked.
+e2e_keys n
+e2e_wait_for "OpenAPI v3 file to upload"
+e2e_type "specs"
+e2e_keys Enter
+e2e_wait_for "specs: a directory, not a file; nothing was sent"
+e2e_assert_not_contains "name for the schema"
+e2e_keys n
+e2e_wait_for "OpenAPI v3 file to upload"
+e2e_type "specs/none.yaml"
+e2e_keys Enter
+e2e_wait_for "specs/none.yaml: No such file or directory; nothing was sent"
+e2e_assert_not_contains "name for the schema"
+
 # Details leave the source out; S shows it.
 e2e_keys G Enter
 e2e_wait_match "^ validation-schemas  3  >  validation-schemas $id$"
@@ -127,6 +141,7 @@ fi
 e2e_keys :
 e2e_type validation-settings
 e2e_keys Enter
+e2e_wait_match '^ validation-settings$'
 e2e_wait_for "Default action: log (a request that breaks its schema is logged, and passes)"
 e2e_wait_for "Override: none set (no override: each operation's action, else the default)"
 e2e_keys e
