@@ -682,8 +682,11 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 	accesslog_ws(s);
 	if (s->p != s->end)
 		return (accesslog_fail(s, "%s", "text after the object"));
-	if (!have_time)
-		return (accesslog_fail(s, "%s", "no EdgeStartTimestamp"));
+	/* A missing field has no column to point at. */
+	if (!have_time) {
+		snprintf(s->why, s->whylen, "no EdgeStartTimestamp");
+		return (-1);
+	}
 	if (r->uri == NULL)
 		r->uri = path;
 	return (0);

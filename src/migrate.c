@@ -83,6 +83,24 @@ migrate_plan_label(enum expr_plan plan)
 	return (plan == EXPR_PLAN_NONE ? "any plan" : expr_plan_name(plan));
 }
 
+/* The plan as a sentence's subject: "the Free plan". */
+static const char *
+migrate_plan_title(enum expr_plan plan)
+{
+	switch (plan) {
+	case EXPR_PLAN_FREE:
+		return ("the Free plan");
+	case EXPR_PLAN_PRO:
+		return ("the Pro plan");
+	case EXPR_PLAN_BUSINESS:
+		return ("the Business plan");
+	case EXPR_PLAN_ENTERPRISE:
+		return ("the Enterprise plan");
+	default:
+		return ("a zone");
+	}
+}
+
 /* An id that can go into a path as it is. */
 static int
 migrate_id_ok(const char *id)
@@ -1277,9 +1295,10 @@ migrate_report_fate(const struct migrate_apply *a, size_t i, struct buf *b)
 		buf_addf(b, "not translated (%s)", a->items[i].error);
 		break;
 	case MIGRATE_OVER_QUOTA:
-		buf_addf(b, "not applied: the entry point would hold more "
-		    "than the %d rules %s allows", rlrule_max_rules(a->plan),
-		    migrate_plan_label(a->plan));
+		buf_addf(b, "not applied: the entry point would hold too "
+		    "many rules (%s allows %d rule%s)",
+		    migrate_plan_title(a->plan), rlrule_max_rules(a->plan),
+		    rlrule_max_rules(a->plan) == 1 ? "" : "s");
 		break;
 	case MIGRATE_PRESENT:
 		buf_addf(b, "skipped: already in the entry point (rule %s)",

@@ -112,9 +112,8 @@ rulesets_position_check(const struct rulesets_position *p,
 	case RULESETS_INDEX:
 		if (p->index <= (long)n + 1)
 			return (0);
-		*cause = xprintf("--position %ld: there %s %d rule%s (at most "
-		    "%d)", p->index, n == 1 ? "is" : "are", n, n == 1 ? "" :
-		    "s", n + 1);
+		*cause = xprintf("--position %ld is out of range: give a "
+		    "number from 1 to %d", p->index, n + 1);
 		return (-1);
 	case RULESETS_BEFORE:
 	case RULESETS_AFTER:

@@ -303,12 +303,20 @@ sim_expr(const char *text, int counting, const char *who, const char *what,
 	struct expr_error	 err;
 	struct expr		*e;
 	char			*shown;
+	size_t			 len, skip;
 
 	memset(&err, 0, sizeof err);
 	if ((e = expr_parse(text, &opts, &err)) != NULL)
 		return (e);
+	/* One block: "rule 1 (desc): counting_expression:1:5: MESSAGE",
+	 * the text, the caret; the caller ends the last line. */
 	shown = expr_error_render(text, &err);
-	xasprintf(cause, "%s: %s:\n%s", who, what, shown);
+	len = strlen(shown);
+	if (len > 0 && shown[len - 1] == '\n')
+		shown[len - 1] = '\0';
+	skip = strncmp(shown, "expression", 10) == 0 ? 10 : 0;
+	xasprintf(cause, "%s: %s%s%s", who, what, skip > 0 ? "" : ": ",
+	    shown + skip);
 	free(shown);
 	return (NULL);
 }

@@ -227,11 +227,12 @@ e2e_wait_match '^/'
 e2e_keys C-u Enter
 e2e_wait_match '^ operations  300$'
 
-# A resize lays the list out again, narrower.
+# A resize lays the list out again, narrower: VALIDATION stays at 80
+# columns, LAST UPDATED goes first.
 e2e_resize 80 24
 e2e_wait_match '^ operations  300$'
-e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT'
+e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT +VALIDATION *$'
 e2e_resize 120 40
-e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT +LAST UPDATED'
+e2e_wait_match '^[ >] METHOD  HOST +ENDPOINT +VALIDATION +LAST UPDATED'
 
 e2e_quit_and_check_sane : q Enter

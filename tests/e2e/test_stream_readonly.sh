@@ -63,7 +63,7 @@ ro_open signing-keys "^ signing-keys  2$"
 ro_refused n new
 ro_refused d delete
 
-ro_open webhook "^ webhook  >  webhook$"
+ro_open webhook "^ webhook$"
 ro_refused e edit
 ro_refused d delete
 

@@ -29,7 +29,7 @@ e2e_keys Enter
 e2e_wait_for "Set schema validation of operation"
 e2e_keys y
 e2e_wait_for "schema validation of 1 operation set"
-e2e_wait_match '^> GET +api\.example\.com +/v1/users +.* block *$'
+e2e_wait_match '^> GET +api\.example\.com +/v1/users +block '
 e2e_api GET "/zones/$CLOUDFLARE_ZONE_ID/api_gateway/operations/$op/schema_validation" |
     grep -qE '"mitigation_action": *"block"' ||
     e2e_fail "the classic API does not have block for $op"

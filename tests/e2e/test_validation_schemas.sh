@@ -78,6 +78,20 @@ id=$(sv_id "E2E cart")
 e2e_api GET "$SV/schemas/$id" | grep -q 'title: E2E cart service' ||
     e2e_fail "the API's copy lacks the uploaded text"
 
+# A directory or a missing file is refused before the name is asked.
+e2e_keys n
+e2e_wait_for "OpenAPI v3 file to upload"
+e2e_type "specs"
+e2e_keys Enter
+e2e_wait_for "specs: a directory, not a file; nothing was sent"
+e2e_assert_not_contains "name for the schema"
+e2e_keys n
+e2e_wait_for "OpenAPI v3 file to upload"
+e2e_type "specs/none.yaml"
+e2e_keys Enter
+e2e_wait_for "specs/none.yaml: No such file or directory; nothing was sent"
+e2e_assert_not_contains "name for the schema"
+
 # Details leave the source out; S shows it.
 e2e_keys G Enter
 e2e_wait_match "^ validation-schemas  3  >  validation-schemas $id$"
@@ -127,6 +141,7 @@ fi
 e2e_keys :
 e2e_type validation-settings
 e2e_keys Enter
+e2e_wait_match '^ validation-settings$'
 e2e_wait_for "Default action: log (a request that breaks its schema is logged, and passes)"
 e2e_wait_for "Override: none set (no override: each operation's action, else the default)"
 e2e_keys e
@@ -155,7 +170,7 @@ e2e_keys q
 e2e_wait_match '^ validation-schemas  2$'
 e2e_keys q
 e2e_wait_match '^ operations  300$'
-e2e_wait_match '^> GET +api\.example\.com +/v1/users +.* default *$'
+e2e_wait_match '^> GET +api\.example\.com +/v1/users +default '
 e2e_keys Space Space
 e2e_wait_match '^ operations  300  2 marked$'
 e2e_keys V
@@ -166,7 +181,7 @@ e2e_wait_for "Type 2 and Enter to confirm"
 e2e_type 2
 e2e_keys Enter
 e2e_wait_for "schema validation of 2 operations set"
-e2e_wait_count '^[ >] (GET|POST) +api\.example\.com +/v1/users .* block *$' 2
+e2e_wait_count '^[ >] (GET|POST) +api\.example\.com +/v1/users +block ' 2
 ops=$(e2e_api GET "/zones/$CLOUDFLARE_ZONE_ID/api_gateway/operations?per_page=5" |
     grep -oE '"operation_id": *"[-0-9a-f]+"' | grep -oE '[-0-9a-f]{36}' |
     head -n 2)
@@ -183,7 +198,7 @@ e2e_keys End Enter
 e2e_wait_for "Clear schema validation of operation"
 e2e_keys y
 e2e_wait_for "schema validation of 1 operation set"
-e2e_wait_match '^> GET +api\.example\.com +/v1/users +.* default *$'
+e2e_wait_match '^> GET +api\.example\.com +/v1/users +default '
 op=$(echo "$ops" | head -n 1)
 e2e_api GET "$SV/settings/operations/$op" |
     grep -qE '"mitigation_action": *null' ||

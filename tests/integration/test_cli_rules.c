@@ -465,7 +465,8 @@ test_create_positions(void **state)
 	run_free(&r);
 	RUN(f, &r, "create", "rules", "-f", file, "--position", "13");
 	assert_int_equal(r.status, 2);
-	assert_true(has(r.err, "11 rules"));
+	assert_true(has(r.err, "--position 13 is out of range: give a number "
+	    "from 1 to 12"));
 	run_free(&r);
 	RUN(f, &r, "create", "rules", "-f", file, "--position", "before:"
 	    ABSENT_ID);
@@ -603,6 +604,23 @@ test_edit(void **state)
 	}
 	assert_int_equal(r.status, 2);
 	assert_true(has(r.err, "cf.colo.id"));
+	run_free(&r);
+
+	/* A bad expression is shown as create and update show it. */
+	spill(script, "#!/bin/sh\n"
+	    "grep -q 'edgetui: the change was not applied' \"$1\" && exit 0\n"
+	    "sed -i 's/^expression: .*/expression: http.hostt eq x/' \"$1\"\n",
+	    0700);
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "expression:1:1: "));
+	assert_true(has(r.err, "\nhttp.hostt eq x\n^^^"));
+	assert_false(has(r.err, "column"));
 	run_free(&r);
 	w = version_of(f, f->emu.zone);
 	assert_string_equal(v, w);
@@ -1037,6 +1055,35 @@ test_rules_test(void **state)
 	free(id0);
 }
 
+/*
+ * A server that retired the legacy API (edgemu --legacy-gone): one short
+ * line, without the console's notice, naming what to use instead.
+ */
+static void
+test_legacy_gone(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+
+	f->emu.extra[f->emu.nextra++] = strdup("--legacy-gone");
+	edgemu_restart(&f->emu);
+	RUN(f, &r, "get", "rate-limits");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "HTTP 410 Gone"));
+	assert_true(has(r.err, "edgetui get rate-limit-rules"));
+	assert_false(has(r.err, "managed here"));
+	assert_int_equal(count_lines(r.err), 1);
+	assert_true(strlen(r.err) < 200);
+	run_free(&r);
+	RUN(f, &r, "migrate", "rate-limits", "--plan", "pro");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "migrate: HTTP 410 Gone"));
+	assert_true(has(r.err, "cannot be read"));
+	assert_false(has(r.err, "managed here"));
+	assert_int_equal(count_lines(r.err), 1);
+	run_free(&r);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, cli_setup, cli_teardown)
 
 int
@@ -1058,6 +1105,7 @@ main(void)
 		T(test_expr_fmt),
 		T(test_expr_eval),
 		T(test_rules_test),
+		T(test_legacy_gone),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -613,6 +613,20 @@ test_refused(void **state)
 	run_free(&r);
 	free(rules);
 
+	/* A bad counting expression: one block, no blank line. */
+	rules = write_text(f, "bad.yaml", "- id: cnt\n  action: block\n"
+	    "  description: logins\n  expression: ssl\n"
+	    "  ratelimit: {characteristics: [cf.colo.id, ip.src], period: 10, "
+	    "requests_per_period: 1, counting_expression: \"nope eq 1\"}\n");
+	RUN(f, &r, "rules", "simulate", "--log", log, "--rules", rules);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "rule 1 (logins): "
+	    "counting_expression:1:1: "));
+	assert_non_null(strstr(r.err, "\nnope eq 1\n^^^^\n"));
+	assert_null(strstr(r.err, "\n\n"));
+	run_free(&r);
+	free(rules);
+
 	rules = write_text(f, "bad.yaml", "- id: nolimit\n  action: block\n"
 	    "  expression: ssl\n"
 	    "  ratelimit: {characteristics: [ip.src], period: 10}\n");

@@ -151,6 +151,30 @@ test_help_lists_every_command(void **state)
 	table_run_free(&r);
 }
 
+/* expr eval takes --counting: its line in --help says so. */
+static void
+test_help_eval_counting(void **state)
+{
+	struct table_run	 r;
+	const char		*eval, *end;
+
+	(void)state;
+	table_run(&r, "--help", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(eval = strstr(buf_str(&r.out), "\n  expr eval"));
+	/* The next command's line starts with two blanks and a letter. */
+	for (end = strchr(eval + 1, '\n'); end != NULL &&
+	    !(end[1] == ' ' && end[2] == ' ' && end[3] != ' ');
+	    end = strchr(end + 1, '\n'))
+		;
+	assert_non_null(end);
+	eval = strstr(eval, "[--counting]");
+	assert_non_null(eval);
+	assert_true(eval < end);
+	buf_free(&r.out);
+	buf_free(&r.err);
+}
+
 static void
 test_unknown_command_names_the_table(void **state)
 {
@@ -179,6 +203,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_lists_every_command),
 		cmocka_unit_test(test_unknown_command_names_the_table),
+		cmocka_unit_test(test_help_eval_counting),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -162,7 +162,7 @@ test_validation_schemas(void **state)
 	run_free(&r);
 	RUN(f, &r, "create", "validation-schemas", "-f", file);
 	assert_int_equal(r.status, 2);
-	assert_true(has(r.err, "name: required"));
+	assert_true(has(r.err, "--name is required: name of the schema"));
 	run_free(&r);
 	free(bad);
 	bad = file_in(f, "latin1.yaml",

@@ -263,8 +263,9 @@ test_quota(void **state)
 	RUN(f, &r, "migrate", "rate-limits", ids[0], ids[2], ids[3], "--plan",
 	    "pro", "--apply", "--disable-legacy");
 	assert_int_equal(r.status, 1);
-	assert_true(has(r.err, "not applied: the entry point would hold more "
-	    "than the 2 rules pro allows; legacy rule still enabled"));
+	assert_true(has(r.err, "not applied: the entry point would hold too "
+	    "many rules (the Pro plan allows 2 rules); legacy rule still "
+	    "enabled"));
 	assert_true(has(r.err, "2 applied"));
 	ep_count_ref(f, NULL, &total);
 	assert_int_equal(total, 2);

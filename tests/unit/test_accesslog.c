@@ -177,6 +177,15 @@ test_logpush_bad(void **state)
 	bad(lp, "{\"x\":[1,{\"a\":[]]}", "a bracket that does not match");
 	bad(lp, "{\"x\":[1,2", "ends inside a value");
 	bad(lp, "{\"ClientIP\":\"192.0.2.1\"}", "no EdgeStartTimestamp");
+	/* A missing field is not at a column. */
+	{
+		struct accesslog_record	r;
+		char			why[192];
+
+		assert_int_equal(parse(lp, &opts_none,
+		    "{\"ClientIP\":\"192.0.2.1\"}", &r, why, sizeof why), -1);
+		assert_string_equal(why, "no EdgeStartTimestamp");
+	}
 	bad(lp, "{\"EdgeStartTimestamp\":\"yesterday\"}", "no RFC 3339 time");
 	bad(lp, "{\"EdgeStartTimestamp\":-5}", "no time since the epoch");
 	bad(lp, "{\"RequestHeaders\":[],\"EdgeStartTimestamp\":1}",

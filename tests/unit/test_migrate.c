@@ -984,8 +984,8 @@ test_apply(void **state)
 	assert_non_null(strstr(report, "entry point " EP "\n"));
 	assert_null(strstr(report, "no entry point"));
 	assert_non_null(strstr(report, "  legacy aa: not applied: the entry "
-	    "point would hold more than the 1 rules free allows; legacy rule "
-	    "unchanged\n"));
+	    "point would hold too many rules (the Free plan allows 1 rule); "
+	    "legacy rule unchanged\n"));
 	assert_true(migrate_apply_failed(a));
 	free(report);
 	migrate_apply_free(a);

@@ -246,7 +246,7 @@ test_rules_read(void **state)
 	    "\"requests_per_period\":5}}]");
 	assert_null(simulate_new(rules, &notes, &cause));
 	assert_null(notes);
-	assert_non_null(strstr(cause, "rule 1: expression:\nexpression:1:9:"));
+	assert_non_null(strstr(cause, "rule 1: expression:1:9: "));
 	free(cause);
 	cJSON_Delete(rules);
 	rules = cJSON_Parse("[{\"expression\":\"http.response.code eq 401\","

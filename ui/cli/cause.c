@@ -6,7 +6,9 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "api.h"
 #include "http.h"
 #include "status.h"
 #include "xmalloc.h"
@@ -22,6 +24,13 @@ char *
 cli_cause(const struct http_response *resp, const char *cause,
     enum status st)
 {
+	/* The console's long notice is for its panel: one line here. */
+	if (resp != NULL && resp->http_status == 410 && resp->path != NULL &&
+	    api_gone_message(resp->path) != NULL)
+		return (xprintf("%s %.*s: HTTP 410 Gone: this server retired "
+		    "the legacy rate limiting API; use edgetui get "
+		    "rate-limit-rules", resp->method, (int)strcspn(resp->path,
+		    "?"), resp->path));
 	if (resp != NULL && resp->detail != NULL)
 		return (xprintf("%s %s: %s", resp->method, resp->path,
 		    resp->detail));

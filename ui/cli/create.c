@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,40 @@ cli_form_file(const struct kind *k)
 }
 
 /*
+ * cli_validate for a record made from the form options: a field that has
+ * an option is named by it, since that is what the user types.
+ */
+static int
+cli_validate_form(const struct kind *k, const cJSON *rec)
+{
+	const struct kind_field	*f;
+	struct validate_error	*errs;
+	size_t			 n, i;
+	char			 help[160];
+
+	if (validate_record(k, rec, VALIDATE_CREATE, &errs, &n) == 0)
+		return (0);
+	for (i = 0; i < n; i++) {
+		f = *errs[i].field != '\0' ? kind_field_find(k,
+		    errs[i].field) : NULL;
+		if (f == NULL || f->option == NULL)
+			cli_error(-1, "%s: %s", *errs[i].field != '\0' ?
+			    errs[i].field : "(body)", errs[i].message);
+		else if (strcmp(errs[i].message, "required") == 0) {
+			snprintf(help, sizeof help, "%s", f->help != NULL ?
+			    f->help : "");
+			help[0] = (char)tolower((unsigned char)help[0]);
+			cli_error(-1, "--%s is required%s%s", f->option,
+			    *help != '\0' ? ": " : "", help);
+		} else
+			cli_error(-1, "--%s: %s", f->option, errs[i].message);
+	}
+	cli_error(-1, "%zu problem%s; nothing was sent", n, n == 1 ? "" : "s");
+	validate_errors_free(errs, n);
+	return (-1);
+}
+
+/*
  * The parts and the record to validate from -f and the form options; -1
  * after the message for an option the kind does not take.
  */
@@ -184,7 +219,7 @@ cli_create_multipart(struct cli *c, const struct kind *k, const char *path,
 	memset(parts, 0, sizeof parts);
 	rec = cJSON_CreateObject();
 	if (cli_form(o, k, parts, &n, rec) != 0 ||
-	    cli_validate(k, rec, VALIDATE_CREATE) != 0) {
+	    cli_validate_form(k, rec) != 0) {
 		cJSON_Delete(rec);
 		return (HTTP_EXIT_USAGE);
 	}
@@ -237,7 +272,7 @@ cli_create_json_file(struct cli *c, const struct kind *k, const char *path,
 	memset(parts, 0, sizeof parts);
 	rec = cJSON_CreateObject();
 	if (cli_form(o, k, parts, &n, rec) != 0 ||
-	    cli_validate(k, rec, VALIDATE_CREATE) != 0)
+	    cli_validate_form(k, rec) != 0)
 		goto out;
 	if ((text = cli_read_text(o->file, &len, &cause)) == NULL) {
 		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);

@@ -50,7 +50,7 @@ cli_migrate_list(struct cli *c, const struct kind *k, cJSON *list)
 	cJSON			**items;
 	char			*path, *cause = NULL;
 	size_t			 n, i, base;
-	int			 rv = 0;
+	int			 rv = 0, gone = 0;
 
 	if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
 		rv = cli_usage_error("%s", cause);
@@ -66,7 +66,14 @@ cli_migrate_list(struct cli *c, const struct kind *k, cJSON *list)
 		buf_truncate(&q, base);
 		if (!pager_next_query(p, &q))
 			break;
-		if ((rv = cli_get(c, buf_str(&q), &resp)) != 0) {
+		if ((rv = cli_send_json_quiet(c, "GET", buf_str(&q), NULL,
+		    &resp, 410, &gone)) != 0 || gone) {
+			if (gone)
+				rv = cli_error(http_exit_status(resp.status,
+				    resp.http_status), "migrate: HTTP 410 Gone: "
+				    "this server retired the legacy rate limiting "
+				    "API, so its rules cannot be read; use "
+				    "edgetui get rate-limit-rules");
 			http_response_free(&resp);
 			break;
 		}

@@ -25,6 +25,7 @@
 #include "text.h"
 #include "validate.h"
 #include "xmalloc.h"
+#include "yamljson.h"
 
 #include "cli.h"
 
@@ -520,6 +521,63 @@ out:
 	return (rv);
 }
 
+/*
+ * cli_edit_loop, but an expression the service would refuse is shown at
+ * the end as create and update show it: the column, the text, a caret.
+ */
+static int
+rules_edit_loop(struct cli *c, struct edit *e, cJSON **edited)
+{
+	struct rulesets_lint	 l;
+	enum expr_plan		 plan;
+	cJSON			*last = NULL;
+	char			*cause = NULL, *why = NULL, *line, *nl;
+	size_t			 flen;
+
+	*edited = NULL;
+	for (;;) {
+		fflush(stdout);
+		fflush(stderr);
+		if (edit_run_editor(e->file, &cause) != 0)
+			break;
+		switch (edit_next(e, edited, &cause)) {
+		case EDIT_CHANGED:
+			return (0);
+		case EDIT_UNCHANGED:
+		case EDIT_EMPTY:
+			return (1);
+		case EDIT_AGAIN:
+			continue;
+		case EDIT_INVALID:
+		case EDIT_FAILED:
+			break;
+		}
+		break;
+	}
+	if (e->last != NULL && cli_expr_plan(c, &plan) == 0)
+		last = yamljson_parse(e->last, strlen(e->last), &why);
+	free(why);
+	if (last == NULL || rulesets_lint(last, plan, &l) == 0 ||
+	    l.text == NULL) {
+		cli_error(-1, "%s", cause);
+		goto out;
+	}
+	cli_expr_error(l.text, &l.err);
+	/* The other problems, one per line, without the one just shown. */
+	flen = strlen(l.field);
+	for (line = cause; line != NULL && *line != '\0'; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		if (strncmp(line, l.field, flen) != 0 || line[flen] != ':')
+			cli_error(-1, "%s", line);
+	}
+	cli_error(-1, "%s: refused; nothing was sent", l.field);
+out:
+	cJSON_Delete(last);
+	free(cause);
+	return (-1);
+}
+
 static int
 rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 {
@@ -545,7 +603,7 @@ rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 		free(cause);
 		goto out;
 	}
-	loop = cli_edit_loop(&e, &edited);
+	loop = rules_edit_loop(c, &e, &edited);
 	if (loop < 0)
 		rv = HTTP_EXIT_USAGE;
 	else if (loop > 0)
@@ -728,8 +786,8 @@ rules_judge(const cJSON *rule, struct expr_request *rq,
 	if ((e = expr_parse(rules_str(rule, "expression"), NULL, &err)) ==
 	    NULL) {
 		v->verdict = "invalid";
-		snprintf(v->why, sizeof v->why, "column %d: %s", err.column,
-		    err.message);
+		snprintf(v->why, sizeof v->why, "expression:1:%d: %s",
+		    err.column, err.message);
 		return;
 	}
 	v->verdict = expr_eval(e, rq) == 1 ? "match" : "no match";

@@ -149,7 +149,7 @@ const struct cli_command cli_commands[] = {
 		.name = "expr eval",
 		.synopsis = "expr eval EXPR --request 'METHOD URL' [--ip IP] "
 		    "[-H 'Name: value']... [--country CC] [--status CODE] "
-		    "[--explain]",
+		    "[--counting] [--explain]",
 		.summary = "true or false for that request; --explain shows\n"
 		    "each comparison's value",
 		.flags = CLI_OPT_PLAN | CLI_OPT_REQUEST | CLI_OPT_STATUS |

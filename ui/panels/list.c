@@ -427,7 +427,9 @@ panel_draw_title(struct panel *p, int y, int w)
 			    p->sort_desc ? "desc" : "asc");
 	} else if (p->loading)
 		buf_adds(&b, "  loading...");
-	if (p->view == PANEL_DETAIL && p->detail.title != NULL)
+	/* A settings object's record is named as its list is: once. */
+	if (p->view == PANEL_DETAIL && p->detail.title != NULL &&
+	    strcmp(p->detail.title, p->kind->name) != 0)
 		buf_addf(&b, "  >  %s", p->detail.title);
 	screen_fill(y, 0, w, screen_role(THEME_ROLE_TITLE));
 	screen_put(y, 0, w, buf_str(&b), screen_role(THEME_ROLE_TITLE));

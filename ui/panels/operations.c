@@ -457,17 +457,28 @@ operations_sv_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	return (1);
 }
 
-/* The VALIDATION column, before the id: the kind does not show it. */
+/*
+ * The VALIDATION column, which the kind does not show: before LAST
+ * UPDATED (else before the id), so that a narrow terminal, which drops
+ * columns from the right, keeps it longest after the endpoint.
+ */
 static void
 operations_opened(struct panel *p)
 {
 	const struct kind_column	*c;
+	size_t				 at, i;
 
 	c = kind_column_find(p->kind, "mitigation_action");
 	if (c == NULL || p->ncols == 0 || p->ncols >= ROWS_MAX_COLUMNS)
 		return;
-	p->cols[p->ncols] = p->cols[p->ncols - 1];
-	p->cols[p->ncols - 1] = c;
+	for (at = 0; at < p->ncols; at++)
+		if (strcmp(p->cols[at]->path, "last_updated") == 0)
+			break;
+	if (at == p->ncols)
+		at = p->ncols - 1;
+	for (i = p->ncols; i > at; i--)
+		p->cols[i] = p->cols[i - 1];
+	p->cols[at] = c;
 	p->ncols++;
 	rows_free(p->rows);
 	p->rows = rows_new(p->kind, p->cols, p->ncols);

@@ -8,6 +8,9 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,10 +153,22 @@ uschema_file(struct tui *t, void *arg, const char *file)
 {
 	struct uschema_upload	*u;
 	struct panel		*p = arg;
+	struct stat		 sb;
 	char			*copy, *q;
 
 	if (*file == '\0')
 		return;
+	/* The file first: no name is asked for a file that cannot be sent. */
+	if (stat(file, &sb) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "%s: %s; nothing was sent", file,
+		    strerror(errno));
+		return;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		tui_message(t, TUI_MSG_ERROR, "%s: a directory, not a file; "
+		    "nothing was sent", file);
+		return;
+	}
 	u = xcalloc(1, sizeof *u);
 	u->p = p;
 	u->file = xstrdup(file);
