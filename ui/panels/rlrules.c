@@ -8,6 +8,8 @@
 
 #include "tui.h"
 
+#include "panels/rlform.h"
+
 static int
 rlrules_action(struct panel *p, enum action a)
 {
@@ -26,8 +28,14 @@ rlrules_action(struct panel *p, enum action a)
 		}
 		return (TUI_HANDLED);
 	case ACTION_NEW:
+		rlform_new(p);
+		return (TUI_HANDLED);
 	case ACTION_EDIT:
+		rlform_edit(p);
+		return (TUI_HANDLED);
 	case ACTION_EDIT_YAML:
+		rlyaml_edit(p);
+		return (TUI_HANDLED);
 	case ACTION_DELETE:
 		tui_message(p->tui, TUI_MSG_WARN, "rate limiting rules are read "
 		    "only here: use edgetui create, edit or delete "
@@ -41,8 +49,11 @@ rlrules_action(struct panel *p, enum action a)
 const struct panel_ops panel_rate_limit_rules_ops = {
 	.kind = "rate-limit-rules",
 	.action = rlrules_action,
+	.event = rlform_event,
 	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "new" },
+		{ ACTION_EDIT, "edit" },
+		{ ACTION_EDIT_YAML, "yaml" },
 		{ ACTION_NONE, NULL }
 	},
-	.readonly = 1,
 };
