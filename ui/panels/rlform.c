@@ -27,6 +27,7 @@
 #include "xmalloc.h"
 
 #include "panels/rlform.h"
+#include "panels/rltest.h"
 
 /* What a write's request is (struct tui_req's sub). */
 #define RLFORM_SUB_EP		0x726c01	/* GET the entry point */
@@ -127,6 +128,8 @@ struct rlform {
 	size_t		 npicks;
 };
 
+static int	 rlform_lint(const struct rlform *, enum rlform_id,
+		     struct expr_error *);
 static void	 rlform_answer(struct rlform *, int, const char *, ...)
 		     __attribute__((__format__(__printf__, 3, 4)));
 
@@ -1011,6 +1014,32 @@ rlform_send_form(struct rlform *f, int dry)
 	cJSON_Delete(rule);
 }
 
+/* T and L: the rule as typed, tried by the tester or over a log. */
+static void
+rlform_try(struct rlform *f, int simulate)
+{
+	struct expr_error	 err;
+	cJSON			*rule;
+	char			*cause = NULL;
+
+	if (rlform_lint(f, RLF_EXPR, &err) != 0 ||
+	    rlform_lint(f, RLF_COUNTING, &err) != 0) {
+		rlform_answer(f, 0, "fix the expressions first: the %s cannot "
+		    "be evaluated", simulate ? "simulation" : "tester");
+		return;
+	}
+	if ((rule = rlform_rule(f, &cause)) == NULL) {
+		rlform_answer(f, 0, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (simulate)
+		rlsim_open(f->t, NULL, rule);
+	else
+		rltest_open(f->t, rule);
+	cJSON_Delete(rule);
+}
+
 /* Typing in a text field: Enter keeps, Esc puts the old text back. */
 static void
 rlform_edit_key(struct rlform *f, int key)
@@ -1073,6 +1102,12 @@ rlform_key(struct tui *t, struct modal *m, int key)
 	case 'S':
 		rlform_send_form(f, 0);
 		break;
+	case 'T':
+		rlform_try(f, 0);
+		break;
+	case 'L':
+		rlform_try(f, 1);
+		break;
 	}
 	return (TUI_HANDLED);
 }
@@ -1088,6 +1123,24 @@ rlform_lint(const struct rlform *f, enum rlform_id i, struct expr_error *err)
 	o.plan = f->plan;
 	o.counting = i == RLF_COUNTING;
 	return (exprview_lint(f->val[i], &o, i == RLF_COUNTING, err));
+}
+
+/* The rows a field takes: an expression's lines (three at most) and its
+ * lint's message. */
+static int
+rlform_height(const struct rlform *f, size_t i)
+{
+	struct expr_error	 err;
+	const char		*s;
+	int			 lines = 1;
+
+	if (rlform_fields[i].type != RLFT_EXPR)
+		return (1);
+	for (s = f->val[i]; *s != '\0'; s++)
+		if (*s == '\n' && s[1] != '\0')
+			lines++;
+	return (MINIMUM(lines, 3) + (rlform_lint(f, (enum rlform_id)i,
+	    &err) != 0));
 }
 
 /*
@@ -1121,7 +1174,7 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 	if (s[start] != '\0')
 		screen_put(y + rows - 1, x + w - 1, 1, screen_ellipsis(),
 		    attr);
-	if (bad) {
+	if (bad && rows < maxrows) {
 		msg = err.column > 0 ? xprintf("column %d: %s", err.column,
 		    err.message) : xstrdup(err.message);
 		screen_put(y + rows, x, w, msg, screen_role(THEME_ROLE_ERROR));
@@ -1159,12 +1212,32 @@ rlform_draw_value(struct rlform *f, size_t i, int y, int x, int w)
 	free(shown);
 }
 
+/* The server's answer or the lint's, wrapped to two rows. */
+static void
+rlform_draw_answer(const struct rlform *f, int y)
+{
+	attr_t		 a = screen_role(f->answer_ok ? THEME_ROLE_OK :
+			    THEME_ROLE_ERROR);
+	const char	*rest;
+	char		*first;
+	size_t		 cut;
+
+	cut = text_wrap(f->answer, (size_t)MAXIMUM(COLS - 2, 1));
+	first = xstrndup(f->answer, cut);
+	screen_put(y, 1, COLS - 2, first, a);
+	free(first);
+	for (rest = f->answer + cut; *rest == ' '; rest++)
+		;
+	if (*rest != '\0')
+		screen_put(y + 1, 1, COLS - 2, rest, a);
+}
+
 static void
 rlform_draw(struct tui *t, struct modal *m)
 {
 	struct rlform	*f = (struct rlform *)m;
 	size_t		 i, shown[RLF_N], n = 0, at = 0;
-	int		 y, y0 = 2, label = 21, w, rows, bottom = LINES - 4;
+	int		 y, y0 = 2, label = 21, w, rows, bottom = LINES - 5;
 	attr_t		 na = screen_role(THEME_ROLE_NORMAL);
 	char		*title;
 
@@ -1195,7 +1268,7 @@ rlform_draw(struct tui *t, struct modal *m)
 	for (;;) {
 		rows = 0;
 		for (i = f->top; i <= at; i++)
-			rows += rlform_fields[shown[i]].type == RLFT_EXPR ? 4 : 1;
+			rows += rlform_height(f, shown[i]);
 		if (rows <= bottom - y0 || f->top >= at)
 			break;
 		f->top++;
@@ -1207,7 +1280,8 @@ rlform_draw(struct tui *t, struct modal *m)
 		    id == f->focus ? screen_role(THEME_ROLE_KEY) : na);
 		if (rlform_fields[id].type == RLFT_EXPR) {
 			y += rlform_draw_expr(f, (enum rlform_id)id, y, label,
-			    w, MINIMUM(4, bottom - y), screen_role(
+			    w, MINIMUM(rlform_height(f, id), bottom - y),
+			    screen_role(
 			    id == f->focus ? THEME_ROLE_INPUT_FOCUS :
 			    THEME_ROLE_INPUT));
 			continue;
@@ -1215,16 +1289,15 @@ rlform_draw(struct tui *t, struct modal *m)
 		rlform_draw_value(f, id, y, label, w);
 		y++;
 	}
-	/* The focused field's help, the last answer, the keys. */
-	screen_put(LINES - 4, 1, COLS - 2, rlform_fields[f->focus].help,
+	/* The focused field's help, the last answer (two rows), the keys. */
+	screen_put(LINES - 5, 1, COLS - 2, rlform_fields[f->focus].help,
 	    screen_role(THEME_ROLE_DIM));
 	if (f->answer != NULL)
-		screen_put(LINES - 3, 1, COLS - 2, f->answer, screen_role(
-		    f->answer_ok ? THEME_ROLE_OK : THEME_ROLE_ERROR));
+		rlform_draw_answer(f, LINES - 4);
 	screen_put(LINES - 2, 1, COLS - 2, f->editing ?
 	    "Enter keep  Esc undo  Tab next field" :
-	    "Enter edit/pick  V validate (server)  S save  Esc cancel",
-	    screen_role(THEME_ROLE_DIM));
+	    "Enter edit/pick  V validate  S save  T test  L simulate  Esc "
+	    "cancel", screen_role(THEME_ROLE_DIM));
 }
 
 /* ---- opening ------------------------------------------------------------------- */

@@ -1,0 +1,193 @@
+#!/bin/bash
+# Writing rate limiting rules from the console at 80x24, against an edgemu
+# on the Business plan with a profile that names no plan (language-only
+# lint, the server is the authority): n opens the form, the expression
+# editor shows a lint error at its column (caret and highlight) and its
+# message, Tab completes a name, the fixed rule validates (V) and saves,
+# and is then in the list and on the server; V shows the server's refusal
+# of a period over the plan's; E with a bad expression reopens the editor
+# with the message and a caret under the column on top, and the fixed
+# edit is applied after its diff.
+set -eu
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+
+E2E_COLS=${E2E_COLS:-80}
+E2E_ROWS=${E2E_ROWS:-24}
+e2e_init rule_form
+e2e_edgemu_start --plan business
+EP=/zones/$CLOUDFLARE_ZONE_ID/rulesets/phases/http_ratelimit/entrypoint
+
+# One rule, so the plan's five leave room for the form's.
+e2e_api PUT "$EP" '{"rules":[{"description":"Search API","action":"block",
+"expression":"http.request.uri.path eq \"/search\"","ratelimit":{
+"characteristics":["cf.colo.id","ip.src"],"period":60,
+"requests_per_period":50,"mitigation_timeout":600}}]}' >/dev/null
+
+# The rules as the CLI reads them from the same edgemu.
+cli_rules() {
+	"$EDGETUI" get rate-limit-rules -o json
+}
+
+# $EDITOR for E: the first round breaks the expression, the second (the
+# file reopened with the lint on top) is kept aside, then fixed.
+cat >"$E2E_DIR/editor.sh" <<'EOF'
+#!/bin/sh
+dir=$(dirname "$0")
+f=$1
+n=$(($(cat "$dir/editor.rounds" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$dir/editor.rounds"
+case $n in
+1)
+	sed -i 's|^expression: .*|expression: '\''http.request.uri.path eq "/search" and ip.srcc eq 1.2.3.4'\''|' "$f"
+	;;
+2)
+	cp "$f" "$dir/round2.yaml"
+	sed -i -e 's|^expression: .*|expression: '\''http.request.uri.path eq "/search" and ip.src eq 1.2.3.4'\''|' \
+	    -e 's|^description: .*|description: Search API from YAML|' "$f"
+	;;
+esac
+exit 0
+EOF
+chmod +x "$E2E_DIR/editor.sh"
+export EDITOR=$E2E_DIR/editor.sh
+
+e2e_console_start
+e2e_wait_match '^ operations  300$'
+e2e_keys :
+e2e_type rules
+e2e_keys Enter
+e2e_wait_match '^ rate-limit-rules  1$'
+e2e_wait_match '^> Search API'
+e2e_wait_for "n new"
+
+# ---- n: the form, a description, then the expression editor
+e2e_keys n
+e2e_wait_for "new rate limiting rule (no plan"
+e2e_wait_for "V validate  S save"
+e2e_keys Enter
+e2e_type "Form rule e2e"
+e2e_keys Enter
+e2e_wait_match '^ description +Form rule e2e'
+# Up twice from the description: the action, then (wrapping) the expression.
+e2e_keys k k
+e2e_wait_for "Which requests the rule applies to"
+e2e_keys Enter
+e2e_wait_for "expression of a new rate limiting rule"
+e2e_wait_for "required: which requests the rule applies to"
+e2e_type 'http.request.uri.path eq "/form" and ip.srcc eq 1.2.3.4'
+e2e_wait_for "column 38: unknown field 'ip.srcc'"
+# The caret row under the text starts under the column: ip.srcc.
+text_row=$(e2e_screen | grep -n 'and ip.srcc eq 1.2.3.4' | head -1 | cut -d: -f1)
+[ -n "$text_row" ] || e2e_fail "the expression is not on the screen"
+line=$(sed -n "${text_row}p" "$E2E_DIR/screen.now")
+caret=$(sed -n "$((text_row + 1))p" "$E2E_DIR/screen.now")
+prefix=${line%%ip.srcc*}
+[ "${caret:${#prefix}:7}" = "^^^^^^^" ] ||
+    e2e_fail "the caret is not under column 38: '$line' / '$caret'"
+[ "${caret:0:${#prefix}}" = "$(printf '%*s' "${#prefix}" '')" ] ||
+    e2e_fail "the caret row has more than the caret: '$caret'"
+# The same characters are drawn highlighted (reverse video) in the text.
+_e2e_tmux capture-pane -e -p -t "$E2E_SESSION" >"$E2E_DIR/screen.esc"
+grep -qE $'\e\\[([0-9]+;)*7(;[0-9]+)*m(\e\\[[0-9;]*m)*ip\\.srcc' "$E2E_DIR/screen.esc" ||
+    e2e_fail "ip.srcc is not highlighted: $(grep -F 'ip.srcc' "$E2E_DIR/screen.esc" | cat -v)"
+
+# Fixed: the character removed, the rest typed again; then a new line.
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	e2e_keys BSpace
+done
+e2e_wait_gone "column 38"
+e2e_type ' eq 1.2.3.4'
+e2e_wait_for "valid (language only"
+e2e_keys Enter
+e2e_type 'and http.request.me'
+e2e_keys Tab
+e2e_wait_match '^ and http\.request\.method *$'
+e2e_type ' eq "POST"'
+e2e_wait_for "valid (language only"
+# Tab on several names lists them with their types.
+e2e_type ' and ip.src.c'
+e2e_keys Tab
+e2e_wait_for "ip.src.country  String"
+e2e_wait_for "ip.src.city  String"
+e2e_keys Escape
+e2e_wait_for "Tab complete  C-f format"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+	e2e_keys BSpace
+done
+e2e_wait_for "valid (language only"
+e2e_keys C-f
+e2e_wait_for 'http.request.uri.path eq "/form" and ip.src eq 1.2.3.4 and'
+e2e_keys Escape
+e2e_wait_for "V validate  S save"
+e2e_wait_for 'http.request.uri.path eq "/form"'
+
+# ---- V: the server's word, nothing saved; then S
+e2e_keys V
+e2e_wait_for "the server accepts this rule (dry run: nothing was saved)"
+[ "$(cli_rules | grep -c '"Form rule e2e"')" = 0 ] ||
+    e2e_fail "a dry run saved the rule"
+e2e_keys S
+e2e_wait_for "created rate limiting rule 'Form rule e2e'"
+e2e_wait_match '^ rate-limit-rules  2$'
+e2e_wait_for "Form rule e2e"
+rules=$(cli_rules)
+grep -qF '"description":	"Form rule e2e"' <<<"$rules" ||
+    grep -qF '"description": "Form rule e2e"' <<<"$rules" ||
+    e2e_fail "the rule is not on the server: $rules"
+grep -qF 'ip.src eq 1.2.3.4 and http.request.method eq \"POST\"' <<<"$rules" ||
+    e2e_fail "the expression was not saved as formatted: $rules"
+
+# ---- V refused: a period over the Business plan's, offered since the
+# profile names no plan; the form keeps what was typed.
+e2e_keys n
+e2e_wait_for "new rate limiting rule (no plan"
+e2e_keys Enter
+e2e_type "Too long a period"
+e2e_keys Enter j j j
+e2e_wait_for "Seconds over which requests are counted"
+e2e_keys Enter
+e2e_wait_for "3600 s (1 h)"
+e2e_keys G Enter
+e2e_wait_match '^ period +3600 s \(1 h\)'
+e2e_keys k k k k k
+e2e_wait_for "Which requests the rule applies to"
+e2e_keys Enter
+e2e_wait_for "expression of a new rate limiting rule"
+e2e_type 'http.request.uri.path eq "/slow"'
+e2e_wait_for "valid (language only"
+e2e_keys Escape
+e2e_wait_for "V validate  S save"
+e2e_keys V
+e2e_wait_for "the server refuses this rule"
+e2e_wait_for "Business plan"
+e2e_wait_match '^ description +Too long a period'
+[ "$(cli_rules | grep -c 'Too long a period')" = 0 ] ||
+    e2e_fail "a refused dry run saved the rule"
+e2e_keys Escape
+e2e_wait_for "Discard the changes in this form? (y/n)"
+e2e_keys y
+e2e_wait_gone "new rate limiting rule"
+e2e_wait_match '^ rate-limit-rules  2$'
+
+# ---- E: a bad expression reopens the editor with the lint on top
+e2e_keys g
+e2e_wait_match '^> Search API'
+e2e_keys E
+e2e_wait_for "Apply 2 changes to rate-limit-rules"
+[ "$(cat "$E2E_DIR/editor.rounds")" = 2 ] ||
+    e2e_fail "the editor ran $(cat "$E2E_DIR/editor.rounds") times, not 2"
+grep -qF "# edgetui: the change was not applied:" "$E2E_DIR/round2.yaml" ||
+    e2e_fail "no lint comment on top: $(cat "$E2E_DIR/round2.yaml")"
+grep -qF "#   expression: column 40: unknown field 'ip.srcc'" \
+    "$E2E_DIR/round2.yaml" ||
+    e2e_fail "the comment lacks the column: $(cat "$E2E_DIR/round2.yaml")"
+grep -qE '^# {42}\^+$' "$E2E_DIR/round2.yaml" ||
+    e2e_fail "no caret under column 40: $(cat "$E2E_DIR/round2.yaml")"
+e2e_keys y
+e2e_wait_for "saved rate limiting rule 'Search API from YAML'"
+e2e_wait_for "Search API from YAML"
+rules=$(cli_rules)
+grep -qF 'http.request.uri.path eq \"/search\" and ip.src eq 1.2.3.4' \
+    <<<"$rules" || e2e_fail "the YAML edit is not on the server: $rules"
+
+e2e_quit_and_check_sane : q Enter
