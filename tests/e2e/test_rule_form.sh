@@ -163,6 +163,11 @@ e2e_wait_for "Business plan"
 e2e_wait_match '^ description +Too long a period'
 [ "$(cli_rules | grep -c 'Too long a period')" = 0 ] ||
     e2e_fail "a refused dry run saved the rule"
+# S is refused the same way, and the form stays with the text.
+e2e_keys S
+e2e_wait_for "refused by the server: HTTP 400: ratelimit.period"
+e2e_wait_match '^ description +Too long a period'
+e2e_wait_for 'http.request.uri.path eq "/slow"'
 e2e_keys Escape
 e2e_wait_for "Discard the changes in this form? (y/n)"
 e2e_keys y

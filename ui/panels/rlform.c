@@ -800,6 +800,16 @@ rlform_picked(struct tui *t, void *arg, size_t i, int other)
 		line_set(&f->line, f->val[RLF_CHARS]);
 	} else
 		rlform_set(f, f->pick_field, f->picks[i]);
+	/* A challenge below Enterprise throttles, a block does not. */
+	if (f->pick_field == RLF_ACTION && *f->val[RLF_TIMEOUT] != '\0' &&
+	    !rlrule_timeout_ok(atoi(f->val[RLF_TIMEOUT]), f->val[RLF_ACTION],
+	    f->plan)) {
+		char *s = xprintf("%d", rlform_first_ok(f, rlrule_timeouts,
+		    rlrule_ntimeouts, 0, 600));
+
+		rlform_set(f, RLF_TIMEOUT, s);
+		free(s);
+	}
 	free(f->answer);
 	f->answer = NULL;
 	t->dirty = 1;
@@ -1365,6 +1375,8 @@ rlform_edit(struct panel *p)
 	/* The list holds whole rules, as fresh as a GET would be. */
 	if ((rec = panel_current_record(p)) == NULL)
 		return;
+	/* A list may number its rules: a place, not a field of the rule. */
+	cJSON_DeleteItemFromObjectCaseSensitive(rec, "position");
 	rlform_open(p, rec, panel_current_id(p));
 	cJSON_Delete(rec);
 }

@@ -195,6 +195,8 @@ rlyaml_edit(struct panel *p)
 		cJSON_Delete(rec);
 		return;
 	}
+	/* A list may number its rules: a place, not a field of the rule. */
+	cJSON_DeleteItemFromObjectCaseSensitive(rec, "position");
 	if (edit_open(&e, p->kind, rec, VALIDATE_UPDATE, &cause) != 0) {
 		tui_message(p->tui, TUI_MSG_ERROR, "edit: %s", cause);
 		free(cause);
@@ -326,6 +328,8 @@ rlyaml_diff(struct panel *p, struct tui_req *r, const cJSON *ep)
 	    text->valuestring : "");
 	o->edited = cJSON_DetachItemFromObjectCaseSensitive(r->data,
 	    "record");
+	/* Moves are K and J: a position typed is not sent (see the body). */
+	cJSON_DeleteItemFromObjectCaseSensitive(o->edited, "position");
 	if ((fresh = rulesets_rule_find(ep, r->id, NULL)) == NULL) {
 		rlyaml_offer_again(o, "The rule is no longer on the server "
 		    "(deleted meanwhile?): nothing was sent.");
