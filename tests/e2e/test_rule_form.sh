@@ -121,6 +121,19 @@ e2e_keys Escape
 e2e_wait_for "V validate  S save"
 e2e_wait_for 'http.request.uri.path eq "/form"'
 
+# ---- T and L: the tester and the simulation take the rule as typed
+e2e_keys T
+e2e_wait_for "with the rule being edited"
+e2e_type "https://www.example.com/form"
+e2e_keys Enter
+e2e_wait_for "Form rule e2e (edited)"
+e2e_keys Escape
+e2e_wait_for "V validate  S save"
+e2e_keys L
+e2e_wait_for "simulate the rules on which access log?"
+e2e_keys Escape
+e2e_wait_for "V validate  S save"
+
 # ---- V: the server's word, nothing saved; then S
 e2e_keys V
 e2e_wait_for "the server accepts this rule (dry run: nothing was saved)"
