@@ -122,6 +122,7 @@ struct rlform {
 	char		*answer;	/* the last word on the rule, or NULL */
 	int		 answer_ok;
 	struct tui_req	*req;		/* on its way, or NULL */
+	int		 saving;	/* req is a save: the form may close */
 	/* The picker open: the values its items stand for. */
 	enum rlform_id	 pick_field;
 	char		*picks[RLFORM_PICKS];
@@ -726,8 +727,10 @@ rlform_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (0);
 	if (ev->kind != JOBS_EVENT_DONE && ev->kind != JOBS_EVENT_FAILED)
 		return (1);
-	if (r->modal != NULL)
+	if (r->modal != NULL) {
 		((struct rlform *)r->modal)->req = NULL;
+		((struct rlform *)r->modal)->saving = 0;
+	}
 	why = tui_cause(r, ev);
 	switch (r->sub) {
 	case RLFORM_SUB_EP:
@@ -968,6 +971,13 @@ rlform_activate(struct rlform *f)
 		break;
 	case RLFT_TEXT:
 	case RLFT_NUMBER:
+		/* The line editor holds less than a block's body may. */
+		if (strlen(f->val[f->focus]) >= LINE_MAX_BYTES - 1) {
+			rlform_answer(f, 0, "%s: too long to edit here: E "
+			    "edits the rule as YAML", rlform_fields[
+			    f->focus].label);
+			break;
+		}
 		f->editing = 1;
 		line_set(&f->line, f->val[f->focus]);
 		break;
@@ -1018,6 +1028,7 @@ rlform_send_form(struct rlform *f, int dry)
 	if ((rule = rlform_checked(f)) == NULL)
 		return;
 	f->req = rlform_write(f->p, f->id, rule, f->orig, dry, &f->m, NULL);
+	f->saving = f->req != NULL && !dry;
 	if (f->req != NULL)
 		rlform_answer(f, 1, "%s", dry ? "asking the server "
 		    "(dry_run)..." : "saving...");
@@ -1083,10 +1094,16 @@ rlform_key(struct tui *t, struct modal *m, int key)
 		rlform_edit_key(f, key);
 		return (TUI_HANDLED);
 	}
+	/* A save closes the form when it is done: nothing opens above it. */
+	if (f->saving && key != 033 && key != 'q') {
+		tui_message(t, TUI_MSG_INFO, "saving: waiting for the server's "
+		    "answer (Esc leaves the form, the save goes on)");
+		return (TUI_HANDLED);
+	}
 	switch (key) {
 	case 033:
 	case 'q':
-		if (rlform_changed(f))
+		if (rlform_changed(f) && !f->saving)
 			dialog_confirm(t, "discard", "Discard the changes in "
 			    "this form? (y/n)", rlform_discard, f, NULL);
 		else
