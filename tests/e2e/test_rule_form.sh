@@ -102,6 +102,7 @@ e2e_keys Enter
 e2e_type 'and http.request.me'
 e2e_keys Tab
 e2e_wait_match '^ and http\.request\.method *$'
+e2e_wait_for 'http.request.method  String: '
 e2e_type ' eq "POST"'
 e2e_wait_for "valid (language only"
 # Tab on several names lists them with their types.
@@ -128,11 +129,12 @@ e2e_type "https://www.example.com/form"
 e2e_keys Enter
 e2e_wait_for "Form rule e2e (edited)"
 e2e_keys Escape
+e2e_wait_gone "with the rule being edited"
 e2e_wait_for "V validate  S save"
 e2e_keys L
 e2e_wait_for "simulate the rules on which access log?"
 e2e_keys Escape
-e2e_wait_for "V validate  S save"
+e2e_wait_gone "simulate the rules on which access log?"
 
 # ---- V: the server's word, nothing saved; then S
 e2e_keys V

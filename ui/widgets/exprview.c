@@ -41,6 +41,7 @@ struct exprview {
 	int				 bad;
 	struct expr_error		 err;
 	char				*note;	/* C-f's refusal, or NULL */
+	const struct expr_symbol	*told;	/* the name completed last */
 	/* Completion: open when n > 0. */
 	const struct expr_symbol	*cands[EXPRVIEW_CANDS];
 	size_t				 ncands;
@@ -271,14 +272,18 @@ exprview_draw_popup(struct exprview *v, int y, int x)
 	}
 }
 
-/* Under the text: the error (wrapped to two rows), or that it is valid. */
+/*
+ * Under the text: the error (wrapped to two rows), or that it is valid;
+ * then, on the third, what the name completed or chosen in the list is.
+ */
 static void
 exprview_draw_message(struct exprview *v, int y)
 {
-	char		*msg, *first;
-	const char	*rest;
-	size_t		 cut;
-	attr_t		 a;
+	const struct expr_symbol	*sym;
+	char				*msg, *first;
+	const char			*rest;
+	size_t				 cut;
+	attr_t				 a;
 
 	if (v->note != NULL) {
 		msg = xstrdup(v->note);
@@ -310,6 +315,13 @@ exprview_draw_message(struct exprview *v, int y)
 	if (*rest != '\0')
 		screen_put(y + 1, 1, COLS - 2, rest, a);
 	free(msg);
+	sym = v->ncands > 0 ? v->cands[v->cand] : v->told;
+	if (sym != NULL) {
+		msg = xprintf("%s  %s: %s", sym->name, sym->type, sym->summary);
+		screen_put(y + 2, 1, COLS - 2, msg,
+		    screen_role(THEME_ROLE_DIM));
+		free(msg);
+	}
 }
 
 static void
@@ -381,11 +393,12 @@ exprview_complete(struct exprview *v)
 	n = exprtext_complete(&v->t, &v->opts, v->cands, EXPRVIEW_CANDS);
 	if (n == 0) {
 		free(v->note);
-		v->note = xstrdup("no field or function starts so on this "
-		    "plan");
+		v->note = xstrdup("nothing to complete: no field or function "
+		    "name allowed here starts so");
 		return;
 	}
 	if (exprtext_extend(&v->t, v->cands, n) && n == 1) {
+		v->told = v->cands[0];
 		v->ncands = 0;
 		return;
 	}
@@ -429,6 +442,7 @@ exprview_popup_key(struct exprview *v, int key)
 	case '\t':
 	case '\r':
 		exprtext_accept(&v->t, v->cands[v->cand]);
+		v->told = v->cands[v->cand];
 		v->ncands = 0;
 		exprview_check(v);
 		return (1);
@@ -512,6 +526,7 @@ exprview_key(struct tui *t, struct modal *m, int key)
 		return (TUI_HANDLED);
 	free(v->note);
 	v->note = NULL;
+	v->told = NULL;
 	switch (key) {
 	case 033:
 		/* Popped first: the answer may reopen or redraw the form. */
