@@ -57,7 +57,7 @@ e2e_keys :
 e2e_type rules
 e2e_keys Enter
 e2e_wait_match '^ rate-limit-rules  1$'
-e2e_wait_match '^> Search API'
+e2e_wait_match '^> .*Search API'
 e2e_wait_for "n new"
 
 # ---- n: the form, a description, then the expression editor
@@ -191,7 +191,7 @@ e2e_wait_match '^ rate-limit-rules  2$'
 
 # ---- E: a bad expression reopens the editor with the lint on top
 e2e_keys g
-e2e_wait_match '^> Search API'
+e2e_wait_match '^> .*Search API'
 e2e_keys E
 e2e_wait_for "Apply 2 changes to rate-limit-rules"
 [ "$(cat "$E2E_DIR/editor.rounds")" = 2 ] ||
