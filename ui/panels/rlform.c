@@ -184,17 +184,8 @@ rlform_set_number(struct rlform *f, enum rlform_id i, const cJSON *v,
 static void
 rlform_set_chars(struct rlform *f, const cJSON *list)
 {
-	const cJSON	*c;
-	struct buf	 b;
-
-	buf_init(&b);
-	cJSON_ArrayForEach(c, list) {
-		if (!cJSON_IsString(c))
-			continue;
-		buf_addf(&b, "%s%s", b.len > 0 ? ", " : "", c->valuestring);
-	}
-	rlform_set(f, RLF_CHARS, buf_str(&b));
-	buf_free(&b);
+	free(f->val[RLF_CHARS]);
+	f->val[RLF_CHARS] = rulesets_characteristics_text(list);
 }
 
 /* The first value the plan allows in a list, else the list's first. */
@@ -333,33 +324,6 @@ rlform_put(cJSON *o, const char *key, cJSON *v)
 		cJSON_AddItemToObject(o, key, v);
 }
 
-static cJSON *
-rlform_chars_json(const char *s)
-{
-	cJSON		*list = cJSON_CreateArray();
-	const char	*p = s, *e;
-	char		*one;
-
-	/* Commas separate; a header name in brackets holds none. */
-	while (*p != '\0') {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (*p == '\0')
-			break;
-		for (e = p; *e != '\0' && *e != ','; e++)
-			if (*e == '"')
-				while (*++e != '\0' && *e != '"')
-					;
-		one = xstrndup(p, (size_t)(e - p));
-		while (*one != '\0' && one[strlen(one) - 1] == ' ')
-			one[strlen(one) - 1] = '\0';
-		cJSON_AddItemToArray(list, cJSON_CreateString(one));
-		free(one);
-		p = e;
-	}
-	return (list);
-}
-
 /* The block's response, or NULL (none: all three empty). */
 static int
 rlform_response(const struct rlform *f, cJSON *rule, char **cause)
@@ -414,7 +378,7 @@ rlform_rule(const struct rlform *f, char **cause)
 	    strcmp(f->val[RLF_ENABLED], "yes") == 0));
 	rlform_put(rule, "expression", cJSON_CreateString(f->val[RLF_EXPR]));
 	rl = rlform_object(rule, "ratelimit");
-	rlform_put(rl, "characteristics", rlform_chars_json(
+	rlform_put(rl, "characteristics", rulesets_characteristics_parse(
 	    f->val[RLF_CHARS]));
 	if (rlform_number(f, RLF_PERIOD, &n, cause) != 0)
 		goto fail;
