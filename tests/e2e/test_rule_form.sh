@@ -152,6 +152,27 @@ grep -qF '"description":	"Form rule e2e"' <<<"$rules" ||
 grep -qF 'ip.src eq 1.2.3.4 and http.request.method eq \"POST\"' <<<"$rules" ||
     e2e_fail "the expression was not saved as formatted: $rules"
 
+# ---- e: the rule in the form, one field changed, the whole rule PATCHed
+e2e_wait_match '^> .*Form rule e2e'
+e2e_keys e
+e2e_wait_for "edit rate limiting rule "
+e2e_wait_match '^ description +Form rule e2e'
+e2e_keys S
+e2e_wait_for "no change: nothing sent"
+e2e_keys e
+e2e_wait_for "edit rate limiting rule "
+e2e_keys j Enter End
+e2e_type " (edited)"
+e2e_keys Enter S
+e2e_wait_for "saved rate limiting rule 'Form rule e2e (edited)'"
+e2e_wait_match '^> .*Form rule e2e \(edited\)'
+rules=$(cli_rules)
+grep -qF 'ip.src eq 1.2.3.4 and http.request.method eq \"POST\"' <<<"$rules" ||
+    e2e_fail "the PATCH lost the expression: $rules"
+# The other rule has 50: this is the form's, kept by the whole-rule PATCH.
+grep -qE '"requests_per_period":[[:space:]]*100' <<<"$rules" ||
+    e2e_fail "the PATCH lost the rate: $rules"
+
 # ---- V refused: a period over the Business plan's, offered since the
 # profile names no plan; the form keeps what was typed.
 e2e_keys n
