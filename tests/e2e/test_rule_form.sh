@@ -3,8 +3,9 @@
 # on the Business plan with a profile that names no plan (language-only
 # lint, the server is the authority): n opens the form, the expression
 # editor shows a lint error at its column (caret and highlight) and its
-# message, Tab completes a name, the fixed rule validates (V) and saves,
-# and is then in the list and on the server; V shows the server's refusal
+# message, Tab completes a name, T and L take the rule as typed, the fixed
+# rule validates (V) and saves, and is then in the list and on the server;
+# e changes it with the whole rule PATCHed; V shows the server's refusal
 # of a period over the plan's; E with a bad expression reopens the editor
 # with the message and a caret under the column on top, and the fixed
 # edit is applied after its diff.
