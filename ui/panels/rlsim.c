@@ -23,6 +23,7 @@
 #include "ruletest.h"
 #include "screen.h"
 #include "simulate.h"
+#include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -63,6 +64,20 @@ struct rlsim_job {
 
 /* The last log simulated: the prompt offers it. */
 static char	*rlsim_last;
+
+/* s cleaned for the terminal, cut to cols columns and padded to them. */
+static void
+rlsim_cell(struct buf *b, const char *s, size_t cols)
+{
+	char	*clean = text_clean(s), *cut;
+	size_t	 w;
+
+	cut = text_ellipsize(clean, cols, "...");
+	w = text_width(cut);
+	buf_addf(b, "%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
+	free(cut);
+	free(clean);
+}
 
 /* ---- the run, on its own thread ---------------------------------------- */
 
@@ -418,17 +433,16 @@ rlsim_row(struct rlsim *s, const cJSON *r, size_t i, int y)
 	struct buf	 b = BUF_INITIALIZER;
 	const cJSON	*rule = cJSON_GetArrayItem(s->rules, (int)i);
 	const char	*name, *first;
-	char		 cut[25];
 	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
 
 	name = *rlsim_str(r, "description") != '\0' ?
 	    rlsim_str(r, "description") : rlsim_str(r, "id");
-	/* A cell: cut to the column (screen_put cleans it). */
-	snprintf(cut, sizeof cut, "%s", name);
 	first = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r,
 	    "first_mitigation")) ? rlsim_str(r, "first_mitigation") : "-";
-	buf_addf(&b, "%-3zu %-24s %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s%s",
-	    i + 1, cut, rlsim_num(r, "matched"), rlsim_num(r, "counted"),
+	buf_addf(&b, "%-3zu ", i + 1);
+	rlsim_cell(&b, name, 24);
+	buf_addf(&b, " %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s%s",
+	    rlsim_num(r, "matched"), rlsim_num(r, "counted"),
 	    rlsim_num(r, "clients"), rlsim_num(r, "clients_mitigated"),
 	    rlsim_num(r, "requests_mitigated"), first,
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled")) ?
