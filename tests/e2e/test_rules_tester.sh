@@ -126,6 +126,41 @@ e2e_type "simulate $E2E_DIR/nothing.json"
 e2e_keys Enter
 e2e_wait_for 'nothing.json: No such file or directory; nothing was run'
 
+# A run under way: its progress (lines: a pipe has no size), then Esc
+# cancels it. The log is a pipe that a writer keeps open after 100000
+# lines (progress comes every 65536 lines), so the run is still reading
+# when Esc comes.
+mkfifo "$E2E_DIR/pipe.json" "$E2E_DIR/release"
+{
+	awk -v n=100000 'BEGIN { for (i = 0; i < n; i++) printf "{\"ClientIP\":" \
+	    "\"192.0.2.%d\",\"ClientRequestHost\":\"example.com\"," \
+	    "\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"/a\"," \
+	    "\"EdgeStartTimestamp\":%d}\n", i % 200, 1700000000 + i }'
+	# Opened both ways, so opening does not wait; bounded all the same.
+	exec 4<>"$E2E_DIR/release"
+	read -r -t 60 _ <&4 || true
+} >"$E2E_DIR/pipe.json" &
+writer=$!
+e2e_keys :
+e2e_type "simulate $E2E_DIR/pipe.json"
+e2e_keys Enter
+e2e_wait_match '^  [0-9]+ lines read$'
+e2e_wait_for 'Esc or q cancels the run.'
+e2e_keys Escape
+e2e_wait_for 'pipe.json: cancelled; nothing was kept'
+e2e_assert_not_contains 'lines read'
+# The console answers meanwhile; then the writer lets the run end.
+e2e_keys :
+e2e_type test
+e2e_keys Enter
+e2e_wait_for 'rules tester'
+e2e_keys Escape
+e2e_wait_gone 'rules tester'
+exec 5<>"$E2E_DIR/release"
+echo >&5
+exec 5>&-
+wait "$writer" || true
+
 e2e_quit_and_check_sane : q Enter
 
 # ---- the command line agrees --------------------------------------------------

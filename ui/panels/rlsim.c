@@ -47,8 +47,8 @@ struct rlsim {
 	cJSON			*rules;		/* those simulated */
 	struct tui_req		*req;		/* the fetch or the run */
 	unsigned long		 job;
-	long long		 done;		/* bytes read */
-	long long		 total;		/* the file's size; 0 unknown */
+	long long		 done;		/* bytes read, or lines */
+	long long		 total;		/* the file's size; -1: lines */
 	cJSON			*result;	/* the run's (rlsim_result) */
 	size_t			 sel;
 	size_t			 top;
@@ -60,6 +60,7 @@ struct rlsim_job {
 	cJSON		*rules;
 	struct jobs	*jobs;
 	unsigned long	 id;
+	struct accesslog *log;
 };
 
 /* The last log simulated: the prompt offers it. */
@@ -81,11 +82,18 @@ rlsim_cell(struct buf *b, const char *s, size_t cols)
 
 /* ---- the run, on its own thread ---------------------------------------- */
 
+/*
+ * Bytes of the file's size; when its size is unknown (a pipe), the lines
+ * read, as a negative total says.
+ */
 static int
 rlsim_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct rlsim_job	*job = arg;
 
+	if (total == 0)
+		return (jobs_progress(job->jobs, job->id,
+		    (long long)accesslog_lines(job->log), -1));
 	return (jobs_progress(job->jobs, job->id, (long long)done,
 	    (long long)total));
 }
@@ -143,6 +151,7 @@ rlsim_job_run(struct jobs *jobs, unsigned long id, void *arg,
 	}
 	if ((log = accesslog_open(job->path, &lo, cause)) == NULL)
 		goto out;
+	job->log = log;
 	/* The size at once, for the bar. */
 	accesslog_progress(log, &done, &total);
 	if (rlsim_progress(job, done, total) != 0 ||
@@ -413,7 +422,10 @@ rlsim_draw_progress(struct rlsim *s)
 				buf_addc(&b, i < fill ? '#' : '.');
 			buf_addf(&b, "] %3d%%  ", pct);
 		}
-		rlsim_size(&b, s->done);
+		if (s->total < 0)
+			buf_addf(&b, "%lld lines", s->done);
+		else
+			rlsim_size(&b, s->done);
 		if (s->total > 0) {
 			buf_adds(&b, " of ");
 			rlsim_size(&b, s->total);
