@@ -89,10 +89,12 @@ e2e_wait_for 'GET https://example.com/login: no rule matches'
 e2e_keys Escape
 e2e_wait_gone 'rules tester'
 
-# A new tester starts with the last one's values.
+# A new tester, by C-t in the rules list, starts with the last one's values.
 e2e_keys :
-e2e_type test
+e2e_type rules
 e2e_keys Enter
+e2e_wait_match '^> Login form'
+e2e_keys C-t
 e2e_wait_for 'rules tester'
 e2e_wait_match '^ URL +https://example\.com/login'
 e2e_wait_match '^ Header +X-Test: 1'
