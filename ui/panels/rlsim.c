@@ -600,6 +600,9 @@ rlsim_start(struct tui *t, const char *typed, const cJSON *edited)
 	s->m.key = rlsim_key;
 	s->m.draw = rlsim_draw;
 	s->m.free = rlsim_free;
+	/* Nothing is typed here: : opens over it, a list opened replaces
+	 * it (and cancels a run). */
+	s->m.flags = MODAL_VIEW;
 	s->t = t;
 	s->path = path;
 	s->edited_at = -1;
