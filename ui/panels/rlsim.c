@@ -23,6 +23,7 @@
 #include "ruletest.h"
 #include "screen.h"
 #include "simulate.h"
+#include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -46,8 +47,8 @@ struct rlsim {
 	cJSON			*rules;		/* those simulated */
 	struct tui_req		*req;		/* the fetch or the run */
 	unsigned long		 job;
-	long long		 done;		/* bytes read */
-	long long		 total;		/* the file's size; 0 unknown */
+	long long		 done;		/* bytes read, or lines */
+	long long		 total;		/* the file's size; -1: lines */
 	cJSON			*result;	/* the run's (rlsim_result) */
 	size_t			 sel;
 	size_t			 top;
@@ -59,18 +60,40 @@ struct rlsim_job {
 	cJSON		*rules;
 	struct jobs	*jobs;
 	unsigned long	 id;
+	struct accesslog *log;
 };
 
 /* The last log simulated: the prompt offers it. */
 static char	*rlsim_last;
 
+/* s cleaned for the terminal, cut to cols columns and padded to them. */
+static void
+rlsim_cell(struct buf *b, const char *s, size_t cols)
+{
+	char	*clean = text_clean(s), *cut;
+	size_t	 w;
+
+	cut = text_ellipsize(clean, cols, "...");
+	w = text_width(cut);
+	buf_addf(b, "%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
+	free(cut);
+	free(clean);
+}
+
 /* ---- the run, on its own thread ---------------------------------------- */
 
+/*
+ * Bytes of the file's size; when its size is unknown (a pipe), the lines
+ * read, as a negative total says.
+ */
 static int
 rlsim_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct rlsim_job	*job = arg;
 
+	if (total == 0)
+		return (jobs_progress(job->jobs, job->id,
+		    (long long)accesslog_lines(job->log), -1));
 	return (jobs_progress(job->jobs, job->id, (long long)done,
 	    (long long)total));
 }
@@ -128,6 +151,7 @@ rlsim_job_run(struct jobs *jobs, unsigned long id, void *arg,
 	}
 	if ((log = accesslog_open(job->path, &lo, cause)) == NULL)
 		goto out;
+	job->log = log;
 	/* The size at once, for the bar. */
 	accesslog_progress(log, &done, &total);
 	if (rlsim_progress(job, done, total) != 0 ||
@@ -398,7 +422,10 @@ rlsim_draw_progress(struct rlsim *s)
 				buf_addc(&b, i < fill ? '#' : '.');
 			buf_addf(&b, "] %3d%%  ", pct);
 		}
-		rlsim_size(&b, s->done);
+		if (s->total < 0)
+			buf_addf(&b, "%lld lines", s->done);
+		else
+			rlsim_size(&b, s->done);
 		if (s->total > 0) {
 			buf_adds(&b, " of ");
 			rlsim_size(&b, s->total);
@@ -418,17 +445,16 @@ rlsim_row(struct rlsim *s, const cJSON *r, size_t i, int y)
 	struct buf	 b = BUF_INITIALIZER;
 	const cJSON	*rule = cJSON_GetArrayItem(s->rules, (int)i);
 	const char	*name, *first;
-	char		 cut[25];
 	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
 
 	name = *rlsim_str(r, "description") != '\0' ?
 	    rlsim_str(r, "description") : rlsim_str(r, "id");
-	/* A cell: cut to the column (screen_put cleans it). */
-	snprintf(cut, sizeof cut, "%s", name);
 	first = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r,
 	    "first_mitigation")) ? rlsim_str(r, "first_mitigation") : "-";
-	buf_addf(&b, "%-3zu %-24s %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s%s",
-	    i + 1, cut, rlsim_num(r, "matched"), rlsim_num(r, "counted"),
+	buf_addf(&b, "%-3zu ", i + 1);
+	rlsim_cell(&b, name, 24);
+	buf_addf(&b, " %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s%s",
+	    rlsim_num(r, "matched"), rlsim_num(r, "counted"),
 	    rlsim_num(r, "clients"), rlsim_num(r, "clients_mitigated"),
 	    rlsim_num(r, "requests_mitigated"), first,
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled")) ?
@@ -574,6 +600,9 @@ rlsim_start(struct tui *t, const char *typed, const cJSON *edited)
 	s->m.key = rlsim_key;
 	s->m.draw = rlsim_draw;
 	s->m.free = rlsim_free;
+	/* Nothing is typed here: : opens over it, a list opened replaces
+	 * it (and cancels a run). */
+	s->m.flags = MODAL_VIEW;
 	s->t = t;
 	s->path = path;
 	s->edited_at = -1;

@@ -17,6 +17,7 @@
 #include "rulesets.h"
 #include "ruletest.h"
 #include "screen.h"
+#include "text.h"
 #include "tui.h"
 #include "widgets/line.h"
 #include "xmalloc.h"
@@ -25,6 +26,7 @@
 
 #define RLTEST_HEADERS	8	/* header lines in the form */
 #define RLTEST_LABEL	12	/* the labels' column */
+#define RLTEST_NAME	32	/* the rules' names in the list */
 
 enum {
 	RLTEST_METHOD,
@@ -91,6 +93,20 @@ rltest_rule_name(const cJSON *rule)
 	if (*rltest_str(rule, "id") != '\0')
 		return (rltest_str(rule, "id"));
 	return ("(new rule)");
+}
+
+/* s cleaned for the terminal, cut to cols columns and padded to them. */
+static void
+rltest_cell(struct buf *b, const char *s, size_t cols)
+{
+	char	*clean = text_clean(s), *cut;
+	size_t	 w;
+
+	cut = text_ellipsize(clean, cols, "...");
+	w = text_width(cut);
+	buf_addf(b, "%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
+	free(cut);
+	free(clean);
 }
 
 /* ---- the form ---------------------------------------------------------- */
@@ -601,11 +617,16 @@ rltest_row(const struct rltest *s, size_t i, int y)
 	struct buf			 b = BUF_INITIALIZER;
 	enum theme_role			 role = THEME_ROLE_NORMAL;
 	attr_t				 a;
+	char				*name;
 
-	buf_addf(&b, "%-3d %-12s %-12.12s %s%s", r->position, (int)i ==
-	    s->first ? "FIRST MATCH" : ruletest_verdict_name(r->verdict),
-	    rltest_str(r->rule, "action"), rltest_rule_name(r->rule),
-	    (int)i == s->edited_at ? " (edited)" : "");
+	buf_addf(&b, "%-3d %-12s ", r->position, (int)i == s->first ?
+	    "FIRST MATCH" : ruletest_verdict_name(r->verdict));
+	rltest_cell(&b, rltest_str(r->rule, "action"), 17);
+	buf_addc(&b, ' ');
+	name = (int)i == s->edited_at ? xprintf("%s (edited)",
+	    rltest_rule_name(r->rule)) : xstrdup(rltest_rule_name(r->rule));
+	rltest_cell(&b, name, RLTEST_NAME);
+	free(name);
 	if (r->verdict == RULETEST_INVALID)
 		buf_addf(&b, "  %s", r->why);
 	else
@@ -659,8 +680,12 @@ rltest_draw(struct tui *t, struct modal *m)
 		screen_put(y++, 1, COLS - 1, buf_str(&b), screen_role(role));
 	buf_free(&b);
 	if (s->n > 0 && y < LINES - 1) {
-		screen_put(y++, 1, COLS - 1, "#   VERDICT      ACTION       "
-		    "RULE  EXPRESSION", screen_role(THEME_ROLE_COLUMN));
+		buf_init(&b);
+		buf_addf(&b, "%-3s %-12s %-17s %-*s  %s", "#", "VERDICT",
+		    "ACTION", RLTEST_NAME, "RULE", "EXPRESSION");
+		screen_put(y++, 1, COLS - 1, buf_str(&b),
+		    screen_role(THEME_ROLE_COLUMN));
+		buf_free(&b);
 		rows = LINES - 1 - y;
 		if (rows > 0) {
 			if (s->sel < s->top)
