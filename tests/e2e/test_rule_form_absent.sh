@@ -1,7 +1,8 @@
 #!/bin/bash
 # The rule form on a zone with no http_ratelimit entry point yet: V asks
 # the server with dry_run on the POST that would create it (nothing made),
-# and S creates the entry point with the rule, as the CLI does.
+# and S creates the entry point with the rule, as the CLI does. The
+# expression typed holds UTF-8: the lint's column and caret still match.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -29,8 +30,15 @@ e2e_keys Enter
 e2e_type "First rule"
 e2e_keys Enter k k Enter
 e2e_wait_for "expression of a new rate limiting rule"
-e2e_type 'http.request.uri.path eq "/login"'
+# UTF-8: the column counts characters, the caret goes under the cells.
+e2e_type 'http.request.uri.path eq "/ünï" and ip.srcc eq 1'
+e2e_wait_for "column 37: unknown field 'ip.srcc'"
+e2e_wait_match '^ {37}\^{7}$'
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+	e2e_keys BSpace
+done
 e2e_wait_for "valid (language only"
+e2e_wait_match '^ http\.request\.uri\.path eq "/ünï" *$'
 e2e_keys Escape
 e2e_wait_for "V validate  S save"
 e2e_keys V
@@ -44,6 +52,8 @@ e2e_wait_match '^ rate-limit-rules  1'
 ep=$(e2e_api GET "$EP")
 grep -qF '"description":"First rule"' <<<"$ep" ||
     e2e_fail "the entry point does not hold the rule: $ep"
+grep -qF 'http.request.uri.path eq \"/ünï\"' <<<"$ep" ||
+    e2e_fail "the expression was not saved whole: $ep"
 grep -qF '"phase":"http_ratelimit"' <<<"$ep" ||
     e2e_fail "not the http_ratelimit entry point: $ep"
 e2e_quit_and_check_sane : q Enter
