@@ -143,7 +143,7 @@ rlform_plan(struct tui *t)
 	return (pr != NULL ? (enum expr_plan)pr->plan : EXPR_PLAN_NONE);
 }
 
-/* ---- values --------------------------------------------------------------- */
+/* ---- values -------------------------------------------------------------- */
 
 static void
 rlform_set(struct rlform *f, enum rlform_id i, const char *s)
@@ -284,7 +284,7 @@ rlform_visible(const struct rlform *f, size_t i)
 	return (1);
 }
 
-/* ---- the rule -------------------------------------------------------------- */
+/* ---- the rule ------------------------------------------------------------ */
 
 /* A whole number typed in field i; -1 with *cause. */
 static int
@@ -450,7 +450,7 @@ rlform_checked(struct rlform *f)
 	return (NULL);
 }
 
-/* ---- the write ------------------------------------------------------------- */
+/* ---- the write ----------------------------------------------------------- */
 
 static char *
 rlform_path(struct panel *p, const char *tmpl, const char *ruleset,
@@ -728,7 +728,7 @@ rlform_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	return (1);
 }
 
-/* ---- the form: its answers and pickers ------------------------------------ */
+/* ---- the form: its answers and pickers ----------------------------------- */
 
 static void
 rlform_answer(struct rlform *f, int ok, const char *fmt, ...)
@@ -951,7 +951,7 @@ rlform_activate(struct rlform *f)
 	}
 }
 
-/* ---- the form: keys --------------------------------------------------------- */
+/* ---- the form: keys ------------------------------------------------------ */
 
 static void
 rlform_move(struct rlform *f, int dir)
@@ -1103,7 +1103,7 @@ rlform_key(struct tui *t, struct modal *m, int key)
 	return (TUI_HANDLED);
 }
 
-/* ---- the form: drawing ------------------------------------------------------ */
+/* ---- the form: drawing --------------------------------------------------- */
 
 static int
 rlform_lint(const struct rlform *f, enum rlform_id i, struct expr_error *err)
@@ -1151,7 +1151,8 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 	bad = rlform_lint(f, i, &err) != 0;
 	if (bad && err.column > 0) {
 		es = exprtext_column_offset(s, err.column);
-		ee = exprtext_column_offset(s, err.column + MAXIMUM(err.length, 1));
+		ee = exprtext_column_offset(s, err.column +
+		    MAXIMUM(err.length, 1));
 	}
 	do {
 		for (end = start; s[end] != '\0' && s[end] != '\n'; end++)
@@ -1291,7 +1292,7 @@ rlform_draw(struct tui *t, struct modal *m)
 	    "cancel", screen_role(THEME_ROLE_DIM));
 }
 
-/* ---- opening ------------------------------------------------------------------- */
+/* ---- opening ------------------------------------------------------------- */
 
 static void
 rlform_free(struct modal *m)

@@ -171,8 +171,8 @@ rlyaml_run(struct panel *p, const char *id, struct edit *ep)
 		cJSON_AddItemToObject(r->data, "record", edited);
 		cJSON_AddStringToObject(r->data, "text", text);
 		edited = NULL;
-		tui_message(p->tui, TUI_MSG_INFO, "fetching the rule to compare "
-		    "your edit...");
+		tui_message(p->tui, TUI_MSG_INFO, "fetching the rule to "
+		    "compare your edit...");
 	}
 	free(path);
 	free(text);
@@ -338,8 +338,9 @@ rlyaml_diff(struct panel *p, struct tui_req *r, const cJSON *ep)
 	o->fresh = cJSON_Duplicate(fresh, 1);
 	buf_init(&b);
 	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
-		buf_adds(&b, "Warning: the rule changed on the server while "
-		    "you edited it;\nthe diff is against its current copy.\n\n");
+		buf_adds(&b, "Warning: the rule changed on the server "
+		    "while you edited it;\nthe diff is against its current "
+		    "copy.\n\n");
 	if ((n = edit_diff(&b, fresh, o->edited)) == 0) {
 		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
 		    "already holds these values; nothing to apply");

@@ -116,7 +116,7 @@ exprview_put(int y, int x, int w, const char *s, size_t start, size_t end,
 	return (col);
 }
 
-/* ---- the check ------------------------------------------------------------ */
+/* ---- the check ----------------------------------------------------------- */
 
 int
 exprview_lint(const char *text, const struct expr_options *opts,
@@ -155,7 +155,7 @@ exprview_error_span(const struct exprview *v, size_t *es, size_t *ee)
 	return (1);
 }
 
-/* ---- layout --------------------------------------------------------------- */
+/* ---- layout -------------------------------------------------------------- */
 
 /*
  * The rows of the text wrapped to w columns, with the caret row under the
@@ -214,7 +214,7 @@ exprview_layout(const struct exprview *v, int w, size_t *n, size_t *cur)
 	return (rows);
 }
 
-/* ---- drawing -------------------------------------------------------------- */
+/* ---- drawing ------------------------------------------------------------- */
 
 /* "^^^" under the error's characters in the row they start in. */
 static void
@@ -382,7 +382,7 @@ exprview_draw(struct tui *t, struct modal *m)
 		screen_want_cursor(cy, MINIMUM(cx, COLS - 1));
 }
 
-/* ---- keys ----------------------------------------------------------------- */
+/* ---- keys ---------------------------------------------------------------- */
 
 static void
 exprview_complete(struct exprview *v)
@@ -507,8 +507,10 @@ exprview_edit_key(struct exprview *v, int key)
 	}
 	if (key & KEYMAP_META)
 		return (0);
+	/* U+0100..U+01FF come flagged: curses uses their numbers. */
 	if (key & KEYMAP_WIDE)
-		return (exprtext_insert_char(t, (uint32_t)(key & ~KEYMAP_WIDE)));
+		return (exprtext_insert_char(t,
+		    (uint32_t)(key & ~KEYMAP_WIDE)));
 	if (key >= KEY_MIN && key <= KEY_MAX)
 		return (0);
 	return (exprtext_insert_char(t, (uint32_t)key));
