@@ -188,7 +188,10 @@ rlform_set_chars(struct rlform *f, const cJSON *list)
 	f->val[RLF_CHARS] = rulesets_characteristics_text(list);
 }
 
-/* The first value the plan allows in a list, else the list's first. */
+/*
+ * Of the values the plan allows in a list, the largest up to prefer, else
+ * the smallest; the list's first when it allows none.
+ */
 static int
 rlform_first_ok(struct rlform *f, const int *list, size_t n, int period,
     int prefer)
