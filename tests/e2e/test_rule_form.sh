@@ -8,7 +8,8 @@
 # e changes it with the whole rule PATCHed; V shows the server's refusal
 # of a period over the plan's; E with a bad expression reopens the editor
 # with the message and a caret under the column on top, and the fixed
-# edit is applied after its diff.
+# edit is applied after its diff; an E the server refuses offers the
+# editor again with the text as saved and the server's reason on top.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -45,6 +46,14 @@ case $n in
 	cp "$f" "$dir/round2.yaml"
 	sed -i -e 's|^expression: .*|expression: '\''http.request.uri.path eq "/search" and ip.src eq 1.2.3.4'\''|' \
 	    -e 's|^description: .*|description: Search API from YAML|' "$f"
+	;;
+3)
+	# Over the Business plan's longest period: only the server knows.
+	sed -i 's|^\( *\)period: .*|\1period: 3600|' "$f"
+	;;
+4)
+	cp "$f" "$dir/round4.yaml"
+	: >"$f"
 	;;
 esac
 exit 0
@@ -231,5 +240,24 @@ e2e_wait_for "Search API from YAML"
 rules=$(cli_rules)
 grep -qF 'http.request.uri.path eq \"/search\" and ip.src eq 1.2.3.4' \
     <<<"$rules" || e2e_fail "the YAML edit is not on the server: $rules"
+
+# ---- E refused by the server: the editor again, the text and why on top
+e2e_keys E
+e2e_wait_for "Apply 1 change to rate-limit-rules"
+e2e_keys y
+e2e_wait_for "Reopen the editor with your text? (y/n)"
+e2e_wait_for "Business plan"
+e2e_keys y
+e2e_wait_for "edit: no change"
+[ "$(cat "$E2E_DIR/editor.rounds")" = 4 ] ||
+    e2e_fail "the editor ran $(cat "$E2E_DIR/editor.rounds") times, not 4"
+grep -qF "#   Refused by the server: HTTP 400: ratelimit.period" \
+    "$E2E_DIR/round4.yaml" ||
+    e2e_fail "the server's reason is not on top: $(cat "$E2E_DIR/round4.yaml")"
+grep -qE '^ +period: 3600$' "$E2E_DIR/round4.yaml" ||
+    e2e_fail "the text was lost: $(cat "$E2E_DIR/round4.yaml")"
+grep -qF '"description":	"Search API from YAML"' <<<"$(cli_rules)" ||
+    grep -qF '"description": "Search API from YAML"' <<<"$(cli_rules)" ||
+    e2e_fail "the refused edit changed the rule"
 
 e2e_quit_and_check_sane : q Enter
