@@ -189,7 +189,16 @@ e2e_keys n
 e2e_wait_for "new rate limiting rule (no plan"
 e2e_keys Enter
 e2e_type "Too long a period"
-e2e_keys Enter j j j
+# The lint of the other fields shows as they are typed.
+e2e_keys Enter j j Enter C-u
+e2e_type "abc"
+e2e_keys Enter
+e2e_wait_for "requests per period: 'abc' is not a whole number"
+e2e_keys Enter C-u
+e2e_type "100"
+e2e_keys Enter
+e2e_wait_gone "is not a whole number"
+e2e_keys j
 e2e_wait_for "Seconds over which requests are counted"
 e2e_keys Enter
 e2e_wait_for "3600 s (1 h)"

@@ -145,11 +145,14 @@ rlform_plan(struct tui *t)
 
 /* ---- values -------------------------------------------------------------- */
 
+/* A value changed: the last answer was about the rule as it was. */
 static void
 rlform_set(struct rlform *f, enum rlform_id i, const char *s)
 {
 	free(f->val[i]);
 	f->val[i] = xstrdup(s != NULL ? s : "");
+	free(f->answer);
+	f->answer = NULL;
 }
 
 static const cJSON *
@@ -1207,24 +1210,45 @@ rlform_draw_value(struct rlform *f, size_t i, int y, int x, int w)
 	free(shown);
 }
 
-/* The server's answer or the lint's, wrapped to two rows. */
+/* Text wrapped to two rows. */
 static void
-rlform_draw_answer(const struct rlform *f, int y)
+rlform_draw_two(const char *text, int y, attr_t a)
 {
-	attr_t		 a = screen_role(f->answer_ok ? THEME_ROLE_OK :
-			    THEME_ROLE_ERROR);
 	const char	*rest;
 	char		*first;
 	size_t		 cut;
 
-	cut = text_wrap(f->answer, (size_t)MAXIMUM(COLS - 2, 1));
-	first = xstrndup(f->answer, cut);
+	cut = text_wrap(text, (size_t)MAXIMUM(COLS - 2, 1));
+	first = xstrndup(text, cut);
 	screen_put(y, 1, COLS - 2, first, a);
 	free(first);
-	for (rest = f->answer + cut; *rest == ' '; rest++)
+	for (rest = text + cut; *rest == ' '; rest++)
 		;
 	if (*rest != '\0')
 		screen_put(y + 1, 1, COLS - 2, rest, a);
+}
+
+/*
+ * What the lint says of the other fields as they are typed (the
+ * expressions' problems show under them), or NULL.
+ */
+static char *
+rlform_live_lint(const struct rlform *f)
+{
+	struct rulesets_lint	 l;
+	cJSON			*rule;
+	char			*cause = NULL;
+
+	if ((rule = rlform_rule(f, &cause)) == NULL)
+		return (cause);
+	if (rulesets_lint(rule, f->plan, &l) == 0 || l.text != NULL ||
+	    strcmp(l.field, "expression") == 0 ||
+	    strcmp(l.field, "ratelimit.counting_expression") == 0) {
+		cJSON_Delete(rule);
+		return (NULL);
+	}
+	cJSON_Delete(rule);
+	return (xprintf("%s: %s", l.field, l.err.message));
 }
 
 static void
@@ -1234,7 +1258,7 @@ rlform_draw(struct tui *t, struct modal *m)
 	size_t		 i, shown[RLF_N], n = 0, at = 0;
 	int		 y, y0 = 2, label = 21, w, rows, bottom = LINES - 5;
 	attr_t		 na = screen_role(THEME_ROLE_NORMAL);
-	char		*title;
+	char		*title, *lint;
 
 	(void)t;
 	for (y = 1; y < LINES - 1; y++)
@@ -1288,7 +1312,13 @@ rlform_draw(struct tui *t, struct modal *m)
 	screen_put(LINES - 5, 1, COLS - 2, rlform_fields[f->focus].help,
 	    screen_role(THEME_ROLE_DIM));
 	if (f->answer != NULL)
-		rlform_draw_answer(f, LINES - 4);
+		rlform_draw_two(f->answer, LINES - 4, screen_role(
+		    f->answer_ok ? THEME_ROLE_OK : THEME_ROLE_ERROR));
+	else if ((lint = rlform_live_lint(f)) != NULL) {
+		rlform_draw_two(lint, LINES - 4,
+		    screen_role(THEME_ROLE_WARNING));
+		free(lint);
+	}
 	screen_put(LINES - 2, 1, COLS - 2, f->editing ?
 	    "Enter keep  Esc undo  Tab next field" :
 	    "Enter edit/pick  V validate  S save  T test  L simulate  Esc "
