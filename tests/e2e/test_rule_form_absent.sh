@@ -56,4 +56,14 @@ grep -qF 'http.request.uri.path eq \"/ünï\"' <<<"$ep" ||
     e2e_fail "the expression was not saved whole: $ep"
 grep -qF '"phase":"http_ratelimit"' <<<"$ep" ||
     e2e_fail "not the http_ratelimit entry point: $ep"
+# e from the rule's details: saved, the details show it as saved.
+e2e_keys Enter
+e2e_wait_match '^ description: First rule$'
+e2e_keys e
+e2e_wait_for "edit rate limiting rule "
+e2e_keys j Enter End
+e2e_type " 2"
+e2e_keys Enter S
+e2e_wait_for "saved rate limiting rule 'First rule 2'"
+e2e_wait_match '^ description: First rule 2$'
 e2e_quit_and_check_sane : q Enter

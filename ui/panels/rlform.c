@@ -641,6 +641,9 @@ rlform_written(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		f->req = NULL;
 		rlform_close(p->tui, &f->m);
 	}
+	/* Details opened on the rule show it as saved. */
+	if (p->view == PANEL_DETAIL && rule != NULL)
+		panel_show_record(p, rule);
 	panel_load(p);
 }
 
