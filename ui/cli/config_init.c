@@ -209,8 +209,8 @@ config_init_text(struct buf *b, const char *profile,
 	    "anything\n"
 	    "    # plan: pro          # free, pro, business or enterprise\n"
 	    "\npreferences:\n"
-	    "  # theme: default       # default, light, solarized-dark, "
-	    "high-contrast, mono\n"
+	    "  # theme: light         # a theme's name: see edgetui(1), "
+	    "Themes\n"
 	    "  # output: table        # table, json or yaml\n");
 }
 
@@ -298,7 +298,7 @@ cli_cmd_config_init(struct cli *c, const struct kind *unused_k, int argc,
 		goto out;
 	}
 	if (config_init_questions(&ci) != 0) {
-		cli_error(rv, "config init: no answer; nothing written");
+		cli_error(rv, "config init: no usable answer; nothing written");
 		goto out;
 	}
 	config_init_text(&text, profile, &ci);
