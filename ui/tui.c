@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "configfile.h"
+#include "firstrun.h"
 #include "http.h"
 #include "journal.h"
 #include "log.h"
@@ -771,13 +772,35 @@ tui_free(struct tui *t)
 		config_free(t->cfg);
 }
 
+/*
+ * The first-run screen, then the demo's session: 1 to go on to the
+ * console, 0 to quit with *status.
+ */
+static int
+tui_first_run(struct tui *t, const struct cli_opts *o, int *status)
+{
+	char	*cause = NULL;
+
+	if (firstrun_run(t->cfg, o->profile, &tui_signalled) != FIRSTRUN_DEMO)
+		return (0);
+	if (session_demo_start(&cause) != 0 ||
+	    session_connect(t, NULL, &cause) != 0) {
+		screen_end();
+		fprintf(stderr, "edgetui: --demo: %s\n", cause);
+		free(cause);
+		*status = HTTP_EXIT_TRANSPORT;
+		return (0);
+	}
+	return (1);
+}
+
 int
 tui_main(const struct cli_opts *o, int demo, const char *theme)
 {
 	struct tui	 t;
 	char		*cause = NULL;
 	size_t		 nprobs;
-	int		 sig;
+	int		 sig, first, status = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "edgetui: the console needs a terminal; run a "
@@ -799,7 +822,9 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 			return (HTTP_EXIT_TRANSPORT);
 		}
 	}
-	if (session_connect(&t, NULL, &cause) != 0) {
+	/* No token anywhere: the first-run screen instead of an error. */
+	first = !demo && firstrun_needed(t.cfg, o->profile);
+	if (!first && session_connect(&t, NULL, &cause) != 0) {
 		fprintf(stderr, "edgetui: %s\n", cause);
 		free(cause);
 		session_demo_stop();
@@ -825,6 +850,8 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	screen_init(t.theme, t.ascii);
 	tui_log_target = &t;
 	log_set_sink(tui_log_sink, NULL);
+	if (first && !tui_first_run(&t, o, &status))
+		goto out;
 
 	keymap_problems(t.keymap, &nprobs);
 	nprobs += t.cfg->nproblems + t.nproblems;
@@ -843,6 +870,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	t.dirty = 1;
 	tui_loop(&t);
 
+out:
 	sig = tui_signalled;
 	tui_log_target = NULL;
 	screen_end();
@@ -853,5 +881,5 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return (0);
+	return (status);
 }
