@@ -58,6 +58,10 @@ dpkg-deb -c "$tui_deb" | grep -q 'usr/bin/edgemu' &&
 themes=/usr/share/edgetui/themes
 grep -qaF "$themes" "$root/usr/bin/edgetui" &&
     ok "edgetui looks in $themes" || fail "edgetui does not look in $themes"
+# ... and nowhere in the tree it was built in.
+built=$(cd "$dir" && pwd)
+grep -qaF "$built/" "$root/usr/bin/edgetui" &&
+    fail "edgetui holds the build path $built"
 for t in "$top"/themes/*.yaml; do
 	cmp -s "$t" "$root$themes/$(basename "$t")" ||
 	    fail "theme $(basename "$t") is not in $themes"

@@ -385,7 +385,9 @@ tui_theme_load(struct tui *t, const char *name, char **cause)
 	if (user != NULL)
 		dirs[n++] = user;
 	dirs[n++] = THEMES_DIR;
+#ifdef THEMES_SRCDIR
 	dirs[n++] = THEMES_SRCDIR;
+#endif
 	dirs[n] = NULL;
 	th = theme_load(name, dirs, &probs, &nprobs, cause);
 	for (i = 0; th != NULL && t != NULL && i < nprobs; i++) {
