@@ -71,6 +71,19 @@ check "clear completion config create" c
 # Aliases when no kind starts with the word.
 check "rl rlr rlv" get rl
 
+# Options every command takes are --help's Options; a command's own option
+# missing from cli_complete_groups (ui/cli/complete.c) would show up here.
+opts=$(sed -n "s/^_edgetui_options='\(.*\)'$/\1/p" "$tmp/edgetui.bash")
+[ -n "$opts" ] || { echo "FAIL: no _edgetui_options"; fails=$((fails + 1)); }
+"$tui" --help | sed -n '/^Options:/,$p' >"$tmp/help-options"
+for o in $opts; do
+	grep -qE -- "(^| )$o([ ,]|$)" "$tmp/help-options" || {
+		echo "FAIL: $o is offered to every command but is not in" \
+		    "--help's Options: add it to cli_complete_groups"
+		fails=$((fails + 1))
+	}
+done
+
 # zsh: the same logic through compadd, when zsh is here.
 if command -v zsh >/dev/null 2>&1; then
 	got=$(zsh -f -c '
