@@ -123,7 +123,7 @@ firstrun_draw(const struct firstrun_text *ft)
 }
 
 enum firstrun_choice
-firstrun_run(const struct config *cfg, const char *name,
+firstrun_run(const struct config *cfg, const char *name, const char *error,
     volatile sig_atomic_t *signalled)
 {
 	struct firstrun_text	ft = { NULL, 0 };
@@ -132,6 +132,10 @@ firstrun_run(const struct config *cfg, const char *name,
 	int			key, done = 0;
 
 	firstrun_text(&ft, cfg, name);
+	if (error != NULL) {
+		firstrun_add(&ft, THEME_ROLE_NORMAL, xstrdup(""));
+		firstrun_add(&ft, THEME_ROLE_ERROR, xstrdup(error));
+	}
 	timeout(FIRSTRUN_POLL_MS);
 	firstrun_draw(&ft);
 	while (!done && !*signalled) {

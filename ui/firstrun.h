@@ -23,9 +23,10 @@ enum firstrun_choice {
 int	firstrun_needed(const struct config *, const char *);
 /*
  * The screen, on a terminal screen_init has set up, until a key chooses;
- * a signal (*signalled set) quits.
+ * a signal (*signalled set) quits. error (or NULL) is why the demo did
+ * not start the last time d was pressed.
  */
 enum firstrun_choice firstrun_run(const struct config *, const char *,
-	    volatile sig_atomic_t *);
+	    const char *, volatile sig_atomic_t *);
 
 #endif

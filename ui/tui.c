@@ -776,24 +776,30 @@ tui_free(struct tui *t)
 
 /*
  * The first-run screen, then the demo's session: 1 to go on to the
- * console, 0 to quit with *status.
+ * console, 0 to quit. A demo that does not start says why on the screen.
  */
 static int
-tui_first_run(struct tui *t, const struct cli_opts *o, int *status)
+tui_first_run(struct tui *t, const struct cli_opts *o)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, *error = NULL;
 
-	if (firstrun_run(t->cfg, o->profile, &tui_signalled) != FIRSTRUN_DEMO)
-		return (0);
-	if (session_demo_start(&cause) != 0 ||
-	    session_connect(t, NULL, &cause) != 0) {
-		screen_end();
-		fprintf(stderr, "edgetui: --demo: %s\n", cause);
+	for (;;) {
+		if (firstrun_run(t->cfg, o->profile, error, &tui_signalled) !=
+		    FIRSTRUN_DEMO) {
+			free(error);
+			return (0);
+		}
+		if (session_demo_start(&cause) == 0 &&
+		    session_connect(t, NULL, &cause) == 0) {
+			free(error);
+			return (1);
+		}
+		session_demo_stop();
+		free(error);
+		error = xprintf("The demo did not start: %s", cause);
 		free(cause);
-		*status = HTTP_EXIT_TRANSPORT;
-		return (0);
+		cause = NULL;
 	}
-	return (1);
 }
 
 int
@@ -802,7 +808,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	struct tui	 t;
 	char		*cause = NULL;
 	size_t		 nprobs;
-	int		 sig, first, status = 0;
+	int		 sig, first;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "edgetui: the console needs a terminal; run a "
@@ -852,7 +858,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	screen_init(t.theme, t.ascii);
 	tui_log_target = &t;
 	log_set_sink(tui_log_sink, NULL);
-	if (first && !tui_first_run(&t, o, &status))
+	if (first && !tui_first_run(&t, o))
 		goto out;
 
 	keymap_problems(t.keymap, &nprobs);
@@ -883,5 +889,5 @@ out:
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return (status);
+	return (0);
 }

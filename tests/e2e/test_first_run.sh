@@ -24,6 +24,17 @@ e2e_assert_contains "d  try the console on demo data"
 e2e_quit_and_check_sane q
 [ -z "$(ls -A "$TMPDIR")" ] || e2e_fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 
+# d without an edgemu to run: why, on the same screen, and q still quits.
+emu=$EDGEMU
+EDGEMU=$E2E_DIR/no-edgemu
+e2e_console_start
+e2e_wait_for "No API token"
+e2e_keys d
+e2e_wait_for "The demo did not start: EDGEMU=$E2E_DIR/no-edgemu: No such file"
+e2e_assert_contains "There is no config file"
+e2e_quit_and_check_sane q
+EDGEMU=$emu
+
 # A profile with a zone but no token: named, and the zone not asked for.
 mkdir -p "$XDG_CONFIG_HOME/edgetui"
 cat >"$XDG_CONFIG_HOME/edgetui/config.yaml" <<'EOT'
