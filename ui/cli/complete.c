@@ -107,10 +107,7 @@ cli_complete_spell(struct buf *b, const struct option *opt, char sep)
 	buf_addf(b, "--%s", opt->name);
 }
 
-/*
- * The options for which mask(bit) holds: bit 0 means every command's,
- * else those of a command whose flags are mask.
- */
+/* The options every command takes (global), or those of mask's bits. */
 static void
 cli_complete_options(struct buf *b, const struct option *opts, int global,
     unsigned mask)
