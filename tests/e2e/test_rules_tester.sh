@@ -122,9 +122,14 @@ e2e_wait_gone 'credential stuffing: top clients'
 e2e_keys q
 e2e_wait_gone 'lines (logpush)'
 
-# A file that is not there: said, nothing run.
+# Without a file it is asked for, the last one offered; a file that is
+# not there is said, and nothing is run.
 e2e_keys :
-e2e_type "simulate $E2E_DIR/nothing.json"
+e2e_type simulate
+e2e_keys Enter
+e2e_wait_for 'simulate the rules on which access log?'
+e2e_wait_for 'trafficlog.json'
+e2e_type "$E2E_DIR/nothing.json"
 e2e_keys Enter
 e2e_wait_for 'nothing.json: No such file or directory; nothing was run'
 
