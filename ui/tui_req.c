@@ -156,7 +156,7 @@ tui_submit_view_job(struct tui *t, jobs_run_cb fn, void *fn_arg,
 
 	r = xcalloc(1, sizeof *r);
 	r->type = TUI_REQ_OTHER;
-	r->method = "GET";
+	r->method = "RUN";
 	r->path = xstrdup("(job)");
 	r->done = done;
 	r->done_arg = arg;
