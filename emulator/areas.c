@@ -14,6 +14,7 @@ extern const struct area keys_area;
 extern const struct area shield_area;
 extern const struct area ratelimit_area;
 extern const struct area rulesets_area;
+extern const struct area delivery_area;
 
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
@@ -28,5 +29,6 @@ const struct area *const server_areas[] = {
 	&shield_area,
 	&ratelimit_area,
 	&rulesets_area,
+	&delivery_area,
 	NULL
 };
