@@ -12,6 +12,7 @@
 
 #include "compat.h"
 #include "edit.h"
+#include "signurl.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -86,6 +87,8 @@ keys_show(struct panel *p, const cJSON *result)
 		free(name);
 	}
 	tui_push(p->tui, m);
+	signurl_offer_remember(p->tui, cJSON_IsString(id) ? id->valuestring :
+	    NULL, pem);
 	explicit_bzero(b.data, b.len);
 	buf_free(&b);
 	buf_free(&notes);

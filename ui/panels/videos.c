@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "form_model.h"
+#include "signurl.h"
 #include "transfers.h"
 #include "tui.h"
 #include "xmalloc.h"
@@ -333,6 +334,8 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		videos_refreshed(p, r, ev);
 		return (1);
 	}
+	if (r->type == TUI_REQ_OTHER && r->sub == SIGNURL_REQ)
+		return (signurl_event(p, r, ev));
 	if (r->type != TUI_REQ_OTHER || r->sub != VIDEOS_DIRECT)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
