@@ -93,6 +93,9 @@ enum keymap_context {
 	    "the video's audio tracks") \
 	X(ACTION_CAPTIONS, "captions", KEYMAP_LIST, \
 	    "the video's captions") \
+	/* videos: signed URLs */ \
+	X(ACTION_SIGN_URL, "sign-url", KEYMAP_VIDEOS, \
+	    "a signed-URL token and the URLs it opens (copy)") \
 	X(ACTION_REVEAL, "reveal", KEYMAP_DETAIL, \
 	    "show or hide secrets (stream keys, passphrases)") \
 	X(ACTION_SAVE_FILE, "save-file", KEYMAP_DETAIL, \

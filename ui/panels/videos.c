@@ -315,6 +315,9 @@ videos_action(struct panel *p, enum action a)
 	case ACTION_CAPTIONS:
 		videos_sub(p, &kind_captions);
 		return (TUI_HANDLED);
+	case ACTION_SIGN_URL:
+		signurl_open(p);
+		return (TUI_HANDLED);
 	default:
 		return (0);
 	}
@@ -385,6 +388,7 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_DOWNLOAD, "download" },
 		{ ACTION_AUDIO, "audio" },
 		{ ACTION_CAPTIONS, "captions" },
+		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_TRANSFERS, "transfers" },
 		{ ACTION_NONE, NULL }
 	},
