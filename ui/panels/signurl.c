@@ -90,7 +90,7 @@ signurl_show(struct tui *t, const cJSON *video, const char *uid,
 	shortened = streamsign_token_short(token);
 	buf_init(&shown);
 	buf_init(&full);
-	buf_addf(&shown, "Signed URLs for video %s, valid %ld min (%s).\n"
+	buf_addf(&shown, "Signed URLs for video %s, valid %ld min.\n%s.\n"
 	    "The token is a bearer credential: it is shortened here.\n"
 	    "y copies the HLS URL, w saves every URL to a file (0600).\n\n"
 	    "%-10s %s\n", uid, (secs + 59) / 60, how, "token", shortened);
@@ -211,7 +211,7 @@ signurl_submit(struct tui *t, struct panel *p, struct modal *m, cJSON *body,
 	const char *const	*ips, *const *ccs;
 	const cJSON		*key, *exp;
 	cJSON			*rules, *video;
-	char			*cause = NULL, *token = NULL, *how;
+	char			*cause = NULL, *token = NULL, *how, *id;
 	size_t			 nips, nccs;
 	long			 secs;
 	int			 dl;
@@ -245,11 +245,15 @@ signurl_submit(struct tui *t, struct panel *p, struct modal *m, cJSON *body,
 		return;
 	}
 	cJSON_Delete(rules);
+	/* Closing the form frees uid, body and key with it. */
+	how = xprintf("Signed here with key %s, no API request",
+	    key->valuestring);
+	id = xstrdup(uid);
 	formview_close(t, m);
 	video = panel_current_record(p);
-	how = xprintf("signed here with key %s", key->valuestring);
-	signurl_show(t, video, uid, token, secs, how);
+	signurl_show(t, video, id, token, secs, how);
 	free(how);
+	free(id);
 	cJSON_Delete(video);
 	explicit_bzero(token, strlen(token));
 	free(token);
@@ -259,20 +263,22 @@ void
 signurl_open(struct panel *p)
 {
 	const char	*uid = panel_current_id(p);
-	cJSON		*rec;
+	struct form	*f;
+	int		 i;
 
 	if (uid == NULL)
 		return;
 	signurl_keys_load(p->tui);
-	rec = cJSON_CreateObject();
+	/* New, so that the defaults as they are can be sent. */
+	f = form_new(&signurl_kind, NULL);
 	/* A remembered key first: it spends no request. */
-	cJSON_AddStringToObject(rec, "key", signurl_key_ids[1] != NULL ?
-	    signurl_key_ids[1] : SIGNURL_SERVER);
-	cJSON_AddStringToObject(rec, "expires", "1h");
-	cJSON_AddFalseToObject(rec, "downloadable");
-	formview_open(p->tui, p, form_new(&signurl_kind, rec),
-	    "signed URLs for this video", signurl_submit, uid);
-	cJSON_Delete(rec);
+	if ((i = form_find(f, "key")) >= 0)
+		form_set(f, (size_t)i, signurl_key_ids[1] != NULL ?
+		    signurl_key_ids[1] : SIGNURL_SERVER);
+	if ((i = form_find(f, "expires")) >= 0)
+		form_set(f, (size_t)i, "1h");
+	formview_open(p->tui, p, f, "signed URLs for this video",
+	    signurl_submit, uid);
 }
 
 int
@@ -297,7 +303,7 @@ signurl_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (1);
 	}
 	signurl_show(p->tui, r->data, r->id, tok->valuestring,
-	    (long)r->count, "signed by the server");
+	    (long)r->count, "Signed by the server (the token call)");
 	return (1);
 }
 
