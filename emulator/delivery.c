@@ -18,7 +18,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +28,8 @@
 
 #include <microhttpd.h>
 
-#include "buf.h"
 #include "delivery.h"
 #include "downloads.h"
-#include "log.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"

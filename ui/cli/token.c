@@ -9,7 +9,6 @@
 
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "edit.h"
 #include "http.h"
 #include "kind.h"
 #include "log.h"

@@ -1,7 +1,8 @@
 /*
  * Signing keys: a new key's PEM and JWK are shown once, with copy and
  * save-to-file (the PEM as a PEM file, the JWK as JSON: the API sends both
- * in base64); deleting one warns that every URL signed with it stops
+ * in base64), and an offer to remember the key for signing URLs here
+ * (signurl.c); deleting one warns that every URL signed with it stops
  * working.
  */
 #include "config.h"

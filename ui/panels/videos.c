@@ -388,8 +388,8 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_DOWNLOAD, "download" },
 		{ ACTION_AUDIO, "audio" },
 		{ ACTION_CAPTIONS, "captions" },
-		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_NONE, NULL }
 	},
 };
