@@ -203,6 +203,18 @@ url_of(struct edgemu *e, const char *uid, const char *field, const char *ref)
 	return (url);
 }
 
+/* The MP4 download's URL, beside the manifests, with ref for the uid. */
+static char *
+download_of(struct edgemu *e, const char *uid, const char *ref)
+{
+	char	*hls = url_of(e, uid, "playback.hls", ref), *url;
+
+	*strstr(hls, "/manifest/video.m3u8") = '\0';
+	url = itest_printf("%s/downloads/default.mp4", hls);
+	free(hls);
+	return (url);
+}
+
 /* GET url without the API token, with extra headers (NULL-terminated). */
 static void
 fetch(struct edgemu *e, const char *url, struct http_resp *r, ...)
@@ -460,14 +472,12 @@ test_local_token(void **state)
 	cJSON_Delete(api_ok(e, "POST", path, NULL));
 	wait_download(e, path);
 	free(path);
-	url = url_of(e, uid, "playback.hls", t);
-	strcpy(strstr(url, "manifest/video.m3u8"), "downloads/default.mp4");
+	url = download_of(e, uid, t);
 	assert_refused(e, url, 403, "downloadable", NULL);
 	free(url);
 	free(t);
 	t = local_token(pem, kid, uid, now + 600, 0, 1, NULL);
-	url = url_of(e, uid, "playback.hls", t);
-	strcpy(strstr(url, "manifest/video.m3u8"), "downloads/default.mp4");
+	url = download_of(e, uid, t);
 	assert_opens(e, url, "video/mp4", NULL);
 	free(url);
 	free(t);

@@ -21,6 +21,7 @@
 
 #define SIGNURL_KEYS_MAX	32	/* remembered keys offered in the form */
 #define SIGNURL_SERVER		"server"
+#define SIGNURL_LIST_MAX	16	/* allowed addresses, blocked countries */
 
 /* The form's key values: "server", then the remembered ids (one form open). */
 static char		*signurl_key_ids[SIGNURL_KEYS_MAX + 2];
@@ -36,11 +37,13 @@ static const struct kind_field signurl_fields[] = {
 	  .example = "1h" },
 	{ .path = "downloadable", .type = KIND_TYPE_BOOL,
 	  .help = "the MP4 download opens too" },
-	{ .path = "allowIPs", .type = KIND_TYPE_STRINGS, .max_items = 16,
+	{ .path = "allowIPs", .type = KIND_TYPE_STRINGS,
+	  .max_items = SIGNURL_LIST_MAX,
 	  .help = "only these addresses or CIDRs (IPv4, IPv6); empty: any",
 	  .example = "192.0.2.0/24" },
 	{ .path = "blockCountries", .type = KIND_TYPE_STRINGS,
-	  .max_items = 16, .help = "refused in these countries (two letters)",
+	  .max_items = SIGNURL_LIST_MAX,
+	  .help = "refused in these countries (two letters)",
 	  .example = "DE" },
 	{ .path = NULL }
 };
@@ -124,20 +127,19 @@ signurl_show(struct tui *t, const cJSON *video, const char *uid,
 	free(hls);
 }
 
-static const char *const *
-signurl_strings(const cJSON *body, const char *key, size_t *n)
+/* A list field's strings (the form allows SIGNURL_LIST_MAX) into out. */
+static size_t
+signurl_strings(const cJSON *body, const char *key,
+    const char *out[SIGNURL_LIST_MAX])
 {
-	static const char	*list[2][17];
-	const cJSON		*a = cJSON_GetObjectItemCaseSensitive(body,
-				    key), *v;
-	int			 which = strcmp(key, "allowIPs") == 0 ? 0 : 1;
+	const cJSON	*v;
+	size_t		 n = 0;
 
-	*n = 0;
-	cJSON_ArrayForEach(v, a) {
-		if (cJSON_IsString(v) && *n < 16)
-			list[which][(*n)++] = v->valuestring;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(body, key)) {
+		if (cJSON_IsString(v) && n < SIGNURL_LIST_MAX)
+			out[n++] = v->valuestring;
 	}
-	return (list[which]);
+	return (n);
 }
 
 /* Sign here with a remembered key: no API request. */
@@ -208,7 +210,7 @@ static void
 signurl_submit(struct tui *t, struct panel *p, struct modal *m, cJSON *body,
     const char *uid, const cJSON *before)
 {
-	const char *const	*ips, *const *ccs;
+	const char		*ips[SIGNURL_LIST_MAX], *ccs[SIGNURL_LIST_MAX];
 	const cJSON		*key, *exp;
 	cJSON			*rules, *video;
 	char			*cause = NULL, *token = NULL, *how, *id;
@@ -221,8 +223,8 @@ signurl_submit(struct tui *t, struct panel *p, struct modal *m, cJSON *body,
 	exp = cJSON_GetObjectItemCaseSensitive(body, "expires");
 	dl = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body,
 	    "downloadable"));
-	ips = signurl_strings(body, "allowIPs", &nips);
-	ccs = signurl_strings(body, "blockCountries", &nccs);
+	nips = signurl_strings(body, "allowIPs", ips);
+	nccs = signurl_strings(body, "blockCountries", ccs);
 	if (!cJSON_IsString(key) || !cJSON_IsString(exp) ||
 	    (secs = streamsign_duration(exp->valuestring, &cause)) < 0 ||
 	    ((rules = streamsign_rules(ips, nips, ccs, nccs, &cause)) ==
