@@ -69,7 +69,12 @@ const char video_schema[] =
 	" UNIQUE (account, created));"
 	"CREATE INDEX IF NOT EXISTS stream_video_uid ON stream_video (uid);"
 	"CREATE INDEX IF NOT EXISTS stream_video_due"
-	" ON stream_video (state, process_end);";
+	" ON stream_video (state, process_end);"
+	/* The list of one creator, and a search that reads no table row. */
+	"CREATE INDEX IF NOT EXISTS stream_video_creator"
+	" ON stream_video (account, creator, created);"
+	"CREATE INDEX IF NOT EXISTS stream_video_name"
+	" ON stream_video (account, name, created);";
 
 /* ---- times --------------------------------------------------------------- */
 

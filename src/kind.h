@@ -221,6 +221,8 @@ struct kind {
 	const char		*id_field;	/* NULL: none */
 	/* A 404 on list_path is an empty list (an entry point not made). */
 	int			 absent_empty;
+	/* The console loads pages as they are needed, whatever the total. */
+	int			 lazy;
 
 	unsigned		 verbs;		/* KIND_VERB_* */
 	enum kind_body		 create_body;
