@@ -238,6 +238,63 @@ stream_list_rows(struct req *req, const struct stream_filter *f,
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
+/* One count: ?1 the account, ?4 and ?5 times. */
+static int
+stream_list_count_sql(struct req *req, const char *sql, int64_t start,
+    int64_t end, long *n)
+{
+	sqlite3_stmt	*st = store_stmt(req->store, sql);
+	int		 rc;
+
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, start);
+	sqlite3_bind_int64(st, 5, end);
+	*n = 0;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*n = (long)sqlite3_column_int64(st, 0);
+	store_done(st);
+	return (rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1);
+}
+
+/*
+ * Only times as filters (a page of the unfiltered list): the account's
+ * count less the videos outside the window, which are those already
+ * listed, a few pages' worth, rather than the million still to come.
+ */
+static int
+stream_list_count_window(struct req *req, const struct stream_filter *f,
+    long *total)
+{
+	static const char	 all_sql[] =
+	    "SELECT n FROM stream_video_count WHERE account = ?1";
+	static const char	 newer_sql[] = "SELECT count(*) FROM"
+	    " stream_video WHERE account = ?1 AND created >= ?5";
+	static const char	 older_sql[] = "SELECT count(*) FROM"
+	    " stream_video WHERE account = ?1 AND created <= ?4";
+	long			 out;
+
+	if (f->start != 0 && f->end != 0 && f->start >= f->end) {
+		*total = 0;
+		return (0);
+	}
+	if (stream_list_count_sql(req, all_sql, 0, 0, total) != 0)
+		return (-1);
+	if (f->end != 0) {
+		if (stream_list_count_sql(req, newer_sql, 0, f->end, &out) != 0)
+			return (-1);
+		*total -= out;
+	}
+	if (f->start != 0) {
+		if (stream_list_count_sql(req, older_sql, f->start, 0,
+		    &out) != 0)
+			return (-1);
+		*total -= out;
+	}
+	if (*total < 0)
+		*total = 0;
+	return (0);
+}
+
 static int
 stream_list_count(struct req *req, const struct stream_filter *f,
     const char *like, int64_t now, long *total)
@@ -246,6 +303,9 @@ stream_list_count(struct req *req, const struct stream_filter *f,
 	sqlite3_stmt	*st;
 	int		 rc;
 
+	if (f->creator == NULL && f->search == NULL && f->type == NULL &&
+	    f->status == NULL)
+		return (stream_list_count_window(req, f, total));
 	buf_adds(&sql, "SELECT count(*)");
 	stream_list_where(f, &sql);
 	st = stream_list_prepare(req, f, like, buf_str(&sql), now);

@@ -77,6 +77,14 @@ int		 pager_feed(struct pager *, const struct api_response *,
 		     cJSON ***, size_t *, char **);
 int		 pager_done(const struct pager *);
 
+/*
+ * The batch of the next requests (PAGER_CREATED and PAGER_CURSOR; page
+ * numbers would shift under PAGER_PAGES): a small first page shows
+ * sooner, larger next ones cost fewer requests.
+ */
+void		 pager_set_per_page(struct pager *, long);
+long		 pager_per_page(const struct pager *);
+
 /* Records returned so far and the expected total (-1 if unknown). */
 void		 pager_progress(const struct pager *, long *, long *);
 

@@ -15,13 +15,31 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+/* A lazy kind's first page: the first screen, and more, at once. */
+#define PANEL_LAZY_FIRST	100
 /* About 8% of the API's 1,200 requests per 5 minutes. */
 #define PANEL_EAGER_REQUESTS	100
 /* The next page is asked for this many screens before the end. */
 #define PANEL_LAZY_SCREENS	3
 #define PANEL_BUDGET		1200
 
-/* Requests the rest of the list takes, from the first page's size. */
+/* A load's pager: a lazy kind asks for a small first page. */
+struct pager *
+panel_lazy_pager(struct panel *p, struct pager_opts *po)
+{
+	long	first = p->kind->per_page.max;
+
+	p->lazy = PANEL_LAZY_OFF;
+	p->lazy_page = 0;
+	if (p->kind->lazy && p->kind->paging == PAGER_CREATED &&
+	    first > PANEL_LAZY_FIRST) {
+		po->flags |= PAGER_SEND_LIMIT;
+		first = PANEL_LAZY_FIRST;
+	}
+	return (pager_new(p->kind->paging, first, po));
+}
+
+/* Requests the rest of the list takes, at the page size from now on. */
 static long
 panel_lazy_cost(const struct panel *p)
 {
@@ -41,8 +59,12 @@ panel_lazy_wait(struct panel *p, size_t n)
 	if (p->lazy == PANEL_LAZY_ALL)
 		return (0);
 	if (p->lazy == PANEL_LAZY_OFF) {
+		/* After a small first page, full ones. */
+		if (p->kind->lazy)
+			pager_set_per_page(p->pager, p->kind->per_page.max);
 		if (p->lazy_page == 0)
-			p->lazy_page = (long)n;
+			p->lazy_page = p->kind->lazy ?
+			    pager_per_page(p->pager) : (long)n;
 		cost = panel_lazy_cost(p);
 		if (!p->kind->lazy && (cost < 0 || cost <= PANEL_EAGER_REQUESTS))
 			return (0);

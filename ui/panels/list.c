@@ -177,9 +177,7 @@ panel_load(struct panel *p)
 	if (p->pager != NULL)
 		pager_free(p->pager);
 	kind_pager_opts(p->kind, &po);
-	p->pager = pager_new(p->kind->paging, p->kind->per_page.max, &po);
-	p->lazy = PANEL_LAZY_OFF;
-	p->lazy_page = 0;
+	p->pager = panel_lazy_pager(p, &po);
 	rows_begin(p->rows);
 	panel_next_page(p);
 }

@@ -23,6 +23,7 @@ int		 panel_list_action(struct panel *, enum action);
 void		 panel_next_page(struct panel *);
 
 /* lazy.c: large lists, a page at a time. */
+struct pager	*panel_lazy_pager(struct panel *, struct pager_opts *);
 int		 panel_lazy_wait(struct panel *, size_t);
 int		 panel_lazy_more(struct panel *);
 int		 panel_lazy_bottom(struct panel *);
