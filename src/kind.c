@@ -22,6 +22,7 @@
 static const struct kind *const kind_table[] = {
 	&kind_videos,
 	&kind_live_inputs,
+	&kind_live_outputs,
 	&kind_watermarks,
 	&kind_captions,
 	&kind_audio_tracks,
@@ -272,7 +273,8 @@ kind_expand(const struct kind *k, const char *tmpl, const struct api_var *vars,
 	    "or CLOUDFLARE_ACCOUNT_ID)", cause) != 0 ||
 	    kind_need(k, tmpl, vars, "zone", "a zone (--zone ID or "
 	    "CLOUDFLARE_ZONE_ID)", cause) != 0 ||
-	    kind_need(k, tmpl, vars, "video", "a video (--video ID)",
+	    kind_need(k, tmpl, vars, "video", k->parent != NULL ?
+	    "a live input (--live-input ID)" : "a video (--video ID)",
 	    cause) != 0)
 		return (NULL);
 	return (api_path(tmpl, vars, cause));

@@ -139,6 +139,8 @@ int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_set(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_clear(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_enable(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_disable(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_migrate(struct cli *, const struct kind *, int, char **);
 
 /* edit.c, also for rules.c */
