@@ -379,21 +379,26 @@ panel_layout(struct panel *p, int w)
 	}
 }
 
-/* " of 'Launch teaser.mp4'" (a video's captions), from a videos list. */
+/*
+ * " of 'Launch teaser.mp4'" (a video's captions), from a videos list, or
+ * of the parent kind's record (a live input's outputs).
+ */
 static void
 panel_video_name(struct panel *p, struct buf *b)
 {
 	struct tui	*t = p->tui;
+	const struct kind *pk = p->kind->parent != NULL ? p->kind->parent :
+			    &kind_videos;
 	char		*name = NULL;
 	size_t		 i;
 
 	for (i = 0; i < t->npanels && name == NULL; i++)
-		if (t->panels[i]->kind == &kind_videos)
+		if (t->panels[i]->kind == pk)
 			name = panel_record_label(t->panels[i], p->video);
 	if (name != NULL)
 		buf_addf(b, " of '%s'", name);
 	else
-		buf_addf(b, " of video %s", p->video);
+		buf_addf(b, " of %s %s", pk->noun, p->video);
 	free(name);
 }
 
