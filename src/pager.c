@@ -162,6 +162,16 @@ pager_per_page(const struct pager *p)
 	return (p->per_page);
 }
 
+long
+pager_rest_requests(const struct pager *p, long page)
+{
+	if (p->done || (p->total >= 0 && p->total <= p->have))
+		return (0);
+	if (p->total < 0 || page <= 0)
+		return (-1);
+	return ((p->total - p->have + page - 1) / page);
+}
+
 void
 pager_progress(const struct pager *p, long *have, long *total)
 {

@@ -350,6 +350,54 @@ test_pages_progress(void **state)
 	pager_free(p);
 }
 
+/*
+ * What a console decides eager or lazy loading by: the requests the rest
+ * takes from the first page's total; unknown without a total, none once
+ * done.
+ */
+static void
+test_pages_rest_requests(void **state)
+{
+	struct pages_server	 s = { 5050, 50, 1, 0, 0, 0 };
+	struct pager		*p;
+	struct api_response	 r;
+	cJSON			**items;
+	size_t			 n;
+	char			*q, *body;
+
+	(void)state;
+	p = pager_new(PAGER_PAGES, 50, NULL);
+	assert_int_equal(pager_rest_requests(p, 50), -1);
+	q = next_query(p, "");
+	body = pages_serve(&s, q);
+	feed_body(p, 200, body, &items, &n, &r);
+	/* 5000 more at 50 a page: 100, the most still loaded at once. */
+	assert_int_equal(pager_rest_requests(p, 50), PAGER_EAGER_REQUESTS);
+	assert_int_equal(pager_rest_requests(p, 1000), 5);
+	assert_int_equal(pager_rest_requests(p, 0), -1);
+	api_response_free(&r);
+	free(body);
+	free(q);
+	pager_free(p);
+
+	s.n = 5051;
+	p = pager_new(PAGER_PAGES, 50, NULL);
+	q = next_query(p, "");
+	body = pages_serve(&s, q);
+	feed_body(p, 200, body, &items, &n, &r);
+	assert_true(pager_rest_requests(p, 50) > PAGER_EAGER_REQUESTS);
+	api_response_free(&r);
+	free(body);
+	free(q);
+	pager_free(p);
+
+	p = pager_new(PAGER_SINGLE, 0, NULL);
+	feed_body(p, 200, "{\"result\":[{\"id\":\"a\"}]}", &items, &n, &r);
+	assert_int_equal(pager_rest_requests(p, 50), 0);
+	api_response_free(&r);
+	pager_free(p);
+}
+
 static void
 test_feed_refusals(void **state)
 {
@@ -1060,6 +1108,7 @@ main(void)
 		cmocka_unit_test(test_pages_max_items),
 		cmocka_unit_test(test_pages_endless),
 		cmocka_unit_test(test_pages_progress),
+		cmocka_unit_test(test_pages_rest_requests),
 		cmocka_unit_test(test_feed_refusals),
 		cmocka_unit_test(test_cursor_ties_across_boundary),
 		cmocka_unit_test(test_cursor_random_ties),

@@ -3,7 +3,7 @@
  * the cursor nears the end of what is loaded, every one on G once the cost
  * in requests is confirmed. A kind marked lazy (videos) always loads so;
  * another does when the first page's total says the rest would take more
- * than PANEL_EAGER_REQUESTS requests.
+ * than PAGER_EAGER_REQUESTS requests.
  */
 #include "config.h"
 
@@ -17,8 +17,6 @@
 
 /* A lazy kind's first page: the first screen, and more, at once. */
 #define PANEL_LAZY_FIRST	100
-/* About 8% of the API's 1,200 requests per 5 minutes. */
-#define PANEL_EAGER_REQUESTS	100
 /* The next page is asked for this many screens before the end. */
 #define PANEL_LAZY_SCREENS	3
 #define PANEL_BUDGET		1200
@@ -43,12 +41,7 @@ panel_lazy_pager(struct panel *p, struct pager_opts *po)
 static long
 panel_lazy_cost(const struct panel *p)
 {
-	long	have, total, page = p->lazy_page;
-
-	pager_progress(p->pager, &have, &total);
-	if (total < 0 || page <= 0 || total <= have)
-		return (total < 0 ? -1 : 0);
-	return ((total - have + page - 1) / page);
+	return (pager_rest_requests(p->pager, p->lazy_page));
 }
 
 int
@@ -66,7 +59,7 @@ panel_lazy_wait(struct panel *p, size_t n)
 			p->lazy_page = p->kind->lazy ?
 			    pager_per_page(p->pager) : (long)n;
 		cost = panel_lazy_cost(p);
-		if (!p->kind->lazy && (cost < 0 || cost <= PANEL_EAGER_REQUESTS))
+		if (!p->kind->lazy && (cost < 0 || cost <= PAGER_EAGER_REQUESTS))
 			return (0);
 		p->lazy = PANEL_LAZY_ON;
 		/* The reload is over: rows not in its first page are gone. */
