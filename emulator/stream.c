@@ -202,13 +202,16 @@ stream_list_prepare(struct req *req, const struct stream_filter *f,
 }
 
 /*
- * The page: the first limit videos in created order. A search walks the
- * name index (the table only for the rows it returns), whatever the
- * filters, rather than the table in created order until enough match.
+ * The page: the first limit videos in created order. A search that
+ * matches few (fewer than STREAM_SEARCH_FEW pages of them) reads the name
+ * index, then the table only for the rows it returns; one that matches
+ * many finds a page sooner by walking the table in created order.
  */
+#define STREAM_SEARCH_FEW	10
+
 static int
 stream_list_rows(struct req *req, const struct stream_filter *f,
-    const char *like, int64_t now, cJSON *list, long *count)
+    const char *like, long matches, int64_t now, cJSON *list, long *count)
 {
 	struct buf	 sql = BUF_INITIALIZER, where = BUF_INITIALIZER;
 	sqlite3_stmt	*st;
@@ -216,11 +219,13 @@ stream_list_rows(struct req *req, const struct stream_filter *f,
 	int		 rc;
 
 	stream_list_where(f, &where);
-	if (f->search != NULL && f->creator == NULL && f->status == NULL)
+	if (f->search != NULL && f->creator == NULL && f->status == NULL &&
+	    matches < STREAM_SEARCH_FEW * f->limit)
 		buf_addf(&sql, "SELECT " VIDEO_COLS " FROM stream_video WHERE"
-		    " rowid IN (SELECT rowid%s ORDER BY created %s LIMIT %ld)"
-		    " ORDER BY created %s", buf_str(&where), order, f->limit,
-		    order);
+		    " rowid IN (SELECT rowid FROM stream_video INDEXED BY"
+		    " stream_video_name%s ORDER BY created %s LIMIT %ld)"
+		    " ORDER BY created %s", strstr(buf_str(&where), " WHERE"),
+		    order, f->limit, order);
 	else
 		buf_addf(&sql, "SELECT " VIDEO_COLS "%s ORDER BY created %s"
 		    " LIMIT %ld", buf_str(&where), order, f->limit);
@@ -335,8 +340,10 @@ stream_list(struct req *req, struct reply *rep)
 	if (f.search != NULL)
 		like = stream_list_like(f.search);
 	list = cJSON_CreateArray();
-	if (stream_list_rows(req, &f, like, now, list, &count) != 0 ||
-	    (f.counts && stream_list_count(req, &f, like, now, &total) != 0)) {
+	/* A search is counted first: how many match decides the plan. */
+	if (((f.counts || f.search != NULL) &&
+	    stream_list_count(req, &f, like, now, &total) != 0) ||
+	    stream_list_rows(req, &f, like, total, now, list, &count) != 0) {
 		reply_store_error(req, rep);
 		cJSON_Delete(list);
 		free(like);
