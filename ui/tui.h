@@ -164,7 +164,7 @@ struct panel {
 	time_t			 loaded_at;
 	/* A large list: pages as the cursor nears the end (lazy.c). */
 	enum { PANEL_LAZY_OFF, PANEL_LAZY_ON, PANEL_LAZY_ALL } lazy;
-	long			 lazy_page;	/* records in the first page */
+	long			 lazy_page;	/* records a page brings */
 
 	void			*priv;		/* the ops' own state */
 };
