@@ -258,6 +258,9 @@ kind_need(const struct kind *k, const char *tmpl, const struct api_var *vars,
 		return (-1);
 	}
 	if (!kind_is_hex32(v)) {
+		/* {video} of a live input's outputs is the input's id. */
+		if (strcmp(name, "video") == 0 && k->parent != NULL)
+			name = "live input";
 		*cause = xprintf("%s: '%.40s' is not %s %s id (32 hex digits)",
 		    name, v, strcmp(name, "account") == 0 ? "an" : "a", name);
 		return (-1);

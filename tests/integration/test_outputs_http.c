@@ -150,6 +150,10 @@ test_cli(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--live-input"));
 	run_free(&r);
+	RUN(f, &r, "get", "live-outputs", "--live-input", "main-stage");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is not a live input id"));
+	run_free(&r);
 	RUN(f, &r, "create", "live-outputs", "--live-input", in, "-f", file);
 	assert_int_equal(r.status, 0);
 	/* The key sent is not printed back. */
