@@ -201,34 +201,18 @@ stream_list_prepare(struct req *req, const struct stream_filter *f,
 	return (st);
 }
 
-/*
- * The page: the first limit videos in created order. A search that
- * matches few (fewer than STREAM_SEARCH_FEW pages of them) reads the name
- * index, then the table only for the rows it returns; one that matches
- * many finds a page sooner by walking the table in created order.
- */
-#define STREAM_SEARCH_FEW	10
-
+/* The page: the first limit videos in created order. */
 static int
 stream_list_rows(struct req *req, const struct stream_filter *f,
-    const char *like, long matches, int64_t now, cJSON *list, long *count)
+    const char *like, int64_t now, cJSON *list, long *count)
 {
 	struct buf	 sql = BUF_INITIALIZER, where = BUF_INITIALIZER;
 	sqlite3_stmt	*st;
-	const char	*order = f->asc ? "ASC" : "DESC";
 	int		 rc;
 
 	stream_list_where(f, &where);
-	if (f->search != NULL && f->creator == NULL && f->status == NULL &&
-	    matches < STREAM_SEARCH_FEW * f->limit)
-		buf_addf(&sql, "SELECT " VIDEO_COLS " FROM stream_video WHERE"
-		    " rowid IN (SELECT rowid FROM stream_video INDEXED BY"
-		    " stream_video_name%s ORDER BY created %s LIMIT %ld)"
-		    " ORDER BY created %s", strstr(buf_str(&where), " WHERE"),
-		    order, f->limit, order);
-	else
-		buf_addf(&sql, "SELECT " VIDEO_COLS "%s ORDER BY created %s"
-		    " LIMIT %ld", buf_str(&where), order, f->limit);
+	buf_addf(&sql, "SELECT " VIDEO_COLS "%s ORDER BY created %s LIMIT %ld",
+	    buf_str(&where), f->asc ? "ASC" : "DESC", f->limit);
 	st = stream_list_prepare(req, f, like, buf_str(&sql), now);
 	buf_free(&sql);
 	buf_free(&where);
@@ -241,6 +225,84 @@ stream_list_rows(struct req *req, const struct stream_filter *f,
 	}
 	sqlite3_finalize(st);
 	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/*
+ * A search (without creator or status, which have their own index or need
+ * the table): one pass over the name index counts the matches and keeps
+ * their rowid and created time while there are fewer than
+ * STREAM_SEARCH_FEW pages of them; the page is then read by rowid. With
+ * more, *few is 0 and the caller walks the table in created order, where
+ * a page of common matches comes sooner.
+ */
+#define STREAM_SEARCH_FEW	10
+
+struct stream_hit {
+	int64_t	rowid;
+	int64_t	created;
+};
+
+static int
+stream_hit_cmp(const void *a, const void *b)
+{
+	const struct stream_hit	*x = a, *y = b;
+
+	return (x->created < y->created ? -1 : x->created > y->created);
+}
+
+static int
+stream_list_search(struct req *req, const struct stream_filter *f,
+    const char *like, int64_t now, cJSON *list, long *total, long *count,
+    int *few)
+{
+	static const char	 one_sql[] = "SELECT " VIDEO_COLS
+	    " FROM stream_video WHERE rowid = ?1";
+	struct buf		 sql = BUF_INITIALIZER, where = BUF_INITIALIZER;
+	struct stream_hit	*hits;
+	sqlite3_stmt		*st;
+	size_t			 max = (size_t)(STREAM_SEARCH_FEW * f->limit);
+	size_t			 n = 0, i, k;
+	int			 rc;
+
+	stream_list_where(f, &where);
+	buf_addf(&sql, "SELECT rowid, created FROM stream_video INDEXED BY"
+	    " stream_video_name%s", strstr(buf_str(&where), " WHERE"));
+	st = stream_list_prepare(req, f, like, buf_str(&sql), now);
+	buf_free(&sql);
+	buf_free(&where);
+	if (st == NULL)
+		return (-1);
+	hits = xcalloc(max, sizeof *hits);
+	*total = *count = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n < max) {
+			hits[n].rowid = sqlite3_column_int64(st, 0);
+			hits[n].created = sqlite3_column_int64(st, 1);
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	*total = (long)n;
+	*few = n < max;
+	if (rc != SQLITE_DONE || !*few) {
+		free(hits);
+		return (rc == SQLITE_DONE ? 0 : -1);
+	}
+	qsort(hits, n, sizeof *hits, stream_hit_cmp);
+	st = store_stmt(req->store, one_sql);
+	for (k = 0; k < n && k < (size_t)f->limit; k++) {
+		i = f->asc ? k : n - 1 - k;
+		sqlite3_bind_int64(st, 1, hits[i].rowid);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			cJSON_AddItemToArray(list, video_row_json(st, now));
+			(*count)++;
+		}
+		store_done(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			break;
+	}
+	free(hits);
+	return (rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1);
 }
 
 /* One count: ?1 the account, ?4 and ?5 times. */
@@ -331,6 +393,7 @@ stream_list(struct req *req, struct reply *rep)
 	char			*cause = NULL, *like = NULL;
 	long			 total = 0, count = 0;
 	int64_t			 now = stream_now();
+	int			 rc = 0, few = 0;
 
 	if (stream_filter_parse(&req->query, &f, &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
@@ -340,10 +403,13 @@ stream_list(struct req *req, struct reply *rep)
 	if (f.search != NULL)
 		like = stream_list_like(f.search);
 	list = cJSON_CreateArray();
-	/* A search is counted first: how many match decides the plan. */
-	if (((f.counts || f.search != NULL) &&
-	    stream_list_count(req, &f, like, now, &total) != 0) ||
-	    stream_list_rows(req, &f, like, total, now, list, &count) != 0) {
+	if (f.search != NULL && f.creator == NULL && f.status == NULL)
+		rc = stream_list_search(req, &f, like, now, list, &total,
+		    &count, &few);
+	else if (f.counts)
+		rc = stream_list_count(req, &f, like, now, &total);
+	if (rc != 0 || (!few && stream_list_rows(req, &f, like, now, list,
+	    &count) != 0)) {
 		reply_store_error(req, rep);
 		cJSON_Delete(list);
 		free(like);
