@@ -258,6 +258,7 @@ formview_line_draw(struct formview *v, struct form_item *it, int y, int x,
 {
 	struct line	*masked;
 	char		*s;
+	size_t		 pos = v->line.pos;
 	attr_t		 a = screen_role(THEME_ROLE_INPUT_FOCUS);
 
 	if (!formview_secret(it)) {
@@ -265,10 +266,9 @@ formview_line_draw(struct formview *v, struct form_item *it, int y, int x,
 		return;
 	}
 	masked = xcalloc(1, sizeof *masked);
-	masked->pos = v->line.pos;
-	s = formview_masked(v->line.buf, v->line.len, &masked->pos);
+	s = formview_masked(v->line.buf, v->line.len, &pos);
 	line_set(masked, s);
-	masked->pos = MINIMUM(masked->pos, masked->len);
+	masked->pos = MINIMUM(pos, masked->len);
 	masked->selected = v->line.selected;
 	line_draw(masked, y, x, w, a, 1);
 	free(s);
