@@ -9,6 +9,7 @@ extern const struct area direct_area;
 extern const struct area webhook_area;
 extern const struct area downloads_area;
 extern const struct area live_area;
+extern const struct area outputs_area;
 extern const struct area watermark_area;
 extern const struct area keys_area;
 extern const struct area shield_area;
@@ -24,6 +25,7 @@ const struct area *const server_areas[] = {
 	&webhook_area,
 	&downloads_area,
 	&live_area,
+	&outputs_area,		/* after live_area: its trigger is on live_input */
 	&watermark_area,
 	&keys_area,
 	&shield_area,

@@ -71,7 +71,32 @@ const char video_schema[] =
 	" UNIQUE (account, created));"
 	"CREATE INDEX IF NOT EXISTS stream_video_uid ON stream_video (uid);"
 	"CREATE INDEX IF NOT EXISTS stream_video_due"
-	" ON stream_video (state, process_end);";
+	" ON stream_video (state, process_end);"
+	/* The list of one creator, and a search that reads no table row. */
+	"CREATE INDEX IF NOT EXISTS stream_video_creator"
+	" ON stream_video (account, creator, created);"
+	"CREATE INDEX IF NOT EXISTS stream_video_name"
+	" ON stream_video (account, name, created);"
+	/*
+	 * Videos per account, kept by triggers: an unfiltered list's total
+	 * without counting a million index entries. A store made before the
+	 * table is counted once.
+	 */
+	"CREATE TABLE IF NOT EXISTS stream_video_count ("
+	" account TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+	"INSERT OR IGNORE INTO stream_video_count (account, n)"
+	" SELECT account, count(*) FROM stream_video"
+	" WHERE NOT EXISTS (SELECT 1 FROM stream_video_count)"
+	" GROUP BY account;"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_counted"
+	" AFTER INSERT ON stream_video BEGIN"
+	" INSERT INTO stream_video_count (account, n) VALUES (new.account, 1)"
+	"  ON CONFLICT (account) DO UPDATE SET n = n + 1;"
+	" END;"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_uncounted"
+	" AFTER DELETE ON stream_video BEGIN"
+	" UPDATE stream_video_count SET n = n - 1 WHERE account = old.account;"
+	" END;";
 
 /* ---- times --------------------------------------------------------------- */
 

@@ -110,6 +110,9 @@ enum keymap_context {
 	    "the next match of the search") \
 	X(ACTION_SEARCH_PREV, "search-prev", KEYMAP_DETAIL, \
 	    "the previous match of the search") \
+	/* live-inputs */ \
+	X(ACTION_OUTPUTS, "outputs", KEYMAP_LIVE_INPUTS, \
+	    "the live input's outputs (simulcast destinations)") \
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)") \
 	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \

@@ -72,6 +72,8 @@ static const struct option main_options[] = {
 	{ "account",		required_argument, NULL, OPT_ACCOUNT },
 	{ "zone",		required_argument, NULL, OPT_ZONE },
 	{ "video",		required_argument, NULL, OPT_VIDEO },
+	/* A live input's outputs: its id goes where a video's would. */
+	{ "live-input",		required_argument, NULL, OPT_VIDEO },
 	{ "readonly",		no_argument,	   NULL, OPT_READONLY },
 	{ "demo",		no_argument,	   NULL, OPT_DEMO },
 	{ "output",		required_argument, NULL, 'o' },
@@ -135,6 +137,7 @@ static const char main_usage_options[] =
 "      --account ID       account id (32 hex digits)\n"
 "      --zone ID          zone id (32 hex digits)\n"
 "      --video ID         the video of video-scoped kinds\n"
+"      --live-input ID    the live input of live-outputs\n"
 "      --readonly         refuse every change before it is sent\n"
 "      --demo             the console on a local edgemu with demo data\n"
 "  -o, --output FORMAT    table, json or yaml\n"

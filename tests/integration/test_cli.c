@@ -108,7 +108,7 @@ test_kinds(void **state)
 
 	RUN(f, &r, "kinds");
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), 24);
+	assert_int_equal(count_lines(r.out), 25);
 	assert_non_null(strstr(r.out, "rate-limits"));
 	assert_non_null(strstr(r.out, "rate-limit-rules"));
 	assert_non_null(strstr(r.out, "signing-keys"));
@@ -117,7 +117,7 @@ test_kinds(void **state)
 	RUN(f, &r, "kinds", "-o", "json");
 	assert_int_equal(r.status, 0);
 	j = cJSON_Parse(r.out);
-	assert_int_equal(cJSON_GetArraySize(j), 23);
+	assert_int_equal(cJSON_GetArraySize(j), 24);
 	cJSON_Delete(j);
 	run_free(&r);
 }

@@ -90,6 +90,24 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_clear
 	},
 	{
+		.name = "enable",
+		.synopsis = "enable KIND ID...",
+		.summary = "turn on (disable: off) a live input's outputs",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_enable
+	},
+	{
+		.name = "disable",
+		.synopsis = "disable KIND ID...",
+		.summary = "stop sending to them, keeping them",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_disable
+	},
+	{
 		.name = "upload",
 		.synopsis = "upload FILE [--name N] [--creator C] "
 		    "[--require-signed-urls] [--chunk-size BYTES]",
