@@ -75,6 +75,9 @@ struct expr_request {
 
 	int		 dirty;		/* fields[] must be built again */
 	struct expr_val	 fields[EXPR_F__COUNT];
+	uint64_t	 built;		/* times fields[] was built */
+	uint64_t	 hash[EXPR_F__COUNT];	/* of fields[], when */
+	uint64_t	 hashed[EXPR_F__COUNT];	/* ... this is built */
 
 	uint32_t	*sort, *sort_tmp;	/* merge sort of pair indexes */
 	size_t		 sort_size;
@@ -886,6 +889,7 @@ rq_prepare(struct expr_request *rq)
 	f[EXPR_F_VERIFIED_BOT].kind = EXPR_V_BOOL;
 	f[EXPR_F_VERIFIED_BOT].u.b = rq->verified_bot;
 	rq->dirty = 0;
+	rq->built++;
 }
 
 const struct expr_val *
@@ -898,6 +902,57 @@ expr_request_field(struct expr_request *rq, enum expr_field field)
 	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
 		return (&missing);
 	return (&rq->fields[field]);
+}
+
+static uint64_t
+rq_hash(uint64_t h, const void *data, size_t n)
+{
+	const char	*p = data;
+	uint64_t	 w;
+
+	h ^= n;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (w = 0; n > 0; n--)
+		w = w << 8 | (unsigned char)p[n - 1];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return (h ^ (h >> 29));
+}
+
+uint64_t
+expr_request_field_hash(struct expr_request *rq, enum expr_field field)
+{
+	const struct expr_val	*v = expr_request_field(rq, field);
+	uint64_t		 h = 0x9e3779b97f4a7c15ULL + (uint64_t)v->kind;
+
+	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
+		return (h);
+	/* built is never 0 once fields[] exist: hashed[] starts stale. */
+	if (rq->hashed[field] == rq->built)
+		return (rq->hash[field]);
+	switch (v->kind) {
+	case EXPR_V_BOOL:
+		h = rq_hash(h, &v->u.b, sizeof v->u.b);
+		break;
+	case EXPR_V_INT:
+		h = rq_hash(h, &v->u.i, sizeof v->u.i);
+		break;
+	case EXPR_V_BYTES:
+		h = rq_hash(h, v->u.s.p, v->u.s.n);
+		break;
+	case EXPR_V_IP:
+		h = rq_hash(h + v->u.ip.family, v->u.ip.bytes,
+		    sizeof v->u.ip.bytes);
+		break;
+	default:	/* missing, or a map or array: its kind only */
+		break;
+	}
+	rq->hash[field] = h;
+	rq->hashed[field] = rq->built;
+	return (h);
 }
 
 /* ---- scratch ------------------------------------------------------------ */

@@ -86,6 +86,8 @@ struct sim_rule {
 	int			 enabled;
 	struct expr		*expr;
 	struct expr		*counting;	/* NULL: expr counts */
+	struct expr_memo	*memo;		/* of expr */
+	struct expr_memo	*cmemo;		/* of counting */
 	struct sim_keyer	*keyer;
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
@@ -413,12 +415,14 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 	if ((r->expr = sim_expr(s, 0, who, "expression", cause)) == NULL)
 		return (-1);
 	sim->headers |= sim_reads_headers(s);
+	r->memo = expr_memo_new(r->expr);
 	s = sim_string(rl, "counting_expression");
 	if (s != NULL && *s != '\0') {
 		if ((r->counting = sim_expr(s, 1, who, "counting_expression",
 		    cause)) == NULL)
 			return (-1);
 		sim->headers |= sim_reads_headers(s);
+		r->cmemo = expr_memo_new(r->counting);
 	}
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
@@ -444,6 +448,8 @@ sim_rule_free(struct sim_rule *r)
 	for (i = 0; i < r->pool.nchunks; i++)
 		free(r->pool.chunks[i]);
 	free(r->pool.chunks);
+	expr_memo_free(r->memo);
+	expr_memo_free(r->cmemo);
 	free(r->entries);
 	free(r->slots);
 	buf_free(&r->keys);
@@ -932,9 +938,9 @@ simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 	sim->requests++;
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
-		matched = expr_eval(r->expr, sim->rq) == 1;
+		matched = expr_eval_memo(r->memo, sim->rq) == 1;
 		counted = r->counting != NULL ?
-		    expr_eval(r->counting, sim->rq) == 1 : matched;
+		    expr_eval_memo(r->cmemo, sim->rq) == 1 : matched;
 		if (!matched && !counted)
 			continue;
 		if ((r->nentries + 1) * 4 > r->nslots * 3)
