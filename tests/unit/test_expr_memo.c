@@ -1,9 +1,12 @@
 /*
  * Unit tests for remembered evaluation (expr_eval_memo): over streams of
  * requests whose values repeat, differ by kind only (missing, empty), are
- * too long to remember or rarely repeat, it answers as expr_eval does.
+ * too long to remember or rarely repeat, it answers as expr_eval does;
+ * and addresses read as inet_pton reads them.
  */
 #include "config.h"
+
+#include <arpa/inet.h>
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common.h"
 #include "expr.h"
+#include "expr_value.h"
 
 static const struct expr_options	counting = { EXPR_PLAN_NONE, 1 };
 
@@ -153,12 +158,58 @@ test_memo_kinds(void **state)
 	expr_memo_free(NULL);
 }
 
+/* Addresses read as inet_pton reads them (IPv4 has a path of its own):
+ * every string of up to seven characters of "0125.:" and some more. */
+static void
+test_ip_as_inet_pton(void **state)
+{
+	static const char	 alpha[] = "0125.:";
+	static const char	*more[] = { "255.255.255.255", "256.1.1.1",
+	    "1.2.3.4.", ".1.2.3", "1..2.3", "01.2.3.4", "0.0.0.0",
+	    "10.20.30.40", "1.2.3.04", "1.2.3.400", "1.2.3", "1.2.3.4 ",
+	    "::1", "2001:db8::1", "::ffff:1.2.3.4", "1.2.3.4:80", "a.b.c.d",
+	    "1234.1.1.1", "1.2.3.255", "99.999.9.9" };
+	struct expr_ip	 ip;
+	uint8_t		 want[16];
+	char		 s[8];
+	size_t		 len, i, k, total;
+	int		 rv, ok;
+
+	(void)state;
+	for (len = 1, total = 6; len <= 7; len++, total *= 6) {
+		for (i = 0; i < total; i++) {
+			for (k = 0, rv = (int)i; k < len; k++, rv /= 6)
+				s[k] = alpha[rv % 6];
+			s[len] = '\0';
+			ok = inet_pton(AF_INET, s, want) == 1 ? 4 :
+			    inet_pton(AF_INET6, s, want) == 1 ? 6 : 0;
+			rv = expr_ip_parse(s, strlen(s), &ip);
+			assert_int_equal(rv, ok != 0 ? 0 : -1);
+			if (ok != 0) {
+				assert_int_equal(ip.family, ok);
+				assert_memory_equal(ip.bytes, want,
+				    ok == 4 ? 4 : 16);
+			}
+		}
+	}
+	for (i = 0; i < nitems(more); i++) {
+		ok = inet_pton(AF_INET, more[i], want) == 1 ? 4 :
+		    inet_pton(AF_INET6, more[i], want) == 1 ? 6 : 0;
+		rv = expr_ip_parse(more[i], strlen(more[i]), &ip);
+		if (rv != (ok != 0 ? 0 : -1))
+			fail_msg("%s: %d, inet_pton %d", more[i], rv, ok);
+		if (ok != 0)
+			assert_memory_equal(ip.bytes, want, ok == 4 ? 4 : 16);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memo_matches_eval),
 		cmocka_unit_test(test_memo_kinds),
+		cmocka_unit_test(test_ip_as_inet_pton),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
