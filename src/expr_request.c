@@ -91,6 +91,23 @@ struct expr_request {
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
 
+/* Bytes onto the arena: a request adds a few dozen small pieces, most of
+ * them into room it already has. */
+static inline void
+rq_put(struct expr_request *rq, const void *p, size_t n)
+{
+	struct buf	*b = &rq->text;
+
+	if (b->data == NULL || n >= b->size - b->len) {
+		buf_add(b, p, n);
+		return;
+	}
+	if (n > 0)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
 static struct rq_str
 rq_add(struct expr_request *rq, const char *p, size_t n)
 {
@@ -98,7 +115,7 @@ rq_add(struct expr_request *rq, const char *p, size_t n)
 
 	s.off = (uint32_t)rq->text.len;
 	s.len = (uint32_t)n;
-	buf_add(&rq->text, p, n);
+	rq_put(rq, p, n);
 	return (s);
 }
 
@@ -154,7 +171,7 @@ static void
 rq_append(struct expr_request *rq, struct rq_str s)
 {
 	buf_reserve(&rq->text, s.len);
-	buf_add(&rq->text, rq->text.data + s.off, s.len);
+	rq_put(rq, rq->text.data + s.off, s.len);
 }
 
 static int
@@ -758,7 +775,7 @@ rq_joined(struct expr_request *rq, const char *key, const char *sep)
 			start = rq->text.len;
 			found = 1;
 		} else
-			buf_adds(&rq->text, sep);
+			rq_put(rq, sep, strlen(sep));
 		rq_append(rq, rq->headers.v[i].value);
 	}
 	if (!found)
@@ -843,7 +860,7 @@ rq_prepare(struct expr_request *rq)
 		start = rq->text.len;
 		rq_append(rq, rq->path);
 		if (rq->has_query) {
-			buf_addc(&rq->text, '?');
+			rq_put(rq, "?", 1);
 			rq_append(rq, rq->query);
 		}
 		uri.off = (uint32_t)start;
@@ -851,7 +868,7 @@ rq_prepare(struct expr_request *rq)
 		if (rq_has(rq->scheme) && rq_has(host)) {
 			start = rq->text.len;
 			rq_append(rq, rq->scheme);
-			buf_adds(&rq->text, "://");
+			rq_put(rq, "://", 3);
 			rq_append(rq, host);
 			rq_append(rq, uri);
 			full.off = (uint32_t)start;
@@ -962,14 +979,16 @@ rq_hash(uint64_t h, const void *data, size_t n)
 uint64_t
 expr_request_field_hash(struct expr_request *rq, enum expr_field field)
 {
-	const struct expr_val	*v = expr_request_field(rq, field);
-	uint64_t		 h = 0x9e3779b97f4a7c15ULL + (uint64_t)v->kind;
+	const struct expr_val	*v;
+	uint64_t		 h;
 
 	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
-		return (h);
+		return (0x9e3779b97f4a7c15ULL);
 	/* built is never 0 once fields[] exist: hashed[] starts stale. */
-	if (rq->hashed[field] == rq->built)
+	if (!rq->dirty && rq->hashed[field] == rq->built)
 		return (rq->hash[field]);
+	v = expr_request_field(rq, field);
+	h = 0x9e3779b97f4a7c15ULL + (uint64_t)v->kind;
 	switch (v->kind) {
 	case EXPR_V_BOOL:
 		h = rq_hash(h, &v->u.b, sizeof v->u.b);
