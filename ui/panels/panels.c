@@ -18,6 +18,8 @@ extern const struct panel_ops panel_rate_limit_rules_ops;
 extern const struct panel_ops panel_videos_ops;
 extern const struct panel_ops panel_signing_keys_ops;
 extern const struct panel_ops panel_storage_ops;
+extern const struct panel_ops panel_live_inputs_ops;
+extern const struct panel_ops panel_live_outputs_ops;
 
 static const struct panel_ops *const panel_table[] = {
 	&panel_discovered_ops,
@@ -30,6 +32,8 @@ static const struct panel_ops *const panel_table[] = {
 	&panel_videos_ops,
 	&panel_signing_keys_ops,
 	&panel_storage_ops,
+	&panel_live_inputs_ops,
+	&panel_live_outputs_ops,
 };
 
 const struct panel_ops *
