@@ -4,6 +4,7 @@
 #include "server.h"
 
 extern const struct area stream_area;
+extern const struct area copy_area;
 extern const struct area tus_area;
 extern const struct area direct_area;
 extern const struct area webhook_area;
@@ -18,6 +19,7 @@ extern const struct area rulesets_area;
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
 	&stream_area,
+	&copy_area,
 	&tus_area,
 	&direct_area,
 	&webhook_area,

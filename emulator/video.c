@@ -412,6 +412,8 @@ video_row_json(sqlite3_stmt *st, int64_t now)
 	    video_col_text(st, VIDEO_COL_WATERMARK), 0);
 	if ((text = video_col_text(st, VIDEO_COL_LIVE_INPUT)) != NULL)
 		cJSON_AddStringToObject(o, "liveInput", text);
+	stream_add_text(o, "clippedFrom",
+	    video_col_text(st, VIDEO_COL_CLIPPED_FROM));
 	return (o);
 }
 
