@@ -10,6 +10,7 @@ extern const struct area direct_area;
 extern const struct area webhook_area;
 extern const struct area downloads_area;
 extern const struct area captions_area;
+extern const struct area embed_area;
 extern const struct area live_area;
 extern const struct area watermark_area;
 extern const struct area keys_area;
@@ -26,6 +27,7 @@ const struct area *const server_areas[] = {
 	&webhook_area,
 	&downloads_area,
 	&captions_area,
+	&embed_area,
 	&live_area,
 	&watermark_area,
 	&keys_area,
