@@ -421,8 +421,9 @@ downloads_delete(struct req *req, struct reply *rep)
 	if (found < 0)
 		reply_store_error(req, rep);
 	else if (!found)
-		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no %s "
-		    "download", uid, t->name);
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no %s",
+		    uid, t == &downloads_types[0] ? "downloads" :
+		    "audio download");
 	else
 		reply_ok(rep, cJSON_CreateString("ok"));
 }
