@@ -257,6 +257,7 @@ extern const struct kind kind_signing_keys;
 extern const struct kind kind_downloads;
 extern const struct kind kind_storage_usage;
 extern const struct kind kind_direct_uploads;
+extern const struct kind kind_clips;	/* a form, not listed */
 extern const struct kind kind_api_config;
 extern const struct kind kind_discovery;
 extern const struct kind kind_discovered_operations;

@@ -612,8 +612,7 @@ static const struct kind_column downloads_columns[] = {
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "URL", .path = "default.url", .width = 0,
 	  .flags = KIND_COL_DEFAULT },
-	{ .header = "AUDIO", .path = "audio.status", .width = 10,
-	  .flags = KIND_COL_DEFAULT },
+	{ .header = "AUDIO", .path = "audio.status", .width = 10 },
 	{ .header = "AUDIO URL", .path = "audio.url", .width = 0 },
 	{ .header = NULL }
 };
@@ -787,4 +786,51 @@ const struct kind kind_direct_uploads = {
 	.columns = direct_columns,
 	.fields = direct_fields,
 	.check = direct_uploads_check,
+};
+
+/* ---- clips (a form of their own; not a kind the lists show) ------------- */
+
+static void
+clips_check(struct validate_ctx *ctx)
+{
+	const cJSON	*start, *end;
+
+	start = validate_get(validate_body(ctx), "startTimeSeconds");
+	end = validate_get(validate_body(ctx), "endTimeSeconds");
+	if (cJSON_IsNumber(start) && cJSON_IsNumber(end) &&
+	    !validate_failed(ctx, "endTimeSeconds") &&
+	    start->valuedouble >= end->valuedouble)
+		validate_add(ctx, "endTimeSeconds", "must be after "
+		    "startTimeSeconds");
+}
+
+static const struct kind_field clips_fields[] = {
+	{ .path = "startTimeSeconds", .type = KIND_TYPE_NUMBER,
+	  .flags = KIND_F_REQUIRED, KIND_RANGE(0, 86400),
+	  .help = "Where the clip starts, in seconds of the video" },
+	{ .path = "endTimeSeconds", .type = KIND_TYPE_NUMBER,
+	  .flags = KIND_F_REQUIRED, KIND_RANGE(0, 86400),
+	  .help = "Where it ends (at most the video's duration)" },
+	{ .path = "meta", .type = KIND_TYPE_MAP,
+	  .help = "Your own key/value data; meta.name is the name" },
+	{ .path = "meta.name", .type = KIND_TYPE_STRING,
+	  .help = "Name of the new video" },
+	{ .path = "clippedFromVideoUID", .type = KIND_TYPE_HEX32,
+	  .flags = KIND_F_READONLY, .help = "The video cut from" },
+	{ .path = NULL }
+};
+
+const struct kind kind_clips = {
+	.name = "clips",
+	.noun = "clip",
+	.help = "A new video cut from a ready one between two times",
+	.scope = KIND_SCOPE_ACCOUNT,
+	.create_path = STREAM_ACCOUNT "/clip",
+	.shape = KIND_SHAPE_NONE,
+	.paging = PAGER_SINGLE,
+	.id_field = "uid",
+	.verbs = KIND_VERB_CREATE,
+	.create_body = KIND_BODY_JSON,
+	.fields = clips_fields,
+	.check = clips_check,
 };

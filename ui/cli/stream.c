@@ -34,7 +34,8 @@ cli_stream_video(const char *cmd, const char *uid)
 
 	if (kind_id_check(kind_find("videos"), uid, &cause) == 0)
 		return (0);
-	rv = cli_usage_error("%s: %s", cmd, cause);
+	rv = cli_usage_error("%s: %s (usage: edgetui %s)", cmd, cause,
+	    cli_command_find(cmd)->synopsis);
 	free(cause);
 	return (rv);
 }
