@@ -401,7 +401,7 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 {
 	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
-	char		*path, *post, *cause = NULL, *clean, *title;
+	char		*path, *post, *cause = NULL, *clean;
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
@@ -416,11 +416,7 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 		free(cause);
 		return;
 	}
-	/* Each type is a row of its own: the audio one says so. */
-	title = xprintf("%s%s", xfer_title(name, uid, &clean),
-	    strcmp(type, "audio") == 0 ? " (audio M4A)" : "");
-	x = xfer_add(t, XFER_DOWNLOAD, title);
-	free(title);
+	x = xfer_add(t, XFER_DOWNLOAD, xfer_title(name, uid, &clean));
 	free(clean);
 	x->uid = xstrdup(uid);
 	x->dl_type = type;
@@ -438,8 +434,9 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 	else
 		x->job = x->req->job;
 	free(post);
-	tui_message(t, TUI_MSG_INFO, "download of %s requested (T shows "
-	    "transfers)", x->title);
+	tui_message(t, TUI_MSG_INFO, "%s download of %s requested (T shows "
+	    "transfers)", strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4",
+	    x->title);
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -769,7 +766,9 @@ xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 	int		 pct = xfer_percent(x), i, fill;
 	double		 left;
 
-	buf_addf(b, "%s  ", kinds[x->kind]);
+	/* The audio download's row says so where the kind is. */
+	buf_addf(b, "%s  ", x->dl_type != NULL && strcmp(x->dl_type,
+	    "audio") == 0 ? "audio dl" : kinds[x->kind]);
 	xfer_pad(b, x->title, namew);
 	buf_adds(b, "  ");
 	xfer_pad(b, xfer_state_name(x), XFER_STATE_W);

@@ -3,6 +3,7 @@
  * language (the path completes with Tab), g generates captions in a
  * language picked from those Stream supports, Enter shows the WebVTT
  * text, d deletes (the generic delete). The list shows each one's status.
+ * Also the audio tracks list's reload after an edit.
  */
 #include "config.h"
 
@@ -260,4 +261,24 @@ const struct panel_ops panel_captions_ops = {
 		{ ACTION_DELETE, "delete" },
 		{ ACTION_NONE, NULL }
 	},
+};
+
+/*
+ * A video's audio tracks: e edits the label and the default. Making one
+ * track the default takes it from the others, so after a save the whole
+ * list is read again (the generic code then shows the saved row at once).
+ */
+static int
+audio_tracks_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	if (r->type == TUI_REQ_UPDATE && ev->kind == JOBS_EVENT_DONE)
+		panel_load(p);
+	return (0);
+}
+
+const struct panel_ops panel_audio_tracks_ops = {
+	.kind = "audio-tracks",
+	.event = audio_tracks_event,
+	.delete_warning = "a video's default track cannot be deleted: make "
+	    "another the default first (e)",
 };
