@@ -115,13 +115,14 @@ streamx_language_check(const char *tag, char **cause)
 		n++;
 	}
 	if (n >= 2 && n <= 3 && strlen(tag) <= 35) {
+		/* Subtags of 1 to 8 letters or digits, each after a '-'. */
 		while (*p == '-') {
 			for (n = 0, p++; isalnum((unsigned char)*p); p++)
 				n++;
 			if (n < 1 || n > 8)
 				break;
 		}
-		if (*p == '\0')
+		if (*p == '\0' && n >= 1 && n <= 8)
 			return (0);
 	}
 	xasprintf(cause, "'%s' is not a language tag such as en or pt-BR",
