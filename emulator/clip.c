@@ -2,7 +2,8 @@
  * Clips (POST /stream/clip): a new video cut from a ready one between two
  * times. Nothing is transcoded: the clip keeps the source's bytes (a hard
  * link, or a copy where links fail), goes through the processing clock as
- * an upload does, and shows the cut's duration and clippedFrom.
+ * an upload does, and shows the cut's duration and clippedFrom (the table
+ * stream_clip is video.c's, beside the videos it describes).
  */
 #include "config.h"
 
@@ -22,21 +23,6 @@
 #include "stream.h"
 #include "util.h"
 #include "xmalloc.h"
-
-/* A deleted clip takes its row along; its source may go first. */
-const char clip_schema[] =
-	"CREATE TABLE IF NOT EXISTS stream_clip ("
-	" account TEXT NOT NULL,"
-	" uid TEXT NOT NULL,"
-	" clipped_from TEXT NOT NULL,"
-	" start_time REAL NOT NULL,"
-	" end_time REAL NOT NULL,"
-	" PRIMARY KEY (account, uid)) WITHOUT ROWID;"
-	"CREATE TRIGGER IF NOT EXISTS stream_clip_gone"
-	" AFTER DELETE ON stream_video BEGIN"
-	" DELETE FROM stream_clip"
-	"  WHERE account = old.account AND uid = old.uid;"
-	" END;";
 
 struct clip_cut {
 	const char	*source;

@@ -656,7 +656,6 @@ const struct area copy_area = {
 	.name = "copy",
 	.routes = copy_routes,
 	.nroutes = nitems(copy_routes),
-	.schema = clip_schema,
 	.start = copy_start,
 	.stop = copy_stop,
 };

@@ -23,9 +23,8 @@ struct stream_new;
 int	 copy_new_fields(const cJSON *, struct req *, int64_t,
 	     struct stream_new *, cJSON **, int64_t *, char **);
 
-/* clip.c: POST /stream/clip, and the table of what each clip was cut from. */
+/* clip.c: POST /stream/clip. */
 struct reply;
-extern const char clip_schema[];
 void	 clip_create(struct req *, struct reply *);
 
 #endif

@@ -69,7 +69,20 @@ const char video_schema[] =
 	" UNIQUE (account, created));"
 	"CREATE INDEX IF NOT EXISTS stream_video_uid ON stream_video (uid);"
 	"CREATE INDEX IF NOT EXISTS stream_video_due"
-	" ON stream_video (state, process_end);";
+	" ON stream_video (state, process_end);"
+	/* What a clip was cut from (clip.c); VIDEO_COLS reads it. */
+	"CREATE TABLE IF NOT EXISTS stream_clip ("
+	" account TEXT NOT NULL,"
+	" uid TEXT NOT NULL,"
+	" clipped_from TEXT NOT NULL,"
+	" start_time REAL NOT NULL,"
+	" end_time REAL NOT NULL,"
+	" PRIMARY KEY (account, uid)) WITHOUT ROWID;"
+	"CREATE TRIGGER IF NOT EXISTS stream_clip_gone"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_clip"
+	"  WHERE account = old.account AND uid = old.uid;"
+	" END;";
 
 /* ---- times --------------------------------------------------------------- */
 

@@ -140,6 +140,7 @@ enum kind_check {
 #define KIND_F_NOTNULL	0x10	/* null is refused, not taken as absent */
 #define KIND_F_NOCASE	0x20	/* enum values compare without case */
 #define KIND_F_CREATE	0x40	/* only for a create (update ignores it) */
+#define KIND_F_UPDATE	0x80	/* only for an update (create leaves it out) */
 
 /* kind_field bounds. */
 #define KIND_MIN	0x1

@@ -491,7 +491,7 @@ static const struct kind_field audio_fields[] = {
 	  .example = "https://example.com/audio/narration-fr.m4a" },
 	{ .path = "uid", .type = KIND_TYPE_HEX32, .flags = KIND_F_READONLY,
 	  .help = "Identifier of the track" },
-	{ .path = "default", .type = KIND_TYPE_BOOL,
+	{ .path = "default", .type = KIND_TYPE_BOOL, .flags = KIND_F_UPDATE,
 	  .help = "Played by default (exactly one track is)" },
 	{ .path = "status", .type = KIND_TYPE_ENUM, .flags = KIND_F_READONLY,
 	  .values = stream_track_states, .help = "Processing state" },

@@ -2,7 +2,7 @@
 # A video's captions panel from the console against edgemu: the STATUS
 # and GENERATED columns, n uploading a WebVTT file (the path completed by
 # Tab, a file that is not WebVTT refused before anything is sent, the
-# language asked), g generating captions in a language picked from the
+# language asked), A generating captions in a language picked from the
 # list (inprogress, then ready), Enter showing the WebVTT text, and d
 # deleting one; the server holds what the screen says.
 set -eu
@@ -54,8 +54,8 @@ e2e_keys Enter
 e2e_wait_for "captions it: uploaded"
 e2e_wait_match "^  it +Italiano +ready +no *$"
 
-# ---- g: the language picker; fr is third.
-e2e_keys g
+# ---- A: the language picker; fr is third.
+e2e_keys A
 e2e_wait_for "generate captions in"
 e2e_wait_for "fr  Français"
 e2e_keys j j Enter

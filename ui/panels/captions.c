@@ -1,7 +1,7 @@
 /*
  * A video's captions (c on a video): n uploads a WebVTT file for a
- * language (the path completes with Tab), g generates captions in a
- * language picked from those Stream supports, Enter shows the WebVTT
+ * language (the path completes with Tab), A generates captions in a
+ * language picked from those Stream supports (g stays top, as in lists), Enter shows the WebVTT
  * text, d deletes (the generic delete). The list shows each one's status.
  * Also the audio tracks list's reload after an edit.
  */
@@ -279,6 +279,4 @@ audio_tracks_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 const struct panel_ops panel_audio_tracks_ops = {
 	.kind = "audio-tracks",
 	.event = audio_tracks_event,
-	.delete_warning = "a video's default track cannot be deleted: make "
-	    "another the default first (e)",
 };

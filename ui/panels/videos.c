@@ -385,11 +385,11 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_UPLOAD, "upload" },
 		{ ACTION_DIRECT_UPLOAD, "upload URL" },
 		{ ACTION_DOWNLOAD, "download" },
-		{ ACTION_UPLOAD_FROM_URL, "from URL" },
-		{ ACTION_CLIP, "clip" },
 		{ ACTION_AUDIO, "audio" },
 		{ ACTION_CAPTIONS, "captions" },
 		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_UPLOAD_FROM_URL, "from URL" },
+		{ ACTION_CLIP, "clip" },
 		{ ACTION_NONE, NULL }
 	},
 };
