@@ -120,7 +120,10 @@ enum keymap_context {
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)") \
 	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \
-	    "legacy rate limits: preview as rate limiting rules, then apply")
+	    "legacy rate limits: preview as rate limiting rules, then apply") \
+	/* rate-limit-rules: the tester */ \
+	X(ACTION_TEST, "test", KEYMAP_RATE_LIMIT_RULES, \
+	    "try a request on the rules: which matches, and why (:test)")
 
 enum action {
 	ACTION_NONE = 0,	/* "none": an unbound key */

@@ -8,6 +8,8 @@
 
 #include "tui.h"
 
+#include "panels/rltest.h"
+
 static int
 rlrules_action(struct panel *p, enum action a)
 {
@@ -24,6 +26,9 @@ rlrules_action(struct panel *p, enum action a)
 			p->detail.cur = 0;
 			cJSON_Delete(rec);
 		}
+		return (TUI_HANDLED);
+	case ACTION_TEST:
+		rltest_open(p->tui, NULL);
 		return (TUI_HANDLED);
 	case ACTION_NEW:
 	case ACTION_EDIT:
