@@ -17,6 +17,7 @@ extern const struct area keys_area;
 extern const struct area shield_area;
 extern const struct area ratelimit_area;
 extern const struct area rulesets_area;
+extern const struct area delivery_area;
 
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
@@ -34,5 +35,6 @@ const struct area *const server_areas[] = {
 	&shield_area,
 	&ratelimit_area,
 	&rulesets_area,
+	&delivery_area,
 	NULL
 };

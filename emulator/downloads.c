@@ -27,6 +27,7 @@
 
 #include "audio.h"
 #include "captions.h"
+#include "delivery.h"
 #include "downloads.h"
 #include "log.h"
 #include "server.h"
@@ -494,14 +495,16 @@ static void
 downloads_serve(struct req *req, struct reply *rep,
     const struct downloads_type *t)
 {
-	const char		*uid = req_param(req, "uid"), *h;
+	const char		*h;
 	struct MHD_Response	*resp;
 	uint64_t		 size, first = 0, last = 0;
-	char			 range[96];
+	char			 range[96], account[HEX32_LEN + 1];
+	char			 uid[HEX32_LEN + 1];
 	enum downloads_range	 kind;
 	int			 fd;
 
-	if ((fd = downloads_open(req, rep, uid, t, &size)) == -1)
+	if (delivery_resolve(req, rep, DELIVERY_DOWNLOAD, account, uid) != 0 ||
+	    (fd = downloads_open(req, rep, uid, t, &size)) == -1)
 		return;
 	h = req_header(req, MHD_HTTP_HEADER_IF_RANGE);
 	kind = h != NULL ? DOWNLOADS_RANGE_NONE :
@@ -653,10 +656,10 @@ static const struct route downloads_routes[] = {
 	    audio_delete, ROUTE_BODY_NONE },
 	{ HTTP_PATCH, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
 	    audio_edit, ROUTE_BODY_JSON },
-	/* The URL handed out in downloads: like a CDN's, no token. */
+	/* The URL handed out in downloads: like a CDN's, no API token. */
 	{ HTTP_GET, DOWNLOADS_MEDIA_PATH, downloads_media, ROUTE_BODY_NONE,
 	    ROUTE_ROOT | ROUTE_NOAUTH },
-	{ HTTP_GET, "/media/{uid:hex32}/downloads/audio.m4a",
+	{ HTTP_GET, "/media/{ref}/downloads/audio.m4a",
 	    downloads_media_audio, ROUTE_BODY_NONE,
 	    ROUTE_ROOT | ROUTE_NOAUTH },
 };

@@ -24,8 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "delivery.h"
 #include "jsonutil.h"
 #include "log.h"
+#include "server.h"
 #include "store.h"
 #include "util.h"
 #include "video.h"
@@ -302,17 +304,35 @@ stream_customer_code(const char *account, char code[17])
 	code[16] = '\0';
 }
 
+/* The edgemu whose listener delivers videos (delivery.c); NULL: the cloud. */
+static const struct server	*video_server;
+
+void
+video_set_server(const struct server *srv)
+{
+	video_server = srv;
+}
+
 static void
 stream_add_urls(cJSON *o, const char *account, const char *uid, int ready)
 {
-	char	 code[17], *base, *s;
-	cJSON	*pb;
+	const char	*root;
+	char		 code[17], *base, *s;
+	size_t		 n, p = strlen(API_PREFIX);
+	cJSON		*pb;
 
 	if (!ready)
 		return;
 	stream_customer_code(account, code);
-	base = xprintf("https://customer-%s.cloudflarestream.com/%s", code,
-	    uid);
+	root = video_server != NULL ? server_base_url(video_server) : "";
+	if (*root != '\0') {
+		n = strlen(root);
+		if (n >= p && strcmp(root + n - p, API_PREFIX) == 0)
+			n -= p;
+		base = xprintf("%.*s" DELIVERY_ROOT "/%s", (int)n, root, uid);
+	} else
+		base = xprintf("https://customer-%s.cloudflarestream.com/%s",
+		    code, uid);
 	s = xprintf("%s/thumbnails/thumbnail.jpg", base);
 	cJSON_AddStringToObject(o, "thumbnail", s);
 	free(s);

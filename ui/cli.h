@@ -64,6 +64,15 @@ struct cli_opts {
 	/* upload --from-url, clip --start --end, download --type --delete */
 	const char	*from_url, *clip_start, *clip_end, *dl_type;
 	int		 dl_delete;
+	/* token: --key-id --pem FILE --expires --downloadable --allow-ip... */
+	struct cli_token_opts {
+		const char	*key_id, *pem_file, *expires;
+		int		 downloadable;
+		const char	*allow_ips[CLI_MAX_FILTERS];
+		size_t		 nallow_ips;
+		const char	*block_countries[CLI_MAX_FILTERS];
+		size_t		 nblock_countries;
+	}		 token;
 };
 
 #define CLI_OPT_FILE		0x001
@@ -82,7 +91,10 @@ struct cli_opts {
 #define CLI_OPT_SIMULATE	0x10000	/* --log --format --rules --host --scheme */
 #define CLI_OPT_CLIP		0x20000	/* --start --end */
 #define CLI_OPT_DOWNLOAD	0x40000	/* --type --delete */
+#define CLI_OPT_TOKEN		0x100000 /* token: --key-id --pem --expires... */
 
+/* One option of token (its long name) into o; -1 after the message. */
+int	 cli_token_option(struct cli_opts *, const char *, const char *);
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);
 /* --help's list of commands, from the command table. */

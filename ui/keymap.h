@@ -103,6 +103,9 @@ enum keymap_context {
 	    "copy the video's embed snippet (HTML)") \
 	X(ACTION_GENERATE, "generate", KEYMAP_CAPTIONS, \
 	    "generate captions in a language (speech recognition)") \
+	/* videos: signed URLs */ \
+	X(ACTION_SIGN_URL, "sign-url", KEYMAP_VIDEOS, \
+	    "a signed-URL token and the URLs it opens (copy)") \
 	X(ACTION_REVEAL, "reveal", KEYMAP_DETAIL, \
 	    "show or hide secrets (stream keys, passphrases)") \
 	X(ACTION_SAVE_FILE, "save-file", KEYMAP_DETAIL, \

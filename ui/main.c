@@ -62,7 +62,9 @@ enum {
 	OPT_STATUS,
 	OPT_EXPLAIN,
 	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME,
-	OPT_FROM_URL, OPT_CLIP_START, OPT_CLIP_END, OPT_DL_TYPE, OPT_DL_DELETE
+	OPT_FROM_URL, OPT_CLIP_START, OPT_CLIP_END, OPT_DL_TYPE, OPT_DL_DELETE,
+	OPT_KEY_ID, OPT_PEM, OPT_EXPIRES, OPT_DOWNLOADABLE, OPT_ALLOW_IP,
+	OPT_BLOCK_COUNTRY
 };
 
 static const struct option main_options[] = {
@@ -116,6 +118,12 @@ static const struct option main_options[] = {
 	{ "end",		required_argument, NULL, OPT_CLIP_END },
 	{ "type",		required_argument, NULL, OPT_DL_TYPE },
 	{ "delete",		no_argument,	   NULL, OPT_DL_DELETE },
+	{ "key-id",		required_argument, NULL, OPT_KEY_ID },
+	{ "pem",		required_argument, NULL, OPT_PEM },
+	{ "expires",		required_argument, NULL, OPT_EXPIRES },
+	{ "downloadable",	no_argument,	   NULL, OPT_DOWNLOADABLE },
+	{ "allow-ip",		required_argument, NULL, OPT_ALLOW_IP },
+	{ "block-country",	required_argument, NULL, OPT_BLOCK_COUNTRY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -390,6 +398,9 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_DL_DELETE:
 		main_stream_option(o, ch, arg);
 		break;
+	case OPT_KEY_ID: case OPT_PEM: case OPT_EXPIRES:
+	case OPT_DOWNLOADABLE: case OPT_ALLOW_IP: case OPT_BLOCK_COUNTRY:
+		return (cli_token_option(o, main_options[idx].name, arg));
 	default:
 		return (cli_usage_error("unknown option"));
 	}

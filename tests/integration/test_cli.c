@@ -1034,7 +1034,7 @@ test_download(void **state)
 	struct http_req	 req;
 	struct http_resp resp;
 	struct run	 r;
-	char		*ready, *pending, *url;
+	char		*ready, *pending, *url, *path;
 
 	ready = video_in_state(f, "ready");
 	pending = video_in_state(f, "pendingupload");
@@ -1064,6 +1064,11 @@ test_download(void **state)
 	req.method = "GET";
 	req.url = url;
 	req.noauth = 1;
+	/* By its uid, only a video without requireSignedURLs downloads. */
+	path = itest_printf("/accounts/%s/stream/%s", f->emu.account, ready);
+	cJSON_Delete(api_ok(&f->emu, "POST", path,
+	    "{\"requireSignedURLs\":false}"));
+	free(path);
 	assert_int_equal(http_send(&f->emu, &req, &resp), CURLE_OK);
 	assert_int_equal(resp.status, 200);
 	assert_true(resp.len > 0);

@@ -406,6 +406,7 @@ cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    resp.api.result);
 		cli_print_record(c, k, resp.api.result);
 		cli_print_secrets(c, k, resp.api.result);
+		cli_token_remember(c, k, resp.api.result);
 	}
 out:
 	http_response_free(&resp);

@@ -167,6 +167,19 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_caption_vtt
 	},
 	{
+		.name = "token",
+		.synopsis = "token VIDEO_ID [--key-id ID --pem FILE] "
+		    "[--expires 1h] [--downloadable] [--allow-ip CIDR]... "
+		    "[--block-country CC]...",
+		.summary = "a signed-URL token and the URLs it opens; signed\n"
+		    "locally with --pem or a remembered key, else by the server",
+		.flags = CLI_OPT_TOKEN,
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_token
+	},
+	{
 		.name = "migrate",
 		.synopsis = "migrate rate-limits [ID...] [--plan P] [--apply] "
 		    "[--disable-legacy]",

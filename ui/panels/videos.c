@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "form_model.h"
+#include "signurl.h"
 #include "transfers.h"
 #include "tui.h"
 #include "vidops.h"
@@ -317,6 +318,9 @@ videos_action(struct panel *p, enum action a)
 	case ACTION_CAPTIONS:
 		videos_sub(p, &kind_captions);
 		return (TUI_HANDLED);
+	case ACTION_SIGN_URL:
+		signurl_open(p);
+		return (TUI_HANDLED);
 	default:
 		return (0);
 	}
@@ -338,6 +342,8 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	}
 	if (vidops_event(p, r, ev))
 		return (1);
+	if (r->type == TUI_REQ_OTHER && r->sub == SIGNURL_REQ)
+		return (signurl_event(p, r, ev));
 	if (r->type != TUI_REQ_OTHER || r->sub != VIDEOS_DIRECT)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
@@ -390,6 +396,7 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_TRANSFERS, "transfers" },
 		{ ACTION_UPLOAD_FROM_URL, "from URL" },
 		{ ACTION_CLIP, "clip" },
+		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_NONE, NULL }
 	},
 };
