@@ -1,8 +1,8 @@
 /*
  * A video's captions (c on a video): n uploads a WebVTT file for a
  * language (the path completes with Tab), g generates captions in a
- * language picked from those Stream supports (g stays top, as in lists), Enter shows the WebVTT
- * text, d deletes (the generic delete). The list shows each one's status.
+ * language picked from those Stream supports (Home goes to the top),
+ * Enter shows the WebVTT text, d deletes (the generic delete). The list shows each one's status.
  * Also the audio tracks list's reload after an edit.
  */
 #include "config.h"
