@@ -2,8 +2,9 @@
  * A video's captions (c on a video): n uploads a WebVTT file for a
  * language (the path completes with Tab), g generates captions in a
  * language picked from those Stream supports (Home goes to the top),
- * Enter shows the WebVTT text, d deletes (the generic delete). The list shows each one's status.
- * Also the audio tracks list's reload after an edit.
+ * Enter shows the WebVTT text, d deletes (the generic delete). The list
+ * shows each one's status. Also the audio tracks list's reload after an
+ * edit.
  */
 #include "config.h"
 
