@@ -47,6 +47,7 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.kind = "rate-limit-rules",
 	.action = rlrules_action,
 	.hints = (const struct panel_hint[]){
+		{ ACTION_TEST, "test" },
 		{ ACTION_NONE, NULL }
 	},
 	.readonly = 1,
