@@ -89,7 +89,7 @@ enum keymap_context {
 	X(ACTION_DIRECT_UPLOAD, "direct-upload", KEYMAP_LIST, \
 	    "create a one-time upload URL for a video") \
 	X(ACTION_DOWNLOAD, "download", KEYMAP_LIST, \
-	    "request the video's MP4 download; its URL when ready") \
+	    "request a download (asks: MP4 or audio M4A); its URL when ready") \
 	X(ACTION_AUDIO, "audio-tracks", KEYMAP_LIST, \
 	    "the video's audio tracks") \
 	X(ACTION_CAPTIONS, "captions", KEYMAP_LIST, \

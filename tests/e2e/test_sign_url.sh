@@ -75,7 +75,7 @@ e2e_type signing-keys
 e2e_keys Enter
 e2e_wait_match "^ signing-keys  2$"
 e2e_keys n
-e2e_wait_for "Create a new signing-keys? (y/n)"
+e2e_wait_for "Create a new signing key? (y/n)"
 e2e_keys y
 e2e_wait_for "Remember this key's private half (0600, in the state directory)"
 e2e_keys y

@@ -42,6 +42,8 @@ e2e_wait_for "WebVTT file to upload"
 e2e_type subs/old.srt
 e2e_keys Enter
 e2e_wait_for "not a WebVTT file"
+# The reason wraps in the box rather than lose its end.
+e2e_wait_for "must be WEBVTT)"
 e2e_keys C-u
 e2e_type subs/it
 e2e_keys Tab

@@ -36,7 +36,8 @@ e2e_keys L
 e2e_wait_for "URL of the video to upload (the server fetches it)"
 e2e_type "ftp://127.0.0.1/talk.mp4"
 e2e_keys Enter
-e2e_wait_for "only http and https URLs"
+e2e_wait_for "only http and https"
+e2e_wait_for "URLs can be copied"
 e2e_keys C-u
 e2e_type "$url"
 e2e_keys Enter

@@ -53,7 +53,7 @@ e2e_wait_match "^ live-inputs  3$"
 # ---- signing keys: the PEM shown once
 open_kind signing-keys "^ signing-keys  2$"
 e2e_keys n
-e2e_wait_for "Create a new signing-keys? (y/n)"
+e2e_wait_for "Create a new signing key? (y/n)"
 e2e_keys y
 # Not remembered for signing here (test_sign_url.sh says yes).
 e2e_wait_for "Remember this key's private half"
@@ -125,7 +125,7 @@ fi
 
 # A second key: q asks, y closes it unsaved.
 e2e_keys n
-e2e_wait_for "Create a new signing-keys? (y/n)"
+e2e_wait_for "Create a new signing key? (y/n)"
 e2e_keys y
 e2e_wait_for "Remember this key's private half"
 e2e_keys n

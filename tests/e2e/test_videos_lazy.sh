@@ -37,6 +37,7 @@ gets=$(list_gets)
 # G: the cost first; n goes to the last loaded row without a request.
 e2e_keys G
 e2e_wait_for "load the other 3951? It takes about 4 requests"
+e2e_wait_for "y: load them; n: go to the last loaded"
 e2e_keys n
 e2e_wait_gone "load the other"
 e2e_wait_match "^> .*#1048\.mp4 "

@@ -59,6 +59,7 @@ check "init" config ""
 check "rate-limits" migrate ""
 check "bash zsh" completion ""
 check "json table yaml" get -o ""
+check "audio default" download x --type ""
 check "--limit --live-input" get rate-limits --li
 check "--counting" expr check --cou
 check "--explain" expr eval --ex

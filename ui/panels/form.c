@@ -168,7 +168,8 @@ panel_create(struct panel *p)
 
 	switch (p->kind->create_body) {
 	case KIND_BODY_NONE:
-		q = xprintf("Create a new %s? (y/n)", p->kind->name);
+		q = xprintf("Create a new %s? (y/n)", p->kind->noun != NULL ?
+		    p->kind->noun : p->kind->name);
 		dialog_confirm(p->tui, "new", q, panel_create_plain, p, NULL);
 		free(q);
 		return;

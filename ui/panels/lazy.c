@@ -117,13 +117,13 @@ panel_lazy_bottom(struct panel *p)
 	if (cost > 0)
 		buf_addf(&q, "%ld of %ld %s loaded: load the other %ld? It "
 		    "takes about %ld requests (%ld%% of the API's %d per 5 "
-		    "minutes). n: go to the last loaded", have, total,
-		    p->kind->name, total - have, cost, (cost * 100 +
+		    "minutes). y: load them; n: go to the last loaded", have,
+		    total, p->kind->name, total - have, cost, (cost * 100 +
 		    PANEL_BUDGET - 1) / PANEL_BUDGET, PANEL_BUDGET);
 	else
 		buf_addf(&q, "%ld %s loaded, the total is unknown: load every "
-		    "page, one request each? n: go to the last loaded", have,
-		    p->kind->name);
+		    "page, one request each? y: load them; n: go to the last "
+		    "loaded", have, p->kind->name);
 	dialog_ask(p->tui, "load all", buf_str(&q), panel_lazy_all, p, NULL);
 	buf_free(&q);
 	return (1);

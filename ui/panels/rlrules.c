@@ -58,6 +58,7 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 		{ ACTION_NEW, "new" },
 		{ ACTION_EDIT, "edit" },
 		{ ACTION_EDIT_YAML, "yaml" },
+		{ ACTION_TEST, "test" },
 		{ ACTION_NONE, NULL }
 	},
 };

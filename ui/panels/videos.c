@@ -389,14 +389,14 @@ const struct panel_ops panel_videos_ops = {
 	.closed = videos_closed,
 	.hints = (const struct panel_hint[]){
 		{ ACTION_UPLOAD, "upload" },
-		{ ACTION_DIRECT_UPLOAD, "upload URL" },
-		{ ACTION_DOWNLOAD, "download" },
-		{ ACTION_AUDIO, "audio" },
-		{ ACTION_CAPTIONS, "captions" },
-		{ ACTION_TRANSFERS, "transfers" },
 		{ ACTION_UPLOAD_FROM_URL, "from URL" },
+		{ ACTION_DIRECT_UPLOAD, "one-time URL" },
+		{ ACTION_DOWNLOAD, "download" },
 		{ ACTION_CLIP, "clip" },
 		{ ACTION_SIGN_URL, "sign URL" },
+		{ ACTION_CAPTIONS, "captions" },
+		{ ACTION_AUDIO, "audio" },
+		{ ACTION_TRANSFERS, "transfers" },
 		{ ACTION_NONE, NULL }
 	},
 };

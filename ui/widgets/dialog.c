@@ -198,8 +198,9 @@ static void
 dialog_draw(struct tui *t, struct dialog *d)
 {
 	const char	*s, *nl;
-	char		**rows, *title;
-	int		 nrows, width = 20, h, w, y0, x0, y, i, extra, room;
+	char		**rows, **hrows = NULL, *title;
+	int		 nrows, nhint = 0, width = 20, h, w, y0, x0, y, i,
+			 extra, room;
 	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
 
 	(void)t;
@@ -215,6 +216,12 @@ dialog_draw(struct tui *t, struct dialog *d)
 	rows = dialog_rows(d->text, w - 4, &nrows);
 	extra = d->type == DIALOG_CONFIRM || d->type == DIALOG_WAIT ||
 	    d->type == DIALOG_NOTICE ? 3 : 6;
+	/* The hint (why an answer was refused) wraps too: rows below. */
+	if ((d->type == DIALOG_TYPED || d->type == DIALOG_PROMPT) &&
+	    d->hint != NULL) {
+		hrows = dialog_rows(d->hint, w - 4, &nhint);
+		extra += MAXIMUM(nhint - 1, 0);
+	}
 	h = MINIMUM(LINES - 2, nrows + extra);
 	y0 = MAXIMUM(1, (LINES - h) / 2);
 	x0 = MAXIMUM(0, (COLS - w) / 2);
@@ -241,11 +248,14 @@ dialog_draw(struct tui *t, struct dialog *d)
 		y = MINIMUM(y + 1, y0 + h - 2);
 		line_draw(&d->line, y, x0 + 2, w - 4,
 		    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
-		if (d->hint != NULL && y + 1 < y0 + h - 1)
-			screen_put(y + 1, x0 + 2, w - 4, d->hint,
+		for (i = 0; i < nhint && y + 1 + i < y0 + h - 1; i++)
+			screen_put(y + 1 + i, x0 + 2, w - 4, hrows[i],
 			    screen_role(d->hint_error ? THEME_ROLE_ERROR :
 			    THEME_ROLE_DIM));
 	}
+	for (i = 0; i < nhint; i++)
+		free(hrows[i]);
+	free(hrows);
 }
 
 static void
