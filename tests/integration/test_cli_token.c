@@ -1,8 +1,8 @@
 /*
  * Integration tests for `edgetui token` against edgemu with demo data: a
- * server token when no key is remembered (and -v never logs it), the key
+ * server token when no key is named (and -v never logs it), the key
  * `create signing-keys` saves as a PEM file (0600) then used to sign
- * locally, --pem FILE, the access rules and downloadable options seen by
+ * locally when --key-id names it, --pem FILE, the access rules and downloadable options seen by
  * edgemu's delivery, and the usage errors that send nothing.
  */
 #include "config.h"
@@ -116,8 +116,17 @@ test_token(void **state)
 	pem = slurp(path);
 	assert_true(strncmp(pem, "-----BEGIN RSA PRIVATE KEY-----", 31) == 0);
 
-	/* Signed locally with it; its access rules hold at delivery. */
-	RUN(f, &r, "token", uid, "--allow-ip", "192.0.2.0/24", "-o", "json");
+	/* Remembered, but not taken unasked: the server signs. */
+	RUN(f, &r, "token", uid, "-o", "json");
+	o = run_json(&r);
+	assert_string_equal(jstr(o, "signed"), "server");
+	assert_int_equal(fetch_status(e, jstr(o, "hls")), 200);
+	cJSON_Delete(o);
+	run_free(&r);
+
+	/* Named, signed locally with it; its access rules hold at delivery. */
+	RUN(f, &r, "token", uid, "--key-id", id, "--allow-ip", "192.0.2.0/24",
+	    "-o", "json");
 	o = run_json(&r);
 	assert_string_equal(jstr(o, "signed"), "locally");
 	assert_non_null(strstr(r.err, id));

@@ -52,34 +52,13 @@ cli_token_option(struct cli_opts *o, const char *name, const char *arg)
 	return (0);
 }
 
-/* The remembered key saved last, or NULL (allocated). */
-static char *
-cli_token_newest_key(const char *state)
-{
-	struct stat	 sb;
-	char		**ids, *path, *best = NULL;
-	time_t		 when = 0;
-	size_t		 i;
-
-	ids = streamsign_key_list(state);
-	for (i = 0; ids[i] != NULL; i++) {
-		path = xprintf("%s/signing-keys/%s.pem", state, ids[i]);
-		if (stat(path, &sb) == 0 && (best == NULL ||
-		    sb.st_mtime > when)) {
-			free(best);
-			best = xstrdup(ids[i]);
-			when = sb.st_mtime;
-		}
-		free(path);
-	}
-	streamsign_key_list_free(ids);
-	return (best);
-}
-
 /*
- * The private key to sign with, and its id: --pem FILE with --key-id, a
- * remembered key (--key-id's, else the newest), or none (*pem NULL: ask the
- * server). Returns 0 or the exit status after the message.
+ * The private key to sign with, and its id: --pem FILE with --key-id, the
+ * remembered key --key-id names, or none (*pem NULL: ask the server). A
+ * remembered key is never taken unasked: the state directory holds the
+ * keys of every account and server used, and a key of another account
+ * would make a token that opens nothing. Returns 0 or the exit status
+ * after the message.
  */
 static int
 cli_token_key(struct cli *c, char **pem, size_t *len, char **kid)
@@ -101,21 +80,14 @@ cli_token_key(struct cli *c, char **pem, size_t *len, char **kid)
 		*kid = xstrdup(t->key_id);
 		return (0);
 	}
+	if (t->key_id == NULL)
+		return (0);
 	if ((state = edge_session_state_dir(&c->session, &cause)) == NULL) {
-		if (t->key_id != NULL) {
-			rv = cli_error(HTTP_EXIT_USAGE, "token: %s", cause);
-			free(cause);
-			return (rv);
-		}
+		rv = cli_error(HTTP_EXIT_USAGE, "token: %s", cause);
 		free(cause);
-		return (0);
+		return (rv);
 	}
-	*kid = t->key_id != NULL ? xstrdup(t->key_id) :
-	    cli_token_newest_key(state);
-	if (*kid == NULL) {
-		free(state);
-		return (0);
-	}
+	*kid = xstrdup(t->key_id);
 	*pem = streamsign_key_load(state, *kid, &cause);
 	free(state);
 	if (*pem == NULL) {
