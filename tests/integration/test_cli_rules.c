@@ -204,7 +204,7 @@ test_list_in_order(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_lines(r.out), 7);
 	assert_true(has(r.out, "ACTION"));
-	assert_true(has(r.out, "5/1m"));
+	assert_true(has(r.out, "5/60s"));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));
