@@ -233,6 +233,9 @@ static const struct kind_column rulesets_version_columns[] = {
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },
+	/* A list leaves the rules out: the console reads each version's. */
+	{ .header = "RULES", .path = "rules", .width = 5,
+	  .format = KIND_FMT_COUNT, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "NAME", .path = "name", .width = 24,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "DESCRIPTION", .path = "description", .width = 0,
@@ -252,6 +255,8 @@ static const struct kind_field rulesets_version_fields[] = {
 	  .help = "The entry point's name" },
 	{ .path = "description", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_READONLY, .help = "The entry point's description" },
+	{ .path = "rules", .type = KIND_TYPE_OBJECTS,
+	  .flags = KIND_F_READONLY, .help = "The rules then (one version's)" },
 	{ .path = NULL }
 };
 

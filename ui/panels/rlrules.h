@@ -24,4 +24,8 @@ char		*rlrules_path(struct panel *, const cJSON *, const char *,
 /* The rules panel's keys of its own kind context; 0 when not one. */
 int		 rlrules_kind_action(struct panel *, enum action);
 
+/* rlversions.c: v, the entry point's versions (q goes back to rules). */
+void		 rlversions_open(struct panel *);
+int		 rlversions_kind_action(struct panel *, enum action);
+
 #endif
