@@ -63,14 +63,45 @@ static const struct keymap_action {
 _Static_assert(nitems(keymap_actions) == KEYMAP_NACTIONS,
     "one row per action");
 
+/*
+ * A context's name in keymap files, its heading in the help and the
+ * context a lookup falls back to (global's is itself: none). A kind's
+ * context is named after the kind, whose list it serves.
+ */
 static const struct {
-	const char	*name;
-	const char	*heading;
+	const char		*name;
+	const char		*heading;
+	enum keymap_context	 parent;
 } keymap_contexts[] = {
-	[KEYMAP_GLOBAL] = { "global", "everywhere" },
-	[KEYMAP_LIST] = { "list", "in lists (then global)" },
-	[KEYMAP_DETAIL] = { "detail", "in the details view (then global)" },
+	[KEYMAP_GLOBAL] = { "global", "everywhere", KEYMAP_GLOBAL },
+	[KEYMAP_LIST] = { "list", "in lists (then global)", KEYMAP_GLOBAL },
+	[KEYMAP_DETAIL] = { "detail", "in the details view (then global)",
+	    KEYMAP_GLOBAL },
+	[KEYMAP_RATE_LIMIT_RULES] = { "rate-limit-rules",
+	    "in the rate limiting rules list (then list, then global)",
+	    KEYMAP_LIST },
+	[KEYMAP_VIDEOS] = { "videos",
+	    "in the videos list (then list, then global)", KEYMAP_LIST },
+	[KEYMAP_LIVE_INPUTS] = { "live-inputs",
+	    "in the live inputs list (then list, then global)", KEYMAP_LIST },
 };
+_Static_assert(nitems(keymap_contexts) == KEYMAP_NCONTEXTS,
+    "one row per context");
+
+/* The contexts a lookup in context visits, itself first; returns how many. */
+static size_t
+keymap_chain(enum keymap_context context,
+    enum keymap_context chain[KEYMAP_NCONTEXTS])
+{
+	size_t	n = 0;
+
+	for (;;) {
+		chain[n++] = context;
+		if (context == KEYMAP_GLOBAL || n == KEYMAP_NCONTEXTS)
+			return (n);
+		context = keymap_contexts[context].parent;
+	}
+}
 
 /* The first name of a key is the one printed; the others are read too. */
 static const struct {
@@ -149,6 +180,21 @@ keymap_context_name(enum keymap_context context)
 	if ((unsigned)context >= KEYMAP_NCONTEXTS)
 		return (NULL);
 	return (keymap_contexts[context].name);
+}
+
+enum keymap_context
+keymap_list_context(const char *kind)
+{
+	size_t	i;
+
+	if (kind == NULL)
+		return (KEYMAP_LIST);
+	for (i = 0; i < nitems(keymap_contexts); i++) {
+		if (keymap_contexts[i].parent == KEYMAP_LIST &&
+		    strcmp(keymap_contexts[i].name, kind) == 0)
+			return ((enum keymap_context)i);
+	}
+	return (KEYMAP_LIST);
 }
 
 static int
@@ -370,32 +416,47 @@ enum action
 keymap_lookup(const struct keymap *km, enum keymap_context context, int key)
 {
 	const struct keymap_binding	*b;
+	enum keymap_context		 chain[KEYMAP_NCONTEXTS];
+	size_t				 i, n;
 
 	if ((unsigned)context >= KEYMAP_NCONTEXTS)
 		return (ACTION_NONE);
 	key = keymap_canon(key);
-	if ((b = keymap_find(&km->tables[context], key)) != NULL)
-		return (b->action);
-	if (context != KEYMAP_GLOBAL &&
-	    (b = keymap_find(&km->tables[KEYMAP_GLOBAL], key)) != NULL)
-		return (b->action);
+	n = keymap_chain(context, chain);
+	for (i = 0; i < n; i++) {
+		if ((b = keymap_find(&km->tables[chain[i]], key)) != NULL)
+			return (b->action);
+	}
 	return (ACTION_NONE);
 }
 
-/* Keys bound to action in one context's own table, ", " between. */
-static void
-keymap_keys_in(const struct keymap *km, enum keymap_context context,
-    enum action action, const struct keymap_table *shadow, struct buf *b,
-    int *first)
+/* Whether a context before chain[upto] binds the key (and so hides it). */
+static int
+keymap_shadowed(const struct keymap *km, const enum keymap_context *chain,
+    size_t upto, int key)
 {
-	const struct keymap_table	*t = &km->tables[context];
+	size_t	i;
+
+	for (i = 0; i < upto; i++) {
+		if (keymap_find(&km->tables[chain[i]], key) != NULL)
+			return (1);
+	}
+	return (0);
+}
+
+/* Keys bound to action in chain[at]'s own table, ", " between. */
+static void
+keymap_keys_in(const struct keymap *km, const enum keymap_context *chain,
+    size_t at, enum action action, struct buf *b, int *first)
+{
+	const struct keymap_table	*t = &km->tables[chain[at]];
 	char				 name[KEYMAP_KEY_NAME_MAX];
 	size_t				 i;
 
 	for (i = 0; i < t->n; i++) {
 		if (t->v[i].action != action)
 			continue;
-		if (shadow != NULL && keymap_find(shadow, t->v[i].key) != NULL)
+		if (keymap_shadowed(km, chain, at, t->v[i].key))
 			continue;
 		keymap_key_name(t->v[i].key, name, sizeof name);
 		if (!*first)
@@ -409,15 +470,15 @@ void
 keymap_keys_of(const struct keymap *km, enum keymap_context context,
     enum action action, struct buf *b)
 {
-	int	first = 1;
+	enum keymap_context	chain[KEYMAP_NCONTEXTS];
+	size_t			i, n;
+	int			first = 1;
 
 	if (action == ACTION_NONE || (unsigned)context >= KEYMAP_NCONTEXTS)
 		return;
-	keymap_keys_in(km, context, action, NULL, b, &first);
-	if (context != KEYMAP_GLOBAL) {
-		keymap_keys_in(km, KEYMAP_GLOBAL, action,
-		    &km->tables[context], b, &first);
-	}
+	n = keymap_chain(context, chain);
+	for (i = 0; i < n; i++)
+		keymap_keys_in(km, chain, i, action, b, &first);
 }
 
 int
@@ -425,22 +486,20 @@ keymap_key_of(const struct keymap *km, enum keymap_context context,
     enum action action)
 {
 	const struct keymap_table	*t;
-	size_t				 i;
+	enum keymap_context		 chain[KEYMAP_NCONTEXTS];
+	size_t				 c, i, n;
 
 	if (action == ACTION_NONE || (unsigned)context >= KEYMAP_NCONTEXTS)
 		return (-1);
-	t = &km->tables[context];
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].action == action)
-			return (t->v[i].key);
-	if (context == KEYMAP_GLOBAL)
-		return (-1);
-	/* Global's keys, unless the context binds the same key otherwise. */
-	t = &km->tables[KEYMAP_GLOBAL];
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].action == action &&
-		    keymap_find(&km->tables[context], t->v[i].key) == NULL)
-			return (t->v[i].key);
+	/* A parent's keys, unless a context nearer binds the key otherwise. */
+	n = keymap_chain(context, chain);
+	for (c = 0; c < n; c++) {
+		t = &km->tables[chain[c]];
+		for (i = 0; i < t->n; i++)
+			if (t->v[i].action == action &&
+			    !keymap_shadowed(km, chain, c, t->v[i].key))
+				return (t->v[i].key);
+	}
 	return (-1);
 }
 
@@ -538,6 +597,21 @@ keymap_apply_one(struct keymap *km, enum keymap_context context,
 	keymap_bind(km, context, keymap_canon(key), action);
 }
 
+static void
+keymap_context_unknown(struct keymap *km, const char *source,
+    const char *name)
+{
+	struct buf	b = BUF_INITIALIZER;
+	size_t		i;
+
+	for (i = 0; i < nitems(keymap_contexts); i++)
+		buf_addf(&b, "%s%s", i == 0 ? "" : ", ",
+		    keymap_contexts[i].name);
+	keymap_problem(km, source, name, NULL, "not a context (%s)",
+	    buf_str(&b));
+	buf_free(&b);
+}
+
 size_t
 keymap_apply(struct keymap *km, const cJSON *obj, const char *source)
 {
@@ -549,14 +623,13 @@ keymap_apply(struct keymap *km, const cJSON *obj, const char *source)
 		return (0);
 	if (!cJSON_IsObject(obj)) {
 		keymap_problem(km, source, NULL, NULL, "expected a mapping of "
-		    "contexts (global, list, detail), not %s",
+		    "contexts (global, list, detail, or a kind), not %s",
 		    keymap_json_kind(obj));
 		return (km->nproblems - before);
 	}
 	cJSON_ArrayForEach(c, obj) {
 		if ((context = keymap_context_find(c->string)) == -1) {
-			keymap_problem(km, source, c->string, NULL,
-			    "not a context (global, list or detail)");
+			keymap_context_unknown(km, source, c->string);
 		} else if (cJSON_IsObject(c)) {
 			cJSON_ArrayForEach(item, c)
 				keymap_apply_one(km, context, item, source);
@@ -645,15 +718,17 @@ keymap_help_keys(const struct keymap *km,
     struct buf keys[KEYMAP_NCONTEXTS][KEYMAP_NACTIONS], size_t *kw,
     size_t *nw)
 {
-	size_t	c, a;
-	int	first;
+	enum keymap_context	chain[1];
+	size_t			c, a;
+	int			first;
 
 	*kw = *nw = 0;
 	for (c = 0; c < KEYMAP_NCONTEXTS; c++) {
 		for (a = 1; a < KEYMAP_NACTIONS; a++) {
 			buf_init(&keys[c][a]);
 			first = 1;
-			keymap_keys_in(km, c, a, NULL, &keys[c][a], &first);
+			chain[0] = c;
+			keymap_keys_in(km, chain, 0, a, &keys[c][a], &first);
 			if (first)
 				continue;
 			*kw = MAXIMUM(*kw, keymap_width(buf_str(&keys[c][a])));
@@ -670,6 +745,12 @@ keymap_help(const struct keymap *km, struct buf *b)
 
 	keymap_help_keys(km, keys, &kw, &nw);
 	for (c = 0; c < KEYMAP_NCONTEXTS; c++) {
+		/* A kind's context only where it has keys. */
+		for (a = 1; a < KEYMAP_NACTIONS; a++)
+			if (keys[c][a].len != 0)
+				break;
+		if (c > KEYMAP_DETAIL && a == KEYMAP_NACTIONS)
+			continue;
 		if (c != 0)
 			buf_addc(b, '\n');
 		buf_addf(b, "%s: %s\n", keymap_contexts[c].name,

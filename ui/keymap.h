@@ -13,11 +13,18 @@
 
 #include "buf.h"
 
-/* Where a binding applies; lookups in list or detail fall back to global. */
+/*
+ * Where a binding applies. A lookup falls back to the context's parent:
+ * list and detail to global; a kind's own list context (keys only that
+ * kind's list has, named after the kind in keymap files) to list.
+ */
 enum keymap_context {
 	KEYMAP_GLOBAL,		/* everywhere */
 	KEYMAP_LIST,		/* a list panel */
 	KEYMAP_DETAIL,		/* the details (YAML or JSON) view */
+	KEYMAP_RATE_LIMIT_RULES, /* the rate-limit-rules list */
+	KEYMAP_VIDEOS,		/* the videos list */
+	KEYMAP_LIVE_INPUTS,	/* the live-inputs list */
 	KEYMAP_NCONTEXTS
 };
 
@@ -148,11 +155,13 @@ void		 keymap_set_lines(struct keymap *, keymap_line_cb, void *);
 const char *const *keymap_problems(const struct keymap *, size_t *);
 
 /*
- * The action of a key in a context: the context's binding, or global's.
- * An unbound key is ACTION_NONE.
+ * The action of a key in a context: the context's binding, or its
+ * parents'. An unbound key is ACTION_NONE.
  */
 enum action	 keymap_lookup(const struct keymap *, enum keymap_context,
 		     int);
+/* The context of a kind's list: its own, or KEYMAP_LIST when it has none. */
+enum keymap_context keymap_list_context(const char *);
 /* Keys that do an action in a context ("j, Down"), appended to buf. */
 void		 keymap_keys_of(const struct keymap *, enum keymap_context,
 		     enum action, struct buf *);
@@ -186,7 +195,7 @@ const char	*keymap_action_name(enum action);
 int		 keymap_action_find(const char *);
 const char	*keymap_action_help(enum action);
 enum keymap_context keymap_action_context(enum action);
-/* The name of a context in keymap files ("global", "list", "detail"). */
+/* The name of a context in keymap files ("global", "list", "videos"). */
 const char	*keymap_context_name(enum keymap_context);
 
 #endif

@@ -89,17 +89,18 @@ status_has_secrets(const struct kind *k)
 static void
 status_verb_hints(struct panel *p, struct buf *b)
 {
-	struct tui	*t = p->tui;
-	unsigned	 v = p->kind->verbs;
+	struct tui		*t = p->tui;
+	unsigned		 v = p->kind->verbs;
+	enum keymap_context	 ctx = keymap_list_context(p->kind->name);
 
 	if (v & KIND_VERB_CREATE)
-		status_hint(t, b, KEYMAP_LIST, ACTION_NEW, "new");
+		status_hint(t, b, ctx, ACTION_NEW, "new");
 	if (v & KIND_VERB_UPDATE) {
-		status_hint(t, b, KEYMAP_LIST, ACTION_EDIT, "edit");
-		status_hint(t, b, KEYMAP_LIST, ACTION_EDIT_YAML, "yaml");
+		status_hint(t, b, ctx, ACTION_EDIT, "edit");
+		status_hint(t, b, ctx, ACTION_EDIT_YAML, "yaml");
 	}
 	if (v & (KIND_VERB_DELETE | KIND_VERB_BULK_DELETE))
-		status_hint(t, b, KEYMAP_LIST, ACTION_DELETE, "delete");
+		status_hint(t, b, ctx, ACTION_DELETE, "delete");
 	if (status_has_secrets(p->kind))
 		status_hint(t, b, KEYMAP_DETAIL, ACTION_REVEAL,
 		    "reveal secrets (details)");
@@ -164,7 +165,8 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 	status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		for (h = p->ops->hints; h->action != ACTION_NONE; h++)
-			status_hint(t, b, KEYMAP_LIST, h->action, h->label);
+			status_hint(t, b, keymap_list_context(p->kind->name),
+			    h->action, h->label);
 	else if (p != NULL)
 		status_verb_hints(p, b);
 }

@@ -532,7 +532,7 @@ tui_key(struct tui *t, int key)
 		t->dirty = 1;
 	}
 	ctx = p != NULL && p->view == PANEL_DETAIL ? KEYMAP_DETAIL :
-	    KEYMAP_LIST;
+	    keymap_list_context(p != NULL ? p->kind->name : NULL);
 	a = keymap_lookup(t->keymap, ctx, key);
 	if (a == ACTION_NONE)
 		return;

@@ -263,7 +263,7 @@ test_defaults_no_clash(void **state)
 			seen[c][n[c]++] = k;
 		}
 	}
-	for (c = 1; c < KEYMAP_NCONTEXTS; c++) {
+	for (c = KEYMAP_LIST; c <= KEYMAP_DETAIL; c++) {
 		for (i = 0; i < n[c]; i++) {
 			for (j = 0; j < n[KEYMAP_GLOBAL]; j++)
 				assert_int_not_equal(seen[c][i],
@@ -273,6 +273,100 @@ test_defaults_no_clash(void **state)
 	assert_true(n[KEYMAP_GLOBAL] > 0 && n[KEYMAP_LIST] > 0 &&
 	    n[KEYMAP_DETAIL] > 0);
 	cJSON_Delete(doc);
+}
+
+/*
+ * A kind's own keys may take a list or global key for what only that
+ * kind's list does (L uploads from a URL in videos), but never the keys
+ * that find the way: moving, opening, going back, help, the : line.
+ */
+static void
+test_defaults_kind_keys_keep_the_way(void **state)
+{
+	static const enum action way[] = {
+		ACTION_QUIT, ACTION_BACK, ACTION_HELP, ACTION_COMMAND,
+		ACTION_NEXT_PANEL, ACTION_UP, ACTION_DOWN, ACTION_TOP,
+		ACTION_BOTTOM, ACTION_DETAILS, ACTION_FILTER, ACTION_MARK,
+		ACTION_REFRESH,
+	};
+	struct keymap	*km = keymap_new();
+	struct buf	 in_list = BUF_INITIALIZER, in_kind = BUF_INITIALIZER;
+	size_t		 i;
+	int		 c;
+
+	(void)state;
+	for (c = KEYMAP_DETAIL + 1; c < KEYMAP_NCONTEXTS; c++) {
+		assert_int_equal(keymap_list_context(keymap_context_name(c)),
+		    c);
+		for (i = 0; i < nitems(way); i++) {
+			buf_reset(&in_list);
+			buf_reset(&in_kind);
+			keymap_keys_of(km, KEYMAP_LIST, way[i], &in_list);
+			keymap_keys_of(km, c, way[i], &in_kind);
+			if (strcmp(buf_str(&in_list), buf_str(&in_kind)) != 0)
+				fail_msg("%s: %s is '%s', not '%s' as in lists",
+				    keymap_context_name(c),
+				    keymap_action_name(way[i]),
+				    buf_str(&in_kind), buf_str(&in_list));
+		}
+	}
+	buf_free(&in_list);
+	buf_free(&in_kind);
+	keymap_free(km);
+}
+
+/* A kind's context: its keys first, then the list's, then global's. */
+static void
+test_kind_context(void **state)
+{
+	struct keymap	*km;
+	struct buf	 b = BUF_INITIALIZER;
+	char		 keys[64];
+
+	(void)state;
+	assert_int_equal(keymap_list_context("videos"), KEYMAP_VIDEOS);
+	assert_int_equal(keymap_list_context("rate-limit-rules"),
+	    KEYMAP_RATE_LIMIT_RULES);
+	/* Kinds without keys of their own, and the other contexts' names. */
+	assert_int_equal(keymap_list_context("rate-limits"), KEYMAP_LIST);
+	assert_int_equal(keymap_list_context("detail"), KEYMAP_LIST);
+	assert_int_equal(keymap_list_context("global"), KEYMAP_LIST);
+	assert_int_equal(keymap_list_context(NULL), KEYMAP_LIST);
+
+	km = user_keymap("keymap:\n"
+	    "  videos:\n    x: delete\n    q: refresh\n    j: none\n"
+	    "  list:\n    Z: sort\n", NULL);
+	/* Its own binding, hiding the list's and global's. */
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, 'x'), ACTION_DELETE);
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, 'q'),
+	    ACTION_REFRESH);
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, 'j'), ACTION_NONE);
+	/* Then the list's, then global's. */
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, 'Z'), ACTION_SORT);
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, 'k'), ACTION_UP);
+	assert_int_equal(keymap_lookup(km, KEYMAP_VIDEOS, '?'), ACTION_HELP);
+	/* Other lists are not touched. */
+	assert_int_equal(keymap_lookup(km, KEYMAP_LIST, 'x'), ACTION_NONE);
+	assert_int_equal(keymap_lookup(km, KEYMAP_LIST, 'q'), ACTION_QUIT);
+	assert_int_equal(keymap_lookup(km, KEYMAP_LIVE_INPUTS, 'j'),
+	    ACTION_DOWN);
+	/* The keys of an action there skip the hidden ones. */
+	assert_keys_of(km, KEYMAP_VIDEOS, ACTION_DELETE, "x, d");
+	assert_keys_of(km, KEYMAP_VIDEOS, ACTION_DOWN, "Down");
+	assert_keys_of(km, KEYMAP_VIDEOS, ACTION_QUIT, "");
+	assert_int_equal(keymap_key_of(km, KEYMAP_VIDEOS, ACTION_REFRESH),
+	    'q');
+	assert_int_equal(keymap_key_of(km, KEYMAP_VIDEOS, ACTION_QUIT), -1);
+	assert_int_equal(keymap_key_of(km, KEYMAP_LIST, ACTION_QUIT), 'q');
+	/* The help has the kind's heading and its own lines. */
+	keymap_help(km, &b);
+	assert_true(help_keys(buf_str(&b), "videos", "delete", keys,
+	    sizeof keys));
+	assert_string_equal(keys, "x");
+	assert_non_null(strstr(buf_str(&b),
+	    "videos: in the videos list (then list, then global)\n"));
+	buf_free(&b);
+	keymap_free(km);
 }
 
 /* ---- key names ----------------------------------------------------------- */
@@ -476,7 +570,7 @@ test_problems(void **state)
 	p = keymap_problems(km, &total);
 	assert_int_equal(total, 5);
 	assert_string_equal(p[0], "config.yaml: keymap.lists: not a context "
-	    "(global, list or detail)");
+	    "(global, list, detail, rate-limit-rules, videos, live-inputs)");
 	assert_string_equal(p[1], "config.yaml: keymap.list.X: 'frobnicate' "
 	    "is not an action (see edgetui --help-keys)");
 	assert_prefix(p[2],
@@ -514,7 +608,7 @@ test_problems(void **state)
 	}
 	p = keymap_problems(km, &total);
 	assert_string_equal(p[6], "config.yaml: keymap: expected a mapping "
-	    "of contexts (global, list, detail), not a string");
+	    "of contexts (global, list, detail, or a kind), not a string");
 	keymap_free(km);
 }
 
@@ -693,6 +787,8 @@ main(void)
 		cmocka_unit_test(test_actions_named_and_helped),
 		cmocka_unit_test(test_defaults_bind_every_action),
 		cmocka_unit_test(test_defaults_no_clash),
+		cmocka_unit_test(test_defaults_kind_keys_keep_the_way),
+		cmocka_unit_test(test_kind_context),
 		cmocka_unit_test(test_key_names_round_trip),
 		cmocka_unit_test(test_key_codes),
 		cmocka_unit_test(test_key_parse_refuses),
