@@ -22,11 +22,12 @@
 
 struct journal_match {
 	int	 fixed;		/* literal segments that matched */
-	char	*vars[4];	/* account zone video id */
+	char	*vars[5];	/* account zone video id ruleset */
 };
 
+/* {ruleset}: a rule's path names its ruleset (rate-limit-rules). */
 static const char *const journal_var_names[] = {
-	"{account}", "{zone}", "{video}", "{id}"
+	"{account}", "{zone}", "{video}", "{id}", "{ruleset}"
 };
 
 static void

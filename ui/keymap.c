@@ -84,6 +84,8 @@ static const struct {
 	    "in the videos list (then list, then global)", KEYMAP_LIST },
 	[KEYMAP_LIVE_INPUTS] = { "live-inputs",
 	    "in the live inputs list (then list, then global)", KEYMAP_LIST },
+	[KEYMAP_RULE_VERSIONS] = { "rule-versions",
+	    "in the rule versions list (then list, then global)", KEYMAP_LIST },
 };
 _Static_assert(nitems(keymap_contexts) == KEYMAP_NCONTEXTS,
     "one row per context");

@@ -25,6 +25,7 @@ enum keymap_context {
 	KEYMAP_RATE_LIMIT_RULES, /* the rate-limit-rules list */
 	KEYMAP_VIDEOS,		/* the videos list */
 	KEYMAP_LIVE_INPUTS,	/* the live-inputs list */
+	KEYMAP_RULE_VERSIONS,	/* the rule-versions list */
 	KEYMAP_NCONTEXTS
 };
 
@@ -110,7 +111,18 @@ enum keymap_context {
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)") \
 	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \
-	    "legacy rate limits: preview as rate limiting rules, then apply")
+	    "legacy rate limits: preview as rate limiting rules, then apply") \
+	/* rate-limit-rules and its versions (rule-versions) */ \
+	X(ACTION_MOVE_UP, "move-up", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule up one place (evaluated earlier)") \
+	X(ACTION_MOVE_DOWN, "move-down", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule down one place (evaluated later)") \
+	X(ACTION_VERSIONS, "versions", KEYMAP_RATE_LIMIT_RULES, \
+	    "the entry point's versions: view, diff, restore") \
+	X(ACTION_VERSION_DIFF, "diff", KEYMAP_RULE_VERSIONS, \
+	    "what changed from the version to the current rules") \
+	X(ACTION_VERSION_RESTORE, "restore", KEYMAP_RULE_VERSIONS, \
+	    "make the version's rules the current ones (asks first)")
 
 enum action {
 	ACTION_NONE = 0,	/* "none": an unbound key */

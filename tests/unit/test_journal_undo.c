@@ -78,6 +78,14 @@ test_target(void **state)
 	assert_string_equal(t.id, RL_ID);
 	journal_target_free(&t);
 
+	/* A rate limiting rule's path names its ruleset too. */
+	assert_int_equal(journal_target("/zones/" ZONE "/rulesets/" ACCOUNT
+	    "/rules/" RL_ID, &t), 0);
+	assert_ptr_equal(t.kind, &kind_rate_limit_rules);
+	assert_string_equal(t.id, RL_ID);
+	assert_string_equal(t.zone, ZONE);
+	journal_target_free(&t);
+
 	assert_int_equal(journal_target("/nowhere/at/all", &t), -1);
 	assert_int_equal(journal_target("relative", &t), -1);
 	assert_int_equal(journal_target("/zones//rate_limits", &t), -1);

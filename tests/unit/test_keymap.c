@@ -570,7 +570,8 @@ test_problems(void **state)
 	p = keymap_problems(km, &total);
 	assert_int_equal(total, 5);
 	assert_string_equal(p[0], "config.yaml: keymap.lists: not a context "
-	    "(global, list, detail, rate-limit-rules, videos, live-inputs)");
+	    "(global, list, detail, rate-limit-rules, videos, live-inputs, "
+	    "rule-versions)");
 	assert_string_equal(p[1], "config.yaml: keymap.list.X: 'frobnicate' "
 	    "is not an action (see edgetui --help-keys)");
 	assert_prefix(p[2],

@@ -132,6 +132,24 @@ rlrules_draw(struct panel *p, int y, int h, int w)
 
 /* ---- the list's answer -------------------------------------------------- */
 
+static int
+rlrules_same_order(const cJSON *a, const cJSON *b)
+{
+	const cJSON	*x, *y;
+	const char	*ix, *iy;
+
+	if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+		return (0);
+	for (x = a != NULL ? a->child : NULL, y = b != NULL ? b->child : NULL;
+	    x != NULL && y != NULL; x = x->next, y = y->next) {
+		ix = kind_record_id(&kind_rate_limit_rules, x);
+		iy = kind_record_id(&kind_rate_limit_rules, y);
+		if (ix == NULL || iy == NULL || strcmp(ix, iy) != 0)
+			return (0);
+	}
+	return (1);
+}
+
 /*
  * Keep the entry point (its id and the rules' order) and number the rules
  * before the generic list takes them.
@@ -153,6 +171,10 @@ rlrules_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	}
 	if (ev->kind != JOBS_EVENT_DONE || !cJSON_IsObject(ev->result))
 		return;
+	/* A refresh keeps rows where they are: a new order starts anew. */
+	if (!rlrules_same_order(rulesets_rules(s->ep),
+	    rulesets_rules(ev->result)))
+		rows_clear(p->rows);
 	rulesets_number(cJSON_GetObjectItemCaseSensitive(ev->result,
 	    "rules"));
 	cJSON_Delete(s->ep);
@@ -227,8 +249,7 @@ rlrules_batch_add(struct panel *p, struct rlrules_batch *b,
 	buf_init(&name);
 	panel_name_record(p, id, &name);
 	c->name = buf_detach(&name, NULL);
-	/* The journal keeps the rule as the server has it. */
-	cJSON_DeleteItemFromObjectCaseSensitive(rec, "position");
+	/* With its position as listed: the journal shows a move. */
 	c->before = rec;
 	return (0);
 }
@@ -333,6 +354,24 @@ rlrules_batch_end(struct panel *p)
 		panel_load(p);
 }
 
+/* The rule as the answer (the ruleset) has it, numbered; none deleted. */
+static void
+rlrules_journal(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	const cJSON	*rule = NULL;
+	const char	*id;
+	cJSON		*rules;
+
+	id = kind_record_id(p->kind, r->before);
+	if (strcmp(r->method, "DELETE") != 0 && id != NULL &&
+	    cJSON_IsObject(ev->result)) {
+		rules = cJSON_GetObjectItemCaseSensitive(ev->result, "rules");
+		rulesets_number(rules);
+		rule = rulesets_rule_find(ev->result, id, NULL);
+	}
+	tui_journal(p->tui, r, ev->http_status, rule);
+}
+
 static int
 rlrules_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
@@ -350,15 +389,10 @@ rlrules_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (1);
 	c = &s->batch->calls[s->batch->next];
 	c->answered = 1;
-	if (ev->kind == JOBS_EVENT_DONE) {
-		tui_journal(p->tui, r, ev->http_status, ev->result);
-		/* The answer is the ruleset: the next write's entry point. */
-		if (cJSON_IsObject(ev->result) && cJSON_IsString(
-		    cJSON_GetObjectItemCaseSensitive(ev->result, "id"))) {
-			cJSON_Delete(s->ep);
-			s->ep = cJSON_Duplicate(ev->result, 1);
-		}
-	} else
+	/* s->ep stays as listed: the reload compares the order with it. */
+	if (ev->kind == JOBS_EVENT_DONE)
+		rlrules_journal(p, r, ev);
+	else
 		c->error = xstrdup(tui_cause(r, ev));
 	s->batch->next++;
 	rlrules_batch_next(p);
@@ -675,10 +709,19 @@ rlrules_action(struct panel *p, enum action a)
 int
 rlrules_kind_action(struct panel *p, enum action a)
 {
-	(void)p;
-	(void)a;
-	(void)rlrules_move;
-	return (0);
+	if (p->view != PANEL_LIST)
+		return (0);
+	switch (a) {
+	case ACTION_MOVE_UP:
+	case ACTION_MOVE_DOWN:
+		rlrules_move(p, a == ACTION_MOVE_DOWN);
+		return (TUI_HANDLED);
+	case ACTION_VERSIONS:
+		rlversions_open(p);
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
 }
 
 const struct panel_ops panel_rate_limit_rules_ops = {
@@ -688,8 +731,11 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.draw = rlrules_draw,
 	.closed = rlrules_closed,
 	.hints = (const struct panel_hint[]){
+		{ ACTION_MOVE_UP, "up" },
+		{ ACTION_MOVE_DOWN, "down" },
 		{ ACTION_TOGGLE, "enable/disable" },
 		{ ACTION_DELETE, "delete" },
+		{ ACTION_VERSIONS, "versions" },
 		{ ACTION_NONE, NULL }
 	},
 };

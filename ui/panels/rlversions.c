@@ -246,6 +246,8 @@ rlversions_show_diff(struct panel *p)
 	    rlversions_version_of(s->current));
 	rulediff_text(&d, &text);
 	tui_push(p->tui, textview_modal(buf_str(&title), buf_str(&text)));
+	tui_message(p->tui, TUI_MSG_INFO, "version %s against the current "
+	    "rules", s->version);
 	buf_free(&text);
 	buf_free(&title);
 	rulediff_free(&d);
@@ -347,6 +349,7 @@ rlversions_ask_restore(struct panel *p)
 	buf_adds(&q, "(y/n)");
 	dialog_confirm(p->tui, "restore", buf_str(&q), rlversions_restore_yes,
 	    p, rlversions_question_done);
+	tui_message(p->tui, TUI_MSG_INFO, "restore version %s?", s->version);
 	buf_free(&text);
 	buf_free(&q);
 	rulediff_free(&d);
@@ -462,10 +465,14 @@ rlversions_action(struct panel *p, enum action a)
 int
 rlversions_kind_action(struct panel *p, enum action a)
 {
-	(void)p;
-	(void)a;
-	(void)rlversions_start;
-	return (0);
+	switch (a) {
+	case ACTION_VERSION_DIFF:
+	case ACTION_VERSION_RESTORE:
+		rlversions_start(p, a == ACTION_VERSION_RESTORE);
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
 }
 
 /* v in the rules panel: the versions, q back to the rules. */
@@ -488,7 +495,8 @@ const struct panel_ops panel_rule_versions_ops = {
 	.event = rlversions_event,
 	.closed = rlversions_closed,
 	.hints = (const struct panel_hint[]){
-		{ ACTION_DETAILS, "view" },
+		{ ACTION_VERSION_DIFF, "diff" },
+		{ ACTION_VERSION_RESTORE, "restore" },
 		{ ACTION_NONE, NULL }
 	},
 	.readonly = 1,
