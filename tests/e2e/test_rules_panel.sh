@@ -95,25 +95,43 @@ e2e_wait_match '^  2   Login form: block… block +5/60s +600 +no '
 [ "$(rule_member 'Login form: block credential stuffing' mitigation_timeout)" = 600 ] ||
     e2e_fail "t lost a field of the rule"
 
+# ---- a toggle that fails half way says which rule is where, and why:
+# "Public API" deleted behind the console's back.
+e2e_keys g j j
+e2e_wait_match '^> 3   Public API'
+e2e_keys Space G Space
+e2e_wait_match '^ rate-limit-rules  6  2 marked$'
+rsid=$(e2e_api GET "$EP" | grep -oE '"id":"[0-9a-f]{32}"' | head -n 1 | cut -d'"' -f4)
+pubid=$("$EDGETUI" get rate-limit-rules | grep -F 'Public API' | cut -c1-32)
+e2e_api DELETE "/zones/$CLOUDFLARE_ZONE_ID/rulesets/$rsid/rules/$pubid" >/dev/null
+e2e_keys t
+e2e_wait_for 'Disable all 2 rate limiting rules'
+e2e_keys y
+e2e_wait_for "1 of 2 not disabled (still enabled): 'Public API: throttle bursts' ("
+e2e_wait_for "not found"
+e2e_wait_for "; disabled: 'Password"
+e2e_wait_match '^ rate-limit-rules  5$'
+[ "$(rule_member 'Password reset: count failures only' enabled)" = false ] ||
+    e2e_fail "the half-done toggle did not disable Password reset"
+e2e_keys C-l
+
 # ---- d names the rule's description.
-e2e_keys G
-e2e_wait_match '^> 6   Password reset'
-e2e_keys k k
-e2e_wait_match '^> 4   Checkout abuse'
+e2e_keys g j j
+e2e_wait_match '^> 3   Checkout abuse'
 e2e_keys d
 e2e_wait_for "Delete rate limiting rule 'Checkout abuse' ("
 e2e_keys y
 e2e_wait_for "deleted rate limiting rule 'Checkout abuse'"
-e2e_wait_match '^ rate-limit-rules  5$'
-[ "$(rules_order | wc -l)" = 5 ] || e2e_fail "d: the server has $(rules_order | wc -l) rules"
+e2e_wait_match '^ rate-limit-rules  4$'
+[ "$(rules_order | wc -l)" = 4 ] || e2e_fail "d: the server has $(rules_order | wc -l) rules"
 rules_order | grep -qx 'Checkout abuse' && e2e_fail "d: Checkout abuse is still there"
 
 # ---- v: the versions, each with its rule count.
 e2e_keys v
-e2e_wait_match '^ rule-versions  7$'
+e2e_wait_match '^ rule-versions  9$'
 e2e_wait_match '^> 1 +[0-9-]+ [0-9:]+ +5 +default '
 e2e_wait_match '^  2 +[0-9-]+ [0-9:]+ +6 +default '
-e2e_wait_match '^  7 +[0-9-]+ [0-9:]+ +5 +default '
+e2e_wait_match '^  9 +[0-9-]+ [0-9:]+ +4 +default '
 e2e_wait_for 'D diff  R restore'
 # Enter views one: version 1 had five rules, the first the login form.
 e2e_keys Enter
@@ -123,7 +141,7 @@ e2e_wait_match '^> 1 '
 
 # D: from version 1 to now, field by field.
 e2e_keys D
-e2e_wait_for 'rules of version 1 -> current (version 7): '
+e2e_wait_for 'rules of version 1 -> current (version 9): '
 e2e_wait_for "changed #2 'Login form: block credential stuffing' ("
 e2e_wait_for '    enabled: true -> false'
 e2e_wait_for '    position: 1 -> 2'
@@ -133,13 +151,13 @@ e2e_wait_gone 'rules of version 1 -> current'
 
 # R: restore version 1, after a question saying what changes.
 e2e_keys R
-e2e_wait_for 'Restore version 1? The entry point'"'"'s rules (version 7 now) become the 5 of version 1'
-e2e_wait_for '1 rule deleted since comes back with a new id.'
+e2e_wait_for 'Restore version 1? The entry point'"'"'s rules (version 9 now) become the 5 of version 1'
+e2e_wait_for '2 rules deleted since come back with a new id.'
 e2e_wait_for '    enabled: false -> true'
 e2e_keys y
-e2e_wait_for 'restored the rules of version 1 as version 8'
-e2e_wait_match '^ rule-versions  8$'
-e2e_wait_match '^  8 +[0-9-]+ [0-9:]+ +5 +default '
+e2e_wait_for 'restored the rules of version 1 as version 10'
+e2e_wait_match '^ rule-versions  10$'
+e2e_wait_match '^  10 +[0-9-]+ [0-9:]+ +5 +default '
 want=$("$EDGETUI" get rule-versions 1 -o json | sed -n '/"rules":/,$p' |
     rules_fields)
 got=$("$EDGETUI" get rate-limit-rules -o json | rules_fields)
@@ -151,7 +169,7 @@ got=$("$EDGETUI" get rate-limit-rules -o json | rules_fields)
 # q back to the rules, which reloaded: version 1's order and states.
 e2e_keys q
 e2e_wait_match '^ rate-limit-rules  5$'
-e2e_wait_for 'entry point version 8'
+e2e_wait_for 'entry point version 10'
 e2e_wait_match '^  1   Login form: block… block +5/60s +600 +yes '
 e2e_wait_match '^. 4   Checkout abuse'
 
