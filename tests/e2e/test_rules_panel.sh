@@ -7,6 +7,8 @@
 # versions with their rule counts, Enter views one, D diffs one against
 # the current rules (a changed field shows old -> new) and R restores it:
 # the server's rules are then that version's, and the journal has the PUT.
+# A toggle failing half way names the rule left as it was; with the
+# profile's plan: the header names it.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -180,4 +182,17 @@ e2e_keys Enter
 e2e_wait_match 'rate-limit-rule +[0-9a-f]{32} +updated: rules'
 e2e_keys q
 
+e2e_quit_and_check_sane : q Enter
+
+# ---- with the profile's plan, the header names it.
+mkdir -p "$XDG_CONFIG_HOME/edgetui"
+printf 'profiles:\n  default:\n    plan: business\n' \
+    >"$XDG_CONFIG_HOME/edgetui/config.yaml"
+e2e_console_start
+e2e_wait_match '^ operations  300$'
+e2e_keys :
+e2e_type rules
+e2e_keys Enter
+e2e_wait_for 'entry point version 10   plan business (lint uses its limits)'
+e2e_assert_not_contains 'plan unknown'
 e2e_quit_and_check_sane : q Enter
