@@ -148,6 +148,7 @@ journal_target(const char *path, struct journal_target *t)
 	t->zone = best.vars[1];
 	t->video = best.vars[2];
 	t->id = best.vars[3];
+	free(best.vars[4]);	/* the ruleset: no part of the target */
 	t->list = best_list;
 	return (0);
 }
