@@ -318,8 +318,9 @@ rlrules_batch_end(struct panel *p)
 	buf_init(&m);
 	if (ok == b->n) {
 		if (b->n == 1)
-			buf_addf(&m, "%s %s %s%s%s", b->done_verb, panel_noun(p),
-			    b->calls[0].name, b->moved != NULL ? " " : "",
+			buf_addf(&m, "%s %s %s%s%s", b->done_verb,
+			    panel_noun(p), b->calls[0].name,
+			    b->moved != NULL ? " " : "",
 			    b->moved != NULL ? b->moved : "");
 		else
 			buf_addf(&m, "%s %zu %ss", b->done_verb, b->n,

@@ -24,12 +24,18 @@
 #define RLVERSIONS_CURRENT	0x7278	/* the entry point now */
 #define RLVERSIONS_RESTORE	0x7279	/* the PUT */
 
-/* Versions whose rules are counted, newest first; the rest show "-". */
-#define RLVERSIONS_COUNT_MAX	100
+/*
+ * Versions whose rules are read for their count, newest first; the rest
+ * show "-" (each is a request of the API's budget). A version never
+ * changes: what was read is kept for the next reload.
+ */
+#define RLVERSIONS_COUNT_MAX	50
 /* Lines of the diff a restore question shows. */
 #define RLVERSIONS_QUESTION_LINES 12
 
 struct rlversions {
+	/* The versions' rules read so far, by version. */
+	cJSON		 *known;
 	/* The versions still to count, and the next one. */
 	char		**queue;
 	size_t		  nqueue;
@@ -84,6 +90,7 @@ rlversions_closed(struct panel *p)
 
 	rlversions_queue_clear(s);
 	rlversions_op_clear(s);
+	cJSON_Delete(s->known);
 }
 
 static char *
@@ -133,27 +140,37 @@ rlversions_count_next(struct panel *p)
 	}
 }
 
-/* The versions listed (oldest first): count the newest ones' rules. */
+/*
+ * The versions listed (oldest first): those read before get their rules
+ * back before the list takes them; the newest others are read.
+ */
 static void
 rlversions_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
 	struct rlversions	*s = rlversions_state(p);
-	const cJSON		*v;
-	int			 i;
+	const cJSON		*v, *rules;
+	cJSON			*item;
+	int			 i, n = 0;
 
 	if (r->gen != p->gen || ev->kind != JOBS_EVENT_DONE ||
 	    !cJSON_IsArray(ev->result))
 		return;
 	rlversions_queue_clear(s);
-	for (i = cJSON_GetArraySize(ev->result) - 1; i >= 0 &&
-	    s->nqueue < RLVERSIONS_COUNT_MAX; i--) {
-		v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(
-		    ev->result, i), "version");
-		if (!cJSON_IsString(v))
+	for (i = cJSON_GetArraySize(ev->result) - 1; i >= 0; i--) {
+		item = cJSON_GetArrayItem(ev->result, i);
+		v = cJSON_GetObjectItemCaseSensitive(item, "version");
+		if (!cJSON_IsString(v) || cJSON_HasObjectItem(item, "rules"))
 			continue;
-		s->queue = xreallocarray(s->queue, s->nqueue + 1,
-		    sizeof *s->queue);
-		s->queue[s->nqueue++] = xstrdup(v->valuestring);
+		rules = cJSON_GetObjectItemCaseSensitive(s->known,
+		    v->valuestring);
+		if (rules != NULL)
+			cJSON_AddItemToObject(item, "rules",
+			    cJSON_Duplicate(rules, 1));
+		else if (n++ < RLVERSIONS_COUNT_MAX) {
+			s->queue = xreallocarray(s->queue, s->nqueue + 1,
+			    sizeof *s->queue);
+			s->queue[s->nqueue++] = xstrdup(v->valuestring);
+		}
 	}
 	rlversions_count_next(p);
 }
@@ -161,10 +178,11 @@ rlversions_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 static void
 rlversions_counted(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
-	const cJSON	*rules;
-	cJSON		*fields;
+	struct rlversions	*s = p->priv;
+	const cJSON		*rules;
+	cJSON			*fields;
 
-	if (r->gen != p->gen)
+	if (r->gen != p->gen || s == NULL)
 		return;
 	if (ev->kind == JOBS_EVENT_DONE && r->id != NULL) {
 		rules = cJSON_GetObjectItemCaseSensitive(ev->result, "rules");
@@ -172,6 +190,11 @@ rlversions_counted(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		cJSON_AddItemToObject(fields, "rules", cJSON_IsArray(rules) ?
 		    cJSON_Duplicate(rules, 1) : cJSON_CreateArray());
 		panel_merge(p, r->id, fields);
+		if (s->known == NULL)
+			s->known = cJSON_CreateObject();
+		cJSON_DeleteItemFromObjectCaseSensitive(s->known, r->id);
+		cJSON_AddItemToObject(s->known, r->id,
+		    cJSON_DetachItemFromObject(fields, "rules"));
 		cJSON_Delete(fields);
 	}
 	rlversions_count_next(p);
