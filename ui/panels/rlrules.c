@@ -347,12 +347,13 @@ rlrules_batch_end(struct panel *p)
 		free(p->cursor_id);
 		p->cursor_id = xstrdup(b->cursor_id);
 	}
-	rows_mark_all(p->rows, 0);
 	s->batch = NULL;
 	rlrules_batch_free(b);
-	/* The server's order and versions, whatever was done. */
-	if (ok > 0)
+	/* The server's order and versions; marks stay when nothing was done. */
+	if (ok > 0) {
+		rows_mark_all(p->rows, 0);
 		panel_load(p);
+	}
 }
 
 /* The rule as the answer (the ruleset) has it, numbered; none deleted. */
