@@ -62,6 +62,15 @@ e2e_wait_for 'entry point version 3'
     e2e_fail "K: the server's order is $(rules_order | tr '\n' '|')"
 [ "$(rule_member 'Search scrapers' requests_per_period)" = 30 ] ||
     e2e_fail "K changed the moved rule"
+# The PATCH sent only the position, before the rule that was above it.
+e2e_keys L
+e2e_wait_match '^ [0-9:]+  PATCH   200 '
+e2e_keys j Enter
+e2e_wait_match "^ +--data-raw '\{\"position\":\{\"before\":\"[0-9a-f]{32}\"\}\}'$"
+e2e_keys q
+e2e_wait_match '^ request log: '
+e2e_keys q
+e2e_wait_match '^> 2   Search scrapers'
 # At the top, K says so and sends nothing.
 e2e_keys g
 e2e_wait_match '^> 1   Login form'
