@@ -182,24 +182,26 @@ rulediff_push(struct rulediff *d, enum rulediff_what what, const cJSON *rule)
 	return (r);
 }
 
-/* The old rule new pairs with: same id, else same ref; -1 for none. */
+/*
+ * The unused old rule a new one pairs with by member ("id" compared
+ * without case, "ref" exactly); -1 for none.
+ */
 static int
 rulediff_pair(const cJSON *const *old, size_t nold, const int *used,
-    const cJSON *rule)
+    const cJSON *rule, const char *member)
 {
-	const char	*id = rulediff_string(rule, "id");
-	const char	*ref = rulediff_string(rule, "ref");
-	const char	*s;
+	const char	*want = rulediff_string(rule, member), *s;
+	int		 nocase = strcmp(member, "id") == 0;
 	size_t		 i;
 
-	for (i = 0; id != NULL && i < nold; i++)
-		if (!used[i] && (s = rulediff_string(old[i], "id")) != NULL &&
-		    strcasecmp(s, id) == 0)
+	if (want == NULL || *want == '\0')
+		return (-1);
+	for (i = 0; i < nold; i++) {
+		if (used[i] || (s = rulediff_string(old[i], member)) == NULL)
+			continue;
+		if (nocase ? strcasecmp(s, want) == 0 : strcmp(s, want) == 0)
 			return ((int)i);
-	for (i = 0; ref != NULL && *ref != '\0' && i < nold; i++)
-		if (!used[i] && (s = rulediff_string(old[i], "ref")) != NULL &&
-		    strcmp(s, ref) == 0)
-			return ((int)i);
+	}
 	return (-1);
 }
 
@@ -248,12 +250,18 @@ rulediff_compute(const cJSON *old_rules, const cJSON *new_rules,
 	pair_of_old = xcalloc(nold + 1, sizeof *pair_of_old);
 	for (i = 0; i < nold; i++)
 		pair_of_old[i] = -1;
+	/* By id first, so a ref never takes the rule an id names. */
 	for (i = 0; i < nnew; i++) {
-		pair[i] = rulediff_pair(old, nold, used, new[i]);
-		if (pair[i] >= 0) {
+		pair[i] = rulediff_pair(old, nold, used, new[i], "id");
+		if (pair[i] >= 0)
 			used[pair[i]] = 1;
+	}
+	for (i = 0; i < nnew; i++) {
+		if (pair[i] < 0 && (pair[i] = rulediff_pair(old, nold, used,
+		    new[i], "ref")) >= 0)
+			used[pair[i]] = 1;
+		if (pair[i] >= 0)
 			pair_of_old[pair[i]] = (int)i;
-		}
 	}
 	for (i = 0; i < nnew; i++) {
 		if ((k = pair[i]) < 0) {

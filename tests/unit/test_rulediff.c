@@ -178,6 +178,19 @@ test_fields_and_ref(void **state)
 	assert_string_equal(f->new, "false");
 	assert_int_equal(r->nfields, 2);
 	rulediff_free(&d);
+	cJSON_Delete(new);
+
+	/* An id pairs before a ref: a new rule with A's ref is added. */
+	new = parse("[" RULE(ID_D, "d", 60, "") "," RULE(ID_A, "a", 60,
+	    ",\"counting_expression\":\"x\"") "]");
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(new, 0), "ref",
+	    cJSON_CreateString(ID_A));
+	rulediff_compute(old, new, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.added, 1);
+	assert_non_null(r = find(&d, ID_D));
+	assert_int_equal(r->what, RULEDIFF_ADDED);
+	rulediff_free(&d);
 	cJSON_Delete(old);
 	cJSON_Delete(new);
 }
