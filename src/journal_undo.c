@@ -359,6 +359,13 @@ journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 		    "undo", r->status);
 		return;
 	}
+	/* A rule's path needs its ruleset: the entry point's versions. */
+	if (k->item_path != NULL && strstr(k->item_path, "{ruleset}") !=
+	    NULL) {
+		journal_undo_none(u, "restore one of the entry point's "
+		    "versions instead (:%s, v, R)", k->name);
+		return;
+	}
 	if (u->target.list && strcmp(m, "POST") != 0) {
 		journal_undo_none(u, "a change to several %s at once cannot be "
 		    "undone from the journal", k->name);

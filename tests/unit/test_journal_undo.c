@@ -184,6 +184,14 @@ test_undo_impossible(void **state)
 	assert_non_null(strstr(u.why, "video cannot be restored"));
 	journal_undo_free(&u);
 
+	/* A rate limiting rule: by a version of its entry point. */
+	record(&r, "DELETE", "/zones/" ZONE "/rulesets/" ACCOUNT "/rules/"
+	    RL_ID, video, NULL);
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
+	assert_non_null(strstr(u.why, "entry point's versions"));
+	journal_undo_free(&u);
+
 	key = cJSON_Parse("{\"id\":\"" RL_ID "\",\"pem\":\"[redacted]\"}");
 	record(&r, "DELETE", "/accounts/" ACCOUNT "/stream/keys/" RL_ID, key,
 	    NULL);
