@@ -8,7 +8,7 @@
 # the current rules (a changed field shows old -> new) and R restores it:
 # the server's rules are then that version's, and the journal has the PUT.
 # A toggle failing half way names the rule left as it was; with the
-# profile's plan: the header names it.
+# profile's plan: the header names it; d on two marked rules deletes both.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -214,4 +214,18 @@ e2e_type rules
 e2e_keys Enter
 e2e_wait_for 'entry point version 10   plan business (lint uses its limits)'
 e2e_assert_not_contains 'plan unknown'
+
+# ---- d on two marked rules: their count typed to confirm.
+e2e_wait_match '^> 1   Login form'
+e2e_keys Space Space
+e2e_wait_match '^ rate-limit-rules  5  2 marked$'
+e2e_keys d
+e2e_wait_for 'Delete 2 rate limiting rules (the marked ones, not the one under the cursor)?'
+e2e_wait_for "'Public API: throttle bursts' ("
+e2e_type 2
+e2e_keys Enter
+e2e_wait_for 'deleted 2 rate limiting rules'
+e2e_wait_match '^ rate-limit-rules  3$'
+[ "$(rules_order | tr '\n' '|')" = "Search scrapers|Checkout abuse|Version 2 API traffic (observing)|" ] ||
+    e2e_fail "d on marks: the server has $(rules_order | tr '\n' '|')"
 e2e_quit_and_check_sane : q Enter
