@@ -13,8 +13,11 @@
 #define CLI_MAX_FIELDS	16
 #define CLI_MAX_HEADERS	64
 
+struct option;
+
 /* Every option a command can take; main.c fills it, ui/cli/ checks it. */
 struct cli_opts {
+	const struct option *options;	/* main.c's table, for completion */
 	const char	*profile;
 	const char	*base_url;
 	const char	*account;

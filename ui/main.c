@@ -387,6 +387,7 @@ main(int argc, char **argv)
 
 	main_no_core();
 	memset(&o, 0, sizeof o);
+	o.options = main_options;
 	/* Character widths only: numbers keep the C locale's format. */
 	setlocale(LC_CTYPE, "");
 	log_set_sink(log_sink_stderr, (void *)"edgetui");

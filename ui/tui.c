@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "configfile.h"
+#include "firstrun.h"
 #include "http.h"
 #include "journal.h"
 #include "log.h"
@@ -384,7 +385,9 @@ tui_theme_load(struct tui *t, const char *name, char **cause)
 	if (user != NULL)
 		dirs[n++] = user;
 	dirs[n++] = THEMES_DIR;
+#ifdef THEMES_SRCDIR
 	dirs[n++] = THEMES_SRCDIR;
+#endif
 	dirs[n] = NULL;
 	th = theme_load(name, dirs, &probs, &nprobs, cause);
 	for (i = 0; th != NULL && t != NULL && i < nprobs; i++) {
@@ -771,13 +774,41 @@ tui_free(struct tui *t)
 		config_free(t->cfg);
 }
 
+/*
+ * The first-run screen, then the demo's session: 1 to go on to the
+ * console, 0 to quit. A demo that does not start says why on the screen.
+ */
+static int
+tui_first_run(struct tui *t, const struct cli_opts *o)
+{
+	char	*cause = NULL, *error = NULL;
+
+	for (;;) {
+		if (firstrun_run(t->cfg, o->profile, error, &tui_signalled) !=
+		    FIRSTRUN_DEMO) {
+			free(error);
+			return (0);
+		}
+		if (session_demo_start(&cause) == 0 &&
+		    session_connect(t, NULL, &cause) == 0) {
+			free(error);
+			return (1);
+		}
+		session_demo_stop();
+		free(error);
+		error = xprintf("The demo did not start: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+}
+
 int
 tui_main(const struct cli_opts *o, int demo, const char *theme)
 {
 	struct tui	 t;
 	char		*cause = NULL;
 	size_t		 nprobs;
-	int		 sig;
+	int		 sig, first;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "edgetui: the console needs a terminal; run a "
@@ -799,7 +830,9 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 			return (HTTP_EXIT_TRANSPORT);
 		}
 	}
-	if (session_connect(&t, NULL, &cause) != 0) {
+	/* No token anywhere: the first-run screen instead of an error. */
+	first = !demo && firstrun_needed(t.cfg, o->profile);
+	if (!first && session_connect(&t, NULL, &cause) != 0) {
 		fprintf(stderr, "edgetui: %s\n", cause);
 		free(cause);
 		session_demo_stop();
@@ -825,6 +858,8 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	screen_init(t.theme, t.ascii);
 	tui_log_target = &t;
 	log_set_sink(tui_log_sink, NULL);
+	if (first && !tui_first_run(&t, o))
+		goto out;
 
 	keymap_problems(t.keymap, &nprobs);
 	nprobs += t.cfg->nproblems + t.nproblems;
@@ -843,6 +878,7 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	t.dirty = 1;
 	tui_loop(&t);
 
+out:
 	sig = tui_signalled;
 	tui_log_target = NULL;
 	screen_end();

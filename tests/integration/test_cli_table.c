@@ -124,6 +124,11 @@ test_help_lists_every_command(void **state)
 		cmd = &cli_commands[i];
 		buf_init(&line);
 		buf_addf(&line, "\n  %s", cmd->name);
+		if (cmd->hidden) {
+			assert_null(strstr(cmds, buf_str(&line)));
+			buf_free(&line);
+			continue;
+		}
 		assert_non_null(strstr(cmds, buf_str(&line)));
 		assert_true(strstr(cmds, buf_str(&line)) < opts);
 		buf_free(&line);
@@ -175,6 +180,28 @@ test_help_eval_counting(void **state)
 	buf_free(&r.err);
 }
 
+/*
+ * Completion offers a command the options of its CLI_OPT_* bits: each bit
+ * a command takes has its options in cli_complete_groups (complete.c).
+ */
+static void
+test_completion_knows_every_flag(void **state)
+{
+	unsigned	known = 0, missing;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < cli_complete_ngroups; i++)
+		known |= cli_complete_groups[i].flag;
+	for (i = 0; i < cli_ncommands; i++) {
+		missing = cli_commands[i].flags & ~known;
+		if (missing != 0)
+			fail_msg("%s: CLI_OPT_* 0x%x has no line in "
+			    "cli_complete_groups (ui/cli/complete.c)",
+			    cli_commands[i].name, missing);
+	}
+}
+
 static void
 test_unknown_command_names_the_table(void **state)
 {
@@ -191,7 +218,8 @@ test_unknown_command_names_the_table(void **state)
 		assert_non_null(strstr(buf_str(&r.err), unknown[j]));
 		assert_non_null(strstr(buf_str(&r.err), "--help"));
 		for (i = 0; i < cli_ncommands; i++)
-			assert_true(table_has_words(buf_str(&r.err),
+			assert_true(cli_commands[i].hidden ||
+			    table_has_words(buf_str(&r.err),
 			    cli_commands[i].name));
 		table_run_free(&r);
 	}
@@ -203,6 +231,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_lists_every_command),
 		cmocka_unit_test(test_unknown_command_names_the_table),
+		cmocka_unit_test(test_completion_knows_every_flag),
 		cmocka_unit_test(test_help_eval_counting),
 	};
 

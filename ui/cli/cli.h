@@ -61,11 +61,27 @@ struct cli_command {
 	int		 min_args;	/* after the command, kind included */
 	int		 max_args;	/* -1: any */
 	int		 no_kind;	/* its arguments are no KIND */
+	int		 no_setup;	/* reads no config: run does */
+	int		 hidden;	/* not in --help (__complete) */
 	cli_run_cb	 run;
 };
 
 extern const struct cli_command	cli_commands[];
 extern const size_t		cli_ncommands;
+
+/* complete.c: the long options (spaced) each CLI_OPT_* bit stands for. */
+struct cli_complete_group {
+	unsigned	 flag;
+	const char	*names;
+};
+extern const struct cli_complete_group	cli_complete_groups[];
+extern const size_t			cli_complete_ngroups;
+void	 cli_complete_script(FILE *, const struct option *, int);
+int	 cli_cmd_completion(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_complete(struct cli *, const struct kind *, int, char **);
+
+/* config_init.c */
+int	 cli_cmd_config_init(struct cli *, const struct kind *, int, char **);
 
 /* A table being printed: the columns shown and their widths. */
 struct cli_table {

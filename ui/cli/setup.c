@@ -180,7 +180,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 
 	memset(&c, 0, sizeof c);
 	c.o = o;
-	if ((rv = cli_setup(&c)) != 0)
+	if (!cmd->no_setup && (rv = cli_setup(&c)) != 0)
 		goto out;
 	if (cmd->mutates && c.session.readonly) {
 		rv = cli_error(HTTP_EXIT_USAGE, "read-only: %s refused, "

@@ -182,6 +182,36 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_rules_simulate
 	},
 	{
+		.name = "completion",
+		.synopsis = "completion bash|zsh",
+		.summary = "the shell completion script, for bash or zsh",
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.no_setup = 1,
+		.run = cli_cmd_completion
+	},
+	{
+		.name = "config init",
+		.synopsis = "config init [--profile NAME]",
+		.summary = "ask for the settings and write a first config file",
+		.min_args = 0,
+		.max_args = 0,
+		.no_setup = 1,
+		.run = cli_cmd_config_init
+	},
+	{
+		.name = "__complete",
+		.synopsis = "__complete profiles|themes",
+		.summary = "names for the completion script",
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.no_setup = 1,
+		.hidden = 1,
+		.run = cli_cmd_complete
+	},
+	{
 		.name = "kinds",
 		.synopsis = "kinds",
 		.summary = "every KIND, its aliases and verbs",
@@ -280,7 +310,9 @@ cli_unknown_command(const char *name)
 	int		rv;
 
 	for (i = 0; i < nitems(cli_commands); i++) {
-		if (i != 0)
+		if (cli_commands[i].hidden)
+			continue;
+		if (names.len != 0)
 			buf_addc(&names, ' ');
 		buf_adds(&names, cli_commands[i].name);
 	}
@@ -356,6 +388,8 @@ cli_usage_commands(FILE *fp)
 	fputs("Commands:\n", fp);
 	for (i = 0; i < nitems(cli_commands); i++) {
 		cmd = &cli_commands[i];
+		if (cmd->hidden)
+			continue;
 		col = fprintf(fp, "  ");
 		cli_help_words(fp, cmd->synopsis, strlen(cmd->synopsis), 6,
 		    &col);
