@@ -10,6 +10,7 @@
 
 #include "configfile.h"
 #include "journalview.h"
+#include "panels/rltest.h"
 #include "requestlog.h"
 #include "screen.h"
 #include "text.h"
@@ -210,6 +211,19 @@ commands_quit_now(struct tui *t, const char *arg)
 	tui_quit(t, 0);
 }
 
+static void
+commands_simulate(struct tui *t, const char *path)
+{
+	rlsim_open(t, path, NULL);
+}
+
+static void
+commands_test(struct tui *t, const char *arg)
+{
+	(void)arg;
+	rltest_open(t, NULL);
+}
+
 /* Every : command but the kinds' lists, in the order Tab and help list. */
 static const struct command commands_table[] = {
 	{ "help", COMMAND_ARG_NONE, NULL, "this help", commands_help_run },
@@ -228,6 +242,11 @@ static const struct command commands_table[] = {
 	    "quit (asks while transfers run, unless :q!)", commands_quit },
 	{ "q!", COMMAND_ARG_NONE, NULL, "quit at once", commands_quit_now },
 	{ "quit", COMMAND_ARG_NONE, NULL, "quit, as :q does", commands_quit },
+	{ "simulate", COMMAND_ARG_PATH, NULL,
+	    "rate limiting rules on an access log (Tab completes)",
+	    commands_simulate },
+	{ "test", COMMAND_ARG_NONE, NULL,
+	    "try a request on the rate limiting rules", commands_test },
 	{ "theme", COMMAND_ARG_NAME, commands_theme_words,
 	    "switch theme (default light solarized-dark high-contrast mono)",
 	    tui_cmd_theme },
@@ -264,7 +283,7 @@ commands_help(struct buf *b)
 	for (i = 0; i < nitems(commands_table); i++) {
 		c = &commands_table[i];
 		use = xprintf(":%s%s", c->name, c->arg == COMMAND_ARG_NAME ?
-		    " NAME" : "");
+		    " NAME" : c->arg == COMMAND_ARG_PATH ? " FILE" : "");
 		buf_addf(b, "  %-17s %s\n", use, c->help);
 		free(use);
 	}

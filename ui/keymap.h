@@ -112,6 +112,9 @@ enum keymap_context {
 	    "copy to the clipboard (OSC 52)") \
 	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \
 	    "legacy rate limits: preview as rate limiting rules, then apply") \
+	/* rate-limit-rules: the tester */ \
+	X(ACTION_TEST, "test", KEYMAP_RATE_LIMIT_RULES, \
+	    "try a request on the rules: which matches, and why (:test)") \
 	/* rate-limit-rules and its versions (rule-versions) */ \
 	X(ACTION_MOVE_UP, "move-up", KEYMAP_RATE_LIMIT_RULES, \
 	    "move the rule up one place (evaluated earlier)") \

@@ -622,6 +622,12 @@ tui_events(struct tui *t)
 				t->dirty = 1;
 			else
 				t->progress_dirty = 1;
+		} else if (r->done != NULL) {
+			r->done(t, r, &ev);
+			if (ev.kind == JOBS_EVENT_PROGRESS)
+				t->progress_dirty = 1;
+			else
+				t->dirty = 1;
 		} else if (r->panel != NULL) {
 			panel_event(r->panel, r, &ev);
 			t->dirty = 1;

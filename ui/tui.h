@@ -68,6 +68,11 @@ struct tui_req {
 	size_t			 count;		/* ids in a bulk request */
 	struct modal		*modal;		/* the form that sent it */
 	struct xfer		*xfer;		/* a transfer's job */
+	/* A view's own job (the rules tester, a simulation): its events go
+	 * to done rather than to a panel. */
+	void			 (*done)(struct tui *, struct tui_req *,
+				     struct jobs_event *);
+	void			*done_arg;
 	struct tui_req		*next;
 };
 
@@ -279,6 +284,14 @@ struct tui_req	*tui_submit_poll(struct tui *, struct xfer *, const char *,
 		     const struct jobs_poll_options *);
 struct tui_req	*tui_submit_xfer(struct tui *, struct xfer *, const char *,
 		     const char *);
+/* A view's own request or job: its events to done(t, r, ev), r->done_arg
+ * set to arg; NULL when it could not be started (said). */
+struct tui_req	*tui_submit_view(struct tui *, const char *, const char *,
+		     void (*)(struct tui *, struct tui_req *,
+		     struct jobs_event *), void *);
+struct tui_req	*tui_submit_view_job(struct tui *, jobs_run_cb, void *,
+		     void (*)(struct tui *, struct tui_req *,
+		     struct jobs_event *), void *);
 void		 tui_cancel_req(struct tui *, struct tui_req *);
 void		 tui_journal(struct tui *, struct tui_req *, long,
 		     const cJSON *);
@@ -301,7 +314,8 @@ int		 session_switch(struct tui *, const char *);
 /* ui/commands.c: the : commands, one table. */
 enum command_arg {
 	COMMAND_ARG_NONE,	/* any argument is ignored */
-	COMMAND_ARG_NAME	/* needs one: a theme, a profile */
+	COMMAND_ARG_NAME,	/* needs one: a theme, a profile */
+	COMMAND_ARG_PATH	/* a file (Tab completes it); may be left out */
 };
 typedef void (*command_word_cb)(void *, const char *);
 struct command {

@@ -131,6 +131,40 @@ tui_submit_xfer(struct tui *t, struct xfer *x, const char *method,
 	return (tui_req_started(t, r, jobs_submit(t->jobs, &hr, r, &r->job)));
 }
 
+struct tui_req *
+tui_submit_view(struct tui *t, const char *method, const char *path,
+    void (*done)(struct tui *, struct tui_req *, struct jobs_event *),
+    void *arg)
+{
+	struct tui_req	*r;
+
+	if ((r = tui_submit(t, NULL, TUI_REQ_OTHER, method, path,
+	    NULL)) != NULL) {
+		r->done = done;
+		r->done_arg = arg;
+	}
+	return (r);
+}
+
+struct tui_req *
+tui_submit_view_job(struct tui *t, jobs_run_cb fn, void *fn_arg,
+    void (*done)(struct tui *, struct tui_req *, struct jobs_event *),
+    void *arg)
+{
+	struct tui_req	*r;
+	enum status	 st;
+
+	r = xcalloc(1, sizeof *r);
+	r->type = TUI_REQ_OTHER;
+	r->method = "RUN";
+	r->path = xstrdup("(job)");
+	r->done = done;
+	r->done_arg = arg;
+	if ((st = jobs_run(t->jobs, fn, fn_arg, r, &r->job)) != STATUS_OK)
+		tui_message(t, TUI_MSG_ERROR, "%s", status_message(st));
+	return (tui_req_started(t, r, st));
+}
+
 /* Unlink the request a job's event belongs to. */
 struct tui_req *
 tui_req_take(struct tui *t, void *tag)

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "configfile.h"
 #include "expr.h"
 #include "http.h"
+#include "ruletest.h"
 #include "xmalloc.h"
 
 #include "cli.h"
@@ -96,90 +96,47 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 	return (0);
 }
 
-/* "Name: value" into the request; -1 after the message. */
-static int
-cli_expr_header(struct expr_request *rq, const char *arg)
-{
-	const char	*colon = strchr(arg, ':'), *v;
-	char		*name;
-
-	if (colon == NULL || colon == arg)
-		return (cli_usage_error("-H: '%s' is not 'Name: value'", arg));
-	name = xstrndup(arg, (size_t)(colon - arg));
-	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
-		continue;
-	expr_request_add_header(rq, name, v);
-	free(name);
-	return (0);
-}
-
-/* "METHOD URL" into the request; -1 after the message. */
-static int
-cli_expr_method_url(struct expr_request *rq, const char *arg)
-{
-	const char	*sp = strchr(arg, ' '), *url;
-	char		*method;
-	int		 rv;
-
-	if (sp == NULL || sp == arg)
-		return (cli_usage_error("--request: '%s' is not 'METHOD URL' "
-		    "(GET https://example.com/login)", arg));
-	for (url = sp; *url == ' '; url++)
-		continue;
-	method = xstrndup(arg, (size_t)(sp - arg));
-	rv = expr_request_set(rq, method, url);
-	free(method);
-	if (rv != 0)
-		return (cli_usage_error("--request: '%s' is not an absolute "
-		    "http or https URL", url));
-	return (0);
-}
-
 struct expr_request *
 cli_expr_request(struct cli *c, int *rv)
 {
-	const struct cli_opts	*o = c->o;
-	struct expr_request	*rq;
-	char			 cc[3];
-	size_t			 i;
+	static const char *const	 opts[] = {
+		[RULETEST_URL] = "--request", [RULETEST_IP] = "--ip",
+		[RULETEST_HEADER] = "-H", [RULETEST_COUNTRY] = "--country"
+	};
+	const struct cli_opts		*o = c->o;
+	struct ruletest_input		 in;
+	struct ruletest_error		 err;
+	struct expr_request		*rq;
+	const char			*sp, *url;
+	char				*method;
 
 	*rv = HTTP_EXIT_USAGE;
 	if (o->request == NULL) {
 		cli_usage_error("--request 'METHOD URL' is needed");
 		return (NULL);
 	}
-	rq = expr_request_new();
-	if (cli_expr_method_url(rq, o->request) != 0)
-		goto fail;
-	if (o->ip != NULL && expr_request_set_ip(rq, o->ip) != 0) {
-		cli_usage_error("--ip: '%s' is not an IPv4 or IPv6 address",
-		    o->ip);
-		goto fail;
+	if ((sp = strchr(o->request, ' ')) == NULL || sp == o->request) {
+		cli_usage_error("--request: '%s' is not 'METHOD URL' "
+		    "(GET https://example.com/login)", o->request);
+		return (NULL);
 	}
-	for (i = 0; i < o->nheaders; i++)
-		if (cli_expr_header(rq, o->headers[i]) != 0)
-			goto fail;
-	if (o->country != NULL) {
-		if (strlen(o->country) != 2 ||
-		    !isalpha((unsigned char)o->country[0]) ||
-		    !isalpha((unsigned char)o->country[1])) {
-			cli_usage_error("--country: '%s' is not a two-letter "
-			    "country code", o->country);
-			goto fail;
-		}
-		/* As the edge writes ip.src.country: upper case. */
-		cc[0] = (char)toupper((unsigned char)o->country[0]);
-		cc[1] = (char)toupper((unsigned char)o->country[1]);
-		cc[2] = '\0';
-		expr_request_set_country(rq, cc);
-	}
-	if (o->status != 0)
-		expr_request_set_status(rq, o->status);
-	*rv = 0;
+	for (url = sp; *url == ' '; url++)
+		continue;
+	method = xstrndup(o->request, (size_t)(sp - o->request));
+	memset(&in, 0, sizeof in);
+	in.method = method;
+	in.url = url;
+	in.ip = o->ip;
+	in.headers = o->headers;
+	in.nheaders = o->nheaders;
+	in.country = o->country;
+	in.status = o->status;
+	if ((rq = ruletest_request(&in, &err)) == NULL)
+		cli_usage_error("%s: %s", opts[err.field], err.message);
+	else
+		*rv = 0;
+	free(method);
 	return (rq);
-fail:
-	expr_request_free(rq);
-	return (NULL);
 }
 
 static const char *

@@ -22,6 +22,7 @@
 #include "kind.h"
 #include "log.h"
 #include "rulesets.h"
+#include "ruletest.h"
 #include "text.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -758,13 +759,6 @@ cli_rules_run(const struct cli_command *cmd, const struct kind *k)
 
 /* ---- rules test --------------------------------------------------------- */
 
-struct rules_verdict {
-	int		 position;
-	const cJSON	*rule;
-	const char	*verdict;	/* match, no match, disabled, invalid */
-	char		 why[320];	/* invalid: the parser's message */
-};
-
 static const char *
 rules_str(const cJSON *rule, const char *key)
 {
@@ -774,32 +768,7 @@ rules_str(const cJSON *rule, const char *key)
 }
 
 static void
-rules_judge(const cJSON *rule, struct expr_request *rq,
-    struct rules_verdict *v)
-{
-	struct expr_error	 err;
-	struct expr		*e;
-	const cJSON		*enabled;
-
-	enabled = cJSON_GetObjectItemCaseSensitive(rule, "enabled");
-	if (cJSON_IsFalse(enabled)) {
-		v->verdict = "disabled";
-		return;
-	}
-	/* The service's language, no plan: the rule is already there. */
-	if ((e = expr_parse(rules_str(rule, "expression"), NULL, &err)) ==
-	    NULL) {
-		v->verdict = "invalid";
-		snprintf(v->why, sizeof v->why, "expression:1:%d: %s",
-		    err.column, err.message);
-		return;
-	}
-	v->verdict = expr_eval(e, rq) == 1 ? "match" : "no match";
-	expr_free(e);
-}
-
-static void
-rules_test_table(const struct rules_verdict *vs, int n, int first)
+rules_test_table(const struct ruletest_result *vs, int n, int first)
 {
 	char	desc[128], action[64], id[40];
 	int	i;
@@ -814,7 +783,8 @@ rules_test_table(const struct rules_verdict *vs, int n, int first)
 		text_sanitize(rules_str(vs[i].rule, "action"), action,
 		    sizeof action, 0);
 		printf("%-3d  %-32s  %-24s  %-17s  %s%s%s\n", vs[i].position,
-		    id, *desc != '\0' ? desc : "-", action, vs[i].verdict,
+		    id, *desc != '\0' ? desc : "-", action,
+		    ruletest_verdict_name(vs[i].verdict),
 		    *vs[i].why != '\0' ? ": " : "", vs[i].why);
 	}
 	if (first < 0) {
@@ -829,7 +799,7 @@ rules_test_table(const struct rules_verdict *vs, int n, int first)
 }
 
 static cJSON *
-rules_test_json(const struct rules_verdict *vs, int n, int first)
+rules_test_json(const struct ruletest_result *vs, int n, int first)
 {
 	cJSON	*o = cJSON_CreateObject(), *list, *one, *m;
 	int	 i;
@@ -843,7 +813,8 @@ rules_test_json(const struct rules_verdict *vs, int n, int first)
 		    rules_str(vs[i].rule, "description"));
 		cJSON_AddStringToObject(one, "action",
 		    rules_str(vs[i].rule, "action"));
-		cJSON_AddStringToObject(one, "verdict", vs[i].verdict);
+		cJSON_AddStringToObject(one, "verdict",
+		    ruletest_verdict_name(vs[i].verdict));
 		if (*vs[i].why != '\0')
 			cJSON_AddStringToObject(one, "error", vs[i].why);
 		cJSON_AddItemToArray(list, one);
@@ -865,12 +836,12 @@ int
 cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
     char **argv)
 {
-	struct rules_verdict	*vs = NULL;
+	struct ruletest_result	*vs = NULL;
 	struct expr_request	*rq;
-	const cJSON		*rules, *r;
 	cJSON			*ep = NULL, *out;
 	char			*path;
-	int			 rv, n = 0, first = -1;
+	size_t			 nvs = 0;
+	int			 rv, n, first = -1;
 
 	(void)unused_k;
 	(void)argc;
@@ -882,16 +853,8 @@ cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
 	if ((rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, path, &ep)) != 0)
 		goto out;
-	rules = rulesets_rules(ep);
-	vs = xcalloc((size_t)cJSON_GetArraySize(rules) + 1, sizeof *vs);
-	cJSON_ArrayForEach(r, rules) {
-		vs[n].position = n + 1;
-		vs[n].rule = r;
-		rules_judge(r, rq, &vs[n]);
-		if (first < 0 && strcmp(vs[n].verdict, "match") == 0)
-			first = n;
-		n++;
-	}
+	vs = ruletest_run(rulesets_rules(ep), rq, &nvs, &first);
+	n = (int)nvs;
 	if (c->out == CLI_OUT_TABLE) {
 		if (n == 0)
 			printf("the zone has no rate limiting rules\n");

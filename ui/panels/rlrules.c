@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 
 #include "panels/rlrules.h"
+#include "panels/rltest.h"
 
 #define RLRULES_SUB	0x726c		/* the panel's writes */
 
@@ -684,6 +685,9 @@ rlrules_action(struct panel *p, enum action a)
 			cJSON_Delete(rec);
 		}
 		return (TUI_HANDLED);
+	case ACTION_TEST:
+		rltest_open(p->tui, NULL);
+		return (TUI_HANDLED);
 	case ACTION_NEW:
 	case ACTION_EDIT:
 	case ACTION_EDIT_YAML:
@@ -738,6 +742,7 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 		{ ACTION_TOGGLE, "enable/disable" },
 		{ ACTION_DELETE, "delete" },
 		{ ACTION_VERSIONS, "versions" },
+		{ ACTION_TEST, "test" },
 		{ ACTION_NONE, NULL }
 	},
 };

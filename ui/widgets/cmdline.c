@@ -110,10 +110,16 @@ cmdline_complete(struct tui *t, struct cmdline *c)
 		arg++;
 		name = xstrndup(c->line.buf, cmdlen - 1);
 		cm.pre = arg;
-		if ((cmd = commands_find(name)) != NULL &&
-		    cmd->complete != NULL)
-			cmd->complete(t, cmdline_arg_word, &cm);
+		cmd = commands_find(name);
 		free(name);
+		if (cmd != NULL && cmd->arg == COMMAND_ARG_PATH) {
+			free(c->hint);
+			line_complete_path(&c->line, cmdlen, &c->hint);
+			buf_free(&cm.names);
+			return;
+		}
+		if (cmd != NULL && cmd->complete != NULL)
+			cmd->complete(t, cmdline_arg_word, &cm);
 	}
 	if (cm.common != NULL) {
 		/* A space after a whole command, for its argument; none after

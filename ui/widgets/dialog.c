@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,70 +92,8 @@ dialog_finish(struct tui *t, struct dialog *d, const char *answer)
 static void
 dialog_complete_path(struct dialog *d)
 {
-	char		 dir[LINE_MAX_BYTES], *slash, *common = NULL;
-	const char	*base;
-	struct dirent	*de;
-	DIR		*dp;
-	size_t		 n = 0, blen, i;
-	struct buf	 names;
-
-	/* "~/" completes in the home directory, shown in full. */
-	if (d->line.buf[0] == '~') {
-		slash = edit_path_expand(d->line.buf);
-		line_set(&d->line, slash);
-		free(slash);
-	}
-	snprintf(dir, sizeof dir, "%s", d->line.buf);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		base = d->line.buf + (slash - dir) + 1;
-		slash[1] = '\0';
-	} else {
-		base = d->line.buf;
-		snprintf(dir, sizeof dir, "./");
-	}
-	blen = strlen(base);
-	if ((dp = opendir(dir)) == NULL)
-		return;
-	buf_init(&names);
-	while ((de = readdir(dp)) != NULL) {
-		if (strncmp(de->d_name, base, blen) != 0 ||
-		    (de->d_name[0] == '.' && blen == 0) ||
-		    strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if (common == NULL)
-			common = xstrdup(de->d_name);
-		else {
-			for (i = 0; common[i] != '\0' &&
-			    common[i] == de->d_name[i]; i++)
-				;
-			common[i] = '\0';
-		}
-		if (n++ < 8)
-			buf_addf(&names, "%s ", de->d_name);
-	}
-	closedir(dp);
-	if (common != NULL) {
-		char	full[LINE_MAX_BYTES * 2];
-		size_t	keep = (size_t)(base - d->line.buf);
-
-		snprintf(full, sizeof full, "%.*s%s", (int)keep, d->line.buf,
-		    common);
-		/* A single directory: step into it. */
-		if (n == 1) {
-			DIR *sub = opendir(full);
-			if (sub != NULL) {
-				closedir(sub);
-				strncat(full, "/", sizeof full - strlen(full) - 1);
-			}
-		}
-		line_set(&d->line, full);
-	}
 	free(d->hint);
-	d->hint = n > 1 ? xprintf("%zu matches: %s%s", n, buf_str(&names),
-	    n > 8 ? "..." : "") : NULL;
-	free(common);
-	buf_free(&names);
+	line_complete_path(&d->line, 0, &d->hint);
 }
 
 static int

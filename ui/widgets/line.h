@@ -29,5 +29,12 @@ int	 line_key(struct line *, int);
 void	 line_draw(const struct line *, int, int, int, attr_t, int);
 /* On the last row after a one-column prompt, focused. */
 void	 line_draw_bottom(const struct line *, const char *);
+/*
+ * Tab on a file's path: the path from byte from to the end completed to
+ * the longest common prefix of the names there (a lone directory gets its
+ * '/'; "~/" is the home directory). *hint: the matches when several, "no
+ * such file" when none, else NULL (allocated).
+ */
+void	 line_complete_path(struct line *, size_t, char **);
 
 #endif

@@ -1,0 +1,267 @@
+/*
+ * The rules tester's logic (ruletest.h): the request from typed inputs,
+ * the verdict of each rule, the explained tree, and the rules with one
+ * being edited in its place.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ruletest.h"
+#include "xmalloc.h"
+
+/* ---- the request -------------------------------------------------------- */
+
+static int
+ruletest_fail(struct ruletest_error *err, enum ruletest_field field,
+    size_t header, const char *what, const char *text)
+{
+	err->field = field;
+	err->header = header;
+	snprintf(err->message, sizeof err->message, "'%.200s' %s", text,
+	    what);
+	return (-1);
+}
+
+/* "Name: value" into the request; -1 when there is no name. */
+static int
+ruletest_header(struct expr_request *rq, const char *line)
+{
+	const char	*colon = strchr(line, ':'), *v;
+	char		*name;
+
+	if (colon == NULL || colon == line)
+		return (-1);
+	name = xstrndup(line, (size_t)(colon - line));
+	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
+		continue;
+	expr_request_add_header(rq, name, v);
+	free(name);
+	return (0);
+}
+
+static int
+ruletest_given(const char *s)
+{
+	return (s != NULL && *s != '\0');
+}
+
+struct expr_request *
+ruletest_request(const struct ruletest_input *in, struct ruletest_error *err)
+{
+	struct expr_request	*rq;
+	const char		*method;
+	char			 cc[3];
+	size_t			 i;
+	int			 bad = 0;
+
+	memset(err, 0, sizeof *err);
+	method = ruletest_given(in->method) ? in->method : "GET";
+	rq = expr_request_new();
+	if (in->url == NULL || expr_request_set(rq, method, in->url) != 0)
+		bad = ruletest_fail(err, RULETEST_URL, 0, "is not an absolute "
+		    "http or https URL", in->url != NULL ? in->url : "");
+	else if (ruletest_given(in->ip) && expr_request_set_ip(rq, in->ip) != 0)
+		bad = ruletest_fail(err, RULETEST_IP, 0, "is not an IPv4 or "
+		    "IPv6 address", in->ip);
+	for (i = 0; !bad && i < in->nheaders; i++)
+		if (ruletest_header(rq, in->headers[i]) != 0)
+			bad = ruletest_fail(err, RULETEST_HEADER, i, "is not "
+			    "'Name: value'", in->headers[i]);
+	if (!bad && ruletest_given(in->country)) {
+		if (strlen(in->country) != 2 ||
+		    !isalpha((unsigned char)in->country[0]) ||
+		    !isalpha((unsigned char)in->country[1]))
+			bad = ruletest_fail(err, RULETEST_COUNTRY, 0, "is not a "
+			    "two-letter country code", in->country);
+		else {
+			/* As the edge writes ip.src.country: upper case. */
+			cc[0] = (char)toupper((unsigned char)in->country[0]);
+			cc[1] = (char)toupper((unsigned char)in->country[1]);
+			cc[2] = '\0';
+			expr_request_set_country(rq, cc);
+		}
+	}
+	if (bad) {
+		expr_request_free(rq);
+		return (NULL);
+	}
+	if (in->status != 0)
+		expr_request_set_status(rq, in->status);
+	return (rq);
+}
+
+/* ---- verdicts ----------------------------------------------------------- */
+
+const char *
+ruletest_verdict_name(enum ruletest_verdict v)
+{
+	switch (v) {
+	case RULETEST_MATCH:
+		return ("match");
+	case RULETEST_DISABLED:
+		return ("disabled");
+	case RULETEST_INVALID:
+		return ("invalid");
+	case RULETEST_NO_MATCH:
+		break;
+	}
+	return ("no match");
+}
+
+static const char *
+ruletest_expression(const cJSON *rule)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(rule,
+			    "expression");
+
+	return (cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static void
+ruletest_judge(const cJSON *rule, struct expr_request *rq,
+    struct ruletest_result *res)
+{
+	struct expr_error	 err;
+	struct expr		*e;
+
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled"))) {
+		res->verdict = RULETEST_DISABLED;
+		return;
+	}
+	/* The service's language, no plan: the rule is already there. */
+	if ((e = expr_parse(ruletest_expression(rule), NULL, &err)) == NULL) {
+		res->verdict = RULETEST_INVALID;
+		snprintf(res->why, sizeof res->why, "expression:1:%d: %s",
+		    err.column, err.message);
+		return;
+	}
+	res->verdict = expr_eval(e, rq) == 1 ? RULETEST_MATCH :
+	    RULETEST_NO_MATCH;
+	expr_free(e);
+}
+
+struct ruletest_result *
+ruletest_run(const cJSON *rules, struct expr_request *rq, size_t *n,
+    int *first)
+{
+	struct ruletest_result	*res;
+	const cJSON		*r;
+	size_t			 i = 0;
+
+	*first = -1;
+	res = xcalloc((size_t)cJSON_GetArraySize(rules) + 1, sizeof *res);
+	cJSON_ArrayForEach(r, rules) {
+		res[i].position = (int)i + 1;
+		res[i].rule = r;
+		ruletest_judge(r, rq, &res[i]);
+		if (*first < 0 && res[i].verdict == RULETEST_MATCH)
+			*first = (int)i;
+		i++;
+	}
+	*n = i;
+	return (res);
+}
+
+/* ---- the explained tree ------------------------------------------------- */
+
+const char *
+ruletest_value_name(enum expr_value v)
+{
+	switch (v) {
+	case EXPR_TRUE:
+		return ("true");
+	case EXPR_MISSING:
+		return ("missing");
+	case EXPR_FALSE:
+		break;
+	}
+	return ("false");
+}
+
+struct ruletest_steps {
+	struct ruletest_step	*s;
+	size_t			 n;
+	size_t			 size;
+};
+
+static void
+ruletest_step_add(const struct expr_step *step, void *arg)
+{
+	struct ruletest_steps	*ss = arg;
+	struct ruletest_step	*s;
+
+	if (ss->n == ss->size) {
+		ss->size = ss->size == 0 ? 16 : ss->size * 2;
+		ss->s = xreallocarray(ss->s, ss->size, sizeof *ss->s);
+	}
+	s = &ss->s[ss->n++];
+	s->depth = step->depth;
+	s->value = step->value;
+	s->text = xstrdup(step->text != NULL ? step->text : "");
+	s->seen = step->seen != NULL ? xstrdup(step->seen) : NULL;
+}
+
+struct ruletest_step *
+ruletest_explain(const cJSON *rule, struct expr_request *rq, size_t *n,
+    struct expr_error *err)
+{
+	struct ruletest_steps	 ss;
+	struct expr		*e;
+
+	*n = 0;
+	memset(&ss, 0, sizeof ss);
+	if ((e = expr_parse(ruletest_expression(rule), NULL, err)) == NULL)
+		return (NULL);
+	expr_explain(e, rq, ruletest_step_add, &ss);
+	expr_free(e);
+	*n = ss.n;
+	/* An expression always has a node: never NULL on success. */
+	return (ss.s != NULL ? ss.s : xcalloc(1, sizeof *ss.s));
+}
+
+void
+ruletest_steps_free(struct ruletest_step *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(s[i].text);
+		free(s[i].seen);
+	}
+	free(s);
+}
+
+/* ---- an edited rule in its place ---------------------------------------- */
+
+cJSON *
+ruletest_rules_with(const cJSON *rules, const cJSON *edited, int *position)
+{
+	const cJSON	*r, *id, *rid;
+	cJSON		*out;
+	int		 i = 0, at = -1;
+
+	out = cJSON_CreateArray();
+	id = cJSON_GetObjectItemCaseSensitive(edited, "id");
+	cJSON_ArrayForEach(r, rules) {
+		rid = cJSON_GetObjectItemCaseSensitive(r, "id");
+		if (at < 0 && edited != NULL && cJSON_IsString(id) &&
+		    cJSON_IsString(rid) &&
+		    strcmp(id->valuestring, rid->valuestring) == 0) {
+			cJSON_AddItemToArray(out, cJSON_Duplicate(edited, 1));
+			at = i;
+		} else
+			cJSON_AddItemToArray(out, cJSON_Duplicate(r, 1));
+		i++;
+	}
+	if (edited != NULL && at < 0) {
+		cJSON_AddItemToArray(out, cJSON_Duplicate(edited, 1));
+		at = i;
+	}
+	if (position != NULL)
+		*position = at;
+	return (out);
+}

@@ -1,0 +1,100 @@
+/*
+ * The rules tester, shared by `edgetui rules test` and the console's
+ * tester: a request built from what a user typed (method, URL, client
+ * address, headers, country), each rate limiting rule's verdict on it in
+ * evaluation order, the first match, and a rule's explained tree. Also the
+ * rules with a rule being edited in place of the server's copy, which the
+ * tester and the simulation both run. No I/O.
+ */
+#ifndef EDGE_RULETEST_H
+#define EDGE_RULETEST_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "expr.h"
+
+/* What a user typed; NULL or "" for what was not given. */
+struct ruletest_input {
+	const char		*method;	/* NULL or "": GET */
+	const char		*url;		/* absolute http(s) URL */
+	const char		*ip;
+	const char *const	*headers;	/* "Name: value" each */
+	size_t			 nheaders;
+	const char		*country;	/* two letters, any case */
+	int			 status;	/* response code; 0: none */
+};
+
+/* Which input was refused, for the caller to name it its own way. */
+enum ruletest_field {
+	RULETEST_URL,
+	RULETEST_IP,
+	RULETEST_HEADER,
+	RULETEST_COUNTRY
+};
+
+struct ruletest_error {
+	enum ruletest_field	 field;
+	size_t			 header;	/* RULETEST_HEADER: which */
+	char			 message[320];	/* "'10.1' is not an ..." */
+};
+
+/* The request; NULL with *err when an input is refused. */
+struct expr_request	*ruletest_request(const struct ruletest_input *,
+			     struct ruletest_error *);
+
+enum ruletest_verdict {
+	RULETEST_MATCH,
+	RULETEST_NO_MATCH,
+	RULETEST_DISABLED,
+	RULETEST_INVALID	/* the expression does not parse */
+};
+
+/* "match", "no match", "disabled", "invalid" */
+const char	*ruletest_verdict_name(enum ruletest_verdict);
+
+struct ruletest_result {
+	int			 position;	/* 1-based */
+	const cJSON		*rule;		/* in the list given */
+	enum ruletest_verdict	 verdict;
+	char			 why[320];	/* invalid: "expression:1:COL: ..." */
+};
+
+/*
+ * Each rule of the list (a ruleset's "rules"; NULL: none) on the request,
+ * in order: *n results (free them), *first the index of the first match
+ * or -1. Disabled rules are not evaluated; expressions are read in the
+ * language alone (the rules are already the service's).
+ */
+struct ruletest_result	*ruletest_run(const cJSON *, struct expr_request *,
+			     size_t *, int *);
+
+/* One node of a rule's explained tree (expr_explain), copied. */
+struct ruletest_step {
+	int		 depth;		/* 0 = the whole expression */
+	enum expr_value	 value;
+	char		*text;		/* canonical text of the node */
+	char		*seen;		/* the left value; NULL for and/or/not */
+};
+
+/*
+ * The rule's expression explained on the request: *n steps in source order,
+ * depth first (free with ruletest_steps_free). NULL with *err when the
+ * expression does not parse (or the rule has none).
+ */
+struct ruletest_step	*ruletest_explain(const cJSON *,
+			     struct expr_request *, size_t *,
+			     struct expr_error *);
+void			 ruletest_steps_free(struct ruletest_step *, size_t);
+/* "true", "false", "missing" */
+const char		*ruletest_value_name(enum expr_value);
+
+/*
+ * The rules (NULL: none) with edited in place of the rule of the same id,
+ * or after them when edited has no id (or none of them has it): a new
+ * list. *position (may be NULL) is the edited rule's index in it.
+ */
+cJSON		*ruletest_rules_with(const cJSON *, const cJSON *, int *);
+
+#endif

@@ -1,0 +1,742 @@
+/*
+ * The rules tester (:test, C-t in the rules panel, and the rule form): a
+ * request built in a small form, tried on each rule of the zone's entry
+ * point in evaluation order (src/ruletest.h), fetched through the worker
+ * at each run; Enter on a rule shows its explained tree. A rule being
+ * edited is tested in place of the server's copy. The form's values are
+ * kept for the next tester of the session.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "edge_session.h"
+#include "kind.h"
+#include "rulesets.h"
+#include "ruletest.h"
+#include "screen.h"
+#include "text.h"
+#include "tui.h"
+#include "widgets/line.h"
+#include "xmalloc.h"
+
+#include "panels/rltest.h"
+
+#define RLTEST_HEADERS	8	/* header lines in the form */
+#define RLTEST_LABEL	12	/* the labels' column */
+#define RLTEST_NAME	32	/* the rules' names in the list */
+
+enum {
+	RLTEST_METHOD,
+	RLTEST_URL,
+	RLTEST_IP,
+	RLTEST_HEADER,		/* RLTEST_HEADERS of them */
+	RLTEST_COUNTRY = RLTEST_HEADER + RLTEST_HEADERS,
+	RLTEST_NFIELDS
+};
+
+/* What the last tester's form held: the next one starts with it. */
+static char	*rltest_kept[RLTEST_NFIELDS];
+
+struct rltest {
+	struct modal		 m;
+	struct tui		*t;
+	struct line		 f[RLTEST_NFIELDS];
+	int			 focus;		/* a field, or -1: the list */
+	cJSON			*edited;	/* the rule being edited */
+	struct tui_req		*req;		/* the rules' fetch */
+	unsigned long		 job;
+
+	/* The last run. */
+	struct expr_request	*rq;
+	char			*asked;		/* "POST https://... from IP" */
+	cJSON			*rules;		/* tested, the edited one in */
+	int			 edited_at;	/* its index, or -1 */
+	struct ruletest_result	*res;
+	size_t			 n;
+	int			 first;
+	int			 ran;
+	char			*error;		/* the fetch's failure */
+	size_t			 sel;
+	size_t			 top;
+};
+
+/* A rule's explained tree. */
+struct rltest_explain {
+	struct modal		 m;
+	char			*title;
+	char			**head;		/* lines above the tree */
+	size_t			 nhead;
+	struct ruletest_step	*steps;
+	size_t			 n;
+	size_t			 top;
+};
+
+static const char *
+rltest_str(const cJSON *o, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return (cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* The rule as a person names it: its description, else its id. */
+static const char *
+rltest_rule_name(const cJSON *rule)
+{
+	const char	*d = rltest_str(rule, "description");
+
+	if (*d != '\0')
+		return (d);
+	if (*rltest_str(rule, "id") != '\0')
+		return (rltest_str(rule, "id"));
+	return ("(new rule)");
+}
+
+/* s cleaned for the terminal, cut to cols columns and padded to them. */
+static void
+rltest_cell(struct buf *b, const char *s, size_t cols)
+{
+	char	*clean = text_clean(s), *cut;
+	size_t	 w;
+
+	cut = text_ellipsize(clean, cols, "...");
+	w = text_width(cut);
+	buf_addf(b, "%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
+	free(cut);
+	free(clean);
+}
+
+/* ---- the form ---------------------------------------------------------- */
+
+/* The fields shown, in order: headers up to one after the last typed. */
+static size_t
+rltest_visible(const struct rltest *s, int *fields)
+{
+	size_t	n = 0;
+	int	i, last = -1;
+
+	for (i = 0; i < RLTEST_HEADERS; i++)
+		if (s->f[RLTEST_HEADER + i].len > 0)
+			last = i;
+	fields[n++] = RLTEST_METHOD;
+	fields[n++] = RLTEST_URL;
+	fields[n++] = RLTEST_IP;
+	for (i = 0; i <= last + 1 && i < RLTEST_HEADERS; i++)
+		fields[n++] = RLTEST_HEADER + i;
+	fields[n++] = RLTEST_COUNTRY;
+	return (n);
+}
+
+static const char *
+rltest_label(int field)
+{
+	switch (field) {
+	case RLTEST_METHOD:
+		return ("Method");
+	case RLTEST_URL:
+		return ("URL");
+	case RLTEST_IP:
+		return ("Client IP");
+	case RLTEST_COUNTRY:
+		return ("Country");
+	default:
+		return ("Header");
+	}
+}
+
+/* Move the focus dir fields on; past the last, the list (after a run). */
+static void
+rltest_move(struct rltest *s, int dir)
+{
+	int	fields[RLTEST_NFIELDS];
+	size_t	n, i;
+
+	n = rltest_visible(s, fields);
+	if (s->focus < 0) {
+		s->focus = dir > 0 ? fields[0] : fields[n - 1];
+		return;
+	}
+	for (i = 0; i < n && fields[i] != s->focus; i++)
+		continue;
+	if (i == n)
+		s->focus = fields[0];
+	else if (dir > 0 && i + 1 == n)
+		s->focus = s->n > 0 ? -1 : fields[0];
+	else if (dir < 0 && i == 0)
+		s->focus = s->n > 0 ? -1 : fields[n - 1];
+	else
+		s->focus = fields[dir > 0 ? i + 1 : i - 1];
+}
+
+static void
+rltest_keep(const struct rltest *s)
+{
+	int	i;
+
+	for (i = 0; i < RLTEST_NFIELDS; i++) {
+		free(rltest_kept[i]);
+		rltest_kept[i] = xstrdup(s->f[i].buf);
+	}
+}
+
+/* ---- running ----------------------------------------------------------- */
+
+static void
+rltest_clear_run(struct rltest *s)
+{
+	free(s->res);
+	s->res = NULL;
+	s->n = 0;
+	s->first = -1;
+	cJSON_Delete(s->rules);
+	s->rules = NULL;
+	free(s->error);
+	s->error = NULL;
+	s->ran = 0;
+}
+
+/* The fetch in flight, if it is still the console's, is cancelled. */
+static void
+rltest_cancel_fetch(struct rltest *s)
+{
+	if (s->req != NULL && tui_req_known(s->t, s->req) &&
+	    s->req->job == s->job)
+		tui_cancel_req(s->t, s->req);
+	s->req = NULL;
+}
+
+/* The rules are here (NULL: the zone has none): each one's verdict. */
+static void
+rltest_judge(struct rltest *s, const cJSON *rules)
+{
+	struct tui	*t = s->t;
+	const cJSON	*r;
+
+	rltest_clear_run(s);
+	s->rules = ruletest_rules_with(rules, s->edited, &s->edited_at);
+	s->res = ruletest_run(s->rules, s->rq, &s->n, &s->first);
+	s->ran = 1;
+	s->sel = s->first >= 0 ? (size_t)s->first : 0;
+	s->top = 0;
+	if (s->n > 0)
+		s->focus = -1;
+	if (s->n == 0)
+		tui_message(t, TUI_MSG_INFO, "the zone has no rate limiting "
+		    "rules");
+	else if (s->first < 0)
+		tui_message(t, TUI_MSG_INFO, "%s: no rule matches", s->asked);
+	else {
+		r = s->res[s->first].rule;
+		tui_message(t, TUI_MSG_OK, "first match: #%d %s",
+		    s->res[s->first].position, rltest_rule_name(r));
+	}
+}
+
+static void
+rltest_fetched(struct tui *t, struct tui_req *r, struct jobs_event *ev)
+{
+	struct rltest	*s = r->done_arg;
+
+	if (ev->kind != JOBS_EVENT_DONE && ev->kind != JOBS_EVENT_FAILED)
+		return;
+	s->req = NULL;
+	/* 404: no entry point yet, so no rules. */
+	if (ev->kind == JOBS_EVENT_FAILED && ev->http_status != 404) {
+		rltest_clear_run(s);
+		s->error = xprintf("the zone's rules could not be fetched: %s",
+		    tui_cause(r, ev));
+		tui_message(t, TUI_MSG_ERROR, "%s", s->error);
+		return;
+	}
+	rltest_judge(s, ev->kind == JOBS_EVENT_DONE ?
+	    rulesets_rules(ev->result) : NULL);
+}
+
+/* The request from the form; NULL after the message (focus on the field). */
+static struct expr_request *
+rltest_request(struct rltest *s)
+{
+	struct ruletest_input	 in;
+	struct ruletest_error	 err;
+	struct expr_request	*rq;
+	const char		*hs[RLTEST_HEADERS];
+	int			 hf[RLTEST_HEADERS], i;
+
+	memset(&in, 0, sizeof in);
+	in.method = s->f[RLTEST_METHOD].buf;
+	in.url = s->f[RLTEST_URL].buf;
+	in.ip = s->f[RLTEST_IP].buf;
+	in.country = s->f[RLTEST_COUNTRY].buf;
+	for (i = 0; i < RLTEST_HEADERS; i++) {
+		if (s->f[RLTEST_HEADER + i].len == 0)
+			continue;
+		hf[in.nheaders] = RLTEST_HEADER + i;
+		hs[in.nheaders++] = s->f[RLTEST_HEADER + i].buf;
+	}
+	in.headers = hs;
+	if ((rq = ruletest_request(&in, &err)) != NULL)
+		return (rq);
+	switch (err.field) {
+	case RULETEST_URL:
+		s->focus = RLTEST_URL;
+		break;
+	case RULETEST_IP:
+		s->focus = RLTEST_IP;
+		break;
+	case RULETEST_HEADER:
+		s->focus = hf[err.header];
+		break;
+	case RULETEST_COUNTRY:
+		s->focus = RLTEST_COUNTRY;
+		break;
+	}
+	if (err.field == RULETEST_URL && s->f[RLTEST_URL].len == 0)
+		tui_message(s->t, TUI_MSG_WARN, "URL: type the request's URL "
+		    "(https://example.com/login)");
+	else
+		tui_message(s->t, TUI_MSG_ERROR, "%s: %s",
+		    rltest_label(s->focus), err.message);
+	return (NULL);
+}
+
+static void
+rltest_run(struct rltest *s)
+{
+	struct tui		*t = s->t;
+	struct api_var		 vars[EDGE_SCOPE_NVARS];
+	struct expr_request	*rq;
+	char			*path, *cause = NULL;
+
+	if ((rq = rltest_request(s)) == NULL)
+		return;
+	expr_request_free(s->rq);
+	s->rq = rq;
+	free(s->asked);
+	s->asked = xprintf("%s %s%s%s", s->f[RLTEST_METHOD].len > 0 ?
+	    s->f[RLTEST_METHOD].buf : "GET", s->f[RLTEST_URL].buf,
+	    s->f[RLTEST_IP].len > 0 ? " from " : "", s->f[RLTEST_IP].buf);
+	rltest_keep(s);
+	rltest_cancel_fetch(s);
+	rltest_clear_run(s);
+	edge_scope_vars(&t->session.scope, NULL, vars);
+	if ((path = kind_list_path(&kind_rate_limit_rules, vars,
+	    &cause)) == NULL) {
+		/* No zone: the rule being edited can still be tried alone. */
+		if (s->edited != NULL)
+			rltest_judge(s, NULL);
+		else {
+			s->error = xprintf("the zone's rules: %s", cause);
+			tui_message(t, TUI_MSG_ERROR, "%s", s->error);
+		}
+		free(cause);
+		return;
+	}
+	if ((s->req = tui_submit_view(t, "GET", path, rltest_fetched,
+	    s)) != NULL)
+		s->job = s->req->job;
+	free(path);
+}
+
+/* ---- the explained tree ------------------------------------------------ */
+
+static int
+rltest_explain_key(struct tui *t, struct modal *m, int key)
+{
+	struct rltest_explain	*x = (struct rltest_explain *)m;
+	enum action		 a = keymap_lookup(t->keymap, KEYMAP_DETAIL,
+				     key);
+	size_t			 total = x->nhead + x->n;
+	size_t			 page = LINES > 6 ? (size_t)LINES - 5 : 1;
+
+	if (key == 033 || key == 'q' || a == ACTION_QUIT ||
+	    a == ACTION_BACK) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	switch (a) {
+	case ACTION_UP:
+		if (x->top > 0)
+			x->top--;
+		break;
+	case ACTION_DOWN:
+		if (x->top + 1 < total)
+			x->top++;
+		break;
+	case ACTION_PAGE_UP:
+		x->top = x->top > page ? x->top - page : 0;
+		break;
+	case ACTION_PAGE_DOWN:
+		if (x->top + page < total)
+			x->top += page;
+		break;
+	case ACTION_TOP:
+		x->top = 0;
+		break;
+	default:
+		break;
+	}
+	return (TUI_HANDLED);
+}
+
+static attr_t
+rltest_value_role(enum expr_value v)
+{
+	switch (v) {
+	case EXPR_TRUE:
+		return (screen_role(THEME_ROLE_OK));
+	case EXPR_MISSING:
+		return (screen_role(THEME_ROLE_WARNING));
+	case EXPR_FALSE:
+		break;
+	}
+	return (screen_role(THEME_ROLE_ERROR));
+}
+
+static void
+rltest_explain_draw(struct tui *t, struct modal *m)
+{
+	struct rltest_explain	*x = (struct rltest_explain *)m;
+	const struct ruletest_step *st;
+	struct buf		 b = BUF_INITIALIZER;
+	size_t			 i;
+	int			 y, col;
+
+	for (y = 1; y < LINES - 1; y++)
+		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
+	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
+	screen_put(1, 1, COLS - 1, x->title, screen_role(THEME_ROLE_TITLE));
+	for (i = x->top, y = 2; i < x->nhead + x->n && y < LINES - 1;
+	    i++, y++) {
+		if (i < x->nhead) {
+			screen_put(y, 1, COLS - 1, x->head[i],
+			    screen_role(THEME_ROLE_NORMAL));
+			continue;
+		}
+		st = &x->steps[i - x->nhead];
+		col = 1 + 2 * st->depth;
+		if (col >= COLS - 10)
+			col = COLS - 10;
+		screen_put(y, col, 8, ruletest_value_name(st->value),
+		    rltest_value_role(st->value) | A_BOLD);
+		buf_reset(&b);
+		buf_adds(&b, st->text);
+		if (st->seen != NULL)
+			buf_addf(&b, "    (left: %s)", st->seen);
+		screen_put(y, col + 8, COLS - col - 8, buf_str(&b),
+		    st->value == EXPR_TRUE ? screen_role(THEME_ROLE_NORMAL) :
+		    rltest_value_role(st->value));
+	}
+	buf_free(&b);
+	if (t->msg != NULL)
+		return;
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, " arrows scroll  q back to the tester",
+	    screen_role(THEME_ROLE_DIM));
+}
+
+static void
+rltest_explain_free(struct modal *m)
+{
+	struct rltest_explain	*x = (struct rltest_explain *)m;
+	size_t			 i;
+
+	for (i = 0; i < x->nhead; i++)
+		free(x->head[i]);
+	free(x->head);
+	ruletest_steps_free(x->steps, x->n);
+	free(x->title);
+	free(x);
+}
+
+/* Lines above the tree, one row each (a rendered parse error has three). */
+static void
+rltest_explain_line(struct rltest_explain *x, const char *text)
+{
+	const char	*nl;
+
+	for (;;) {
+		nl = strchr(text, '\n');
+		x->head = xreallocarray(x->head, x->nhead + 1,
+		    sizeof *x->head);
+		x->head[x->nhead++] = nl != NULL ? xstrndup(text,
+		    (size_t)(nl - text)) : xstrdup(text);
+		if (nl == NULL || nl[1] == '\0')
+			break;
+		text = nl + 1;
+	}
+}
+
+static void
+rltest_explain_open(struct rltest *s)
+{
+	const struct ruletest_result	*res = &s->res[s->sel];
+	struct rltest_explain		*x;
+	struct expr_error		 err;
+	char				*line;
+
+	x = xcalloc(1, sizeof *x);
+	x->m.key = rltest_explain_key;
+	x->m.draw = rltest_explain_draw;
+	x->m.free = rltest_explain_free;
+	x->m.flags = MODAL_VIEW;
+	x->title = xprintf("rule #%d %s: %s", res->position,
+	    rltest_rule_name(res->rule), (int)s->sel == s->first ?
+	    "the first match" : ruletest_verdict_name(res->verdict));
+	line = xprintf("request: %s", s->asked);
+	rltest_explain_line(x, line);
+	free(line);
+	if ((int)s->sel == s->edited_at)
+		rltest_explain_line(x, "(the rule being edited, not saved)");
+	if (res->verdict == RULETEST_DISABLED)
+		rltest_explain_line(x, "disabled: not evaluated; were it "
+		    "enabled:");
+	x->steps = ruletest_explain(res->rule, s->rq, &x->n, &err);
+	if (x->steps == NULL) {
+		line = expr_error_render(rltest_str(res->rule, "expression"),
+		    &err);
+		rltest_explain_line(x, line);
+		free(line);
+	} else
+		rltest_explain_line(x, "each part of the expression, with "
+		    "what the request gave its left side:");
+	rltest_explain_line(x, "");
+	tui_push(s->t, &x->m);
+}
+
+/* ---- the tester -------------------------------------------------------- */
+
+static int
+rltest_list_key(struct tui *t, struct rltest *s, int key)
+{
+	enum action	a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
+	size_t		page = LINES > 16 ? (size_t)LINES - 15 : 1;
+
+	if (key == '\r' || a == ACTION_DETAILS) {
+		if (s->n > 0)
+			rltest_explain_open(s);
+		return (TUI_HANDLED);
+	}
+	if (key == 'q' || a == ACTION_QUIT || a == ACTION_BACK) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	switch (a) {
+	case ACTION_UP:
+		if (s->sel > 0)
+			s->sel--;
+		break;
+	case ACTION_DOWN:
+		if (s->sel + 1 < s->n)
+			s->sel++;
+		break;
+	case ACTION_PAGE_UP:
+		s->sel = s->sel > page ? s->sel - page : 0;
+		break;
+	case ACTION_PAGE_DOWN:
+		s->sel = s->n > 0 ? MINIMUM(s->sel + page, s->n - 1) : 0;
+		break;
+	case ACTION_TOP:
+		s->sel = 0;
+		break;
+	case ACTION_BOTTOM:
+		s->sel = s->n > 0 ? s->n - 1 : 0;
+		break;
+	case ACTION_REFRESH:
+		rltest_run(s);
+		break;
+	default:
+		break;
+	}
+	return (TUI_HANDLED);
+}
+
+static int
+rltest_key(struct tui *t, struct modal *m, int key)
+{
+	struct rltest	*s = (struct rltest *)m;
+
+	if (key == 033) {
+		tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	if (key == '\t' || key == KEY_BTAB) {
+		rltest_move(s, key == '\t' ? 1 : -1);
+		return (TUI_HANDLED);
+	}
+	if (s->focus < 0)
+		return (rltest_list_key(t, s, key));
+	switch (key) {
+	case '\r':
+		rltest_run(s);
+		break;
+	case KEY_DOWN:
+		rltest_move(s, 1);
+		break;
+	case KEY_UP:
+		rltest_move(s, -1);
+		break;
+	default:
+		line_key(&s->f[s->focus], key);
+		break;
+	}
+	return (TUI_HANDLED);
+}
+
+/* The state above the list: what was asked and what came of it. */
+static void
+rltest_summary(const struct rltest *s, struct buf *b, enum theme_role *role)
+{
+	*role = THEME_ROLE_DIM;
+	if (s->req != NULL)
+		buf_adds(b, "fetching the zone's rules...");
+	else if (s->error != NULL) {
+		buf_adds(b, s->error);
+		*role = THEME_ROLE_ERROR;
+	} else if (!s->ran)
+		buf_adds(b, "Enter tests the request on the zone's rules");
+	else if (s->n == 0)
+		buf_adds(b, "the zone has no rate limiting rules");
+	else if (s->first < 0) {
+		buf_addf(b, "%s: no rule matches", s->asked);
+		*role = THEME_ROLE_WARNING;
+	} else {
+		buf_addf(b, "%s: first match #%d %s", s->asked,
+		    s->res[s->first].position,
+		    rltest_rule_name(s->res[s->first].rule));
+		*role = THEME_ROLE_OK;
+	}
+}
+
+static void
+rltest_row(const struct rltest *s, size_t i, int y)
+{
+	const struct ruletest_result	*r = &s->res[i];
+	struct buf			 b = BUF_INITIALIZER;
+	enum theme_role			 role = THEME_ROLE_NORMAL;
+	attr_t				 a;
+	char				*name;
+
+	buf_addf(&b, "%-3d %-12s ", r->position, (int)i == s->first ?
+	    "FIRST MATCH" : ruletest_verdict_name(r->verdict));
+	rltest_cell(&b, rltest_str(r->rule, "action"), 17);
+	buf_addc(&b, ' ');
+	name = (int)i == s->edited_at ? xprintf("%s (edited)",
+	    rltest_rule_name(r->rule)) : xstrdup(rltest_rule_name(r->rule));
+	rltest_cell(&b, name, RLTEST_NAME);
+	free(name);
+	if (r->verdict == RULETEST_INVALID)
+		buf_addf(&b, "  %s", r->why);
+	else
+		buf_addf(&b, "  %s", rltest_str(r->rule, "expression"));
+	if ((int)i == s->first)
+		role = THEME_ROLE_OK;
+	else if (r->verdict == RULETEST_INVALID)
+		role = THEME_ROLE_ERROR;
+	else if (r->verdict != RULETEST_MATCH)
+		role = THEME_ROLE_DIM;
+	a = screen_role(role);
+	if (i == s->sel && s->focus < 0) {
+		a = screen_role(THEME_ROLE_ROW_SELECTED);
+		screen_fill(y, 0, COLS, a);
+	} else if ((int)i == s->first)
+		a |= A_BOLD;
+	screen_put(y, 1, COLS - 1, buf_str(&b), a);
+	buf_free(&b);
+}
+
+static void
+rltest_draw(struct tui *t, struct modal *m)
+{
+	struct rltest	*s = (struct rltest *)m;
+	struct buf	 b = BUF_INITIALIZER;
+	enum theme_role	 role;
+	int		 fields[RLTEST_NFIELDS], y, w, rows;
+	size_t		 n, i;
+
+	for (y = 1; y < LINES - 1; y++)
+		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
+	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
+	screen_put(1, 1, COLS - 1, s->edited == NULL ? "rules tester: a "
+	    "request on the zone's rate limiting rules" : "rules tester: a "
+	    "request on the zone's rules, with the rule being edited",
+	    screen_role(THEME_ROLE_TITLE));
+	n = rltest_visible(s, fields);
+	w = COLS - RLTEST_LABEL - 2;
+	for (i = 0, y = 2; i < n && y < LINES - 2; i++, y++) {
+		screen_put(y, 1, RLTEST_LABEL - 1, rltest_label(fields[i]),
+		    screen_role(fields[i] == s->focus ? THEME_ROLE_KEY :
+		    THEME_ROLE_NORMAL));
+		line_draw(&s->f[fields[i]], y, RLTEST_LABEL, w,
+		    screen_role(fields[i] == s->focus ?
+		    THEME_ROLE_INPUT_FOCUS : THEME_ROLE_INPUT),
+		    fields[i] == s->focus);
+	}
+	y++;
+	rltest_summary(s, &b, &role);
+	if (y < LINES - 1)
+		screen_put(y++, 1, COLS - 1, buf_str(&b), screen_role(role));
+	buf_free(&b);
+	if (s->n > 0 && y < LINES - 1) {
+		buf_init(&b);
+		buf_addf(&b, "%-3s %-12s %-17s %-*s  %s", "#", "VERDICT",
+		    "ACTION", RLTEST_NAME, "RULE", "EXPRESSION");
+		screen_put(y++, 1, COLS - 1, buf_str(&b),
+		    screen_role(THEME_ROLE_COLUMN));
+		buf_free(&b);
+		rows = LINES - 1 - y;
+		if (rows > 0) {
+			if (s->sel < s->top)
+				s->top = s->sel;
+			if (s->sel >= s->top + (size_t)rows)
+				s->top = s->sel - (size_t)rows + 1;
+			for (i = s->top; i < s->n && y < LINES - 1; i++, y++)
+				rltest_row(s, i, y);
+		}
+	}
+	if (t->msg != NULL)
+		return;
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, s->focus >= 0 ? " Enter test  "
+	    "Tab/arrows fields  Esc close" : " Enter explain the rule  r test "
+	    "again  Tab the form  q close", screen_role(THEME_ROLE_DIM));
+}
+
+static void
+rltest_free(struct modal *m)
+{
+	struct rltest	*s = (struct rltest *)m;
+
+	rltest_keep(s);
+	rltest_cancel_fetch(s);
+	rltest_clear_run(s);
+	expr_request_free(s->rq);
+	free(s->asked);
+	cJSON_Delete(s->edited);
+	free(s);
+}
+
+void
+rltest_open(struct tui *t, const cJSON *edited_rule)
+{
+	struct rltest	*s;
+	int		 i;
+
+	s = xcalloc(1, sizeof *s);
+	s->m.key = rltest_key;
+	s->m.draw = rltest_draw;
+	s->m.free = rltest_free;
+	s->t = t;
+	s->first = -1;
+	s->edited_at = -1;
+	if (edited_rule != NULL)
+		s->edited = cJSON_Duplicate(edited_rule, 1);
+	for (i = 0; i < RLTEST_NFIELDS; i++)
+		line_set(&s->f[i], rltest_kept[i]);
+	if (s->f[RLTEST_METHOD].len == 0)
+		line_set(&s->f[RLTEST_METHOD], "GET");
+	s->focus = RLTEST_URL;
+	tui_push(t, &s->m);
+}
