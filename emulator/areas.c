@@ -9,11 +9,13 @@ extern const struct area direct_area;
 extern const struct area webhook_area;
 extern const struct area downloads_area;
 extern const struct area live_area;
+extern const struct area outputs_area;
 extern const struct area watermark_area;
 extern const struct area keys_area;
 extern const struct area shield_area;
 extern const struct area ratelimit_area;
 extern const struct area rulesets_area;
+extern const struct area delivery_area;
 
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
@@ -23,10 +25,12 @@ const struct area *const server_areas[] = {
 	&webhook_area,
 	&downloads_area,
 	&live_area,
+	&outputs_area,		/* after live_area: its trigger is on live_input */
 	&watermark_area,
 	&keys_area,
 	&shield_area,
 	&ratelimit_area,
 	&rulesets_area,
+	&delivery_area,
 	NULL
 };

@@ -8,5 +8,11 @@
 struct store;
 
 int	demo_seed(struct store *, char **);
+/*
+ * --demo-videos N: N ready videos in the demo account, older than its
+ * others (once per store: a larger N later adds the difference).
+ */
+#define DEMO_VIDEOS_MAX	10000000
+int	demo_videos_seed(struct store *, long, char **);
 
 #endif

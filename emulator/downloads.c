@@ -27,6 +27,7 @@
 
 #include "audio.h"
 #include "captions.h"
+#include "delivery.h"
 #include "downloads.h"
 #include "log.h"
 #include "server.h"
@@ -426,14 +427,16 @@ downloads_open(struct req *req, struct reply *rep, const char *uid,
 static void
 downloads_media(struct req *req, struct reply *rep)
 {
-	const char		*uid = req_param(req, "uid"), *h;
+	const char		*h;
 	struct MHD_Response	*resp;
 	uint64_t		 size, first = 0, last = 0;
-	char			 range[96];
+	char			 range[96], account[HEX32_LEN + 1];
+	char			 uid[HEX32_LEN + 1];
 	enum downloads_range	 kind;
 	int			 fd;
 
-	if ((fd = downloads_open(req, rep, uid, &size)) == -1)
+	if (delivery_resolve(req, rep, DELIVERY_DOWNLOAD, account, uid) != 0 ||
+	    (fd = downloads_open(req, rep, uid, &size)) == -1)
 		return;
 	h = req_header(req, MHD_HTTP_HEADER_IF_RANGE);
 	kind = h != NULL ? DOWNLOADS_RANGE_NONE :
@@ -566,7 +569,7 @@ static const struct route downloads_routes[] = {
 	    ROUTE_BODY_JSON },
 	{ HTTP_DELETE, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
 	    audio_delete, ROUTE_BODY_NONE },
-	/* The URL handed out in downloads: like a CDN's, no token. */
+	/* The URL handed out in downloads: like a CDN's, no API token. */
 	{ HTTP_GET, DOWNLOADS_MEDIA_PATH, downloads_media, ROUTE_BODY_NONE,
 	    ROUTE_ROOT | ROUTE_NOAUTH },
 };

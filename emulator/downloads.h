@@ -7,8 +7,11 @@
 
 #include <stdint.h>
 
-/* Where a ready download is served, outside API_PREFIX and without a token. */
-#define DOWNLOADS_MEDIA_PATH	"/media/{uid:hex32}/downloads/default.mp4"
+/*
+ * Where a ready download is served, outside API_PREFIX and without the API
+ * token; {ref} is the uid or a signed token (delivery.c checks it).
+ */
+#define DOWNLOADS_MEDIA_PATH	"/media/{ref}/downloads/default.mp4"
 
 enum downloads_range {
 	DOWNLOADS_RANGE_NONE,	/* none, or one to ignore: 200, whole */

@@ -40,7 +40,8 @@ usage(int status)
 
 	fprintf(f,
 "usage: edgemu [--listen ADDR:PORT] [--data DIR] [--token TOKEN]\n"
-"              [--token-file FILE] [--demo-data] [--processing-seconds N]\n"
+"              [--token-file FILE] [--demo-data] [--demo-videos N]\n"
+"              [--processing-seconds N]\n"
 "              [--ready-file PATH] [--threads N] [--legacy-gone]\n"
 "              [--upload-rate BYTES] [--max-connections N] [--plan NAME]\n"
 "              [--no-schema-validation-api] [-v] [--version]\n"
@@ -55,6 +56,8 @@ usage(int status)
 "                           prefer --token-file or EDGEMU_TOKEN)\n"
 "  --token-file FILE        read the token from the first line of FILE\n"
 "  --demo-data              seed a demo account and zone (once per store)\n"
+"  --demo-videos N          give the demo account N more ready videos, for\n"
+"                           large lists (once per store; up to 10000000)\n"
 "  --processing-seconds N   how long video processing takes (default 5)\n"
 "  --ready-file PATH        also write the start-up lines to PATH (0600)\n"
 "  --threads N              request threads (default 2)\n"
@@ -76,7 +79,7 @@ usage(int status)
 "                           with the Upload-Offset sent and answered)\n"
 "\n"
 "Once it accepts connections it prints EDGEMU_URL=..., EDGEMU_TOKEN=...\n"
-"(and EDGEMU_ACCOUNT=..., EDGEMU_ZONE=... with --demo-data).\n");
+"(and EDGEMU_ACCOUNT=..., EDGEMU_ZONE=... with --demo-data or --demo-videos).\n");
 	exit(status);
 }
 
@@ -224,6 +227,7 @@ main(int argc, char **argv)
 		{ "token", required_argument, NULL, 't' },
 		{ "token-file", required_argument, NULL, 'T' },
 		{ "demo-data", no_argument, NULL, 'D' },
+		{ "demo-videos", required_argument, NULL, 'M' },
 		{ "processing-seconds", required_argument, NULL, 'P' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 'j' },
@@ -248,7 +252,7 @@ main(int argc, char **argv)
 	sigset_t		 set;
 	size_t			 i, n = 0;
 	int			 ch, demo = 0, sig, port = 8787, status;
-	long			 v;
+	long			 v, demo_videos = 0;
 	enum expr_plan		 plan;
 	unsigned char		 rnd[20];
 	char			 hex[41];
@@ -291,6 +295,18 @@ main(int argc, char **argv)
 			break;
 		case 'D':
 			demo = 1;
+			break;
+		case 'M':
+			errno = 0;
+			demo_videos = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    demo_videos < 1 || demo_videos > DEMO_VIDEOS_MAX) {
+				fprintf(stderr, "edgemu: --demo-videos %s: "
+				    "expected a number from 1 to %d\n", optarg,
+				    DEMO_VIDEOS_MAX);
+				status = 2;
+				goto out;
+			}
 			break;
 		case 'P':
 		case 'j':
@@ -413,7 +429,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "edgemu: cannot open the store: %s\n", cause);
 		goto out;
 	}
-	if (demo && demo_seed(store, &cause) != 0) {
+	if ((demo && demo_seed(store, &cause) != 0) || (demo_videos > 0 &&
+	    demo_videos_seed(store, demo_videos, &cause) != 0)) {
 		fprintf(stderr, "edgemu: %s\n", cause);
 		goto out;
 	}
@@ -424,7 +441,7 @@ main(int argc, char **argv)
 
 	buf_addf(&ready, "EDGEMU_URL=%s\nEDGEMU_TOKEN=%s\n",
 	    server_base_url(srv), token);
-	if (demo)
+	if (demo || demo_videos > 0)
 		buf_addf(&ready, "EDGEMU_ACCOUNT=%s\nEDGEMU_ZONE=%s\n",
 		    DEMO_ACCOUNT, DEMO_ZONE);
 	/* The file first: whoever has read stdout may rely on it. */

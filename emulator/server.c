@@ -21,6 +21,7 @@
 
 #include <microhttpd.h>
 
+#include "delivery.h"
 #include "log.h"
 #include "multipart.h"
 #include "server.h"
@@ -986,7 +987,7 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	struct reply	 scratch;
 	struct timespec	 t1;
 	double		 ms;
-	char		 offsets[64];
+	char		 offsets[64], logpath[512];
 
 	if (rc == NULL)
 		return;
@@ -1005,9 +1006,10 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		ms = (double)(t1.tv_sec - rc->t0.tv_sec) * 1e3 +
 		    (double)(t1.tv_nsec - rc->t0.tv_nsec) / 1e6;
 		server_log_offsets(rc, offsets, sizeof offsets);
+		delivery_log_path(rc->req.path != NULL ? rc->req.path :
+		    rc->uri, logpath, sizeof logpath);
 		log_info("%s %s %u %.1fms%s%s",
-		    http_method_name(rc->req.method),
-		    rc->req.path != NULL ? rc->req.path : rc->uri,
+		    http_method_name(rc->req.method), logpath,
 		    rc->reply.status, ms, offsets,
 		    toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (connection closed)");

@@ -121,76 +121,301 @@ stream_filter_parse(const struct query *q, struct stream_filter *f,
 }
 
 /*
- * Everything but the state is filtered in SQL; the state depends on the
- * processing clock, so it is filtered here, as the rows go by in order.
- * start and end are strict: a page's oldest created is the next page's end.
+ * The state a video shows at ?8 (video_view's clock, in SQL): a stored
+ * "queued" with a processing end is queued for its first fifth, then
+ * inprogress, then its outcome.
  */
-#define STREAM_LIST_WHERE \
-	" FROM stream_video WHERE account = ?1" \
-	" AND (?2 IS NULL OR creator = ?2)" \
-	" AND (?3 IS NULL OR instr(lower(name), lower(?3)) > 0)" \
-	" AND (?4 IS NULL OR created > ?4)" \
-	" AND (?5 IS NULL OR created < ?5)" \
-	" AND (?6 IS NULL OR (live_input IS NOT NULL) = ?6)"
+#define STREAM_STATE_SQL \
+	"(CASE WHEN state = 'queued' AND coalesce(process_end, 0) > 0 THEN" \
+	" CASE WHEN ?8 >= process_end THEN coalesce(outcome, 'ready')" \
+	" WHEN ?8 < coalesce(process_start, 0) + (process_end -" \
+	" coalesce(process_start, 0)) / 5 THEN 'queued'" \
+	" ELSE 'inprogress' END ELSE state END)"
+
+/*
+ * The list's conditions, only those given, so that SQLite picks the index
+ * that serves them ((account, created), (account, creator, created), or
+ * (account, name, created) for a search): counting a million videos reads
+ * an index, not the table. start and end are strict: a page's oldest
+ * created is the next page's end.
+ */
+static void
+stream_list_where(const struct stream_filter *f, struct buf *b)
+{
+	buf_adds(b, " FROM stream_video WHERE account = ?1");
+	if (f->creator != NULL)
+		buf_adds(b, " AND creator = ?2");
+	if (f->search != NULL)
+		buf_adds(b, " AND name LIKE ?3 ESCAPE '\\'");
+	if (f->start != 0)
+		buf_adds(b, " AND created > ?4");
+	if (f->end != 0)
+		buf_adds(b, " AND created < ?5");
+	if (f->type != NULL)
+		buf_adds(b, " AND (live_input IS NOT NULL) = ?6");
+	if (f->status != NULL)
+		buf_adds(b, " AND " STREAM_STATE_SQL " = ?7");
+}
+
+/* search as a LIKE pattern: a substring, without case (ASCII). */
+static char *
+stream_list_like(const char *search)
+{
+	struct buf	b = BUF_INITIALIZER;
+	const char	*s;
+
+	buf_addc(&b, '%');
+	for (s = search; *s != '\0'; s++) {
+		if (*s == '%' || *s == '_' || *s == '\\')
+			buf_addc(&b, '\\');
+		buf_addc(&b, *s);
+	}
+	buf_addc(&b, '%');
+	return (buf_detach(&b, NULL));
+}
+
+static sqlite3_stmt *
+stream_list_prepare(struct req *req, const struct stream_filter *f,
+    const char *like, const char *sql, int64_t now)
+{
+	sqlite3_stmt	*st;
+
+	if (sqlite3_prepare_v2(store_db(req->store), sql, -1, &st,
+	    NULL) != SQLITE_OK)
+		return (NULL);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	if (f->creator != NULL)
+		sqlite3_bind_text(st, 2, f->creator, -1, SQLITE_STATIC);
+	if (like != NULL)
+		sqlite3_bind_text(st, 3, like, -1, SQLITE_STATIC);
+	if (f->start != 0)
+		sqlite3_bind_int64(st, 4, f->start);
+	if (f->end != 0)
+		sqlite3_bind_int64(st, 5, f->end);
+	if (f->type != NULL)
+		sqlite3_bind_int(st, 6, strcmp(f->type, "live") == 0);
+	if (f->status != NULL) {
+		sqlite3_bind_text(st, 7, f->status, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 8, now);
+	}
+	return (st);
+}
+
+/* The page: the first limit videos in created order. */
+static int
+stream_list_rows(struct req *req, const struct stream_filter *f,
+    const char *like, int64_t now, cJSON *list, long *count)
+{
+	struct buf	 sql = BUF_INITIALIZER, where = BUF_INITIALIZER;
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	stream_list_where(f, &where);
+	buf_addf(&sql, "SELECT " VIDEO_COLS "%s ORDER BY created %s LIMIT %ld",
+	    buf_str(&where), f->asc ? "ASC" : "DESC", f->limit);
+	st = stream_list_prepare(req, f, like, buf_str(&sql), now);
+	buf_free(&sql);
+	buf_free(&where);
+	if (st == NULL)
+		return (-1);
+	*count = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON_AddItemToArray(list, video_row_json(st, now));
+		(*count)++;
+	}
+	sqlite3_finalize(st);
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/*
+ * A search (without creator or status, which have their own index or need
+ * the table): one pass over the name index counts the matches and keeps
+ * their rowid and created time while there are fewer than
+ * STREAM_SEARCH_FEW pages of them; the page is then read by rowid. With
+ * more, *few is 0 and the caller walks the table in created order, where
+ * a page of common matches comes sooner.
+ */
+#define STREAM_SEARCH_FEW	10
+
+struct stream_hit {
+	int64_t	rowid;
+	int64_t	created;
+};
+
+static int
+stream_hit_cmp(const void *a, const void *b)
+{
+	const struct stream_hit	*x = a, *y = b;
+
+	return (x->created < y->created ? -1 : x->created > y->created);
+}
+
+static int
+stream_list_search(struct req *req, const struct stream_filter *f,
+    const char *like, int64_t now, cJSON *list, long *total, long *count,
+    int *few)
+{
+	static const char	 one_sql[] = "SELECT " VIDEO_COLS
+	    " FROM stream_video WHERE rowid = ?1";
+	struct buf		 sql = BUF_INITIALIZER, where = BUF_INITIALIZER;
+	struct stream_hit	*hits;
+	sqlite3_stmt		*st;
+	size_t			 max = (size_t)(STREAM_SEARCH_FEW * f->limit);
+	size_t			 n = 0, i, k;
+	int			 rc;
+
+	stream_list_where(f, &where);
+	buf_addf(&sql, "SELECT rowid, created FROM stream_video INDEXED BY"
+	    " stream_video_name%s", strstr(buf_str(&where), " WHERE"));
+	st = stream_list_prepare(req, f, like, buf_str(&sql), now);
+	buf_free(&sql);
+	buf_free(&where);
+	if (st == NULL)
+		return (-1);
+	hits = xcalloc(max, sizeof *hits);
+	*total = *count = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n < max) {
+			hits[n].rowid = sqlite3_column_int64(st, 0);
+			hits[n].created = sqlite3_column_int64(st, 1);
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	*total = (long)n;
+	*few = n < max;
+	if (rc != SQLITE_DONE || !*few) {
+		free(hits);
+		return (rc == SQLITE_DONE ? 0 : -1);
+	}
+	qsort(hits, n, sizeof *hits, stream_hit_cmp);
+	st = store_stmt(req->store, one_sql);
+	for (k = 0; k < n && k < (size_t)f->limit; k++) {
+		i = f->asc ? k : n - 1 - k;
+		sqlite3_bind_int64(st, 1, hits[i].rowid);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			cJSON_AddItemToArray(list, video_row_json(st, now));
+			(*count)++;
+		}
+		store_done(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			break;
+	}
+	free(hits);
+	return (rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1);
+}
+
+/* One count: ?1 the account, ?4 and ?5 times. */
+static int
+stream_list_count_sql(struct req *req, const char *sql, int64_t start,
+    int64_t end, long *n)
+{
+	sqlite3_stmt	*st = store_stmt(req->store, sql);
+	int		 rc;
+
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, start);
+	sqlite3_bind_int64(st, 5, end);
+	*n = 0;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*n = (long)sqlite3_column_int64(st, 0);
+	store_done(st);
+	return (rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1);
+}
+
+/*
+ * Only times as filters (a page of the unfiltered list): the account's
+ * count less the videos outside the window, which are those already
+ * listed, a few pages' worth, rather than the million still to come.
+ */
+static int
+stream_list_count_window(struct req *req, const struct stream_filter *f,
+    long *total)
+{
+	static const char	 all_sql[] =
+	    "SELECT n FROM stream_video_count WHERE account = ?1";
+	static const char	 newer_sql[] = "SELECT count(*) FROM"
+	    " stream_video WHERE account = ?1 AND created >= ?5";
+	static const char	 older_sql[] = "SELECT count(*) FROM"
+	    " stream_video WHERE account = ?1 AND created <= ?4";
+	long			 out;
+
+	if (f->start != 0 && f->end != 0 && f->start >= f->end) {
+		*total = 0;
+		return (0);
+	}
+	if (stream_list_count_sql(req, all_sql, 0, 0, total) != 0)
+		return (-1);
+	if (f->end != 0) {
+		if (stream_list_count_sql(req, newer_sql, 0, f->end, &out) != 0)
+			return (-1);
+		*total -= out;
+	}
+	if (f->start != 0) {
+		if (stream_list_count_sql(req, older_sql, f->start, 0,
+		    &out) != 0)
+			return (-1);
+		*total -= out;
+	}
+	if (*total < 0)
+		*total = 0;
+	return (0);
+}
+
+static int
+stream_list_count(struct req *req, const struct stream_filter *f,
+    const char *like, int64_t now, long *total)
+{
+	struct buf	 sql = BUF_INITIALIZER;
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (f->creator == NULL && f->search == NULL && f->type == NULL &&
+	    f->status == NULL)
+		return (stream_list_count_window(req, f, total));
+	buf_adds(&sql, "SELECT count(*)");
+	stream_list_where(f, &sql);
+	st = stream_list_prepare(req, f, like, buf_str(&sql), now);
+	buf_free(&sql);
+	if (st == NULL)
+		return (-1);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*total = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return (rc == SQLITE_ROW ? 0 : -1);
+}
 
 static void
 stream_list(struct req *req, struct reply *rep)
 {
-	static const char	 desc_sql[] = "SELECT " VIDEO_COLS
-	    STREAM_LIST_WHERE " ORDER BY created DESC";
-	static const char	 asc_sql[] = "SELECT " VIDEO_COLS
-	    STREAM_LIST_WHERE " ORDER BY created ASC";
 	struct stream_filter	 f;
-	struct video_view	 v;
-	sqlite3_stmt		*st;
 	cJSON			*list;
-	char			*cause = NULL;
+	char			*cause = NULL, *like = NULL;
 	long			 total = 0, count = 0;
 	int64_t			 now = stream_now();
-	int			 rc;
+	int			 rc = 0, few = 0;
 
 	if (stream_filter_parse(&req->query, &f, &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
 		free(cause);
 		return;
 	}
-	st = store_stmt(req->store, f.asc ? asc_sql : desc_sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	if (f.creator != NULL)
-		sqlite3_bind_text(st, 2, f.creator, -1, SQLITE_STATIC);
 	if (f.search != NULL)
-		sqlite3_bind_text(st, 3, f.search, -1, SQLITE_STATIC);
-	if (f.start != 0)
-		sqlite3_bind_int64(st, 4, f.start);
-	if (f.end != 0)
-		sqlite3_bind_int64(st, 5, f.end);
-	if (f.type != NULL)
-		sqlite3_bind_int(st, 6, strcmp(f.type, "live") == 0);
+		like = stream_list_like(f.search);
 	list = cJSON_CreateArray();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (f.status != NULL) {
-			video_view(video_col_text(st, VIDEO_COL_STATE),
-			    sqlite3_column_double(st, VIDEO_COL_PCT),
-			    video_col_time(st, VIDEO_COL_PROCESS_START),
-			    video_col_time(st, VIDEO_COL_PROCESS_END),
-			    video_col_text(st, VIDEO_COL_OUTCOME), now, &v);
-			if (strcmp(v.state, f.status) != 0)
-				continue;
-		}
-		total++;
-		if (count < f.limit) {
-			cJSON_AddItemToArray(list, video_row_json(st, now));
-			count++;
-		} else if (!f.counts)
-			break;
-	}
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	if (f.search != NULL && f.creator == NULL && f.status == NULL)
+		rc = stream_list_search(req, &f, like, now, list, &total,
+		    &count, &few);
+	else if (f.counts)
+		rc = stream_list_count(req, &f, like, now, &total);
+	if (rc != 0 || (!few && stream_list_rows(req, &f, like, now, list,
+	    &count) != 0)) {
 		reply_store_error(req, rep);
-		store_done(st);
 		cJSON_Delete(list);
+		free(like);
 		return;
 	}
-	store_done(st);
+	free(like);
 	reply_ok(rep, list);
 	if (f.counts) {
 		rep->top = cJSON_CreateObject();

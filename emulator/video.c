@@ -24,8 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "delivery.h"
 #include "jsonutil.h"
 #include "log.h"
+#include "server.h"
 #include "store.h"
 #include "util.h"
 #include "video.h"
@@ -69,7 +71,32 @@ const char video_schema[] =
 	" UNIQUE (account, created));"
 	"CREATE INDEX IF NOT EXISTS stream_video_uid ON stream_video (uid);"
 	"CREATE INDEX IF NOT EXISTS stream_video_due"
-	" ON stream_video (state, process_end);";
+	" ON stream_video (state, process_end);"
+	/* The list of one creator, and a search that reads no table row. */
+	"CREATE INDEX IF NOT EXISTS stream_video_creator"
+	" ON stream_video (account, creator, created);"
+	"CREATE INDEX IF NOT EXISTS stream_video_name"
+	" ON stream_video (account, name, created);"
+	/*
+	 * Videos per account, kept by triggers: an unfiltered list's total
+	 * without counting a million index entries. A store made before the
+	 * table is counted once.
+	 */
+	"CREATE TABLE IF NOT EXISTS stream_video_count ("
+	" account TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+	"INSERT OR IGNORE INTO stream_video_count (account, n)"
+	" SELECT account, count(*) FROM stream_video"
+	" WHERE NOT EXISTS (SELECT 1 FROM stream_video_count)"
+	" GROUP BY account;"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_counted"
+	" AFTER INSERT ON stream_video BEGIN"
+	" INSERT INTO stream_video_count (account, n) VALUES (new.account, 1)"
+	"  ON CONFLICT (account) DO UPDATE SET n = n + 1;"
+	" END;"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_uncounted"
+	" AFTER DELETE ON stream_video BEGIN"
+	" UPDATE stream_video_count SET n = n - 1 WHERE account = old.account;"
+	" END;";
 
 /* ---- times --------------------------------------------------------------- */
 
@@ -289,17 +316,35 @@ stream_customer_code(const char *account, char code[17])
 	code[16] = '\0';
 }
 
+/* The edgemu whose listener delivers videos (delivery.c); NULL: the cloud. */
+static const struct server	*video_server;
+
+void
+video_set_server(const struct server *srv)
+{
+	video_server = srv;
+}
+
 static void
 stream_add_urls(cJSON *o, const char *account, const char *uid, int ready)
 {
-	char	 code[17], *base, *s;
-	cJSON	*pb;
+	const char	*root;
+	char		 code[17], *base, *s;
+	size_t		 n, p = strlen(API_PREFIX);
+	cJSON		*pb;
 
 	if (!ready)
 		return;
 	stream_customer_code(account, code);
-	base = xprintf("https://customer-%s.cloudflarestream.com/%s", code,
-	    uid);
+	root = video_server != NULL ? server_base_url(video_server) : "";
+	if (*root != '\0') {
+		n = strlen(root);
+		if (n >= p && strcmp(root + n - p, API_PREFIX) == 0)
+			n -= p;
+		base = xprintf("%.*s" DELIVERY_ROOT "/%s", (int)n, root, uid);
+	} else
+		base = xprintf("https://customer-%s.cloudflarestream.com/%s",
+		    code, uid);
 	s = xprintf("%s/thumbnails/thumbnail.jpg", base);
 	cJSON_AddStringToObject(o, "thumbnail", s);
 	free(s);

@@ -60,6 +60,9 @@ int64_t	 video_col_time(sqlite3_stmt *, int);
 cJSON	*video_row_json(sqlite3_stmt *, int64_t);
 /* 1 with the video, 0 when there is no such video, -1 on a store failure. */
 int	 video_lookup(struct store *, const char *, const char *, cJSON **);
+/* The server whose listener a video's URLs name (delivery.c); NULL: none. */
+struct server;
+void	 video_set_server(const struct server *);
 /* meta as stored (caller frees), and its name (caller frees). */
 char	*video_meta_text(const cJSON *, char **);
 

@@ -21,6 +21,10 @@
 
 #include <zlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "accesslog.h"
 #include "civil.h"
 #include "common.h"
@@ -176,7 +180,8 @@ accesslog_unicode(struct accesslog_scan *s, char **o)
 
 /*
  * Where the plain part of a string ends: the first quote, backslash or
- * control character, eight bytes at a time while they last.
+ * control character, sixteen bytes at a time with SSE2 (every x86-64 has
+ * it), else eight, while they last.
  */
 static char *
 accesslog_plain(char *p, const char *end)
@@ -184,6 +189,24 @@ accesslog_plain(char *p, const char *end)
 	const uint64_t	ones = 0x0101010101010101ULL;
 	const uint64_t	high = 0x8080808080808080ULL;
 	uint64_t	v, q, b, m;
+#if defined(__SSE2__)
+	const __m128i	quote = _mm_set1_epi8('"');
+	const __m128i	bslash = _mm_set1_epi8('\\');
+	const __m128i	ctl = _mm_set1_epi8(0x1f);
+	__m128i		x, hit;
+	unsigned	bits;
+
+	while (end - p >= 16) {
+		x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		/* A control byte is one that max(x, 0x1f) leaves at 0x1f. */
+		hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+		    _mm_cmpeq_epi8(x, bslash)),
+		    _mm_cmpeq_epi8(_mm_max_epu8(x, ctl), ctl));
+		if ((bits = (unsigned)_mm_movemask_epi8(hit)) != 0)
+			return (p + __builtin_ctz(bits));
+		p += 16;
+	}
+#endif
 
 	while (end - p >= 8) {
 		memcpy(&v, p, 8);

@@ -113,6 +113,19 @@ void	 expr_request_add_response_header(struct expr_request *,
 int	 expr_eval(const struct expr *, struct expr_request *);
 
 /*
+ * The same result as expr_eval, remembered by the values of the fields the
+ * expression reads, for a stream of requests (a log replay) where they
+ * repeat. One memo per expression and thread; the expression must outlive
+ * it.
+ */
+struct expr_memo;
+
+struct expr_memo	*expr_memo_new(const struct expr *);
+void			 expr_memo_free(struct expr_memo *);
+int			 expr_eval_memo(struct expr_memo *,
+			     struct expr_request *);
+
+/*
  * Explain: each node of the tree, in source order, depth first, with its
  * value. Comparisons carry the left value as seen ("missing" when absent),
  * so a user sees which part failed.

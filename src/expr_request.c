@@ -75,6 +75,9 @@ struct expr_request {
 
 	int		 dirty;		/* fields[] must be built again */
 	struct expr_val	 fields[EXPR_F__COUNT];
+	uint64_t	 built;		/* times fields[] was built */
+	uint64_t	 hash[EXPR_F__COUNT];	/* of fields[], when */
+	uint64_t	 hashed[EXPR_F__COUNT];	/* ... this is built */
 
 	uint32_t	*sort, *sort_tmp;	/* merge sort of pair indexes */
 	size_t		 sort_size;
@@ -88,6 +91,23 @@ struct expr_request {
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
 
+/* Bytes onto the arena: a request adds a few dozen small pieces, most of
+ * them into room it already has. */
+static inline void
+rq_put(struct expr_request *rq, const void *p, size_t n)
+{
+	struct buf	*b = &rq->text;
+
+	if (b->data == NULL || n >= b->size - b->len) {
+		buf_add(b, p, n);
+		return;
+	}
+	if (n > 0)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
 static struct rq_str
 rq_add(struct expr_request *rq, const char *p, size_t n)
 {
@@ -95,7 +115,7 @@ rq_add(struct expr_request *rq, const char *p, size_t n)
 
 	s.off = (uint32_t)rq->text.len;
 	s.len = (uint32_t)n;
-	buf_add(&rq->text, p, n);
+	rq_put(rq, p, n);
 	return (s);
 }
 
@@ -151,7 +171,7 @@ static void
 rq_append(struct expr_request *rq, struct rq_str s)
 {
 	buf_reserve(&rq->text, s.len);
-	buf_add(&rq->text, rq->text.data + s.off, s.len);
+	rq_put(rq, rq->text.data + s.off, s.len);
 }
 
 static int
@@ -378,13 +398,50 @@ expr_request_set_parts(struct expr_request *rq, const char *method,
 	return (0);
 }
 
+/*
+ * A dotted quad as inet_pton reads one (four decimal parts up to 255, no
+ * leading zeros), without the copy and the call: most log lines carry
+ * IPv4. -1 leaves the text to inet_pton.
+ */
+static int
+rq_ip4(const char *p, size_t n, uint8_t *out)
+{
+	unsigned	part = 0, parts = 0, digits = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9') {
+			if (digits > 0 && part == 0)
+				return (-1);
+			part = part * 10 + (unsigned)(p[i] - '0');
+			if (part > 255 || ++digits > 3)
+				return (-1);
+		} else if (p[i] == '.' && digits > 0 && parts < 3) {
+			out[parts++] = (uint8_t)part;
+			part = digits = 0;
+		} else
+			return (-1);
+	}
+	if (digits == 0 || parts != 3)
+		return (-1);
+	out[3] = (uint8_t)part;
+	return (0);
+}
+
 int
 expr_ip_parse(const char *p, size_t n, struct expr_ip *ip)
 {
 	char	tmp[INET6_ADDRSTRLEN + 1];
+	uint8_t	quad[4];
 
 	if (n == 0 || n >= sizeof tmp)
 		return (-1);
+	if (n <= 15 && rq_ip4(p, n, quad) == 0) {
+		memset(ip, 0, sizeof *ip);
+		memcpy(ip->bytes, quad, 4);
+		ip->family = 4;
+		return (0);
+	}
 	memcpy(tmp, p, n);
 	tmp[n] = '\0';
 	memset(ip, 0, sizeof *ip);
@@ -718,7 +775,7 @@ rq_joined(struct expr_request *rq, const char *key, const char *sep)
 			start = rq->text.len;
 			found = 1;
 		} else
-			buf_adds(&rq->text, sep);
+			rq_put(rq, sep, strlen(sep));
 		rq_append(rq, rq->headers.v[i].value);
 	}
 	if (!found)
@@ -803,7 +860,7 @@ rq_prepare(struct expr_request *rq)
 		start = rq->text.len;
 		rq_append(rq, rq->path);
 		if (rq->has_query) {
-			buf_addc(&rq->text, '?');
+			rq_put(rq, "?", 1);
 			rq_append(rq, rq->query);
 		}
 		uri.off = (uint32_t)start;
@@ -811,7 +868,7 @@ rq_prepare(struct expr_request *rq)
 		if (rq_has(rq->scheme) && rq_has(host)) {
 			start = rq->text.len;
 			rq_append(rq, rq->scheme);
-			buf_adds(&rq->text, "://");
+			rq_put(rq, "://", 3);
 			rq_append(rq, host);
 			rq_append(rq, uri);
 			full.off = (uint32_t)start;
@@ -886,6 +943,7 @@ rq_prepare(struct expr_request *rq)
 	f[EXPR_F_VERIFIED_BOT].kind = EXPR_V_BOOL;
 	f[EXPR_F_VERIFIED_BOT].u.b = rq->verified_bot;
 	rq->dirty = 0;
+	rq->built++;
 }
 
 const struct expr_val *
@@ -898,6 +956,59 @@ expr_request_field(struct expr_request *rq, enum expr_field field)
 	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
 		return (&missing);
 	return (&rq->fields[field]);
+}
+
+static uint64_t
+rq_hash(uint64_t h, const void *data, size_t n)
+{
+	const char	*p = data;
+	uint64_t	 w;
+
+	h ^= n;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (w = 0; n > 0; n--)
+		w = w << 8 | (unsigned char)p[n - 1];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return (h ^ (h >> 29));
+}
+
+uint64_t
+expr_request_field_hash(struct expr_request *rq, enum expr_field field)
+{
+	const struct expr_val	*v;
+	uint64_t		 h;
+
+	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
+		return (0x9e3779b97f4a7c15ULL);
+	/* built is never 0 once fields[] exist: hashed[] starts stale. */
+	if (!rq->dirty && rq->hashed[field] == rq->built)
+		return (rq->hash[field]);
+	v = expr_request_field(rq, field);
+	h = 0x9e3779b97f4a7c15ULL + (uint64_t)v->kind;
+	switch (v->kind) {
+	case EXPR_V_BOOL:
+		h = rq_hash(h, &v->u.b, sizeof v->u.b);
+		break;
+	case EXPR_V_INT:
+		h = rq_hash(h, &v->u.i, sizeof v->u.i);
+		break;
+	case EXPR_V_BYTES:
+		h = rq_hash(h, v->u.s.p, v->u.s.n);
+		break;
+	case EXPR_V_IP:
+		h = rq_hash(h + v->u.ip.family, v->u.ip.bytes,
+		    sizeof v->u.ip.bytes);
+		break;
+	default:	/* missing, or a map or array: its kind only */
+		break;
+	}
+	rq->hash[field] = h;
+	rq->hashed[field] = rq->built;
+	return (h);
 }
 
 /* ---- scratch ------------------------------------------------------------ */

@@ -57,6 +57,10 @@ struct expr_map {
  * Valid until the request changes. */
 const struct expr_val	*expr_request_field(struct expr_request *,
 			    enum expr_field);
+/* A hash of that value (its kind and, for a plain value, its bytes),
+ * computed once until the request changes. */
+uint64_t		 expr_request_field_hash(struct expr_request *,
+			    enum expr_field);
 
 /*
  * Scratch for one evaluation: bump allocation from blocks the request keeps,

@@ -22,6 +22,7 @@
 static const struct kind *const kind_table[] = {
 	&kind_videos,
 	&kind_live_inputs,
+	&kind_live_outputs,
 	&kind_watermarks,
 	&kind_captions,
 	&kind_audio_tracks,
@@ -257,6 +258,9 @@ kind_need(const struct kind *k, const char *tmpl, const struct api_var *vars,
 		return (-1);
 	}
 	if (!kind_is_hex32(v)) {
+		/* {video} of a live input's outputs is the input's id. */
+		if (strcmp(name, "video") == 0 && k->parent != NULL)
+			name = "live input";
 		*cause = xprintf("%s: '%.40s' is not %s %s id (32 hex digits)",
 		    name, v, strcmp(name, "account") == 0 ? "an" : "a", name);
 		return (-1);
@@ -272,7 +276,8 @@ kind_expand(const struct kind *k, const char *tmpl, const struct api_var *vars,
 	    "or CLOUDFLARE_ACCOUNT_ID)", cause) != 0 ||
 	    kind_need(k, tmpl, vars, "zone", "a zone (--zone ID or "
 	    "CLOUDFLARE_ZONE_ID)", cause) != 0 ||
-	    kind_need(k, tmpl, vars, "video", "a video (--video ID)",
+	    kind_need(k, tmpl, vars, "video", k->parent != NULL ?
+	    "a live input (--live-input ID)" : "a video (--video ID)",
 	    cause) != 0)
 		return (NULL);
 	return (api_path(tmpl, vars, cause));

@@ -223,6 +223,10 @@ struct kind {
 	const char		*id_field;	/* NULL: none */
 	/* A 404 on list_path is an empty list (an entry point not made). */
 	int			 absent_empty;
+	/* The console loads pages as they are needed, whatever the total. */
+	int			 lazy;
+	/* KIND_SCOPE_VIDEO: whose id {video} is (--live-input); NULL: a video. */
+	const struct kind	*parent;
 
 	unsigned		 verbs;		/* KIND_VERB_* */
 	enum kind_body		 create_body;
@@ -251,6 +255,7 @@ struct kind {
  */
 extern const struct kind kind_videos;
 extern const struct kind kind_live_inputs;
+extern const struct kind kind_live_outputs;
 extern const struct kind kind_watermarks;
 extern const struct kind kind_captions;
 extern const struct kind kind_audio_tracks;

@@ -150,6 +150,29 @@ pager_done(const struct pager *p)
 }
 
 void
+pager_set_per_page(struct pager *p, long per_page)
+{
+	if (per_page > 0 && p->style != PAGER_PAGES)
+		p->per_page = per_page;
+}
+
+long
+pager_per_page(const struct pager *p)
+{
+	return (p->per_page);
+}
+
+long
+pager_rest_requests(const struct pager *p, long page)
+{
+	if (p->done || (p->total >= 0 && p->total <= p->have))
+		return (0);
+	if (p->total < 0 || page <= 0)
+		return (-1);
+	return ((p->total - p->have + page - 1) / page);
+}
+
+void
 pager_progress(const struct pager *p, long *have, long *total)
 {
 	*have = p->have;

@@ -77,6 +77,23 @@ int		 pager_feed(struct pager *, const struct api_response *,
 		     cJSON ***, size_t *, char **);
 int		 pager_done(const struct pager *);
 
+/*
+ * The batch of the next requests (PAGER_CREATED and PAGER_CURSOR; page
+ * numbers would shift under PAGER_PAGES): a small first page shows
+ * sooner, larger next ones cost fewer requests.
+ */
+void		 pager_set_per_page(struct pager *, long);
+long		 pager_per_page(const struct pager *);
+
+/*
+ * Requests the rest of the list takes at page records each, from the
+ * total the server reported: 0 when done, -1 when the total is unknown.
+ * A console loads a list whole while this is at most PAGER_EAGER_REQUESTS
+ * (about 8% of the API's 1,200 requests per 5 minutes), else on demand.
+ */
+#define PAGER_EAGER_REQUESTS	100
+long		 pager_rest_requests(const struct pager *, long);
+
 /* Records returned so far and the expected total (-1 if unknown). */
 void		 pager_progress(const struct pager *, long *, long *);
 

@@ -49,12 +49,21 @@ struct sim_keyer {
 	uint64_t	 gen;		/* the request it was built for */
 };
 
-/* The counter of one value of the characteristics. */
+/*
+ * The counter of one value of the characteristics. A short key (an
+ * address and a colo) is kept in the entry itself: comparing it then
+ * reads no other memory.
+ */
+#define SIM_KEY_INLINE	32
+
 struct sim_entry {
 	uint64_t	 hash;
-	size_t		 key_off;	/* in the rule's keys */
 	uint32_t	 key_len;
 	uint32_t	 n;		/* times held, up to requests_per_period */
+	union {
+		char	 bytes[SIM_KEY_INLINE];	/* key_len <= SIM_KEY_INLINE */
+		size_t	 off;			/* else in the rule's keys */
+	} key;
 	uint32_t	 head;		/* the oldest, once the ring is full */
 	uint32_t	 cap;
 	int64_t		*times;
@@ -86,6 +95,8 @@ struct sim_rule {
 	int			 enabled;
 	struct expr		*expr;
 	struct expr		*counting;	/* NULL: expr counts */
+	struct expr_memo	*memo;		/* of expr */
+	struct expr_memo	*cmemo;		/* of counting */
 	struct sim_keyer	*keyer;
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
@@ -413,12 +424,14 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 	if ((r->expr = sim_expr(s, 0, who, "expression", cause)) == NULL)
 		return (-1);
 	sim->headers |= sim_reads_headers(s);
+	r->memo = expr_memo_new(r->expr);
 	s = sim_string(rl, "counting_expression");
 	if (s != NULL && *s != '\0') {
 		if ((r->counting = sim_expr(s, 1, who, "counting_expression",
 		    cause)) == NULL)
 			return (-1);
 		sim->headers |= sim_reads_headers(s);
+		r->cmemo = expr_memo_new(r->counting);
 	}
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
@@ -444,6 +457,8 @@ sim_rule_free(struct sim_rule *r)
 	for (i = 0; i < r->pool.nchunks; i++)
 		free(r->pool.chunks[i]);
 	free(r->pool.chunks);
+	expr_memo_free(r->memo);
+	expr_memo_free(r->cmemo);
 	free(r->entries);
 	free(r->slots);
 	buf_free(&r->keys);
@@ -700,13 +715,21 @@ sim_grow(struct sim_rule *r)
 	}
 }
 
+static const char *
+sim_entry_key(const struct sim_rule *r, const struct sim_entry *e)
+{
+	if (e->key_len <= SIM_KEY_INLINE)
+		return (e->key.bytes);
+	return (r->keys.data + e->key.off);
+}
+
 static int
 sim_same(const struct sim_rule *r, uint32_t idx, const struct sim_keyer *k)
 {
 	const struct sim_entry	*e = &r->entries[idx - 1];
 
 	return (e->hash == k->hash && e->key_len == k->key.len &&
-	    memcmp(r->keys.data + e->key_off, k->key.data, k->key.len) == 0);
+	    memcmp(sim_entry_key(r, e), k->key.data, k->key.len) == 0);
 }
 
 /* The entry of the key, made when new (the table has room for it). */
@@ -731,11 +754,15 @@ sim_lookup(struct sim_rule *r, const struct sim_keyer *k)
 	e = &r->entries[r->nentries];
 	memset(e, 0, sizeof *e);
 	e->hash = k->hash;
-	e->key_off = r->keys.len;
 	e->key_len = (uint32_t)k->key.len;
 	e->mit_start = INT64_MAX;
 	e->mit_until = INT64_MIN;
-	buf_add(&r->keys, k->key.data, k->key.len);
+	if (k->key.len <= SIM_KEY_INLINE)
+		memcpy(e->key.bytes, k->key.data, k->key.len);
+	else {
+		e->key.off = r->keys.len;
+		buf_add(&r->keys, k->key.data, k->key.len);
+	}
 	r->slots[i] = SIM_TAG(k->hash) | ++r->nentries;
 	return (e);
 }
@@ -932,9 +959,9 @@ simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 	sim->requests++;
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
-		matched = expr_eval(r->expr, sim->rq) == 1;
+		matched = expr_eval_memo(r->memo, sim->rq) == 1;
 		counted = r->counting != NULL ?
-		    expr_eval(r->counting, sim->rq) == 1 : matched;
+		    expr_eval_memo(r->cmemo, sim->rq) == 1 : matched;
 		if (!matched && !counted)
 			continue;
 		if ((r->nentries + 1) * 4 > r->nslots * 3)
@@ -948,13 +975,17 @@ simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 		    (r->nslots - 1)]);
 	}
 	for (p = sim->pending; p < sim->pending + n; p++)
-		if ((p->cand = sim_candidate(p->rule, p->keyer)) != 0)
-			__builtin_prefetch(&p->rule->entries[p->cand - 1]);
+		if ((p->cand = sim_candidate(p->rule, p->keyer)) != 0) {
+			/* Both lines an entry may straddle. */
+			e = &p->rule->entries[p->cand - 1];
+			__builtin_prefetch(e);
+			__builtin_prefetch((char *)e + sizeof *e - 1);
+		}
 	for (p = sim->pending; p < sim->pending + n; p++) {
 		if (p->cand == 0)
 			continue;
 		e = &p->rule->entries[p->cand - 1];
-		__builtin_prefetch(p->rule->keys.data + e->key_off);
+		__builtin_prefetch(sim_entry_key(p->rule, e));
 		if (e->times != NULL)
 			__builtin_prefetch(&e->times[e->n < p->rule->limit ?
 			    e->n : e->head], 1);
@@ -1036,7 +1067,7 @@ sim_before(const struct sim_rule *r, const struct sim_entry *a,
 	if (a->requests != b->requests)
 		return (a->requests > b->requests);
 	n = a->key_len < b->key_len ? a->key_len : b->key_len;
-	c = memcmp(r->keys.data + a->key_off, r->keys.data + b->key_off, n);
+	c = memcmp(sim_entry_key(r, a), sim_entry_key(r, b), n);
 	return (c != 0 ? c < 0 : a->key_len < b->key_len);
 }
 
@@ -1067,7 +1098,7 @@ sim_rule_report(const struct sim_rule *r, struct simulate_rule_report *out)
 	}
 	for (i = 0; i < n; i++) {
 		out->top[i].client = sim_client_text(r->keyer,
-		    r->keys.data + top[i]->key_off);
+		    sim_entry_key(r, top[i]));
 		out->top[i].requests = top[i]->requests;
 		out->top[i].mitigated = top[i]->mitigated;
 	}

@@ -61,6 +61,15 @@ struct cli_opts {
 	int		 explain;	/* --explain */
 	/* rules simulate --log --format --rules --host --scheme */
 	const char	*sim_log, *sim_format, *sim_rules, *sim_host, *sim_scheme;
+	/* token: --key-id --pem FILE --expires --downloadable --allow-ip... */
+	struct cli_token_opts {
+		const char	*key_id, *pem_file, *expires;
+		int		 downloadable;
+		const char	*allow_ips[CLI_MAX_FILTERS];
+		size_t		 nallow_ips;
+		const char	*block_countries[CLI_MAX_FILTERS];
+		size_t		 nblock_countries;
+	}		 token;
 };
 
 #define CLI_OPT_FILE		0x001
@@ -77,7 +86,10 @@ struct cli_opts {
 #define CLI_OPT_STATUS		0x4000	/* --status */
 #define CLI_OPT_EXPLAIN		0x8000
 #define CLI_OPT_SIMULATE	0x10000	/* --log --format --rules --host --scheme */
+#define CLI_OPT_TOKEN		0x100000 /* token: --key-id --pem --expires... */
 
+/* One option of token (its long name) into o; -1 after the message. */
+int	 cli_token_option(struct cli_opts *, const char *, const char *);
 /* Whether name is a one-shot command. */
 int	 cli_is_command(const char *);
 /* --help's list of commands, from the command table. */

@@ -299,8 +299,10 @@ commands_kind(struct tui *t, const struct kind *k)
 		tui_message(t, TUI_MSG_WARN, "%s: nothing to list; %s",
 		    k->name, kind_help(k));
 	else if (k->scope == KIND_SCOPE_VIDEO)
-		tui_message(t, TUI_MSG_WARN, "%s belong to a video: open them "
-		    "from the videos panel", k->name);
+		tui_message(t, TUI_MSG_WARN, "%s belong to a %s: open them "
+		    "from the %s panel", k->name, k->parent != NULL ?
+		    k->parent->noun : "video", k->parent != NULL ?
+		    k->parent->name : "videos");
 	else {
 		tui_close_views(t);
 		tui_open_kind(t, k);

@@ -94,6 +94,9 @@ enum keymap_context {
 	    "the video's audio tracks") \
 	X(ACTION_CAPTIONS, "captions", KEYMAP_LIST, \
 	    "the video's captions") \
+	/* videos: signed URLs */ \
+	X(ACTION_SIGN_URL, "sign-url", KEYMAP_VIDEOS, \
+	    "a signed-URL token and the URLs it opens (copy)") \
 	X(ACTION_REVEAL, "reveal", KEYMAP_DETAIL, \
 	    "show or hide secrets (stream keys, passphrases)") \
 	X(ACTION_SAVE_FILE, "save-file", KEYMAP_DETAIL, \
@@ -108,6 +111,9 @@ enum keymap_context {
 	    "the next match of the search") \
 	X(ACTION_SEARCH_PREV, "search-prev", KEYMAP_DETAIL, \
 	    "the previous match of the search") \
+	/* live-inputs */ \
+	X(ACTION_OUTPUTS, "outputs", KEYMAP_LIVE_INPUTS, \
+	    "the live input's outputs (simulcast destinations)") \
 	X(ACTION_COPY, "copy", KEYMAP_LIST, \
 	    "copy to the clipboard (OSC 52)") \
 	X(ACTION_MIGRATE, "migrate", KEYMAP_LIST, \

@@ -61,7 +61,9 @@ enum {
 	OPT_COUNTRY,
 	OPT_STATUS,
 	OPT_EXPLAIN,
-	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME
+	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME,
+	OPT_KEY_ID, OPT_PEM, OPT_EXPIRES, OPT_DOWNLOADABLE, OPT_ALLOW_IP,
+	OPT_BLOCK_COUNTRY
 };
 
 static const struct option main_options[] = {
@@ -70,6 +72,8 @@ static const struct option main_options[] = {
 	{ "account",		required_argument, NULL, OPT_ACCOUNT },
 	{ "zone",		required_argument, NULL, OPT_ZONE },
 	{ "video",		required_argument, NULL, OPT_VIDEO },
+	/* A live input's outputs: its id goes where a video's would. */
+	{ "live-input",		required_argument, NULL, OPT_VIDEO },
 	{ "readonly",		no_argument,	   NULL, OPT_READONLY },
 	{ "demo",		no_argument,	   NULL, OPT_DEMO },
 	{ "output",		required_argument, NULL, 'o' },
@@ -110,6 +114,12 @@ static const struct option main_options[] = {
 	{ "rules",		required_argument, NULL, OPT_SIM_RULES },
 	{ "host",		required_argument, NULL, OPT_SIM_HOST },
 	{ "scheme",		required_argument, NULL, OPT_SIM_SCHEME },
+	{ "key-id",		required_argument, NULL, OPT_KEY_ID },
+	{ "pem",		required_argument, NULL, OPT_PEM },
+	{ "expires",		required_argument, NULL, OPT_EXPIRES },
+	{ "downloadable",	no_argument,	   NULL, OPT_DOWNLOADABLE },
+	{ "allow-ip",		required_argument, NULL, OPT_ALLOW_IP },
+	{ "block-country",	required_argument, NULL, OPT_BLOCK_COUNTRY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -127,6 +137,7 @@ static const char main_usage_options[] =
 "      --account ID       account id (32 hex digits)\n"
 "      --zone ID          zone id (32 hex digits)\n"
 "      --video ID         the video of video-scoped kinds\n"
+"      --live-input ID    the live input of live-outputs\n"
 "      --readonly         refuse every change before it is sent\n"
 "      --demo             the console on a local edgemu with demo data\n"
 "  -o, --output FORMAT    table, json or yaml\n"
@@ -349,6 +360,9 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_SIM_SCHEME:
 		main_simulate(o, ch, arg);
 		break;
+	case OPT_KEY_ID: case OPT_PEM: case OPT_EXPIRES:
+	case OPT_DOWNLOADABLE: case OPT_ALLOW_IP: case OPT_BLOCK_COUNTRY:
+		return (cli_token_option(o, main_options[idx].name, arg));
 	default:
 		return (cli_usage_error("unknown option"));
 	}

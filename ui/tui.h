@@ -170,6 +170,9 @@ struct panel {
 	char			*error;		/* the last load's */
 	char			*banner;
 	time_t			 loaded_at;
+	/* A large list: pages as the cursor nears the end (lazy.c). */
+	enum { PANEL_LAZY_OFF, PANEL_LAZY_ON, PANEL_LAZY_ALL } lazy;
+	long			 lazy_page;	/* records a page brings */
 
 	void			*priv;		/* the ops' own state */
 };

@@ -209,6 +209,7 @@ const struct kind kind_videos = {
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_CREATED,
 	.per_page = { .min = 1, .max = 1000, .def = 1000 },
+	.lazy = 1,
 	.id_field = "uid",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_UPDATE |
 	    KIND_VERB_DELETE | KIND_VERB_UPLOAD,

@@ -81,7 +81,13 @@ e2e_wait_for "download of Interview with the CTO.mp4 is ready: $ROOT/media/$cto/
 dl=$(e2e_api GET "$STREAM/$cto/downloads" | stream_field url)
 [ "$dl" = "$ROOT/media/$cto/downloads/default.mp4" ] ||
     e2e_fail "the download's URL is $dl"
+# The interview requires signed URLs: by its uid the download is
+# refused, with a downloadable token in the uid's place it is served.
 code=$(curl_code "$dl")
+[ "$code" = 401 ] || e2e_fail "the download by uid answered $code"
+token=$(e2e_api POST "$STREAM/$cto/token" '{"downloadable":true}' |
+    stream_field token)
+code=$(curl_code "$ROOT/media/$token/downloads/default.mp4")
 [ "$code" = 200 ] || e2e_fail "the download answered $code"
 [ -s "$E2E_DIR/curl.out" ] && [ "$(head -c 8 "$E2E_DIR/curl.out" | tail -c 4)" = ftyp ] ||
     e2e_fail "the download is not an MP4"

@@ -55,6 +55,10 @@ open_kind signing-keys "^ signing-keys  2$"
 e2e_keys n
 e2e_wait_for "Create a new signing-keys? (y/n)"
 e2e_keys y
+# Not remembered for signing here (test_sign_url.sh says yes).
+e2e_wait_for "Remember this key's private half"
+e2e_keys n
+e2e_wait_gone "Remember this key's private half"
 e2e_wait_match "^ signing key \(shown once\)$"
 e2e_wait_match "^ New signing key [0-9a-f]{32}\.$"
 kid=$(grep -oE 'New signing key [0-9a-f]{32}' "$E2E_DIR/screen.now" |
@@ -123,6 +127,9 @@ fi
 e2e_keys n
 e2e_wait_for "Create a new signing-keys? (y/n)"
 e2e_keys y
+e2e_wait_for "Remember this key's private half"
+e2e_keys n
+e2e_wait_gone "Remember this key's private half"
 e2e_wait_match "^ New signing key [0-9a-f]{32}\.$"
 e2e_keys q
 e2e_wait_for "This will not be shown again. Close it? (y/n)"

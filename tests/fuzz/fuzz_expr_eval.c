@@ -2,7 +2,8 @@
  * libFuzzer target: a request read from log-like text (URL, address,
  * headers, cookies) evaluated by an expression, and explained. Input: the
  * expression on the first line, the URL on the second, the client address
- * on the third, then "Name: value" header lines. Explain must agree with
+ * on the third, then "Name: value" header lines. Explain and remembered
+ * evaluation (asked twice, the second from its table) must agree with
  * eval; nothing may read out of bounds.
  */
 #include "config.h"
@@ -48,6 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct expr_options	 opts = { EXPR_PLAN_NONE, 1 };
 	struct expr_error	 err;
 	struct expr		*e;
+	struct expr_memo	*m;
 	char			*text, *rest, *expr, *url, *ip, *line, *colon;
 	int			 r;
 
@@ -77,6 +79,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r = expr_eval(e, fuzz_rq);
 		if (expr_explain(e, fuzz_rq, fuzz_step, NULL) != r)
 			abort();
+		m = expr_memo_new(e);
+		if (expr_eval_memo(m, fuzz_rq) != r ||
+		    expr_eval_memo(m, fuzz_rq) != r)
+			abort();
+		expr_memo_free(m);
 		expr_free(e);
 	}
 	free(text);

@@ -108,7 +108,7 @@ test_kinds(void **state)
 
 	RUN(f, &r, "kinds");
 	assert_int_equal(r.status, 0);
-	assert_int_equal(count_lines(r.out), 24);
+	assert_int_equal(count_lines(r.out), 25);
 	assert_non_null(strstr(r.out, "rate-limits"));
 	assert_non_null(strstr(r.out, "rate-limit-rules"));
 	assert_non_null(strstr(r.out, "signing-keys"));
@@ -117,7 +117,7 @@ test_kinds(void **state)
 	RUN(f, &r, "kinds", "-o", "json");
 	assert_int_equal(r.status, 0);
 	j = cJSON_Parse(r.out);
-	assert_int_equal(cJSON_GetArraySize(j), 23);
+	assert_int_equal(cJSON_GetArraySize(j), 24);
 	cJSON_Delete(j);
 	run_free(&r);
 }
@@ -1034,7 +1034,7 @@ test_download(void **state)
 	struct http_req	 req;
 	struct http_resp resp;
 	struct run	 r;
-	char		*ready, *pending, *url;
+	char		*ready, *pending, *url, *path;
 
 	ready = video_in_state(f, "ready");
 	pending = video_in_state(f, "pendingupload");
@@ -1064,6 +1064,11 @@ test_download(void **state)
 	req.method = "GET";
 	req.url = url;
 	req.noauth = 1;
+	/* By its uid, only a video without requireSignedURLs downloads. */
+	path = itest_printf("/accounts/%s/stream/%s", f->emu.account, ready);
+	cJSON_Delete(api_ok(&f->emu, "POST", path,
+	    "{\"requireSignedURLs\":false}"));
+	free(path);
 	assert_int_equal(http_send(&f->emu, &req, &resp), CURLE_OK);
 	assert_int_equal(resp.status, 200);
 	assert_true(resp.len > 0);

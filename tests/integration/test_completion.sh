@@ -59,7 +59,7 @@ check "init" config ""
 check "rate-limits" migrate ""
 check "bash zsh" completion ""
 check "json table yaml" get -o ""
-check "--limit" get rate-limits --li
+check "--limit --live-input" get rate-limits --li
 check "--counting" expr check --cou
 check "--explain" expr eval --ex
 check "default high-contrast light mono my-colours solarized-dark" --theme ""

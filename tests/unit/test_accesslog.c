@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "accesslog.h"
+#include "common.h"
 #include "testdir.h"
 
 /* 2023-11-14T22:13:20Z: 19675 days * 86400 + 22 h 13 min 20 s. */
@@ -193,6 +194,100 @@ test_logpush_bad(void **state)
 }
 
 /* ---- combined ----------------------------------------------------------- */
+
+/*
+ * Strings are scanned sixteen bytes at a time: an escape, a quote or a
+ * control byte at every offset from a block's start, in a value and in
+ * a key, reads as it would one byte at a time.
+ */
+static void
+test_logpush_string_offsets(void **state)
+{
+	static const struct {
+		const char	*json;
+		const char	*text;
+	} specials[] = {
+		{ "\\\"", "\"" }, { "\\\\", "\\" }, { "\\/", "/" },
+		{ "\\n", "\n" }, { "\\u00e9", "\xc3\xa9" },
+		{ "\\ud83d\\ude00", "\xf0\x9f\x98\x80" }, { "", "" },
+	};
+	struct accesslog_record	 r;
+	char			 line[512], want[128], why[192];
+	size_t			 pad, i;
+	int			 n;
+
+	(void)state;
+	for (pad = 0; pad < 40; pad++) {
+		for (i = 0; i < nitems(specials); i++) {
+			n = snprintf(line, sizeof line, "{\"%.*s\":\"x\","
+			    "\"ClientRequestUserAgent\":\"%.*s%s%.*s\","
+			    "\"EdgeStartTimestamp\":1700000000}", (int)pad,
+			    "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk", (int)pad,
+			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+			    specials[i].json, (int)(pad % 17),
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+			assert_true(n > 0 && (size_t)n < sizeof line);
+			snprintf(want, sizeof want, "%.*s%s%.*s", (int)pad,
+			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+			    specials[i].text, (int)(pad % 17),
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+			if (parse(ACCESSLOG_LOGPUSH, &opts_none, line, &r, why,
+			    sizeof why) != 0)
+				fail_msg("%s: %s", line, why);
+			assert_non_null(r.user_agent);
+			assert_string_equal(r.user_agent, want);
+			assert_int_equal(r.time_ns, T0 * NS);
+		}
+		/* A raw control byte or a line cut inside the string. */
+		snprintf(line, sizeof line, "{\"ClientRequestUserAgent\":"
+		    "\"%.*s\x01\",\"EdgeStartTimestamp\":1700000000}",
+		    (int)pad, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+		bad(ACCESSLOG_LOGPUSH, line, "a control character in a string");
+		snprintf(line, sizeof line, "{\"EdgeStartTimestamp\":1,"
+		    "\"ClientIP\":\"%.*s", (int)pad,
+		    "1111111111111111111111111111111111111111");
+		bad(ACCESSLOG_LOGPUSH, line, "an unterminated string");
+	}
+}
+
+/* Keys in any order, twice (the last wins), missing, escaped; and a
+ * value far longer than a block. */
+static void
+test_logpush_keys(void **state)
+{
+	struct accesslog_record	 r;
+	char			*line, why[192];
+	size_t			 n = 200000;
+
+	(void)state;
+	assert_int_equal(parse(ACCESSLOG_LOGPUSH, &opts_none,
+	    "{\"EdgeStartTimestamp\":1700000000,\"ClientRequestMethod\":\"GET\","
+	    "\"ClientIP\":\"192.0.2.1\",\"ClientIP\":\"192.0.2.2\","
+	    "\"Client\\u0049P\":\"192.0.2.3\",\"ClientRequestURI\":\"/a\"}",
+	    &r, why, sizeof why), 0);
+	/* An escaped key is the same key. */
+	assert_string_equal(r.ip, "192.0.2.3");
+	assert_string_equal(r.method, "GET");
+	assert_string_equal(r.uri, "/a");
+	assert_null(r.host);
+	assert_null(r.user_agent);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.asnum, -1);
+	bad(ACCESSLOG_LOGPUSH, "{\"ClientIP\":\"192.0.2.1\"}",
+	    "no EdgeStartTimestamp");
+
+	/* 200 000 bytes of user agent, then the time. */
+	line = malloc(n + 128);
+	assert_non_null(line);
+	memcpy(line, "{\"ClientRequestUserAgent\":\"", 27);
+	memset(line + 27, 'u', n);
+	memcpy(line + 27 + n, "\",\"EdgeStartTimestamp\":1700000000}", 35);
+	assert_int_equal(accesslog_parse_line(ACCESSLOG_LOGPUSH, &opts_none,
+	    line, strlen(line), &r, why, sizeof why), 0);
+	assert_int_equal(strlen(r.user_agent), n);
+	assert_int_equal(r.time_ns, T0 * NS);
+	free(line);
+}
 
 static void
 test_combined(void **state)
@@ -445,6 +540,8 @@ main(void)
 		cmocka_unit_test(test_logpush_fields),
 		cmocka_unit_test(test_logpush_times),
 		cmocka_unit_test(test_logpush_bad),
+		cmocka_unit_test(test_logpush_string_offsets),
+		cmocka_unit_test(test_logpush_keys),
 		cmocka_unit_test(test_combined),
 		cmocka_unit_test_setup_teardown(test_reader_plain_gzip_stdin,
 		    setup, testdir_teardown),

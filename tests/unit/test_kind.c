@@ -29,7 +29,8 @@
 #define UUID	"88a9306c-7246-4c2e-8770-853234dfc849"
 
 static const char *const kind_names[] = {
-	"videos", "live-inputs", "watermarks", "captions", "audio-tracks",
+	"videos", "live-inputs", "live-outputs", "watermarks", "captions",
+	"audio-tracks",
 	"webhook", "signing-keys", "downloads", "storage-usage",
 	"direct-uploads", "api-config", "discovery", "discovered-operations",
 	"operations", "schemas", "user-schemas", "validation-schemas",
@@ -195,6 +196,10 @@ static const struct expect expects[] = {
 	{ &kind_live_inputs, A "/live_inputs", A "/live_inputs/" HEXID,
 	  A "/live_inputs", "uid", KIND_SHAPE_WRAPPED, PAGER_SINGLE,
 	  V|G|C|U|D, KIND_METHOD_PUT, KIND_BODY_JSON, HEXID },
+	{ &kind_live_outputs, A "/live_inputs/" VIDEO "/outputs",
+	  A "/live_inputs/" VIDEO "/outputs/" HEXID,
+	  A "/live_inputs/" VIDEO "/outputs", "uid", KIND_SHAPE_ARRAY,
+	  PAGER_SINGLE, V|C|U|D, KIND_METHOD_PUT, KIND_BODY_JSON, HEXID },
 	{ &kind_watermarks, A "/watermarks", A "/watermarks/" HEXID,
 	  A "/watermarks", "uid", KIND_SHAPE_ARRAY, PAGER_SINGLE, V|G|C|D,
 	  KIND_METHOD_NONE, KIND_BODY_MULTIPART, HEXID },
@@ -363,7 +368,8 @@ test_paths_need_scope(void **state)
 		if (p != NULL)
 			fail_msg("%s listed without a video: %s", all[i]->name,
 			    p);
-		assert_non_null(strstr(cause, "--video"));
+		assert_non_null(strstr(cause, all[i]->parent != NULL ?
+		    "--live-input" : "--video"));
 		free(cause);
 		cause = NULL;
 	}
@@ -906,7 +912,9 @@ check_fields(const struct kind *k)
 		if (f->max_items != 0 && !is_list_type(f->type))
 			fail_msg("%s: %s has max_items but is no list",
 			    k->name, f->path);
-		if ((f->flags & KIND_F_SECRET) && !(f->flags & KIND_F_READONLY))
+		/* The user's own secret is given once (an output's key). */
+		if ((f->flags & KIND_F_SECRET) &&
+		    !(f->flags & (KIND_F_READONLY | KIND_F_CREATE)))
 			fail_msg("%s: secret %s is writable", k->name, f->path);
 		if ((f->flags & KIND_F_REQUIRED) &&
 		    (f->flags & KIND_F_READONLY))
@@ -997,6 +1005,8 @@ check_shape(const struct kind *k)
 	assert_true(*k->help != '\0');
 	if (k->scope == KIND_SCOPE_ZONE)
 		prefix = "/zones/{zone}/";
+	else if (k->scope == KIND_SCOPE_VIDEO && k->parent != NULL)
+		prefix = "/accounts/{account}/stream/live_inputs/{video}/";
 	else if (k->scope == KIND_SCOPE_VIDEO)
 		prefix = "/accounts/{account}/stream/{video}/";
 	else

@@ -350,6 +350,54 @@ test_pages_progress(void **state)
 	pager_free(p);
 }
 
+/*
+ * What a console decides eager or lazy loading by: the requests the rest
+ * takes from the first page's total; unknown without a total, none once
+ * done.
+ */
+static void
+test_pages_rest_requests(void **state)
+{
+	struct pages_server	 s = { 5050, 50, 1, 0, 0, 0 };
+	struct pager		*p;
+	struct api_response	 r;
+	cJSON			**items;
+	size_t			 n;
+	char			*q, *body;
+
+	(void)state;
+	p = pager_new(PAGER_PAGES, 50, NULL);
+	assert_int_equal(pager_rest_requests(p, 50), -1);
+	q = next_query(p, "");
+	body = pages_serve(&s, q);
+	feed_body(p, 200, body, &items, &n, &r);
+	/* 5000 more at 50 a page: 100, the most still loaded at once. */
+	assert_int_equal(pager_rest_requests(p, 50), PAGER_EAGER_REQUESTS);
+	assert_int_equal(pager_rest_requests(p, 1000), 5);
+	assert_int_equal(pager_rest_requests(p, 0), -1);
+	api_response_free(&r);
+	free(body);
+	free(q);
+	pager_free(p);
+
+	s.n = 5051;
+	p = pager_new(PAGER_PAGES, 50, NULL);
+	q = next_query(p, "");
+	body = pages_serve(&s, q);
+	feed_body(p, 200, body, &items, &n, &r);
+	assert_true(pager_rest_requests(p, 50) > PAGER_EAGER_REQUESTS);
+	api_response_free(&r);
+	free(body);
+	free(q);
+	pager_free(p);
+
+	p = pager_new(PAGER_SINGLE, 0, NULL);
+	feed_body(p, 200, "{\"result\":[{\"id\":\"a\"}]}", &items, &n, &r);
+	assert_int_equal(pager_rest_requests(p, 50), 0);
+	api_response_free(&r);
+	pager_free(p);
+}
+
 static void
 test_feed_refusals(void **state)
 {
@@ -932,6 +980,55 @@ test_cursor_overlap_only_batch(void **state)
 	pager_free(p);
 }
 
+/*
+ * A lazy list: a small first batch, then full ones (pager_set_per_page);
+ * every video once, and the limit sent follows. Page numbers would shift,
+ * so PAGER_PAGES keeps its size.
+ */
+static void
+test_cursor_first_batch_small(void **state)
+{
+	const int		 runs[] = { 1 };
+	struct stream_server	 s = { NULL, 30, 1000, 0, 1, 6, 0 };
+	struct pager		*p;
+	struct api_response	 r;
+	struct walk		 w;
+	cJSON			**items;
+	size_t			 n, i;
+	char			*q, *body;
+
+	(void)state;
+	s.v = make_videos(s.n, runs, 1, 1000);
+	p = pager_new(PAGER_CREATED, 4, &(struct pager_opts){
+	    .flags = PAGER_SEND_LIMIT });
+	q = next_query(p, "");
+	assert_string_equal(q, "include_counts=true&limit=4");
+	body = stream_serve(&s, q);
+	feed_body(p, 200, body, &items, &n, &r);
+	assert_int_equal(n, 4);
+	api_response_free(&r);
+	free(body);
+	free(q);
+	pager_set_per_page(p, 10);
+	assert_int_equal(pager_per_page(p), 10);
+	q = next_query(p, "");
+	assert_non_null(strstr(q, "&limit=10&"));
+	free(q);
+	stream_walk(&s, p, &w);
+	assert_int_equal(w.emitted, 26);
+	for (i = 0; i < s.n; i++)
+		assert_int_equal(w.hits[i], i < 4 ? 0 : 1);
+	assert_int_equal(w.calls, 4);
+	free(w.hits);
+	pager_free(p);
+	free(s.v);
+
+	p = pager_new(PAGER_PAGES, 20, NULL);
+	pager_set_per_page(p, 50);
+	assert_int_equal(pager_per_page(p), 20);
+	pager_free(p);
+}
+
 /* ---- single calls ------------------------------------------------------- */
 
 static void
@@ -1011,6 +1108,7 @@ main(void)
 		cmocka_unit_test(test_pages_max_items),
 		cmocka_unit_test(test_pages_endless),
 		cmocka_unit_test(test_pages_progress),
+		cmocka_unit_test(test_pages_rest_requests),
 		cmocka_unit_test(test_feed_refusals),
 		cmocka_unit_test(test_cursor_ties_across_boundary),
 		cmocka_unit_test(test_cursor_random_ties),
@@ -1021,6 +1119,7 @@ main(void)
 		cmocka_unit_test(test_cursor_max_items_and_progress),
 		cmocka_unit_test(test_cursor_records_without_time),
 		cmocka_unit_test(test_cursor_overlap_only_batch),
+		cmocka_unit_test(test_cursor_first_batch_small),
 		cmocka_unit_test(test_single_wrapped),
 	};
 

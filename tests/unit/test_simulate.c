@@ -206,6 +206,52 @@ test_top_clients(void **state)
 	simulate_free(sim);
 }
 
+/* Keys longer than an entry holds, equal in their first bytes, and keys
+ * either side of that size, are each their own client. */
+static void
+test_long_keys(void **state)
+{
+	static const struct {
+		const char	*ip;
+		int		 n;
+	} c[] = {
+		{ "2001:0db8:0000:0000:0000:0000:0000:0001", 3 },
+		{ "2001:0db8:0000:0000:0000:0000:0000:0002", 2 },
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaa", 4 },	/* a key of 32 bytes */
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaab", 1 },	/* and of 33 */
+	};
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	size_t			 i;
+	int			 j;
+
+	(void)state;
+	sim = sim_rule("[\"cf.colo.id\", \"ip.src\"]", 10, 2, 0);
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < sizeof c / sizeof c[0]; i++)
+			if (j < c[i].n)
+				feed(sim, c[i].ip, j * NS);
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].clients, 4);
+	assert_int_equal(rep.rules[0].clients_mitigated, 2);
+	assert_int_equal(rep.rules[0].requests_mitigated, 3);
+	assert_int_equal(rep.rules[0].ntop, 4);
+	assert_string_equal(rep.rules[0].top[0].client,
+	    "aaaaaaaaaaaaaaaaaaaaaaaaa (SJC)");
+	assert_int_equal(rep.rules[0].top[0].mitigated, 2);
+	assert_string_equal(rep.rules[0].top[1].client,
+	    "2001:0db8:0000:0000:0000:0000:0000:0001 (SJC)");
+	assert_int_equal(rep.rules[0].top[1].mitigated, 1);
+	assert_string_equal(rep.rules[0].top[2].client,
+	    "2001:0db8:0000:0000:0000:0000:0000:0002 (SJC)");
+	assert_int_equal(rep.rules[0].top[2].requests, 2);
+	assert_string_equal(rep.rules[0].top[3].client,
+	    "aaaaaaaaaaaaaaaaaaaaaaaaab (SJC)");
+	assert_int_equal(rep.rules[0].top[3].requests, 1);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+}
+
 static void
 test_rules_read(void **state)
 {
@@ -367,6 +413,7 @@ main(void)
 		cmocka_unit_test(test_timeout_ends),
 		cmocka_unit_test(test_characteristics),
 		cmocka_unit_test(test_top_clients),
+		cmocka_unit_test(test_long_keys),
 		cmocka_unit_test(test_rules_read),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,

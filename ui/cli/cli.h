@@ -155,7 +155,12 @@ int	 cli_cmd_download(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_kinds(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_set(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_clear(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_enable(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_disable(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_migrate(struct cli *, const struct kind *, int, char **);
+/* token.c; and a new signing key's PEM remembered for it (create). */
+int	 cli_cmd_token(struct cli *, const struct kind *, int, char **);
+void	 cli_token_remember(struct cli *, const struct kind *, const cJSON *);
 
 /* edit.c, also for rules.c */
 int	 cli_edit_loop(struct edit *, cJSON **);

@@ -43,6 +43,8 @@ const struct cli_complete_group cli_complete_groups[] = {
 	{ CLI_OPT_STATUS,	"status" },
 	{ CLI_OPT_EXPLAIN,	"explain" },
 	{ CLI_OPT_SIMULATE,	"log format rules host scheme" },
+	{ CLI_OPT_TOKEN,	"key-id pem expires downloadable allow-ip "
+				"block-country" },
 };
 const size_t cli_complete_ngroups = nitems(cli_complete_groups);
 
@@ -51,7 +53,7 @@ static const char *const cli_complete_formats[] = { "logpush", "combined" };
 
 /* Options whose value is a file name. */
 static const char *const cli_complete_file_options[] = {
-	"config", "file", "log", "rules"
+	"config", "file", "log", "rules", "pem"
 };
 
 /* Whether word is one of the spaced words of list. */

@@ -301,8 +301,9 @@ out:
 }
 
 /*
- * The secrets of a new record after a table, and the kind's warning when
- * they cannot be read again (a signing key's private key).
+ * The secrets the server made for a new record after a table (not those
+ * sent: an output's stream key), and the kind's warning when they cannot
+ * be read again (a signing key's private key).
  */
 static void
 cli_print_secrets(struct cli *c, const struct kind *k, const cJSON *rec)
@@ -313,6 +314,7 @@ cli_print_secrets(struct cli *c, const struct kind *k, const cJSON *rec)
 
 	for (f = k->fields; f != NULL && f->path != NULL; f++) {
 		if (!(f->flags & KIND_F_SECRET) ||
+		    !(f->flags & KIND_F_READONLY) ||
 		    !cJSON_IsString(v = kind_json_get(rec, f->path)))
 			continue;
 		if (c->out == CLI_OUT_TABLE)
@@ -406,6 +408,7 @@ cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    resp.api.result);
 		cli_print_record(c, k, resp.api.result);
 		cli_print_secrets(c, k, resp.api.result);
+		cli_token_remember(c, k, resp.api.result);
 	}
 out:
 	http_response_free(&resp);

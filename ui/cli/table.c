@@ -90,6 +90,24 @@ const struct cli_command cli_commands[] = {
 		.run = cli_cmd_clear
 	},
 	{
+		.name = "enable",
+		.synopsis = "enable KIND ID...",
+		.summary = "turn on (disable: off) a live input's outputs",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_enable
+	},
+	{
+		.name = "disable",
+		.synopsis = "disable KIND ID...",
+		.summary = "stop sending to them, keeping them",
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = -1,
+		.run = cli_cmd_disable
+	},
+	{
 		.name = "upload",
 		.synopsis = "upload FILE [--name N] [--creator C] "
 		    "[--require-signed-urls] [--chunk-size BYTES]",
@@ -111,6 +129,19 @@ const struct cli_command cli_commands[] = {
 		.min_args = 0,
 		.max_args = 1,
 		.run = cli_cmd_download
+	},
+	{
+		.name = "token",
+		.synopsis = "token VIDEO_ID [--key-id ID --pem FILE] "
+		    "[--expires 1h] [--downloadable] [--allow-ip CIDR]... "
+		    "[--block-country CC]...",
+		.summary = "a signed-URL token and the URLs it opens; signed\n"
+		    "locally with --pem or a remembered key, else by the server",
+		.flags = CLI_OPT_TOKEN,
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_token
 	},
 	{
 		.name = "migrate",

@@ -61,6 +61,7 @@ panel_move(struct panel *p, long delta)
 		c = (long)n - 1;
 	p->cursor = (size_t)c;
 	panel_remember(p);
+	panel_lazy_more(p);
 }
 
 const char *
@@ -101,7 +102,7 @@ panel_targets(struct panel *p, size_t *n)
 
 /* ---- loading ------------------------------------------------------------ */
 
-static void
+void
 panel_next_page(struct panel *p)
 {
 	struct buf	 q;
@@ -176,7 +177,7 @@ panel_load(struct panel *p)
 	if (p->pager != NULL)
 		pager_free(p->pager);
 	kind_pager_opts(p->kind, &po);
-	p->pager = pager_new(p->kind->paging, p->kind->per_page.max, &po);
+	p->pager = panel_lazy_pager(p, &po);
 	rows_begin(p->rows);
 	panel_next_page(p);
 }
@@ -239,12 +240,14 @@ panel_list_done(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	for (i = 0; i < n; i++)
 		rows_put(p->rows, items[i]);
 	if (pager_done(p->pager)) {
-		rows_end(p->rows);
+		if (p->lazy == PANEL_LAZY_OFF)
+			rows_end(p->rows);
 		p->loading = 0;
 		if (pager_warning(p->pager) != NULL)
 			tui_message(p->tui, TUI_MSG_WARN, "%s",
 			    pager_warning(p->pager));
-	} else
+		panel_lazy_done(p);
+	} else if (!panel_lazy_wait(p, n))
 		panel_next_page(p);
 	panel_restore(p);
 }
@@ -317,7 +320,10 @@ panel_list_action(struct panel *p, enum action a)
 	case ACTION_PAGE_UP:	panel_move(p, -page); break;
 	case ACTION_PAGE_DOWN:	panel_move(p, page); break;
 	case ACTION_TOP:	panel_move(p, -(long)rows_count(p->rows)); break;
-	case ACTION_BOTTOM:	panel_move(p, (long)rows_count(p->rows)); break;
+	case ACTION_BOTTOM:
+		if (!panel_lazy_bottom(p))
+			panel_move(p, (long)rows_count(p->rows));
+		break;
 	case ACTION_FILTER:	panel_filter_open(p); break;
 	case ACTION_SORT:	panel_sort_pick(p); break;
 	case ACTION_SORT_REVERSE:
@@ -373,21 +379,26 @@ panel_layout(struct panel *p, int w)
 	}
 }
 
-/* " of 'Launch teaser.mp4'" (a video's captions), from a videos list. */
+/*
+ * " of 'Launch teaser.mp4'" (a video's captions), from a videos list, or
+ * of the parent kind's record (a live input's outputs).
+ */
 static void
 panel_video_name(struct panel *p, struct buf *b)
 {
 	struct tui	*t = p->tui;
+	const struct kind *pk = p->kind->parent != NULL ? p->kind->parent :
+			    &kind_videos;
 	char		*name = NULL;
 	size_t		 i;
 
 	for (i = 0; i < t->npanels && name == NULL; i++)
-		if (t->panels[i]->kind == &kind_videos)
+		if (t->panels[i]->kind == pk)
 			name = panel_record_label(t->panels[i], p->video);
 	if (name != NULL)
 		buf_addf(b, " of '%s'", name);
 	else
-		buf_addf(b, " of video %s", p->video);
+		buf_addf(b, " of %s %s", pk->noun, p->video);
 	free(name);
 }
 
@@ -404,12 +415,15 @@ panel_draw_title(struct panel *p, int y, int w)
 	if (p->video != NULL)
 		panel_video_name(p, &b);
 	if (p->kind->shape != KIND_SHAPE_OBJECT) {
-		if (p->filter != NULL)
+		if (panel_lazy_title(p, &b))
+			;	/* "N loaded of M" */
+		else if (p->filter != NULL)
 			buf_addf(&b, "  %zu of %zu", rows_count(p->rows),
 			    rows_total(p->rows));
 		else
 			buf_addf(&b, "  %zu", rows_total(p->rows));
-		if (p->loading && p->pager != NULL) {
+		if (p->loading && p->pager != NULL &&
+		    p->lazy == PANEL_LAZY_OFF) {
 			pager_progress(p->pager, &got, &total);
 			if (total >= 0)
 				buf_addf(&b, " of ~%ld", total);

@@ -19,6 +19,8 @@ extern const struct panel_ops panel_rule_versions_ops;
 extern const struct panel_ops panel_videos_ops;
 extern const struct panel_ops panel_signing_keys_ops;
 extern const struct panel_ops panel_storage_ops;
+extern const struct panel_ops panel_live_inputs_ops;
+extern const struct panel_ops panel_live_outputs_ops;
 
 static const struct panel_ops *const panel_table[] = {
 	&panel_discovered_ops,
@@ -32,6 +34,8 @@ static const struct panel_ops *const panel_table[] = {
 	&panel_videos_ops,
 	&panel_signing_keys_ops,
 	&panel_storage_ops,
+	&panel_live_inputs_ops,
+	&panel_live_outputs_ops,
 };
 
 const struct panel_ops *

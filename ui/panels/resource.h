@@ -20,6 +20,15 @@ void		 panel_restore(struct panel *);
 void		 panel_list_done(struct panel *, struct tui_req *,
 		     struct jobs_event *);
 int		 panel_list_action(struct panel *, enum action);
+void		 panel_next_page(struct panel *);
+
+/* lazy.c: large lists, a page at a time. */
+struct pager	*panel_lazy_pager(struct panel *, struct pager_opts *);
+int		 panel_lazy_wait(struct panel *, size_t);
+int		 panel_lazy_more(struct panel *);
+int		 panel_lazy_bottom(struct panel *);
+int		 panel_lazy_title(struct panel *, struct buf *);
+void		 panel_lazy_done(struct panel *);
 
 /* detail.c: one record's details. */
 void		 panel_detail_text(struct panel *);

@@ -1,7 +1,8 @@
 /*
  * Signing keys: a new key's PEM and JWK are shown once, with copy and
  * save-to-file (the PEM as a PEM file, the JWK as JSON: the API sends both
- * in base64); deleting one warns that every URL signed with it stops
+ * in base64), and an offer to remember the key for signing URLs here
+ * (signurl.c); deleting one warns that every URL signed with it stops
  * working.
  */
 #include "config.h"
@@ -12,6 +13,7 @@
 
 #include "compat.h"
 #include "edit.h"
+#include "signurl.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -86,6 +88,8 @@ keys_show(struct panel *p, const cJSON *result)
 		free(name);
 	}
 	tui_push(p->tui, m);
+	signurl_offer_remember(p->tui, cJSON_IsString(id) ? id->valuestring :
+	    NULL, pem);
 	explicit_bzero(b.data, b.len);
 	buf_free(&b);
 	buf_free(&notes);

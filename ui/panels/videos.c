@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "form_model.h"
+#include "signurl.h"
 #include "transfers.h"
 #include "tui.h"
 #include "xmalloc.h"
@@ -314,6 +315,9 @@ videos_action(struct panel *p, enum action a)
 	case ACTION_CAPTIONS:
 		videos_sub(p, &kind_captions);
 		return (TUI_HANDLED);
+	case ACTION_SIGN_URL:
+		signurl_open(p);
+		return (TUI_HANDLED);
 	default:
 		return (0);
 	}
@@ -333,6 +337,8 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		videos_refreshed(p, r, ev);
 		return (1);
 	}
+	if (r->type == TUI_REQ_OTHER && r->sub == SIGNURL_REQ)
+		return (signurl_event(p, r, ev));
 	if (r->type != TUI_REQ_OTHER || r->sub != VIDEOS_DIRECT)
 		return (0);
 	if (ev->kind == JOBS_EVENT_FAILED) {
@@ -383,6 +389,7 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_AUDIO, "audio" },
 		{ ACTION_CAPTIONS, "captions" },
 		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_NONE, NULL }
 	},
 };

@@ -225,6 +225,56 @@ formview_help(const struct form_item *it, struct buf *b)
 		    "RFC 3339, or from now: +15m +2h +30d");
 }
 
+/* A secret field (an output's stream key) is typed without showing. */
+static int
+formview_secret(const struct form_item *it)
+{
+	return (it->field != NULL && (it->field->flags & KIND_F_SECRET));
+}
+
+/* One '*' per character of the first len bytes; *pos mapped likewise. */
+static char *
+formview_masked(const char *s, size_t len, size_t *pos)
+{
+	struct buf	b = BUF_INITIALIZER;
+	size_t		i, at = 0;
+
+	for (i = 0; i < len; i++) {
+		if (pos != NULL && i == *pos)
+			at = b.len;
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			buf_addc(&b, '*');
+	}
+	if (pos != NULL)
+		*pos = *pos >= len ? b.len : at;
+	buf_addc(&b, '\0');
+	b.len--;
+	return (buf_detach(&b, NULL));
+}
+
+static void
+formview_line_draw(struct formview *v, struct form_item *it, int y, int x,
+    int w)
+{
+	struct line	*masked;
+	char		*s;
+	size_t		 pos = v->line.pos;
+	attr_t		 a = screen_role(THEME_ROLE_INPUT_FOCUS);
+
+	if (!formview_secret(it)) {
+		line_draw(&v->line, y, x, w, a, 1);
+		return;
+	}
+	masked = xcalloc(1, sizeof *masked);
+	s = formview_masked(v->line.buf, v->line.len, &pos);
+	line_set(masked, s);
+	masked->pos = MINIMUM(pos, masked->len);
+	masked->selected = v->line.selected;
+	line_draw(masked, y, x, w, a, 1);
+	free(s);
+	free(masked);
+}
+
 static void
 formview_draw(struct tui *t, struct modal *m)
 {
@@ -284,10 +334,12 @@ formview_draw(struct tui *t, struct modal *m)
 			screen_put(y, label - 1, 1, "*",
 			    screen_role(THEME_ROLE_WARNING));
 		if (i == v->focus && formview_is_text(it))
-			line_draw(&v->line, y, label + 1, COLS - label - 2,
-			    screen_role(THEME_ROLE_INPUT_FOCUS), 1);
+			formview_line_draw(v, it, y, label + 1,
+			    COLS - label - 2);
 		else {
-			shown = it->input == FORM_ENUM ||
+			shown = formview_secret(it) ? formview_masked(it->text,
+			    it->text != NULL ? strlen(it->text) : 0, NULL) :
+			    it->input == FORM_ENUM ||
 			    it->input == FORM_TOGGLE ?
 			    xprintf("< %s >", *it->text != '\0' ? it->text :
 			    "(unset)") : xstrdup(it->text);

@@ -1,0 +1,261 @@
+/*
+ * Evaluation remembered across a stream of requests (expr.h): a compiled
+ * expression's result depends only on the values of the fields it reads,
+ * and a log repeats them (a few paths, methods, hosts, user agents), so a
+ * result is kept in a direct-mapped table keyed by those values, compared
+ * byte for byte. An expression that reads a map or an array is always
+ * evaluated; so is one whose values rarely repeat (a client address), as
+ * the table would only cost time.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "expr.h"
+#include "expr_ast.h"
+#include "expr_value.h"
+#include "xmalloc.h"
+
+#define MEMO_SLOTS	512		/* a power of two */
+#define MEMO_KEY_MAX	240		/* longer keys: evaluated */
+#define MEMO_WINDOW	4096		/* lookups between checks */
+#define MEMO_REST	65536		/* evaluations before a retry */
+
+/* A key in its slot: a lookup reads one place, as the tables of a log
+ * replay's counters keep pushing everything else out of the caches. */
+struct memo_slot {
+	uint64_t	 hash;
+	uint32_t	 len;
+	uint8_t		 used;
+	uint8_t		 result;
+	char		 key[MEMO_KEY_MAX];
+};
+
+struct expr_memo {
+	const struct expr	*e;
+	enum expr_field		*fields;	/* read, each once */
+	size_t			 nfields;
+	int			 never;		/* reads a map, an array */
+	struct memo_slot	*slots;
+	char			 key[MEMO_KEY_MAX];
+	size_t			 len;
+	uint32_t		 lookups;	/* in this window */
+	uint32_t		 hits;
+	uint32_t		 rest;		/* evaluations not kept */
+};
+
+/* The fields a subtree reads; *never when one is not a plain value. */
+static void
+memo_walk(struct expr_memo *m, const struct expr_node *n)
+{
+	const struct expr_field_info	*fi;
+	enum expr_tkind			 outer;
+	size_t				 i;
+
+	if (n == NULL)
+		return;
+	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
+		fi = expr_field_info(n->field);
+		outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
+		if (outer != EXPR_T_STRING && outer != EXPR_T_INT &&
+		    outer != EXPR_T_IP && outer != EXPR_T_BOOL)
+			m->never = 1;
+		for (i = 0; i < m->nfields; i++)
+			if (m->fields[i] == n->field)
+				break;
+		if (i == m->nfields) {
+			m->fields = xreallocarray(m->fields, m->nfields + 1,
+			    sizeof *m->fields);
+			m->fields[m->nfields++] = n->field;
+		}
+	}
+	for (i = 0; i < n->nkids; i++)
+		memo_walk(m, n->kids[i]);
+	memo_walk(m, n->lhs);
+}
+
+struct expr_memo *
+expr_memo_new(const struct expr *e)
+{
+	struct expr_memo	*m;
+
+	m = xcalloc(1, sizeof *m);
+	m->e = e;
+	if (e != NULL)
+		memo_walk(m, e->root);
+	if (!m->never)
+		m->slots = xcalloc(MEMO_SLOTS, sizeof *m->slots);
+	return (m);
+}
+
+void
+expr_memo_free(struct expr_memo *m)
+{
+	if (m == NULL)
+		return;
+	free(m->slots);
+	free(m->fields);
+	free(m);
+}
+
+/* n bytes more of the key; -1 when it would be too long. */
+static int
+memo_add(struct expr_memo *m, const void *p, size_t n)
+{
+	if (n > MEMO_KEY_MAX - m->len)
+		return (-1);
+	if (n > 0)
+		memcpy(m->key + m->len, p, n);
+	m->len += n;
+	return (0);
+}
+
+/*
+ * The values of the fields, each as its kind and its bytes (a string with
+ * its length first): the fields are the same from one request to the
+ * next, so equal keys are equal values.
+ */
+static int
+memo_key(struct expr_memo *m, struct expr_request *rq)
+{
+	const struct expr_val	*v;
+	uint32_t		 len;
+	uint8_t			 kind, b;
+	size_t			 i;
+	int			 rv = 0;
+
+	m->len = 0;
+	for (i = 0; i < m->nfields && rv == 0; i++) {
+		v = expr_request_field(rq, m->fields[i]);
+		kind = (uint8_t)v->kind;
+		rv = memo_add(m, &kind, 1);
+		switch (v->kind) {
+		case EXPR_V_BYTES:
+			len = (uint32_t)MINIMUM(v->u.s.n, UINT32_MAX);
+			rv |= memo_add(m, &len, sizeof len);
+			if (rv == 0)
+				rv = memo_add(m, v->u.s.p, v->u.s.n);
+			break;
+		case EXPR_V_INT:
+			rv |= memo_add(m, &v->u.i, sizeof v->u.i);
+			break;
+		case EXPR_V_IP:
+			rv |= memo_add(m, &v->u.ip.family, 1);
+			rv |= memo_add(m, v->u.ip.bytes, sizeof v->u.ip.bytes);
+			break;
+		case EXPR_V_BOOL:
+			b = v->u.b != 0;
+			rv |= memo_add(m, &b, 1);
+			break;
+		case EXPR_V_MISSING:
+			break;
+		default:
+			rv = -1;
+			break;
+		}
+	}
+	return (rv);
+}
+
+/* Whether the slot's key holds the request's values of the fields. */
+static int
+memo_same(const struct expr_memo *m, struct expr_request *rq,
+    const struct memo_slot *s)
+{
+	const struct expr_val	*v;
+	const char		*k = s->key, *end = s->key + s->len;
+	uint32_t		 len;
+	size_t			 i;
+
+	for (i = 0; i < m->nfields; i++) {
+		v = expr_request_field(rq, m->fields[i]);
+		if (k == end || (uint8_t)*k++ != (uint8_t)v->kind)
+			return (0);
+		switch (v->kind) {
+		case EXPR_V_BYTES:
+			if (end - k < (ptrdiff_t)sizeof len)
+				return (0);
+			memcpy(&len, k, sizeof len);
+			k += sizeof len;
+			if (len != v->u.s.n || (size_t)(end - k) < len ||
+			    (len > 0 && memcmp(k, v->u.s.p, len) != 0))
+				return (0);
+			k += len;
+			break;
+		case EXPR_V_INT:
+			if ((size_t)(end - k) < sizeof v->u.i ||
+			    memcmp(k, &v->u.i, sizeof v->u.i) != 0)
+				return (0);
+			k += sizeof v->u.i;
+			break;
+		case EXPR_V_IP:
+			if ((size_t)(end - k) < 1 + sizeof v->u.ip.bytes ||
+			    (uint8_t)k[0] != v->u.ip.family ||
+			    memcmp(k + 1, v->u.ip.bytes,
+			    sizeof v->u.ip.bytes) != 0)
+				return (0);
+			k += 1 + sizeof v->u.ip.bytes;
+			break;
+		case EXPR_V_BOOL:
+			if (k == end || (uint8_t)*k++ != (v->u.b != 0))
+				return (0);
+			break;
+		default:
+			break;
+		}
+	}
+	return (k == end);
+}
+
+/* After a window of lookups: rest a while when few of them hit. */
+static void
+memo_account(struct expr_memo *m, int hit)
+{
+	m->hits += (uint32_t)hit;
+	if (++m->lookups < MEMO_WINDOW)
+		return;
+	if (m->hits < MEMO_WINDOW / 4)
+		m->rest = MEMO_REST;
+	m->lookups = m->hits = 0;
+}
+
+int
+expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
+{
+	struct memo_slot	*s;
+	uint64_t		 h = 0;
+	size_t			 i;
+	int			 r;
+
+	if (m->slots == NULL || m->e == NULL)
+		return (expr_eval(m->e, rq));
+	if (m->rest > 0) {
+		m->rest--;
+		return (expr_eval(m->e, rq));
+	}
+	for (i = 0; i < m->nfields; i++) {
+		h = (h ^ expr_request_field_hash(rq, m->fields[i])) *
+		    0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	s = &m->slots[h & (MEMO_SLOTS - 1)];
+	if (s->used && s->hash == h && memo_same(m, rq, s)) {
+		memo_account(m, 1);
+		return (s->result);
+	}
+	r = expr_eval(m->e, rq);
+	if (memo_key(m, rq) != 0) {
+		memo_account(m, 0);
+		return (r);
+	}
+	memcpy(s->key, m->key, m->len);
+	s->len = (uint32_t)m->len;
+	s->hash = h;
+	s->result = (uint8_t)r;
+	s->used = 1;
+	memo_account(m, 0);
+	return (r);
+}

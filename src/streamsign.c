@@ -1,0 +1,432 @@
+/*
+ * Signed-URL tokens made locally: the claims Stream's token call puts in
+ * its own (sub, kid, exp, nbf, downloadable, accessRules), signed RS256
+ * with a signing key, so that signing many URLs spends no API requests.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "encode.h"
+#include "jwt.h"
+#include "streamsign.h"
+#include "xmalloc.h"
+
+#define STREAMSIGN_DIR		"signing-keys"
+#define STREAMSIGN_PEM_MAX	(64 * 1024)
+
+/* ---- keys -------------------------------------------------------------- */
+
+static int
+streamsign_is_pem(const char *s, size_t len)
+{
+	while (len > 0 && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	return (len >= 11 && memcmp(s, "-----BEGIN ", 11) == 0);
+}
+
+char *
+streamsign_pem(const char *text, size_t len, char **cause)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	char		*out;
+	size_t		 i, n;
+
+	if (len > STREAMSIGN_PEM_MAX) {
+		*cause = xprintf("%zu bytes is too long for a signing key",
+		    len);
+		return (NULL);
+	}
+	if (streamsign_is_pem(text, len))
+		return (xstrndup(text, len));
+	/* The API's form: base64, perhaps wrapped. */
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)text[i]))
+			buf_addc(&b, text[i]);
+	out = b.len > 0 ? encode_base64_decode(b.data, b.len, &n) : NULL;
+	if (b.data != NULL)
+		explicit_bzero(b.data, b.len);
+	buf_free(&b);
+	if (out != NULL && (strlen(out) != n || !streamsign_is_pem(out, n))) {
+		explicit_bzero(out, n);
+		free(out);
+		out = NULL;
+	}
+	if (out == NULL)
+		*cause = xstrdup("not a signing key: neither a PEM nor the "
+		    "base64 of one (the API's pem field)");
+	return (out);
+}
+
+char *
+streamsign_token(const char *text, size_t len, const struct streamsign *s,
+    char **cause)
+{
+	struct evp_pkey_st	*pk;
+	cJSON			*header, *claims;
+	char			*pem, *token, *why = NULL;
+
+	if ((pem = streamsign_pem(text, len, cause)) == NULL)
+		return (NULL);
+	pk = jwt_key_private(pem, strlen(pem), &why);
+	explicit_bzero(pem, strlen(pem));
+	free(pem);
+	if (pk == NULL) {
+		*cause = xprintf("the signing key: %s", why);
+		free(why);
+		return (NULL);
+	}
+	header = cJSON_CreateObject();
+	cJSON_AddStringToObject(header, "alg", "RS256");
+	cJSON_AddStringToObject(header, "kid", s->key_id);
+	claims = cJSON_CreateObject();
+	cJSON_AddStringToObject(claims, "sub", s->video);
+	cJSON_AddStringToObject(claims, "kid", s->key_id);
+	cJSON_AddNumberToObject(claims, "exp", (double)s->exp);
+	if (s->nbf != 0)
+		cJSON_AddNumberToObject(claims, "nbf", (double)s->nbf);
+	cJSON_AddBoolToObject(claims, "downloadable", s->downloadable);
+	if (s->access_rules != NULL)
+		cJSON_AddItemToObject(claims, "accessRules",
+		    cJSON_Duplicate(s->access_rules, 1));
+	token = jwt_sign(pk, header, claims, cause);
+	cJSON_Delete(header);
+	cJSON_Delete(claims);
+	jwt_key_free(pk);
+	return (token);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* An IPv4 or IPv6 address with an optional /prefix in range. */
+static int
+streamsign_cidr_ok(const char *s)
+{
+	unsigned char	 addr[16];
+	const char	*slash = strchr(s, '/');
+	char		*host, *end;
+	long		 bits;
+	int		 v6, ok;
+
+	host = slash != NULL ? xstrndup(s, (size_t)(slash - s)) : xstrdup(s);
+	v6 = strchr(host, ':') != NULL;
+	ok = inet_pton(v6 ? AF_INET6 : AF_INET, host, addr) == 1;
+	free(host);
+	if (!ok || slash == NULL)
+		return (ok);
+	if (!isdigit((unsigned char)slash[1]))
+		return (0);
+	bits = strtol(slash + 1, &end, 10);
+	return (*end == '\0' && bits >= 0 && bits <= (v6 ? 128 : 32));
+}
+
+static cJSON *
+streamsign_rule(const char *type, const char *action, const char *member,
+    const char *const *values, size_t n)
+{
+	cJSON	*r = cJSON_CreateObject(), *a;
+	char	*v;
+	size_t	 i;
+
+	cJSON_AddStringToObject(r, "type", type);
+	cJSON_AddStringToObject(r, "action", action);
+	if (member != NULL) {
+		a = cJSON_AddArrayToObject(r, member);
+		for (i = 0; i < n; i++) {
+			v = xstrdup(values[i]);
+			if (strcmp(member, "country") == 0) {
+				v[0] = (char)toupper((unsigned char)v[0]);
+				v[1] = (char)toupper((unsigned char)v[1]);
+			}
+			cJSON_AddItemToArray(a, cJSON_CreateString(v));
+			free(v);
+		}
+	}
+	return (r);
+}
+
+cJSON *
+streamsign_rules(const char *const *allow_ips, size_t nips,
+    const char *const *block_countries, size_t ncountries, char **cause)
+{
+	cJSON	*rules;
+	size_t	 i;
+
+	for (i = 0; i < nips; i++) {
+		if (!streamsign_cidr_ok(allow_ips[i])) {
+			*cause = xprintf("'%s' is not an IPv4 or IPv6 address "
+			    "or CIDR (192.0.2.0/24, 2001:db8::/32)",
+			    allow_ips[i]);
+			return (NULL);
+		}
+	}
+	for (i = 0; i < ncountries; i++) {
+		if (strlen(block_countries[i]) != 2 ||
+		    !isalpha((unsigned char)block_countries[i][0]) ||
+		    !isalpha((unsigned char)block_countries[i][1])) {
+			*cause = xprintf("'%s' is not a two-letter country "
+			    "code (ISO 3166-1 alpha-2, such as DE)",
+			    block_countries[i]);
+			return (NULL);
+		}
+	}
+	if (nips == 0 && ncountries == 0)
+		return (NULL);
+	rules = cJSON_CreateArray();
+	if (ncountries > 0)
+		cJSON_AddItemToArray(rules, streamsign_rule("ip.geoip.country",
+		    "block", "country", block_countries, ncountries));
+	if (nips > 0) {
+		cJSON_AddItemToArray(rules, streamsign_rule("ip.src", "allow",
+		    "ip", allow_ips, nips));
+		cJSON_AddItemToArray(rules, streamsign_rule("any", "block",
+		    NULL, NULL, 0));
+	}
+	return (rules);
+}
+
+long
+streamsign_duration(const char *s, char **cause)
+{
+	char	*end;
+	long	 n, unit = 1;
+
+	n = strtol(s, &end, 10);
+	if (end != s && *end != '\0' && end[1] == '\0') {
+		switch (*end) {
+		case 's': unit = 1; end++; break;
+		case 'm': unit = 60; end++; break;
+		case 'h': unit = 3600; end++; break;
+		case 'd': unit = 86400; end++; break;
+		}
+	}
+	if (end == s || *end != '\0' || !isdigit((unsigned char)*s) ||
+	    n <= 0 || n > STREAMSIGN_EXP_MAX / unit) {
+		*cause = xprintf("'%s' is not a duration from 1s to 24h "
+		    "(such as 90, 30m, 1h)", s);
+		return (-1);
+	}
+	return (n * unit);
+}
+
+char *
+streamsign_url(const char *url, const char *uid, const char *token)
+{
+	const char	*p, *host;
+	size_t		 n = strlen(uid);
+
+	/* Only in the path: after the scheme's "//" and the host. */
+	host = strstr(url, "//");
+	p = strchr(host != NULL ? host + 2 : url, '/');
+	for (; p != NULL; p = strchr(p + 1, '/')) {
+		if (strncmp(p + 1, uid, n) == 0 &&
+		    (p[1 + n] == '/' || p[1 + n] == '\0' || p[1 + n] == '?'))
+			return (xprintf("%.*s/%s%s", (int)(p - url), url, token,
+			    p + 1 + n));
+	}
+	return (NULL);
+}
+
+char *
+streamsign_token_short(const char *token)
+{
+	return (xprintf("%.12s...", token));
+}
+
+/* ---- remembered keys ------------------------------------------------------ */
+
+static int
+streamsign_id_ok(const char *id)
+{
+	size_t	i;
+
+	for (i = 0; id[i] != '\0'; i++)
+		if (encode_hexval((unsigned char)id[i]) < 0)
+			return (0);
+	return (i == 32);
+}
+
+static char *
+streamsign_key_path(const char *state, const char *id)
+{
+	return (xprintf("%s/" STREAMSIGN_DIR "/%s.pem", state, id));
+}
+
+int
+streamsign_key_save(const char *state, const char *id, const char *pem,
+    char **path_out, char **cause)
+{
+	char	*dir, *path, *tmp;
+	size_t	 len = strlen(pem), off = 0;
+	ssize_t	 n;
+	int	 fd, rv = -1;
+
+	if (!streamsign_id_ok(id)) {
+		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
+		    "digits)", id);
+		return (-1);
+	}
+	if (!streamsign_is_pem(pem, len)) {
+		*cause = xstrdup("not a PEM key: nothing was saved");
+		return (-1);
+	}
+	dir = xprintf("%s/" STREAMSIGN_DIR, state);
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		*cause = xprintf("%s: %s", dir, strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	path = streamsign_key_path(state, id);
+	tmp = xprintf("%s.XXXXXX", path);
+	/* mkstemp makes the file 0600: the key is never readable by others. */
+	if ((fd = mkstemp(tmp)) == -1) {
+		*cause = xprintf("%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		if ((n = write(fd, pem + off, len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (off < len || fsync(fd) != 0 || close(fd) != 0) {
+		*cause = xprintf("%s: %s", tmp, strerror(errno));
+		if (off < len)
+			close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) != 0) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (path_out != NULL) {
+		*path_out = path;
+		path = NULL;
+	}
+	rv = 0;
+out:
+	free(tmp);
+	free(path);
+	free(dir);
+	return (rv);
+}
+
+char *
+streamsign_key_load(const char *state, const char *id, char **cause)
+{
+	struct stat	 sb;
+	char		*path, *text = NULL;
+	ssize_t		 n;
+	int		 fd;
+
+	if (!streamsign_id_ok(id)) {
+		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
+		    "digits)", id);
+		return (NULL);
+	}
+	path = streamsign_key_path(state, id);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		*cause = errno == ENOENT ? xprintf("no signing key %s is "
+		    "remembered (%s)", id, path) : xprintf("%s: %s", path,
+		    strerror(errno));
+		free(path);
+		return (NULL);
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size > STREAMSIGN_PEM_MAX) {
+		*cause = xprintf("%s: not a key file", path);
+		goto out;
+	}
+	text = xmalloc((size_t)sb.st_size + 1);
+	n = read(fd, text, (size_t)sb.st_size);
+	if (n != (ssize_t)sb.st_size) {
+		*cause = xprintf("%s: %s", path, n < 0 ? strerror(errno) :
+		    "short read");
+		free(text);
+		text = NULL;
+		goto out;
+	}
+	text[n] = '\0';
+out:
+	close(fd);
+	free(path);
+	return (text);
+}
+
+int
+streamsign_key_known(const char *state, const char *id)
+{
+	char	*path;
+	int	 ok;
+
+	if (!streamsign_id_ok(id))
+		return (0);
+	path = streamsign_key_path(state, id);
+	ok = access(path, R_OK) == 0;
+	free(path);
+	return (ok);
+}
+
+static int
+streamsign_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+char **
+streamsign_key_list(const char *state)
+{
+	struct dirent	 *de;
+	DIR		 *d;
+	char		 *dir, **ids = NULL, id[33];
+	size_t		  n = 0, len;
+
+	dir = xprintf("%s/" STREAMSIGN_DIR, state);
+	d = opendir(dir);
+	free(dir);
+	ids = xcalloc(1, sizeof *ids);
+	if (d == NULL)
+		return (ids);
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (len != 36 || strcmp(de->d_name + 32, ".pem") != 0)
+			continue;
+		memcpy(id, de->d_name, 32);
+		id[32] = '\0';
+		if (!streamsign_id_ok(id))
+			continue;
+		ids = xreallocarray(ids, n + 2, sizeof *ids);
+		ids[n++] = xstrdup(id);
+		ids[n] = NULL;
+	}
+	closedir(d);
+	qsort(ids, n, sizeof *ids, streamsign_cmp);
+	return (ids);
+}
+
+void
+streamsign_key_list_free(char **ids)
+{
+	size_t	i;
+
+	for (i = 0; ids != NULL && ids[i] != NULL; i++)
+		free(ids[i]);
+	free(ids);
+}
