@@ -4,10 +4,13 @@
 #include "server.h"
 
 extern const struct area stream_area;
+extern const struct area copy_area;
 extern const struct area tus_area;
 extern const struct area direct_area;
 extern const struct area webhook_area;
 extern const struct area downloads_area;
+extern const struct area captions_area;
+extern const struct area embed_area;
 extern const struct area live_area;
 extern const struct area outputs_area;
 extern const struct area watermark_area;
@@ -20,10 +23,13 @@ extern const struct area delivery_area;
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
 	&stream_area,
+	&copy_area,
 	&tus_area,
 	&direct_area,
 	&webhook_area,
 	&downloads_area,
+	&captions_area,
+	&embed_area,
 	&live_area,
 	&outputs_area,		/* after live_area: its trigger is on live_input */
 	&watermark_area,

@@ -270,3 +270,167 @@ audio_demo_add(struct store *store, struct util_rng *rng, const char *account,
 	}
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
+
+/* ---- edit: label and default ---------------------------------------------- */
+
+struct audio_edit {
+	const char	*label;		/* NULL: unchanged */
+	int		 set_default;	/* -1 unchanged, 0 or 1 */
+};
+
+static int
+audio_edit_body(const cJSON *b, struct audio_edit *e, char **cause)
+{
+	const cJSON	*v;
+
+	e->label = NULL;
+	e->set_default = -1;
+	if (!cJSON_IsObject(b))
+		return (util_fail(cause, "a JSON object with label or default "
+		    "is required"));
+	v = cJSON_GetObjectItemCaseSensitive(b, "label");
+	if (v != NULL && !cJSON_IsNull(v)) {
+		if (!cJSON_IsString(v) || *v->valuestring == '\0')
+			return (util_fail(cause, "label: must be a non-empty "
+			    "string"));
+		if (util_chars(v->valuestring) > AUDIO_LABEL_MAX)
+			return (util_fail(cause, "label: over the limit of %d "
+			    "characters", AUDIO_LABEL_MAX));
+		e->label = v->valuestring;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(b, "default");
+	if (v != NULL && !cJSON_IsNull(v)) {
+		if (!cJSON_IsBool(v))
+			return (util_fail(cause, "default: must be a boolean"));
+		e->set_default = cJSON_IsTrue(v);
+	}
+	return (0);
+}
+
+/* One UPDATE of the edit: ?1 account, ?2 video, ?3 track, ?4 label. */
+static int
+audio_update(struct req *req, const char *sql, const char *uid,
+    const char *label)
+{
+	sqlite3_stmt	*st = store_stmt(req->store, sql);
+	int		 rc;
+
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	if (label != NULL)
+		sqlite3_bind_text(st, 4, label, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	store_done(st);
+	return (rc);
+}
+
+/*
+ * Apply an edit inside the caller's transaction: 0 done, 1 refused with
+ * the reply made, -1 store failure. A video keeps exactly one default: a
+ * track made the default takes it from the others, and the default cannot
+ * be unset, only moved.
+ */
+static int
+audio_edit_apply(struct req *req, struct reply *rep, const char *uid,
+    const struct audio_edit *e, cJSON **out)
+{
+	static const char	 look_sql[] =
+	    "SELECT label, is_default, ready,"
+	    " (SELECT count(*) FROM stream_audio o WHERE o.account = ?1"
+	    "  AND o.video = ?2 AND o.uid != ?3 AND o.label = ?4)"
+	    " FROM stream_audio WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	static const char	 label_sql[] =
+	    "UPDATE stream_audio SET label = ?4"
+	    " WHERE account = ?1 AND video = ?2 AND uid = ?3";
+	static const char	 default_sql[] =
+	    "UPDATE stream_audio SET is_default = (uid = ?3)"
+	    " WHERE account = ?1 AND video = ?2";
+	const char		*video = req_param(req, "identifier");
+	sqlite3_stmt		*st;
+	char			*label = NULL;
+	double			 ready = 0;
+	int			 rc, is_default = 0, same = 0;
+
+	st = store_stmt(req->store, look_sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+	if (e->label != NULL)
+		sqlite3_bind_text(st, 4, e->label, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		label = xstrdup((const char *)sqlite3_column_text(st, 0));
+		is_default = sqlite3_column_int(st, 1);
+		ready = sqlite3_column_double(st, 2);
+		same = sqlite3_column_int(st, 3);
+	}
+	store_done(st);
+	if (rc == SQLITE_DONE) {
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no audio "
+		    "track %s", video, uid);
+		return (1);
+	}
+	if (rc != SQLITE_ROW)
+		return (-1);
+	rc = 1;
+	if (same != 0)
+		reply_error(rep, 409, ERR_CONFLICT, "label: video %s already "
+		    "has an audio track labelled \"%s\"", video, e->label);
+	else if (e->set_default == 0 && is_default)
+		reply_error(rep, 409, ERR_CONFLICT, "audio track %s is the "
+		    "default track of video %s: make another track the default "
+		    "instead (a video has exactly one)", uid, video);
+	else
+		rc = 0;
+	if (rc != 0) {
+		free(label);
+		return (rc);
+	}
+	rc = SQLITE_DONE;
+	if (e->label != NULL)
+		rc = audio_update(req, label_sql, uid, e->label);
+	if (rc == SQLITE_DONE && e->set_default == 1)
+		rc = audio_update(req, default_sql, uid, NULL);
+	if (rc != SQLITE_DONE) {
+		free(label);
+		return (-1);
+	}
+	*out = audio_json(uid, e->label != NULL ? e->label : label,
+	    e->set_default == 1 ? 1 : is_default, ready);
+	free(label);
+	return (0);
+}
+
+void
+audio_edit(struct req *req, struct reply *rep)
+{
+	struct audio_edit	 e;
+	char			*cause = NULL;
+	cJSON			*o = NULL;
+	int			 rc;
+
+	if (!downloads_video_exists(req, rep))
+		return;
+	if (audio_edit_body(req->json, &e, &cause) != 0) {
+		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (store_begin(req->store) != 0) {
+		reply_store_error(req, rep);
+		return;
+	}
+	rc = audio_edit_apply(req, rep, req_param(req, "audio_identifier"),
+	    &e, &o);
+	if (rc > 0) {
+		store_rollback(req->store);
+		return;
+	}
+	if (rc < 0 || store_commit(req->store) != 0) {
+		cJSON_Delete(o);
+		reply_store_error(req, rep);
+		return;
+	}
+	reply_ok(rep, o);
+}

@@ -79,7 +79,46 @@ static const char downloads_schema[] =
 	"  WHERE account = old.account AND video = old.uid;"
 	" DELETE FROM stream_audio"
 	"  WHERE account = old.account AND video = old.uid;"
+	" END;"
+	/* The audio (M4A) download: beside the default one, same columns. */
+	"CREATE TABLE IF NOT EXISTS stream_download_audio ("
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" created REAL NOT NULL,"
+	" ready REAL NOT NULL,"
+	" PRIMARY KEY (account, video)) WITHOUT ROWID;"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_gone_audio_download"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_download_audio"
+	"  WHERE account = old.account AND video = old.uid;"
 	" END;";
+
+/* The types of download: the JSON key, its table, its file name and type. */
+struct downloads_type {
+	const char	*name;
+	const char	*get_sql;
+	const char	*create_sql;
+	const char	*delete_sql;
+	const char	*ready_sql;
+	const char	*file;
+	const char	*content_type;
+};
+
+#define DOWNLOADS_TYPE_SQL(table) \
+	"SELECT created, ready FROM " table " WHERE account = ?1 AND video = ?2", \
+	"INSERT INTO " table " (account, video, created, ready)" \
+	" VALUES (?1, ?2, ?3, ?4)" \
+	" ON CONFLICT (account, video) DO UPDATE SET created = created" \
+	" RETURNING created, ready", \
+	"DELETE FROM " table " WHERE account = ?1 AND video = ?2", \
+	"SELECT account, ready FROM " table " WHERE video = ?1"
+
+static const struct downloads_type downloads_types[] = {
+	{ "default", DOWNLOADS_TYPE_SQL("stream_download"), "default.mp4",
+	  "video/mp4" },
+	{ "audio", DOWNLOADS_TYPE_SQL("stream_download_audio"), "audio.m4a",
+	  "audio/mp4" },
+};
 
 double
 downloads_now(void)
@@ -236,33 +275,81 @@ downloads_percent(double created, double ready, double now)
 
 /* The download URL: on this server, outside API_PREFIX. */
 static char *
-downloads_url(struct req *req, const char *uid)
+downloads_url(struct req *req, const char *uid, const char *file)
 {
 	const char	*base = server_base_url(req->server);
 	size_t		 n = strlen(base), p = strlen(API_PREFIX);
 
 	if (n >= p && strcmp(base + n - p, API_PREFIX) == 0)
 		n -= p;
-	return (xprintf("%.*s/media/%s/downloads/default.mp4", (int)n, base,
-	    uid));
+	return (xprintf("%.*s/media/%s/downloads/%s", (int)n, base, uid,
+	    file));
 }
 
-static cJSON *
-downloads_json(struct req *req, const char *uid, double created, double ready)
+static void
+downloads_add(cJSON *o, struct req *req, const char *uid,
+    const struct downloads_type *t, double created, double ready)
 {
-	cJSON	*o, *d;
-	char	*url = downloads_url(req, uid);
+	cJSON	*d;
+	char	*url = downloads_url(req, uid, t->file);
 	double	 now = downloads_now();
 
-	o = cJSON_CreateObject();
-	d = cJSON_AddObjectToObject(o, "default");
+	d = cJSON_AddObjectToObject(o, t->name);
 	cJSON_AddStringToObject(d, "status", now >= ready ? "ready" :
 	    "inprogress");
 	cJSON_AddStringToObject(d, "url", url);
 	cJSON_AddNumberToObject(d, "percentComplete",
 	    downloads_percent(created, ready, now));
 	free(url);
+}
+
+/* Every download the video has, keyed by type; NULL on a store failure. */
+static cJSON *
+downloads_json(struct req *req, const char *uid)
+{
+	const struct downloads_type	*t;
+	sqlite3_stmt			*st;
+	cJSON				*o = cJSON_CreateObject();
+	size_t				 i;
+	int				 rc = SQLITE_DONE;
+
+	for (i = 0; i < nitems(downloads_types) && rc == SQLITE_DONE; i++) {
+		t = &downloads_types[i];
+		st = store_stmt(req->store, t->get_sql);
+		sqlite3_bind_text(st, 1, req_param(req, "account"), -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			downloads_add(o, req, uid, t,
+			    sqlite3_column_double(st, 0),
+			    sqlite3_column_double(st, 1));
+			rc = SQLITE_DONE;
+		}
+		store_done(st);
+	}
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(o);
+		return (NULL);
+	}
 	return (o);
+}
+
+/* The path's download type (default without one); NULL after a 400. */
+static const struct downloads_type *
+downloads_type(struct req *req, struct reply *rep)
+{
+	const char	*name = req_param(req, "download_type");
+	size_t		 i;
+
+	if (name == NULL)
+		return (&downloads_types[0]);
+	for (i = 0; i < nitems(downloads_types); i++) {
+		if (strcmp(downloads_types[i].name, name) == 0)
+			return (&downloads_types[i]);
+	}
+	reply_error(rep, 400, ERR_VALIDATION, "download type '%.32s': must "
+	    "be default (MP4) or audio (M4A)", name);
+	return (NULL);
 }
 
 /*
@@ -272,18 +359,15 @@ downloads_json(struct req *req, const char *uid, double created, double ready)
 static void
 downloads_create(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "INSERT INTO stream_download (account, video, created, ready)"
-	    " VALUES (?1, ?2, ?3, ?4)"
-	    " ON CONFLICT (account, video) DO UPDATE SET created = created"
-	    " RETURNING created, ready";
+	const struct downloads_type	*t;
 	const char		*uid = req_param(req, "identifier"), *state;
 	sqlite3_stmt		*st;
-	cJSON			*video;
-	double			 now, created = 0, ready = 0;
+	cJSON			*video, *o;
+	double			 now;
 	int			 rc;
 
-	if ((video = downloads_video(req, rep)) == NULL)
+	if ((t = downloads_type(req, rep)) == NULL ||
+	    (video = downloads_video(req, rep)) == NULL)
 		return;
 	state = downloads_video_state(video);
 	if (strcmp(state, "ready") != 0) {
@@ -294,69 +378,53 @@ downloads_create(struct req *req, struct reply *rep)
 	}
 	cJSON_Delete(video);
 	now = downloads_now();
-	st = store_stmt(req->store, sql);
+	st = store_stmt(req->store, t->create_sql);
 	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 3, now);
 	sqlite3_bind_double(st, 4, now +
 	    server_options(req->server)->processing_seconds);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		created = sqlite3_column_double(st, 0);
-		ready = sqlite3_column_double(st, 1);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		rc = sqlite3_step(st);
-	}
 	store_done(st);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE || (o = downloads_json(req, uid)) == NULL) {
 		reply_store_error(req, rep);
 		return;
 	}
-	reply_ok(rep, downloads_json(req, uid, created, ready));
+	reply_ok(rep, o);
 }
 
 static void
 downloads_get(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "SELECT created, ready FROM stream_download"
-	    " WHERE account = ?1 AND video = ?2";
-	const char		*uid = req_param(req, "identifier");
-	sqlite3_stmt		*st;
-	int			 rc;
+	cJSON	*o;
 
 	if (!downloads_video_exists(req, rep))
 		return;
-	st = store_stmt(req->store, sql);
-	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, uid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		reply_ok(rep, downloads_json(req, uid,
-		    sqlite3_column_double(st, 0),
-		    sqlite3_column_double(st, 1)));
-	else if (rc == SQLITE_DONE)
-		reply_ok(rep, cJSON_CreateObject());
-	else
+	if ((o = downloads_json(req, req_param(req, "identifier"))) == NULL)
 		reply_store_error(req, rep);
-	store_done(st);
+	else
+		reply_ok(rep, o);
 }
 
 static void
 downloads_delete(struct req *req, struct reply *rep)
 {
-	static const char	 sql[] =
-	    "DELETE FROM stream_download WHERE account = ?1 AND video = ?2";
+	const struct downloads_type	*t;
 	const char		*uid = req_param(req, "identifier");
 	int			 found;
 
-	if (!downloads_video_exists(req, rep))
+	if ((t = downloads_type(req, rep)) == NULL ||
+	    !downloads_video_exists(req, rep))
 		return;
-	found = store_doc_delete(req->store, sql, req_param(req, "account"),
-	    uid);
+	found = store_doc_delete(req->store, t->delete_sql,
+	    req_param(req, "account"), uid);
 	if (found < 0)
 		reply_store_error(req, rep);
 	else if (!found)
-		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no "
-		    "downloads", uid);
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s has no %s",
+		    uid, t == &downloads_types[0] ? "downloads" :
+		    "audio download");
 	else
 		reply_ok(rep, cJSON_CreateString("ok"));
 }
@@ -365,11 +433,10 @@ downloads_delete(struct req *req, struct reply *rep)
 
 /* The account of a ready download of uid, or NULL after a 404 reply. */
 static char *
-downloads_ready_account(struct req *req, struct reply *rep, const char *uid)
+downloads_ready_account(struct req *req, struct reply *rep, const char *uid,
+    const struct downloads_type *t)
 {
-	static const char	 sql[] =
-	    "SELECT account, ready FROM stream_download WHERE video = ?1";
-	sqlite3_stmt		*st = store_stmt(req->store, sql);
+	sqlite3_stmt		*st = store_stmt(req->store, t->ready_sql);
 	char			*account = NULL;
 	int			 rc;
 
@@ -392,13 +459,13 @@ downloads_ready_account(struct req *req, struct reply *rep, const char *uid)
 
 static int
 downloads_open(struct req *req, struct reply *rep, const char *uid,
-    uint64_t *size)
+    const struct downloads_type *t, uint64_t *size)
 {
 	struct stat	 sb;
 	char		*account, *path;
 	int		 fd;
 
-	if ((account = downloads_ready_account(req, rep, uid)) == NULL)
+	if ((account = downloads_ready_account(req, rep, uid, t)) == NULL)
 		return (-1);
 	path = stream_video_file(req->store, account, uid);
 	free(account);
@@ -425,7 +492,8 @@ downloads_open(struct req *req, struct reply *rep, const char *uid,
  * none can match.
  */
 static void
-downloads_media(struct req *req, struct reply *rep)
+downloads_serve(struct req *req, struct reply *rep,
+    const struct downloads_type *t)
 {
 	const char		*h;
 	struct MHD_Response	*resp;
@@ -436,7 +504,7 @@ downloads_media(struct req *req, struct reply *rep)
 	int			 fd;
 
 	if (delivery_resolve(req, rep, DELIVERY_DOWNLOAD, account, uid) != 0 ||
-	    (fd = downloads_open(req, rep, uid, &size)) == -1)
+	    (fd = downloads_open(req, rep, uid, t, &size)) == -1)
 		return;
 	h = req_header(req, MHD_HTTP_HEADER_IF_RANGE);
 	kind = h != NULL ? DOWNLOADS_RANGE_NONE :
@@ -457,7 +525,7 @@ downloads_media(struct req *req, struct reply *rep)
 	}
 	if (size == 0) {
 		close(fd);
-		reply_raw(rep, 200, NULL, 0, "video/mp4");
+		reply_raw(rep, 200, NULL, 0, t->content_type);
 		return;
 	}
 	resp = MHD_create_response_from_fd_at_offset64(last - first + 1, fd,
@@ -471,13 +539,26 @@ downloads_media(struct req *req, struct reply *rep)
 	rep->response = resp;
 	rep->status = kind == DOWNLOADS_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
 	    MHD_HTTP_OK;
-	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, "video/mp4");
+	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, t->content_type);
 	if (kind == DOWNLOADS_RANGE_OK) {
 		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
 		    (unsigned long long)first, (unsigned long long)last,
 		    (unsigned long long)size);
 		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
 	}
+}
+
+static void
+downloads_media(struct req *req, struct reply *rep)
+{
+	downloads_serve(req, rep, &downloads_types[0]);
+}
+
+/* The audio download: the same bytes, as the M4A a player would fetch. */
+static void
+downloads_media_audio(struct req *req, struct reply *rep)
+{
+	downloads_serve(req, rep, &downloads_types[1]);
 }
 
 /* ---- demo data and the area --------------------------------------------- */
@@ -561,6 +642,10 @@ static const struct route downloads_routes[] = {
 	    ROUTE_BODY_NONE },
 	{ HTTP_DELETE, DOWNLOADS_VIDEO "/downloads", downloads_delete,
 	    ROUTE_BODY_NONE },
+	{ HTTP_POST, DOWNLOADS_VIDEO "/downloads/{download_type}",
+	    downloads_create, ROUTE_BODY_NONE },
+	{ HTTP_DELETE, DOWNLOADS_VIDEO "/downloads/{download_type}",
+	    downloads_delete, ROUTE_BODY_NONE },
 	{ HTTP_GET, DOWNLOADS_VIDEO "/captions", captions_list,
 	    ROUTE_BODY_NONE },
 	{ HTTP_GET, DOWNLOADS_VIDEO "/audio", audio_list,
@@ -569,8 +654,13 @@ static const struct route downloads_routes[] = {
 	    ROUTE_BODY_JSON },
 	{ HTTP_DELETE, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
 	    audio_delete, ROUTE_BODY_NONE },
+	{ HTTP_PATCH, DOWNLOADS_VIDEO "/audio/{audio_identifier:hex32}",
+	    audio_edit, ROUTE_BODY_JSON },
 	/* The URL handed out in downloads: like a CDN's, no API token. */
 	{ HTTP_GET, DOWNLOADS_MEDIA_PATH, downloads_media, ROUTE_BODY_NONE,
+	    ROUTE_ROOT | ROUTE_NOAUTH },
+	{ HTTP_GET, "/media/{ref}/downloads/audio.m4a",
+	    downloads_media_audio, ROUTE_BODY_NONE,
 	    ROUTE_ROOT | ROUTE_NOAUTH },
 };
 

@@ -96,6 +96,19 @@ const char video_schema[] =
 	"CREATE TRIGGER IF NOT EXISTS stream_video_uncounted"
 	" AFTER DELETE ON stream_video BEGIN"
 	" UPDATE stream_video_count SET n = n - 1 WHERE account = old.account;"
+	" END;"
+	/* What a clip was cut from (clip.c); VIDEO_COLS reads it. */
+	"CREATE TABLE IF NOT EXISTS stream_clip ("
+	" account TEXT NOT NULL,"
+	" uid TEXT NOT NULL,"
+	" clipped_from TEXT NOT NULL,"
+	" start_time REAL NOT NULL,"
+	" end_time REAL NOT NULL,"
+	" PRIMARY KEY (account, uid)) WITHOUT ROWID;"
+	"CREATE TRIGGER IF NOT EXISTS stream_clip_gone"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_clip"
+	"  WHERE account = old.account AND uid = old.uid;"
 	" END;";
 
 /* ---- times --------------------------------------------------------------- */
@@ -457,6 +470,8 @@ video_row_json(sqlite3_stmt *st, int64_t now)
 	    video_col_text(st, VIDEO_COL_WATERMARK), 0);
 	if ((text = video_col_text(st, VIDEO_COL_LIVE_INPUT)) != NULL)
 		cJSON_AddStringToObject(o, "liveInput", text);
+	stream_add_text(o, "clippedFrom",
+	    video_col_text(st, VIDEO_COL_CLIPPED_FROM));
 	return (o);
 }
 

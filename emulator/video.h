@@ -29,7 +29,9 @@ extern const char video_schema[];
 	" state, pct, process_start, process_end, outcome, error_code," \
 	" error_text, duration, width, height, thumb_pct, allowed_origins," \
 	" require_signed, scheduled_deletion, max_duration, watermark," \
-	" upload_kind, upload_length, upload_expiry, live_input"
+	" upload_kind, upload_length, upload_expiry, live_input," \
+	" (SELECT clipped_from FROM stream_clip c" \
+	"  WHERE c.account = stream_video.account AND c.uid = stream_video.uid)"
 enum {
 	VIDEO_COL_ACCOUNT, VIDEO_COL_UID, VIDEO_COL_CREATED,
 	VIDEO_COL_MODIFIED, VIDEO_COL_UPLOADED, VIDEO_COL_CREATOR,
@@ -39,7 +41,8 @@ enum {
 	VIDEO_COL_WIDTH, VIDEO_COL_HEIGHT, VIDEO_COL_THUMB_PCT,
 	VIDEO_COL_ORIGINS, VIDEO_COL_SIGNED, VIDEO_COL_DELETION,
 	VIDEO_COL_MAX_DURATION, VIDEO_COL_WATERMARK, VIDEO_COL_UPLOAD_KIND,
-	VIDEO_COL_UPLOAD_LENGTH, VIDEO_COL_UPLOAD_EXPIRY, VIDEO_COL_LIVE_INPUT
+	VIDEO_COL_UPLOAD_LENGTH, VIDEO_COL_UPLOAD_EXPIRY, VIDEO_COL_LIVE_INPUT,
+	VIDEO_COL_CLIPPED_FROM		/* clip.c's table */
 };
 
 /*

@@ -742,6 +742,8 @@ form_left_out(const struct form *form, const struct kind_field *f)
 		return (1);
 	if ((f->flags & KIND_F_READONLY) || f->type == KIND_TYPE_FILE)
 		return (1);
+	if (form->mode == VALIDATE_CREATE && (f->flags & KIND_F_UPDATE))
+		return (1);
 	return (form->mode == VALIDATE_UPDATE && (f->flags & KIND_F_CREATE));
 }
 

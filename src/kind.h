@@ -142,6 +142,7 @@ enum kind_check {
 #define KIND_F_NOTNULL	0x10	/* null is refused, not taken as absent */
 #define KIND_F_NOCASE	0x20	/* enum values compare without case */
 #define KIND_F_CREATE	0x40	/* only for a create (update ignores it) */
+#define KIND_F_UPDATE	0x80	/* only for an update (create leaves it out) */
 
 /* kind_field bounds. */
 #define KIND_MIN	0x1
@@ -264,6 +265,7 @@ extern const struct kind kind_signing_keys;
 extern const struct kind kind_downloads;
 extern const struct kind kind_storage_usage;
 extern const struct kind kind_direct_uploads;
+extern const struct kind kind_clips;	/* a form, not listed */
 extern const struct kind kind_api_config;
 extern const struct kind kind_discovery;
 extern const struct kind kind_discovered_operations;

@@ -177,6 +177,32 @@ tusc_resolve(const char *base, const char *path, const char *loc)
 	return (url);
 }
 
+/* The last segment of an upload URL's path, or NULL when it has none. */
+static char *
+tusc_location_id(const char *url)
+{
+	CURLU		*u;
+	char		*path = NULL, *id = NULL;
+	const char	*slash;
+	size_t		 n;
+
+	if ((u = curl_url()) == NULL)
+		fatalx("curl_url: out of memory");
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK) {
+		n = strlen(path);
+		while (n > 0 && path[n - 1] == '/')
+			n--;
+		path[n] = '\0';
+		slash = strrchr(path, '/');
+		if (slash != NULL && slash[1] != '\0')
+			id = xstrdup(slash + 1);
+		curl_free(path);
+	}
+	curl_url_cleanup(u);
+	return (id);
+}
+
 /*
  * One request of an upload. Its callers get the failure as text only, so
  * a failure about the request as sent is named here, "METHOD url: detail",
@@ -244,16 +270,22 @@ tusc_create(struct http_client *c, const struct tusc_options *o,
 		st = STATUS_PARSE;
 		goto out;
 	}
-	/* Cloudflare: take the id from stream-media-id, not the URL. */
-	if ((id = http_response_header(&resp, "stream-media-id")) == NULL ||
-	    *id == '\0') {
-		xasprintf(cause, "POST %s: no stream-media-id header", path);
+	/*
+	 * Cloudflare: take the id from stream-media-id, not the URL. A plain
+	 * tus server, or a proxy that drops the header, leaves the Location's
+	 * last segment.
+	 */
+	if ((id = http_response_header(&resp, "stream-media-id")) != NULL &&
+	    *id != '\0')
+		*uid = xstrdup(id);
+	else if ((*uid = tusc_location_id(*url)) == NULL) {
+		xasprintf(cause, "POST %s: no stream-media-id header, and no "
+		    "id at the end of the Location %s", path, *url);
 		free(*url);
 		*url = NULL;
 		st = STATUS_PARSE;
 		goto out;
 	}
-	*uid = xstrdup(id);
 out:
 	http_response_free(&resp);
 	free(path);

@@ -667,6 +667,8 @@ validate_one(struct validate_ctx *ctx, const cJSON *body)
 			continue;
 		if ((f->flags & KIND_F_CREATE) && ctx->mode != VALIDATE_CREATE)
 			continue;
+		if ((f->flags & KIND_F_UPDATE) && ctx->mode == VALIDATE_CREATE)
+			continue;
 		buf_reset(&path);
 		validate_walk(ctx, f, body, f->path, &path);
 	}

@@ -61,6 +61,9 @@ struct cli_opts {
 	int		 explain;	/* --explain */
 	/* rules simulate --log --format --rules --host --scheme */
 	const char	*sim_log, *sim_format, *sim_rules, *sim_host, *sim_scheme;
+	/* upload --from-url, clip --start --end, download --type --delete */
+	const char	*from_url, *clip_start, *clip_end, *dl_type;
+	int		 dl_delete;
 	/* token: --key-id --pem FILE --expires --downloadable --allow-ip... */
 	struct cli_token_opts {
 		const char	*key_id, *pem_file, *expires;
@@ -86,6 +89,8 @@ struct cli_opts {
 #define CLI_OPT_STATUS		0x4000	/* --status */
 #define CLI_OPT_EXPLAIN		0x8000
 #define CLI_OPT_SIMULATE	0x10000	/* --log --format --rules --host --scheme */
+#define CLI_OPT_CLIP		0x20000	/* --start --end */
+#define CLI_OPT_DOWNLOAD	0x40000	/* --type --delete */
 #define CLI_OPT_TOKEN		0x100000 /* token: --key-id --pem --expires... */
 
 /* One option of token (its long name) into o; -1 after the message. */

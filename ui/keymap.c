@@ -84,6 +84,9 @@ static const struct {
 	    "in the videos list (then list, then global)", KEYMAP_LIST },
 	[KEYMAP_LIVE_INPUTS] = { "live-inputs",
 	    "in the live inputs list (then list, then global)", KEYMAP_LIST },
+	[KEYMAP_CAPTIONS] = { "captions",
+	    "in a video's captions list (then list, then global)",
+	    KEYMAP_LIST },
 	[KEYMAP_RULE_VERSIONS] = { "rule-versions",
 	    "in the rule versions list (then list, then global)", KEYMAP_LIST },
 };

@@ -25,6 +25,7 @@ enum keymap_context {
 	KEYMAP_RATE_LIMIT_RULES, /* the rate-limit-rules list */
 	KEYMAP_VIDEOS,		/* the videos list */
 	KEYMAP_LIVE_INPUTS,	/* the live-inputs list */
+	KEYMAP_CAPTIONS,	/* a video's captions list */
 	KEYMAP_RULE_VERSIONS,	/* the rule-versions list */
 	KEYMAP_NCONTEXTS
 };
@@ -94,6 +95,15 @@ enum keymap_context {
 	    "the video's audio tracks") \
 	X(ACTION_CAPTIONS, "captions", KEYMAP_LIST, \
 	    "the video's captions") \
+	/* videos: copy from a URL, clips, the embed snippet; captions */ \
+	X(ACTION_UPLOAD_FROM_URL, "upload-from-url", KEYMAP_VIDEOS, \
+	    "upload a video from a URL (the server fetches it)") \
+	X(ACTION_CLIP, "clip", KEYMAP_VIDEOS, \
+	    "a new video cut from this one between two times") \
+	X(ACTION_EMBED, "copy-embed", KEYMAP_DETAIL, \
+	    "copy the video's embed snippet (HTML)") \
+	X(ACTION_GENERATE, "generate", KEYMAP_CAPTIONS, \
+	    "generate captions in a language (speech recognition)") \
 	/* videos: signed URLs */ \
 	X(ACTION_SIGN_URL, "sign-url", KEYMAP_VIDEOS, \
 	    "a signed-URL token and the URLs it opens (copy)") \

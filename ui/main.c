@@ -62,6 +62,7 @@ enum {
 	OPT_STATUS,
 	OPT_EXPLAIN,
 	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME,
+	OPT_FROM_URL, OPT_CLIP_START, OPT_CLIP_END, OPT_DL_TYPE, OPT_DL_DELETE,
 	OPT_KEY_ID, OPT_PEM, OPT_EXPIRES, OPT_DOWNLOADABLE, OPT_ALLOW_IP,
 	OPT_BLOCK_COUNTRY
 };
@@ -114,6 +115,11 @@ static const struct option main_options[] = {
 	{ "rules",		required_argument, NULL, OPT_SIM_RULES },
 	{ "host",		required_argument, NULL, OPT_SIM_HOST },
 	{ "scheme",		required_argument, NULL, OPT_SIM_SCHEME },
+	{ "from-url",		required_argument, NULL, OPT_FROM_URL },
+	{ "start",		required_argument, NULL, OPT_CLIP_START },
+	{ "end",		required_argument, NULL, OPT_CLIP_END },
+	{ "type",		required_argument, NULL, OPT_DL_TYPE },
+	{ "delete",		no_argument,	   NULL, OPT_DL_DELETE },
 	{ "key-id",		required_argument, NULL, OPT_KEY_ID },
 	{ "pem",		required_argument, NULL, OPT_PEM },
 	{ "expires",		required_argument, NULL, OPT_EXPIRES },
@@ -266,6 +272,34 @@ main_rules_option(struct cli_opts *o, int ch, const char *arg)
 	return (0);
 }
 
+/* The options of upload --from-url, clip and download. */
+static void
+main_stream_option(struct cli_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case OPT_FROM_URL:
+		o->from_url = arg;
+		o->seen |= CLI_OPT_UPLOAD;
+		break;
+	case OPT_CLIP_START:
+		o->clip_start = arg;
+		o->seen |= CLI_OPT_CLIP;
+		break;
+	case OPT_CLIP_END:
+		o->clip_end = arg;
+		o->seen |= CLI_OPT_CLIP;
+		break;
+	case OPT_DL_TYPE:
+		o->dl_type = arg;
+		o->seen |= CLI_OPT_DOWNLOAD;
+		break;
+	case OPT_DL_DELETE:
+		o->dl_delete = 1;
+		o->seen |= CLI_OPT_DOWNLOAD;
+		break;
+	}
+}
+
 /* The options of rules simulate. */
 static void
 main_simulate(struct cli_opts *o, int ch, const char *arg)
@@ -359,6 +393,13 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_SIM_HOST:
 	case OPT_SIM_SCHEME:
 		main_simulate(o, ch, arg);
+		break;
+	case OPT_FROM_URL:
+	case OPT_CLIP_START:
+	case OPT_CLIP_END:
+	case OPT_DL_TYPE:
+	case OPT_DL_DELETE:
+		main_stream_option(o, ch, arg);
 		break;
 	case OPT_KEY_ID: case OPT_PEM: case OPT_EXPIRES:
 	case OPT_DOWNLOADABLE: case OPT_ALLOW_IP: case OPT_BLOCK_COUNTRY:

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "configfile.h"
 #include "http.h"
 #include "screen.h"
+#include "streamx.h"
 #include "text.h"
 #include "transfers.h"
 #include "tui.h"
@@ -37,6 +39,8 @@ struct xfer {
 	long long		 done;
 	long long		 total;
 	double			 pct;		/* processing, downloads */
+	const char		*dl_type;	/* downloads: default, audio */
+	char			*dl_path;	/* downloads: what is polled */
 	double			 start;		/* this run's */
 	long long		 base;		/* done at start */
 	double			 rate;		/* bytes per second */
@@ -81,6 +85,7 @@ xfer_free(struct xfer *x)
 	free(x->url);
 	free(x->error);
 	free(x->phase);
+	free(x->dl_path);
 	free(x->file);
 	free(x->name);
 	free(x->creator);
@@ -325,13 +330,23 @@ xfer_video_over(const struct http_response *resp, void *arg)
 	    strcmp(st->valuestring, "error") == 0));
 }
 
+/* A download's member of the downloads object: "default.status". */
+static const cJSON *
+xfer_download_field(const cJSON *result, const char *type, const char *name)
+{
+	const cJSON	*d;
+
+	d = cJSON_GetObjectItemCaseSensitive(result, type != NULL ? type :
+	    "default");
+	return (cJSON_GetObjectItemCaseSensitive(d, name));
+}
+
 static int
 xfer_download_over(const struct http_response *resp, void *arg)
 {
 	const cJSON	*st;
 
-	(void)arg;
-	st = kind_json_get(resp->api.result, "default.status");
+	st = xfer_download_field(resp->api.result, arg, "status");
 	return (cJSON_IsString(st) && (strcmp(st->valuestring, "ready") == 0 ||
 	    strcmp(st->valuestring, "error") == 0));
 }
@@ -343,6 +358,7 @@ xfer_poll(struct tui *t, struct xfer *x, const char *path, jobs_until_cb cb)
 
 	memset(&po, 0, sizeof po);
 	po.until = cb;
+	po.until_arg = (void *)(uintptr_t)x->dl_type;
 	x->state = XFER_RUNNING;
 	x->req = tui_submit_poll(t, x, path, &po);
 	if (x->req == NULL)
@@ -359,7 +375,7 @@ xfer_title(const char *name, const char *uid, char **clean)
 	return (*clean != NULL ? *clean : uid);
 }
 
-static void
+void
 transfers_watch(struct tui *t, const char *uid, const char *name)
 {
 	struct api_var	 vars[EDGE_SCOPE_NVARS];
@@ -380,14 +396,20 @@ transfers_watch(struct tui *t, const char *uid, const char *name)
 }
 
 void
-transfers_download(struct tui *t, const char *uid, const char *name)
+transfers_download(struct tui *t, const char *uid, const char *name,
+    const char *type)
 {
 	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
-	char		*path, *cause = NULL, *clean;
+	char		*path, *post, *cause = NULL, *clean;
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
+	if (streamx_download_type(type, &type, &cause) != 0) {
+		tui_message(t, TUI_MSG_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
 	edge_scope_vars(&t->session.scope, uid, vars);
 	if ((path = kind_create_path(&kind_downloads, vars, &cause)) == NULL) {
 		tui_message(t, TUI_MSG_ERROR, "%s", cause);
@@ -397,16 +419,24 @@ transfers_download(struct tui *t, const char *uid, const char *name)
 	x = xfer_add(t, XFER_DOWNLOAD, xfer_title(name, uid, &clean));
 	free(clean);
 	x->uid = xstrdup(uid);
+	x->dl_type = type;
 	x->state = XFER_RUNNING;
-	/* Ask for it, then poll the same path until it is ready. */
-	x->req = tui_submit_xfer(t, x, "POST", path);
+	/*
+	 * Ask for it (the default on the path every server knows), then
+	 * poll the downloads object, which holds every type, until ready.
+	 */
+	post = strcmp(type, "default") == 0 ? xstrdup(path) :
+	    xprintf("%s/%s", path, type);
+	x->dl_path = path;
+	x->req = tui_submit_xfer(t, x, "POST", post);
 	if (x->req == NULL)
 		xfer_fail(t, x, "the worker is not running");
 	else
 		x->job = x->req->job;
-	free(path);
-	tui_message(t, TUI_MSG_INFO, "download of %s requested (T shows "
-	    "transfers)", x->title);
+	free(post);
+	tui_message(t, TUI_MSG_INFO, "%s download of %s requested (T shows "
+	    "transfers)", strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4",
+	    x->title);
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -498,11 +528,11 @@ xfer_download(struct tui *t, struct xfer *x, struct tui_req *r,
 {
 	const cJSON	*st, *url;
 
-	st = kind_json_get(ev->result, "default.status");
-	url = kind_json_get(ev->result, "default.url");
+	st = xfer_download_field(ev->result, x->dl_type, "status");
+	url = xfer_download_field(ev->result, x->dl_type, "url");
 	xfer_phase(x, cJSON_IsString(st) ? st->valuestring : NULL);
-	x->pct = xfer_number(kind_json_get(ev->result,
-	    "default.percentComplete"));
+	x->pct = xfer_number(xfer_download_field(ev->result, x->dl_type,
+	    "percentComplete"));
 	if (ev->kind != JOBS_EVENT_DONE)
 		return;
 	if (cJSON_IsString(st) && strcmp(st->valuestring, "ready") == 0) {
@@ -518,9 +548,10 @@ xfer_download(struct tui *t, struct xfer *x, struct tui_req *r,
 		xfer_fail(t, x, "the server reports an error for the download");
 		return;
 	}
-	/* The POST answered "inprogress": poll the same path. */
+	/* The POST answered "inprogress": poll the downloads object. */
 	if (strcmp(r->method, "POST") == 0) {
-		char *path = xstrdup(r->path);
+		char *path = xstrdup(x->dl_path != NULL ? x->dl_path :
+		    r->path);
 		xfer_poll(t, x, path, xfer_download_over);
 		free(path);
 	}
@@ -735,7 +766,9 @@ xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 	int		 pct = xfer_percent(x), i, fill;
 	double		 left;
 
-	buf_addf(b, "%s  ", kinds[x->kind]);
+	/* The audio download's row says so where the kind is. */
+	buf_addf(b, "%s  ", x->dl_type != NULL && strcmp(x->dl_type,
+	    "audio") == 0 ? "audio dl" : kinds[x->kind]);
 	xfer_pad(b, x->title, namew);
 	buf_adds(b, "  ");
 	xfer_pad(b, xfer_state_name(x), XFER_STATE_W);

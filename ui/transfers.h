@@ -43,8 +43,14 @@ void	 transfers_free(struct tui *);
 /* Start; each reports in the status line when it ends. */
 void	 transfers_upload(struct tui *, const char *,
 	     const struct xfer_upload_opts *);
-/* A video's MP4 download: its uid, and its name for the tray's row. */
-void	 transfers_download(struct tui *, const char *, const char *);
+/*
+ * A video's download: its uid, its name for the tray's row, and the type
+ * (default: the MP4, audio: the M4A; NULL is default).
+ */
+void	 transfers_download(struct tui *, const char *, const char *,
+	     const char *);
+/* Watch a video's processing in the tray (a copy from a URL) until final. */
+void	 transfers_watch(struct tui *, const char *, const char *);
 
 /* An event of a transfer's job; 1 if it redrew something visible. */
 int	 transfers_event(struct tui *, struct tui_req *, struct jobs_event *);

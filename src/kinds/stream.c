@@ -39,6 +39,9 @@ static const char *const stream_track_states[] = {
 static const char *const stream_download_states[] = {
 	"inprogress", "ready", "error", NULL
 };
+static const char *const stream_caption_states[] = {
+	"ready", "inprogress", "error", NULL
+};
 
 /*
  * scheduledDeletion must fall 30 to 1096 days after the video's creation:
@@ -429,6 +432,10 @@ static const struct kind_column captions_columns[] = {
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "LABEL", .path = "label", .width = 0,
 	  .flags = KIND_COL_DEFAULT },
+	{ .header = "STATUS", .path = "status", .width = 10,
+	  .flags = KIND_COL_DEFAULT },
+	{ .header = "GENERATED", .path = "generated", .width = 9,
+	  .format = KIND_FMT_BOOL, .flags = KIND_COL_DEFAULT },
 	{ .header = NULL }
 };
 
@@ -437,6 +444,11 @@ static const struct kind_field captions_fields[] = {
 	  .flags = KIND_F_READONLY, .help = "Language tag (BCP 47)" },
 	{ .path = "label", .type = KIND_TYPE_STRING, .flags = KIND_F_READONLY,
 	  .help = "The language's name in that language" },
+	{ .path = "generated", .type = KIND_TYPE_BOOL,
+	  .flags = KIND_F_READONLY, .help = "Made by speech recognition" },
+	{ .path = "status", .type = KIND_TYPE_ENUM, .flags = KIND_F_READONLY,
+	  .values = stream_caption_states,
+	  .help = "inprogress while being generated" },
 	{ .path = NULL }
 };
 
@@ -448,10 +460,11 @@ const struct kind kind_captions = {
 	.help = "Captions and subtitles of one video (--video)",
 	.scope = KIND_SCOPE_VIDEO,
 	.list_path = STREAM_VIDEO "/captions",
+	.item_path = STREAM_VIDEO "/captions/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_SINGLE,
 	.id_field = "language",
-	.verbs = KIND_VERB_LIST,
+	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_DELETE,
 	.columns = captions_columns,
 	.fields = captions_fields,
 };
@@ -479,8 +492,8 @@ static const struct kind_field audio_fields[] = {
 	  .example = "https://example.com/audio/narration-fr.m4a" },
 	{ .path = "uid", .type = KIND_TYPE_HEX32, .flags = KIND_F_READONLY,
 	  .help = "Identifier of the track" },
-	{ .path = "default", .type = KIND_TYPE_BOOL, .flags = KIND_F_READONLY,
-	  .help = "Played by default" },
+	{ .path = "default", .type = KIND_TYPE_BOOL, .flags = KIND_F_UPDATE,
+	  .help = "Played by default (exactly one track is)" },
 	{ .path = "status", .type = KIND_TYPE_ENUM, .flags = KIND_F_READONLY,
 	  .values = stream_track_states, .help = "Processing state" },
 	{ .path = NULL }
@@ -499,8 +512,10 @@ const struct kind kind_audio_tracks = {
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_SINGLE,
 	.id_field = "uid",
-	.verbs = KIND_VERB_LIST | KIND_VERB_CREATE | KIND_VERB_DELETE,
+	.verbs = KIND_VERB_LIST | KIND_VERB_CREATE | KIND_VERB_UPDATE |
+	    KIND_VERB_DELETE,
 	.create_body = KIND_BODY_JSON,
+	.update_method = KIND_METHOD_PATCH,
 	.columns = audio_columns,
 	.fields = audio_fields,
 };
@@ -598,6 +613,8 @@ static const struct kind_column downloads_columns[] = {
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "URL", .path = "default.url", .width = 0,
 	  .flags = KIND_COL_DEFAULT },
+	{ .header = "AUDIO", .path = "audio.status", .width = 10 },
+	{ .header = "AUDIO URL", .path = "audio.url", .width = 0 },
 	{ .header = NULL }
 };
 
@@ -610,6 +627,15 @@ static const struct kind_field downloads_fields[] = {
 	{ .path = "default.url", .type = KIND_TYPE_URI,
 	  .flags = KIND_F_READONLY, .help = "Where the MP4 is served" },
 	{ .path = "default.percentComplete", .type = KIND_TYPE_NUMBER,
+	  .flags = KIND_F_READONLY, .help = "Progress, 0 to 100" },
+	{ .path = "audio", .type = KIND_TYPE_OBJECT,
+	  .flags = KIND_F_READONLY, .help = "The audio-only M4A download" },
+	{ .path = "audio.status", .type = KIND_TYPE_ENUM,
+	  .flags = KIND_F_READONLY, .values = stream_download_states,
+	  .help = "inprogress until the file is ready" },
+	{ .path = "audio.url", .type = KIND_TYPE_URI,
+	  .flags = KIND_F_READONLY, .help = "Where the M4A is served" },
+	{ .path = "audio.percentComplete", .type = KIND_TYPE_NUMBER,
 	  .flags = KIND_F_READONLY, .help = "Progress, 0 to 100" },
 	{ .path = NULL }
 };
@@ -761,4 +787,51 @@ const struct kind kind_direct_uploads = {
 	.columns = direct_columns,
 	.fields = direct_fields,
 	.check = direct_uploads_check,
+};
+
+/* ---- clips (a form of their own; not a kind the lists show) ------------- */
+
+static void
+clips_check(struct validate_ctx *ctx)
+{
+	const cJSON	*start, *end;
+
+	start = validate_get(validate_body(ctx), "startTimeSeconds");
+	end = validate_get(validate_body(ctx), "endTimeSeconds");
+	if (cJSON_IsNumber(start) && cJSON_IsNumber(end) &&
+	    !validate_failed(ctx, "endTimeSeconds") &&
+	    start->valuedouble >= end->valuedouble)
+		validate_add(ctx, "endTimeSeconds", "must be after "
+		    "startTimeSeconds");
+}
+
+static const struct kind_field clips_fields[] = {
+	{ .path = "startTimeSeconds", .type = KIND_TYPE_NUMBER,
+	  .flags = KIND_F_REQUIRED, KIND_RANGE(0, 86400),
+	  .help = "Where the clip starts, in seconds of the video" },
+	{ .path = "endTimeSeconds", .type = KIND_TYPE_NUMBER,
+	  .flags = KIND_F_REQUIRED, KIND_RANGE(0, 86400),
+	  .help = "Where it ends (at most the video's duration)" },
+	{ .path = "meta", .type = KIND_TYPE_MAP,
+	  .help = "Your own key/value data; meta.name is the name" },
+	{ .path = "meta.name", .type = KIND_TYPE_STRING,
+	  .help = "Name of the new video" },
+	{ .path = "clippedFromVideoUID", .type = KIND_TYPE_HEX32,
+	  .flags = KIND_F_READONLY, .help = "The video cut from" },
+	{ .path = NULL }
+};
+
+const struct kind kind_clips = {
+	.name = "clips",
+	.noun = "clip",
+	.help = "A new video cut from a ready one between two times",
+	.scope = KIND_SCOPE_ACCOUNT,
+	.create_path = STREAM_ACCOUNT "/clip",
+	.shape = KIND_SHAPE_NONE,
+	.paging = PAGER_SINGLE,
+	.id_field = "uid",
+	.verbs = KIND_VERB_CREATE,
+	.create_body = KIND_BODY_JSON,
+	.fields = clips_fields,
+	.check = clips_check,
 };

@@ -76,6 +76,9 @@ cto=$(e2e_api GET "$STREAM?search=Interview%20with%20the%20CTO" |
     stream_field uid)
 [ -n "$cto" ] || e2e_fail "the API does not find the interview"
 e2e_keys D
+# D asks which download: the MP4 is the first choice.
+e2e_wait_for "which download"
+e2e_keys Enter
 e2e_wait_for "download of Interview with the CTO.mp4 requested (T shows transfers)"
 e2e_wait_for "download of Interview with the CTO.mp4 is ready: $ROOT/media/$cto/"
 dl=$(e2e_api GET "$STREAM/$cto/downloads" | stream_field url)

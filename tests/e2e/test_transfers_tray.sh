@@ -65,6 +65,9 @@ e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
 cto=$(e2e_api GET "$STREAM?search=Interview%20with%20the%20CTO" |
     stream_field uid)
 e2e_keys D
+# D asks which download: the MP4 is the first choice.
+e2e_wait_for "which download"
+e2e_keys Enter
 e2e_wait_for "download of Interview with the CTO.mp4 requested"
 
 # The rows name the videos; each process and the download end ready.

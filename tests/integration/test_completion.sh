@@ -67,7 +67,7 @@ check "default high-contrast light mono my-colours solarized-dark" --theme ""
 check "" get rate-limits ""
 # The hidden command stays hidden.
 check "" __
-check "clear completion config create" c
+check "caption clear clip completion config create" c
 # Aliases when no kind starts with the word.
 check "rl rlr rlv" get rl
 

@@ -330,6 +330,51 @@ test_other_host_no_token(void **state)
 	other_origin("localhost", 1);
 }
 
+/*
+ * A plain tus server (or a proxy that drops the header) sends no
+ * stream-media-id: the id is the Location's last segment, and the upload
+ * goes on to that URL. Without even a segment, the creation fails.
+ */
+static void
+test_no_media_id_header(void **state)
+{
+	struct faultd_reply	 s[2];
+	struct faultd_request	 q;
+	struct tusc_result	 res;
+	struct rig		 r;
+	char			*cause = NULL;
+
+	(void)state;
+	rig_start(&r);
+	memset(s, 0, sizeof s);
+	s[0].status = 201;
+	s[0].headers = TUS_HDRS "Location: /files/0f3c9a1b?x=1\r\n";
+	s[1].status = 204;
+	s[1].headers = TUS_HDRS "Upload-Offset: 5243880\r\n";
+	faultd_script(r.fd, s, 2);
+	r.o.state_dir = NULL;
+	r.o.chunk_size = 3 * CHUNK;
+	if (tusc_upload(r.c, &r.o, &res, &cause) != STATUS_OK)
+		fail_msg("tusc_upload: %s", cause);
+	assert_string_equal(res.uid, "0f3c9a1b");
+	assert_int_equal(faultd_request(r.fd, 1, &q), 0);
+	assert_string_equal(q.method, "PATCH");
+	assert_string_equal(q.path, "/files/0f3c9a1b?x=1");
+	faultd_request_free(&q);
+	tusc_result_free(&res);
+	rig_finish(&r);
+
+	rig_start(&r);
+	s[0].headers = TUS_HDRS "Location: /\r\n";
+	faultd_script(r.fd, s, 1);
+	r.o.state_dir = NULL;
+	assert_int_equal(tusc_upload(r.c, &r.o, &res, &cause), STATUS_PARSE);
+	assert_non_null(strstr(cause, "no stream-media-id header"));
+	free(cause);
+	tusc_result_free(&res);
+	rig_finish(&r);
+}
+
 int
 main(void)
 {
@@ -339,6 +384,7 @@ main(void)
 		cmocka_unit_test(test_no_progress_ends),
 		cmocka_unit_test(test_other_port_no_token),
 		cmocka_unit_test(test_other_host_no_token),
+		cmocka_unit_test(test_no_media_id_header),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

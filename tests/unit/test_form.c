@@ -740,7 +740,7 @@ test_left_out(void **state)
 		"thumbnailTimestampPct", "scheduledDeletion", "uploadExpiry"
 	};
 	static const char *const audio_new[] = { "label", "url" };
-	static const char *const audio_edit[] = { "label" };
+	static const char *const audio_edit[] = { "label", "default" };
 	static const char *const schema_edit[] = {
 		"kind", "name", "validation_enabled"
 	};

@@ -277,17 +277,17 @@ test_defaults_no_clash(void **state)
 
 /*
  * A kind's own keys may take a list or global key for what only that
- * kind's list does (L uploads from a URL in videos), but never the keys
- * that find the way: moving, opening, going back, help, the : line.
+ * kind's list does (L uploads from a URL in videos, g generates captions),
+ * but never the keys that find the way: moving by a line, opening, going
+ * back, help, the : line; and the top and bottom keep a key.
  */
 static void
 test_defaults_kind_keys_keep_the_way(void **state)
 {
 	static const enum action way[] = {
 		ACTION_QUIT, ACTION_BACK, ACTION_HELP, ACTION_COMMAND,
-		ACTION_NEXT_PANEL, ACTION_UP, ACTION_DOWN, ACTION_TOP,
-		ACTION_BOTTOM, ACTION_DETAILS, ACTION_FILTER, ACTION_MARK,
-		ACTION_REFRESH,
+		ACTION_NEXT_PANEL, ACTION_UP, ACTION_DOWN, ACTION_DETAILS,
+		ACTION_FILTER, ACTION_MARK, ACTION_REFRESH,
 	};
 	struct keymap	*km = keymap_new();
 	struct buf	 in_list = BUF_INITIALIZER, in_kind = BUF_INITIALIZER;
@@ -309,6 +309,8 @@ test_defaults_kind_keys_keep_the_way(void **state)
 				    keymap_action_name(way[i]),
 				    buf_str(&in_kind), buf_str(&in_list));
 		}
+		assert_int_not_equal(keymap_key_of(km, c, ACTION_TOP), -1);
+		assert_int_not_equal(keymap_key_of(km, c, ACTION_BOTTOM), -1);
 	}
 	buf_free(&in_list);
 	buf_free(&in_kind);
@@ -571,7 +573,7 @@ test_problems(void **state)
 	assert_int_equal(total, 5);
 	assert_string_equal(p[0], "config.yaml: keymap.lists: not a context "
 	    "(global, list, detail, rate-limit-rules, videos, live-inputs, "
-	    "rule-versions)");
+	    "captions, rule-versions)");
 	assert_string_equal(p[1], "config.yaml: keymap.list.X: 'frobnicate' "
 	    "is not an action (see edgetui --help-keys)");
 	assert_prefix(p[2],

@@ -173,6 +173,16 @@ int	 cli_confirm(const char *);
 cli_run_cb cli_rules_run(const struct cli_command *, const struct kind *);
 int	 cli_cmd_rules_test(struct cli *, const struct kind *, int, char **);
 
+/* stream.c: upload --from-url, clip, embed, caption upload|generate|vtt */
+int	 cli_stream_copy(struct cli *, int);
+int	 cli_cmd_clip(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_embed(struct cli *, const struct kind *, int, char **);
+int	 cli_cmd_caption_upload(struct cli *, const struct kind *, int,
+	     char **);
+int	 cli_cmd_caption_generate(struct cli *, const struct kind *, int,
+	     char **);
+int	 cli_cmd_caption_vtt(struct cli *, const struct kind *, int, char **);
+
 /* simulate.c */
 int	 cli_cmd_rules_simulate(struct cli *, const struct kind *, int,
 	     char **);

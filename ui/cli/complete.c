@@ -35,7 +35,7 @@ const struct cli_complete_group cli_complete_groups[] = {
 	{ CLI_OPT_FIELD,	"opacity padding scale position validation "
 				"enable action" },
 	{ CLI_OPT_YES,		"yes" },
-	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size" },
+	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size from-url" },
 	{ CLI_OPT_WAIT,		"wait" },
 	{ CLI_OPT_MIGRATE,	"apply disable-legacy" },
 	{ CLI_OPT_PLAN,		"plan counting" },
@@ -43,6 +43,8 @@ const struct cli_complete_group cli_complete_groups[] = {
 	{ CLI_OPT_STATUS,	"status" },
 	{ CLI_OPT_EXPLAIN,	"explain" },
 	{ CLI_OPT_SIMULATE,	"log format rules host scheme" },
+	{ CLI_OPT_CLIP,		"start end" },
+	{ CLI_OPT_DOWNLOAD,	"type delete" },
 	{ CLI_OPT_TOKEN,	"key-id pem expires downloadable allow-ip "
 				"block-country" },
 };

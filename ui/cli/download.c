@@ -16,24 +16,26 @@
 #include "http.h"
 #include "jobs.h"
 #include "kind.h"
+#include "streamx.h"
+#include "xmalloc.h"
 
 #include "cli.h"
 
-/* The download's default.status and default.url, or NULL. */
+/* The download's <type>.status and <type>.url, or NULL. */
 static const char *
-cli_dl_field(const cJSON *result, const char *name)
+cli_dl_field(const cJSON *result, const char *type, const char *name)
 {
 	const cJSON	*d, *v;
 
-	d = cJSON_GetObjectItemCaseSensitive(result, "default");
+	d = cJSON_GetObjectItemCaseSensitive(result, type);
 	v = cJSON_GetObjectItemCaseSensitive(d, name);
 	return (cJSON_IsString(v) ? v->valuestring : NULL);
 }
 
 static void
-cli_dl_url(struct cli *c, const cJSON *result)
+cli_dl_url(struct cli *c, const cJSON *result, const char *type)
 {
-	const char	*url = cli_dl_field(result, "url");
+	const char	*url = cli_dl_field(result, type, "url");
 
 	if (c->out == CLI_OUT_TABLE)
 		printf("%s\n", url != NULL ? url : "");
@@ -44,9 +46,9 @@ cli_dl_url(struct cli *c, const cJSON *result)
 	fflush(stdout);
 }
 
-/* Poll the downloads object until default.status is "ready". */
+/* Poll the downloads object until <type>.status is "ready". */
 static int
-cli_dl_wait(struct cli *c, const char *path)
+cli_dl_wait(struct cli *c, const char *path, const char *type)
 {
 	struct jobs_poll_options po;
 	struct http_request	 req;
@@ -56,7 +58,7 @@ cli_dl_wait(struct cli *c, const char *path)
 	unsigned long		 id;
 	const char		*st;
 	const cJSON		*pct;
-	char			*cause = NULL, *msg;
+	char			*cause = NULL, *msg, *field, *pct_field;
 	int			 rv = -1, tty = isatty(STDERR_FILENO), drawn = 0;
 
 	if ((jobs = jobs_new(c->http, &cause)) == NULL) {
@@ -70,7 +72,9 @@ cli_dl_wait(struct cli *c, const char *path)
 	memset(&po, 0, sizeof po);
 	po.first_ms = JOBS_POLL_FIRST_MS;
 	po.max_ms = JOBS_POLL_MAX_MS;
-	po.field = "default.status";
+	field = xprintf("%s.status", type);
+	pct_field = xprintf("%s.percentComplete", type);
+	po.field = field;
 	po.equals = "ready";
 	if (jobs_poll(jobs, &req, &po, NULL, &id) != STATUS_OK) {
 		rv = cli_error(HTTP_EXIT_TRANSPORT, "download: the worker is "
@@ -90,7 +94,7 @@ cli_dl_wait(struct cli *c, const char *path)
 			case JOBS_EVENT_DONE:
 				if (tty && drawn)
 					fputs("\r\033[K", stderr);
-				cli_dl_url(c, ev.result);
+				cli_dl_url(c, ev.result, type);
 				rv = HTTP_EXIT_OK;
 				break;
 			case JOBS_EVENT_FAILED:
@@ -104,15 +108,14 @@ cli_dl_wait(struct cli *c, const char *path)
 				free(msg);
 				break;
 			case JOBS_EVENT_POLL_UPDATE:
-				st = cli_dl_field(ev.result, "status");
+				st = cli_dl_field(ev.result, type, "status");
 				if (st != NULL && strcmp(st, "error") == 0) {
 					rv = cli_error(HTTP_EXIT_REFUSED,
 					    "download: the server reports an "
 					    "error for %s", path);
 					break;
 				}
-				pct = kind_json_get(ev.result,
-				    "default.percentComplete");
+				pct = kind_json_get(ev.result, pct_field);
 				if (tty && cJSON_IsNumber(pct)) {
 					fprintf(stderr, "\r\033[Kdownload: "
 					    "%s %.1f%%", st != NULL ? st : "",
@@ -129,6 +132,8 @@ cli_dl_wait(struct cli *c, const char *path)
 	}
 out:
 	jobs_free(jobs);
+	free(field);
+	free(pct_field);
 	return (rv);
 }
 
@@ -139,43 +144,59 @@ cli_cmd_download(struct cli *c, const struct kind *unused_k, int argc,
 	const struct kind	*vk = kind_find("videos");
 	const struct kind	*dk = kind_find("downloads");
 	struct http_response	 resp;
-	char			*path = NULL, *cause = NULL;
-	const char		*st;
+	char			*path = NULL, *cause = NULL, *base;
+	const char		*st, *type;
 	int			 rv;
 
 	(void)unused_k;
 	if (argc != 2)
 		return (cli_usage_error("usage: edgetui %s",
 		    cli_command_find("download")->synopsis));
-	if (kind_id_check(vk, argv[1], &cause) != 0) {
+	if (kind_id_check(vk, argv[1], &cause) != 0 ||
+	    streamx_download_type(c->o->dl_type, &type, &cause) != 0) {
 		rv = cli_usage_error("download: %s", cause);
 		free(cause);
 		return (rv);
 	}
+	if (c->o->dl_delete && (c->o->seen & CLI_OPT_WAIT))
+		return (cli_usage_error("download: --wait or --delete, not "
+		    "both"));
 	c->vars[2].value = argv[1];
-	if ((path = kind_create_path(dk, c->vars, &cause)) == NULL) {
+	if ((base = kind_create_path(dk, c->vars, &cause)) == NULL) {
 		rv = cli_usage_error("download: %s", cause);
 		free(cause);
 		return (rv);
 	}
+	/* The typed path; the default keeps the one every client knows. */
+	path = strcmp(type, "default") == 0 && !c->o->dl_delete ?
+	    xstrdup(base) : xprintf("%s/%s", base, type);
 	if ((rv = cli_connect(c)) != 0)
 		goto out;
+	if (c->o->dl_delete) {
+		if ((rv = cli_send_json(c, "DELETE", path, NULL, &resp)) == 0)
+			cli_journal(c, "DELETE", path, resp.http_status, NULL,
+			    resp.api.result);
+		http_response_free(&resp);
+		goto out;
+	}
 	if ((rv = cli_send_json(c, "POST", path, NULL, &resp)) == 0) {
 		cli_journal(c, "POST", path, resp.http_status, NULL,
 		    resp.api.result);
-		st = cli_dl_field(resp.api.result, "status");
+		st = cli_dl_field(resp.api.result, type, "status");
 		if (!(c->o->seen & CLI_OPT_WAIT))
 			cli_print_record(c, dk, resp.api.result);
 		else if (st != NULL && strcmp(st, "ready") == 0)
-			cli_dl_url(c, resp.api.result);
+			cli_dl_url(c, resp.api.result, type);
 		else {
 			http_response_free(&resp);
-			rv = cli_dl_wait(c, path);
+			/* Polled on the untyped path: GET lists every type. */
+			rv = cli_dl_wait(c, base, type);
 			goto out;
 		}
 	}
 	http_response_free(&resp);
 out:
 	free(path);
+	free(base);
 	return (rv);
 }

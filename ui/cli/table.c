@@ -109,10 +109,11 @@ const struct cli_command cli_commands[] = {
 	},
 	{
 		.name = "upload",
-		.synopsis = "upload FILE [--name N] [--creator C] "
+		.synopsis = "upload FILE|--from-url URL [--name N] [--creator C] "
 		    "[--require-signed-urls] [--chunk-size BYTES]",
 		.summary = "TUS upload; prints the video's uid; a re-run resumes\n"
-		    "--chunk-size: 5 MiB..200 MiB, in 256 KiB steps",
+		    "--chunk-size: 5 MiB..200 MiB, in 256 KiB steps\n"
+		    "--from-url: the server fetches the video from URL",
 		.flags = CLI_OPT_NAME | CLI_OPT_UPLOAD,
 		.mutates = 1,
 		.min_args = 0,
@@ -121,14 +122,67 @@ const struct cli_command cli_commands[] = {
 	},
 	{
 		.name = "download",
-		.synopsis = "download VIDEO_ID [--wait]",
-		.summary = "request the MP4 download; --wait polls until it is "
-		    "ready and prints its URL",
-		.flags = CLI_OPT_WAIT,
+		.synopsis = "download VIDEO_ID [--type default|audio] [--wait] "
+		    "[--delete]",
+		.summary = "request the MP4 (or --type audio: M4A) download;\n"
+		    "--wait polls until it is ready and prints its URL;\n"
+		    "--delete removes it",
+		.flags = CLI_OPT_WAIT | CLI_OPT_DOWNLOAD,
 		.mutates = 1,
 		.min_args = 0,
 		.max_args = 1,
 		.run = cli_cmd_download
+	},
+	{
+		.name = "clip",
+		.synopsis = "clip VIDEO_ID --start T --end T [--name N]",
+		.summary = "a new video cut from a ready one; T in seconds or\n"
+		    "[h:]m:s; prints the new video's uid",
+		.flags = CLI_OPT_NAME | CLI_OPT_CLIP,
+		.mutates = 1,
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_clip
+	},
+	{
+		.name = "embed",
+		.synopsis = "embed VIDEO_ID",
+		.summary = "the HTML snippet that plays the video",
+		.min_args = 1,
+		.max_args = 1,
+		.no_kind = 1,
+		.run = cli_cmd_embed
+	},
+	{
+		.name = "caption upload",
+		.synopsis = "caption upload VIDEO_ID LANG FILE.vtt",
+		.summary = "add or replace the captions in LANG (WebVTT, 10 MB)",
+		.mutates = 1,
+		.min_args = 3,
+		.max_args = 3,
+		.no_kind = 1,
+		.run = cli_cmd_caption_upload
+	},
+	{
+		.name = "caption generate",
+		.synopsis = "caption generate VIDEO_ID LANG",
+		.summary = "captions by speech recognition (the video must be\n"
+		    "ready; cs de en es fr it ja ko nl pl pt ru)",
+		.mutates = 1,
+		.min_args = 2,
+		.max_args = 2,
+		.no_kind = 1,
+		.run = cli_cmd_caption_generate
+	},
+	{
+		.name = "caption vtt",
+		.synopsis = "caption vtt VIDEO_ID LANG",
+		.summary = "print the WebVTT text of the captions in LANG",
+		.min_args = 2,
+		.max_args = 2,
+		.no_kind = 1,
+		.run = cli_cmd_caption_vtt
 	},
 	{
 		.name = "token",

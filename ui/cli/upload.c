@@ -226,6 +226,8 @@ cli_cmd_upload(struct cli *c, const struct kind *unused_k, int argc,
 	int			 rv;
 
 	(void)unused_k;
+	if (o->from_url != NULL)
+		return (cli_stream_copy(c, argc));
 	if (argc != 2)
 		return (cli_usage_error("usage: edgetui %s",
 		    cli_command_find("upload")->synopsis));

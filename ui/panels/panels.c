@@ -17,6 +17,8 @@ extern const struct panel_ops panel_rate_limits_ops;
 extern const struct panel_ops panel_rate_limit_rules_ops;
 extern const struct panel_ops panel_rule_versions_ops;
 extern const struct panel_ops panel_videos_ops;
+extern const struct panel_ops panel_captions_ops;
+extern const struct panel_ops panel_audio_tracks_ops;
 extern const struct panel_ops panel_signing_keys_ops;
 extern const struct panel_ops panel_storage_ops;
 extern const struct panel_ops panel_live_inputs_ops;
@@ -32,6 +34,8 @@ static const struct panel_ops *const panel_table[] = {
 	&panel_rate_limit_rules_ops,
 	&panel_rule_versions_ops,
 	&panel_videos_ops,
+	&panel_captions_ops,
+	&panel_audio_tracks_ops,
 	&panel_signing_keys_ops,
 	&panel_storage_ops,
 	&panel_live_inputs_ops,

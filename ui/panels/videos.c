@@ -1,7 +1,8 @@
 /*
  * Videos: u uploads a file (TUS, in the transfers tray), U makes a
- * one-time upload URL, D asks for the MP4 download, a and c open the
- * video's audio tracks and captions. While the list shows videos still
+ * one-time upload URL, D asks for a download (MP4 or audio), a and c open
+ * the video's audio tracks and captions; L, C and the embed snippet are
+ * vidops.c's. While the list shows videos still
  * being processed, it is fetched again every few seconds.
  */
 #include "config.h"
@@ -15,6 +16,7 @@
 #include "signurl.h"
 #include "transfers.h"
 #include "tui.h"
+#include "vidops.h"
 #include "xmalloc.h"
 
 enum {
@@ -284,8 +286,6 @@ videos_sub(struct panel *p, const struct kind *k)
 static int
 videos_action(struct panel *p, enum action a)
 {
-	const char	*id = panel_current_id(p);
-
 	switch (a) {
 	case ACTION_UPLOAD:
 	case ACTION_NEW:
@@ -301,13 +301,16 @@ videos_action(struct panel *p, enum action a)
 		    "new direct-upload URL", videos_direct_submit, NULL);
 		return (TUI_HANDLED);
 	case ACTION_DOWNLOAD:
-		if (id != NULL) {
-			cJSON *rec = panel_current_record(p);
-			const cJSON *name = kind_json_get(rec, "meta.name");
-			transfers_download(p->tui, id, cJSON_IsString(name) ?
-			    name->valuestring : NULL);
-			cJSON_Delete(rec);
-		}
+		vidops_download(p);
+		return (TUI_HANDLED);
+	case ACTION_UPLOAD_FROM_URL:
+		vidops_copy(p);
+		return (TUI_HANDLED);
+	case ACTION_CLIP:
+		vidops_clip(p);
+		return (TUI_HANDLED);
+	case ACTION_EMBED:
+		vidops_embed(p);
 		return (TUI_HANDLED);
 	case ACTION_AUDIO:
 		videos_sub(p, &kind_audio_tracks);
@@ -337,6 +340,8 @@ videos_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		videos_refreshed(p, r, ev);
 		return (1);
 	}
+	if (vidops_event(p, r, ev))
+		return (1);
 	if (r->type == TUI_REQ_OTHER && r->sub == SIGNURL_REQ)
 		return (signurl_event(p, r, ev));
 	if (r->type != TUI_REQ_OTHER || r->sub != VIDEOS_DIRECT)
@@ -389,6 +394,8 @@ const struct panel_ops panel_videos_ops = {
 		{ ACTION_AUDIO, "audio" },
 		{ ACTION_CAPTIONS, "captions" },
 		{ ACTION_TRANSFERS, "transfers" },
+		{ ACTION_UPLOAD_FROM_URL, "from URL" },
+		{ ACTION_CLIP, "clip" },
 		{ ACTION_SIGN_URL, "sign URL" },
 		{ ACTION_NONE, NULL }
 	},
