@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "common.h"
 #include "kind.h"
 #include "log.h"
@@ -229,6 +230,50 @@ rulesets_entrypoint_body(const cJSON *rule)
 	rules = cJSON_AddArrayToObject(body, "rules");
 	cJSON_AddItemToArray(rules, rulesets_rule_body(rule));
 	return (body);
+}
+
+char *
+rulesets_characteristics_text(const cJSON *list)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	const cJSON	*c;
+
+	cJSON_ArrayForEach(c, list) {
+		if (cJSON_IsString(c))
+			buf_addf(&b, "%s%s", b.len > 0 ? ", " : "",
+			    c->valuestring);
+	}
+	return (buf_detach(&b, NULL));
+}
+
+cJSON *
+rulesets_characteristics_parse(const char *s)
+{
+	cJSON		*list = cJSON_CreateArray();
+	const char	*p = s, *e, *end;
+	char		*one;
+	int		 quoted;
+
+	while (*p != '\0') {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (*p == '\0')
+			break;
+		for (quoted = 0, e = p; *e != '\0'; e++) {
+			if (*e == '"')
+				quoted = !quoted;
+			else if (*e == ',' && !quoted)
+				break;
+		}
+		for (end = e; end > p && end[-1] == ' '; end--)
+			;
+		one = xstrndup(p, (size_t)(end - p));
+		if (!cJSON_AddItemToArray(list, cJSON_CreateString(one)))
+			fatalx("out of memory");
+		free(one);
+		p = e;
+	}
+	return (list);
 }
 
 /* ---- lint --------------------------------------------------------------- */

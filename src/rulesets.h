@@ -81,6 +81,14 @@ cJSON	*rulesets_rule_body(const cJSON *);
 cJSON	*rulesets_entrypoint_body(const cJSON *);
 
 /*
+ * A rule's characteristics as a form shows them, "cf.colo.id, ip.src",
+ * and back: commas separate, except inside the quotes of a key
+ * (http.request.headers["a,b"]); blanks around each are dropped.
+ */
+char	*rulesets_characteristics_text(const cJSON *);
+cJSON	*rulesets_characteristics_parse(const char *);
+
+/*
  * The first problem of a rule, as the service would find it on plan:
  * an expression (text set: render it with expr_error_render) or another
  * field (text NULL, err.message says what).

@@ -207,6 +207,15 @@ int		 keymap_key_of(const struct keymap *, enum keymap_context,
  * line "  KEYS  action  help" for each action with a key there.
  */
 void		 keymap_help(const struct keymap *, struct buf *);
+/* The keys of the rate limiting rule form and the expression editor,
+ * which are fixed (the help screen and --help-keys end with them). */
+#define KEYMAP_RULE_FORM_HELP \
+	"\nIn the rate limiting rule form (n, e in :rules): Up/Down/Tab/j/k " \
+	"move,\n  Enter edits a field, V validates with the server (dry_run), " \
+	"S saves,\n  T tests the rule as typed, L simulates it over a log, " \
+	"Esc/q cancel.\n" \
+	"In the expression editor: Tab completes a name, C-f formats, Enter " \
+	"starts\n  a new line, Esc goes back to the form.\n"
 /* keymap_help of the defaults (edgetui --help-keys). */
 void		 keymap_print_defaults(FILE *);
 

@@ -457,6 +457,7 @@ main(int argc, char **argv)
 			return (0);
 		case OPT_HELP_KEYS:
 			keymap_print_defaults(stdout);
+			fputs(KEYMAP_RULE_FORM_HELP, stdout);
 			return (0);
 		case OPT_VERSION:
 			printf("edgetui %s\n", PACKAGE_VERSION);

@@ -417,7 +417,7 @@ tui_help_modal(struct tui *t)
 	    "or the one\n  shown before; q in the last list quits (Esc never "
 	    "does).\n"
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
-	    "choice,\n  Enter submits, Esc cancels.\n");
+	    "choice,\n  Enter submits, Esc cancels.\n" KEYMAP_RULE_FORM_HELP);
 	m = textview_modal("help", buf_str(&b));
 	buf_free(&b);
 	return (m);

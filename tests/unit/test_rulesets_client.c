@@ -367,6 +367,42 @@ test_profile_plan(void **state)
 	config_free(cfg);
 }
 
+/* Characteristics as the rule form shows them, and back. */
+static void
+test_characteristics(void **state)
+{
+	cJSON	*list;
+	char	*text;
+
+	(void)state;
+	list = rulesets_characteristics_parse(" cf.colo.id ,ip.src,, "
+	    "http.request.headers[\"x-a,b\"] ,");
+	assert_int_equal(cJSON_GetArraySize(list), 3);
+	assert_string_equal(cJSON_GetArrayItem(list, 0)->valuestring,
+	    "cf.colo.id");
+	assert_string_equal(cJSON_GetArrayItem(list, 1)->valuestring,
+	    "ip.src");
+	assert_string_equal(cJSON_GetArrayItem(list, 2)->valuestring,
+	    "http.request.headers[\"x-a,b\"]");
+	text = rulesets_characteristics_text(list);
+	assert_string_equal(text, "cf.colo.id, ip.src, "
+	    "http.request.headers[\"x-a,b\"]");
+	free(text);
+	cJSON_Delete(list);
+	/* An unclosed quote keeps the rest, to be refused by the lint. */
+	list = rulesets_characteristics_parse("cf.colo.id, a[\"b, c");
+	assert_int_equal(cJSON_GetArraySize(list), 2);
+	assert_string_equal(cJSON_GetArrayItem(list, 1)->valuestring,
+	    "a[\"b, c");
+	cJSON_Delete(list);
+	list = rulesets_characteristics_parse("");
+	assert_int_equal(cJSON_GetArraySize(list), 0);
+	text = rulesets_characteristics_text(list);
+	assert_string_equal(text, "");
+	free(text);
+	cJSON_Delete(list);
+}
+
 int
 main(void)
 {
@@ -378,6 +414,7 @@ main(void)
 		cmocka_unit_test(test_lint),
 		cmocka_unit_test(test_pager_cursor),
 		cmocka_unit_test(test_profile_plan),
+		cmocka_unit_test(test_characteristics),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -19,6 +19,7 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+#include "panels/rlform.h"
 #include "panels/rlrules.h"
 #include "panels/rltest.h"
 
@@ -385,6 +386,9 @@ rlrules_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		rlrules_listed(p, r, ev);
 		return (0);
 	}
+	/* The form's and the YAML editor's writes (rlform.c). */
+	if (rlform_event(p, r, ev))
+		return (1);
 	if (r->type != TUI_REQ_OTHER || r->sub != RLRULES_SUB)
 		return (0);
 	if (s == NULL || s->batch == NULL ||
@@ -689,11 +693,13 @@ rlrules_action(struct panel *p, enum action a)
 		rltest_open(p->tui, NULL);
 		return (TUI_HANDLED);
 	case ACTION_NEW:
+		rlform_new(p);
+		return (TUI_HANDLED);
 	case ACTION_EDIT:
+		rlform_edit(p);
+		return (TUI_HANDLED);
 	case ACTION_EDIT_YAML:
-		tui_message(p->tui, TUI_MSG_WARN, "rate limiting rules are "
-		    "created and edited with edgetui create and edit "
-		    "rate-limit-rules (nothing was sent)");
+		rlyaml_edit(p);
 		return (TUI_HANDLED);
 	case ACTION_DELETE:
 		rlrules_delete(p);
@@ -737,6 +743,9 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.draw = rlrules_draw,
 	.closed = rlrules_closed,
 	.hints = (const struct panel_hint[]){
+		{ ACTION_NEW, "new" },
+		{ ACTION_EDIT, "edit" },
+		{ ACTION_EDIT_YAML, "yaml" },
 		{ ACTION_MOVE_UP, "up" },
 		{ ACTION_MOVE_DOWN, "down" },
 		{ ACTION_TOGGLE, "enable/disable" },

@@ -1,0 +1,40 @@
+/*
+ * Writing a rate limiting rule from the console: n and e open the rule's
+ * form (ui/panels/rlform.c), E its YAML in $EDITOR (ui/panels/rlyaml.c).
+ * Both send through rlform_write: the zone's entry point first (a write
+ * needs its id, and a new rule creates it when absent), then the POST or
+ * the whole-rule PATCH, or the same with dry_run=true to validate.
+ */
+#ifndef EDGE_PANELS_RLFORM_H
+#define EDGE_PANELS_RLFORM_H
+
+#include "expr.h"
+#include "tui.h"
+
+void		 rlform_new(struct panel *);
+void		 rlform_edit(struct panel *);
+void		 rlyaml_edit(struct panel *);
+/* Non-zero when the answer was to one of these writes. */
+int		 rlform_event(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+
+/* The plan the profile names (plan:), EXPR_PLAN_NONE when it names none. */
+enum expr_plan	 rlform_plan(struct tui *);
+
+/*
+ * Send rule (id NULL: a new one; before: as it was, for the journal) with
+ * dry_run when dry. form: the modal to tell (it must call rlform_forget
+ * when freed), or NULL; text: the YAML saved, offered again on a refusal.
+ */
+struct tui_req	*rlform_write(struct panel *, const char *, const cJSON *,
+		     const cJSON *, int, struct modal *, const char *);
+/* A form going away while its write is on its way. */
+void		 rlform_forget(struct tui *, struct tui_req *);
+
+/* rlyaml.c: a refused YAML write (why), offered again in the editor. */
+void		 rlyaml_refused(struct panel *, const char *, const cJSON *,
+		     const char *, const char *);
+int		 rlyaml_event(struct panel *, struct tui_req *,
+		     struct jobs_event *);
+
+#endif
