@@ -22,11 +22,12 @@
 
 struct journal_match {
 	int	 fixed;		/* literal segments that matched */
-	char	*vars[4];	/* account zone video id */
+	char	*vars[5];	/* account zone video id ruleset */
 };
 
+/* {ruleset}: a rule's path names its ruleset (rate-limit-rules). */
 static const char *const journal_var_names[] = {
-	"{account}", "{zone}", "{video}", "{id}"
+	"{account}", "{zone}", "{video}", "{id}", "{ruleset}"
 };
 
 static void
@@ -147,6 +148,7 @@ journal_target(const char *path, struct journal_target *t)
 	t->zone = best.vars[1];
 	t->video = best.vars[2];
 	t->id = best.vars[3];
+	free(best.vars[4]);	/* the ruleset: no part of the target */
 	t->list = best_list;
 	return (0);
 }
@@ -355,6 +357,13 @@ journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 	if (r->status < 200 || r->status > 299) {
 		journal_undo_none(u, "the change failed (HTTP %d): nothing to "
 		    "undo", r->status);
+		return;
+	}
+	/* A rule's path needs its ruleset: the entry point's versions. */
+	if (k->item_path != NULL && strstr(k->item_path, "{ruleset}") !=
+	    NULL) {
+		journal_undo_none(u, "restore one of the entry point's "
+		    "versions instead (:%s, v, R)", k->name);
 		return;
 	}
 	if (u->target.list && strcmp(m, "POST") != 0) {

@@ -833,14 +833,21 @@ kind_format(const struct kind_column *c, const cJSON *v, const cJSON *record,
 	case KIND_FMT_NUMBER:
 		if (kind_number(v, &d) != 0)
 			break;
-		kind_add_number(b, d);
+		if (d == 0 && c->zero != NULL)
+			buf_adds(b, c->zero);
+		else
+			kind_add_number(b, d);
 		return (1);
 	case KIND_FMT_RATE:
+	case KIND_FMT_RATE_SECONDS:
 		kind_add_scalar(b, v);
 		v2 = kind_json_get(record, c->path2);
 		if (kind_number(v2, &d) == 0) {
 			buf_addc(b, '/');
-			kind_add_period(b, d);
+			if (c->format == KIND_FMT_RATE)
+				kind_add_period(b, d);
+			else
+				buf_addf(b, "%.0fs", d);
 		}
 		return (1);
 	case KIND_FMT_LIST:

@@ -89,7 +89,8 @@ enum kind_format {
 	KIND_FMT_COUNT,		/* an array's length, a number as 12,345 */
 	KIND_FMT_NUMBER,	/* 0.465, 2050.22 */
 	KIND_FMT_LIST,		/* ["GET","POST"] -> "GET,POST" */
-	KIND_FMT_RATE		/* path per path2 seconds: "5/60s" */
+	KIND_FMT_RATE,		/* path per path2 seconds: "5/1m" */
+	KIND_FMT_RATE_SECONDS	/* the same, the period in seconds: "5/60s" */
 };
 
 /* kind_column flags. */
@@ -104,6 +105,7 @@ struct kind_column {
 	enum kind_format	 format;
 	int			 flags;
 	const char		*none;		/* shown for no value; "-" */
+	const char		*zero;		/* NUMBER: shown for 0 */
 };
 
 enum kind_type {

@@ -543,6 +543,7 @@ rows_new(const struct kind *k, const struct kind_column *const *cols,
 		case KIND_FMT_COUNT:
 		case KIND_FMT_NUMBER:
 		case KIND_FMT_RATE:
+		case KIND_FMT_RATE_SECONDS:
 			r->key[i] = (int)r->nkeys++;
 			break;
 		default:

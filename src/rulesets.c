@@ -184,6 +184,22 @@ rulesets_rule_added(const cJSON *before, const cJSON *after)
 	return (NULL);
 }
 
+void
+rulesets_number(cJSON *rules)
+{
+	cJSON	*r;
+	int	 i = 0;
+
+	if (!cJSON_IsArray(rules))
+		return;
+	cJSON_ArrayForEach(r, rules) {
+		if (!cJSON_IsObject(r))
+			continue;
+		cJSON_DeleteItemFromObjectCaseSensitive(r, "position");
+		cJSON_AddNumberToObject(r, "position", ++i);
+	}
+}
+
 /* ---- bodies ------------------------------------------------------------- */
 
 cJSON *

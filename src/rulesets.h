@@ -64,6 +64,11 @@ const cJSON	*rulesets_rule_find(const cJSON *, const char *, int *);
  * the one a create added.
  */
 const cJSON	*rulesets_rule_added(const cJSON *, const cJSON *);
+/*
+ * Number a rules array in place: each rule gets "position", its 1-based
+ * place (what lists show; a write's body never sends it).
+ */
+void		 rulesets_number(cJSON *);
 
 /*
  * What a create or an update sends for a rule (caller frees): the rule

@@ -87,6 +87,8 @@ static const struct {
 	[KEYMAP_CAPTIONS] = { "captions",
 	    "in a video's captions list (then list, then global)",
 	    KEYMAP_LIST },
+	[KEYMAP_RULE_VERSIONS] = { "rule-versions",
+	    "in the rule versions list (then list, then global)", KEYMAP_LIST },
 };
 _Static_assert(nitems(keymap_contexts) == KEYMAP_NCONTEXTS,
     "one row per context");

@@ -26,6 +26,7 @@ enum keymap_context {
 	KEYMAP_VIDEOS,		/* the videos list */
 	KEYMAP_LIVE_INPUTS,	/* the live-inputs list */
 	KEYMAP_CAPTIONS,	/* a video's captions list */
+	KEYMAP_RULE_VERSIONS,	/* the rule-versions list */
 	KEYMAP_NCONTEXTS
 };
 
@@ -129,7 +130,18 @@ enum keymap_context {
 	    "legacy rate limits: preview as rate limiting rules, then apply") \
 	/* rate-limit-rules: the tester */ \
 	X(ACTION_TEST, "test", KEYMAP_RATE_LIMIT_RULES, \
-	    "try a request on the rules: which matches, and why (:test)")
+	    "try a request on the rules: which matches, and why (:test)") \
+	/* rate-limit-rules and its versions (rule-versions) */ \
+	X(ACTION_MOVE_UP, "move-up", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule up one place (evaluated earlier)") \
+	X(ACTION_MOVE_DOWN, "move-down", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule down one place (evaluated later)") \
+	X(ACTION_VERSIONS, "versions", KEYMAP_RATE_LIMIT_RULES, \
+	    "the entry point's versions: view, diff, restore") \
+	X(ACTION_VERSION_DIFF, "diff", KEYMAP_RULE_VERSIONS, \
+	    "what changed from the version to the current rules") \
+	X(ACTION_VERSION_RESTORE, "restore", KEYMAP_RULE_VERSIONS, \
+	    "make the version's rules the current ones (asks first)")
 
 enum action {
 	ACTION_NONE = 0,	/* "none": an unbound key */

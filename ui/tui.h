@@ -98,7 +98,10 @@ struct panel_ops {
 	int		 (*event)(struct panel *, struct tui_req *,
 			     struct jobs_event *);
 	void		 (*opened)(struct panel *);
-	/* Above the details of an object kind; returns the lines used. */
+	/*
+	 * Above the details of an object kind, or above a list's columns;
+	 * returns the lines used.
+	 */
 	int		 (*draw)(struct panel *, int, int, int);
 	/* The footer's actions; ends with ACTION_NONE. */
 	const struct panel_hint *hints;

@@ -36,26 +36,31 @@ rulesets_rule_check(struct validate_ctx *ctx)
 }
 
 /*
- * Rows come in evaluation order. The expression, the widest, is last so
- * it takes what is left.
+ * Rows come in evaluation order; "position" is not the server's: the
+ * table and the console number the rules they list. The expression, the
+ * widest, is last so it takes what is left.
  */
 static const struct kind_column rulesets_rule_columns[] = {
-	{ .header = "DESCRIPTION", .path = "description", .width = 24,
+	{ .header = "#", .path = "position", .width = 3,
+	  .format = KIND_FMT_NUMBER, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	{ .header = "DESCRIPTION", .path = "description", .width = 18,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "ACTION", .path = "action", .width = 17,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "RATE", .path = "ratelimit.requests_per_period",
-	  .path2 = "ratelimit.period", .width = 9, .format = KIND_FMT_RATE,
+	  .path2 = "ratelimit.period", .width = 9,
+	  .format = KIND_FMT_RATE_SECONDS,
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	/* 0 (or absent: the API may leave a 0 out) throttles. */
 	{ .header = "TIMEOUT", .path = "ratelimit.mitigation_timeout",
-	  .width = 7, .format = KIND_FMT_NUMBER, .none = "0",
-	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	  .width = 8, .format = KIND_FMT_NUMBER, .none = "throttle",
+	  .zero = "throttle", .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "ENABLED", .path = "enabled", .width = 7,
 	  .format = KIND_FMT_BOOL, .none = "yes", .flags = KIND_COL_DEFAULT },
+	{ .header = "CHARACTERISTICS", .path = "ratelimit.characteristics",
+	  .width = 15, .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT },
 	{ .header = "EXPRESSION", .path = "expression", .width = 0,
 	  .flags = KIND_COL_DEFAULT },
-	{ .header = "CHARACTERISTICS", .path = "ratelimit.characteristics",
-	  .width = 24, .format = KIND_FMT_LIST },
 	{ .header = "COUNTING", .path = "ratelimit.counting_expression",
 	  .width = 0 },
 	{ .header = "REF", .path = "ref", .width = 32 },
@@ -74,6 +79,9 @@ static const struct kind_field rulesets_rule_fields[] = {
 	  .flags = KIND_F_READONLY, .help = "The rule's version" },
 	{ .path = "last_updated", .type = KIND_TYPE_TIME,
 	  .flags = KIND_F_READONLY, .help = "When the rule last changed" },
+	{ .path = "position", .type = KIND_TYPE_INT,
+	  .flags = KIND_F_READONLY, .help = "Place in evaluation order, 1 "
+	  "first (as listed; never sent)" },
 	{ .path = "ref", .type = KIND_TYPE_STRING, .flags = KIND_F_NONEMPTY,
 	  .help = "Reference kept across versions (default: the id)" },
 	{ .path = "description", .type = KIND_TYPE_STRING,
@@ -225,6 +233,9 @@ static const struct kind_column rulesets_version_columns[] = {
 	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },
+	/* A list leaves the rules out: the console reads each version's. */
+	{ .header = "RULES", .path = "rules", .width = 5,
+	  .format = KIND_FMT_COUNT, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "NAME", .path = "name", .width = 24,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "DESCRIPTION", .path = "description", .width = 0,
@@ -244,6 +255,8 @@ static const struct kind_field rulesets_version_fields[] = {
 	  .help = "The entry point's name" },
 	{ .path = "description", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_READONLY, .help = "The entry point's description" },
+	{ .path = "rules", .type = KIND_TYPE_OBJECTS,
+	  .flags = KIND_F_READONLY, .help = "The rules then (one version's)" },
 	{ .path = NULL }
 };
 

@@ -175,7 +175,7 @@ e2e_keys j Enter End
 e2e_type " (edited)"
 e2e_keys Enter S
 e2e_wait_for "saved rate limiting rule 'Form rule e2e (edited)'"
-e2e_wait_match '^> .*Form rule e2e \(edited\)'
+e2e_wait_match '^> .*Form rule e2e \(ed'
 rules=$(cli_rules)
 grep -qF 'ip.src eq 1.2.3.4 and http.request.method eq \"POST\"' <<<"$rules" ||
     e2e_fail "the PATCH lost the expression: $rules"

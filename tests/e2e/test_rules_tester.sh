@@ -93,7 +93,7 @@ e2e_wait_gone 'rules tester'
 e2e_keys :
 e2e_type rules
 e2e_keys Enter
-e2e_wait_match '^> Login form'
+e2e_wait_match '^> 1   Login form'
 e2e_keys C-t
 e2e_wait_for 'rules tester'
 e2e_wait_match '^ URL +https://example\.com/login'

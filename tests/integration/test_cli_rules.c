@@ -193,6 +193,9 @@ test_list_in_order(void **state)
 	list = cJSON_Parse(r.out);
 	ep = entry(f, f->emu.zone);
 	assert_int_equal(cJSON_GetArraySize(list), 6);
+	/* The data as the server sent it: the number is the table's. */
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "position"));
 	for (i = 0; i < 6; i++)
 		assert_string_equal(str(cJSON_GetArrayItem(list, i), "id"),
 		    str(cJSON_GetArrayItem(rules_of(ep), i), "id"));
@@ -204,7 +207,10 @@ test_list_in_order(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_lines(r.out), 7);
 	assert_true(has(r.out, "ACTION"));
-	assert_true(has(r.out, "5/1m"));
+	assert_true(has(r.out, "5/60s"));
+	/* Numbered in order; a 0 timeout throttles. */
+	assert_true(has(r.out, " #  DESCRIPTION"));
+	assert_true(has(r.out, "throttle"));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));

@@ -78,6 +78,14 @@ test_target(void **state)
 	assert_string_equal(t.id, RL_ID);
 	journal_target_free(&t);
 
+	/* A rate limiting rule's path names its ruleset too. */
+	assert_int_equal(journal_target("/zones/" ZONE "/rulesets/" ACCOUNT
+	    "/rules/" RL_ID, &t), 0);
+	assert_ptr_equal(t.kind, &kind_rate_limit_rules);
+	assert_string_equal(t.id, RL_ID);
+	assert_string_equal(t.zone, ZONE);
+	journal_target_free(&t);
+
 	assert_int_equal(journal_target("/nowhere/at/all", &t), -1);
 	assert_int_equal(journal_target("relative", &t), -1);
 	assert_int_equal(journal_target("/zones//rate_limits", &t), -1);
@@ -174,6 +182,14 @@ test_undo_impossible(void **state)
 	journal_undo_plan(&r, &u);
 	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
 	assert_non_null(strstr(u.why, "video cannot be restored"));
+	journal_undo_free(&u);
+
+	/* A rate limiting rule: by a version of its entry point. */
+	record(&r, "DELETE", "/zones/" ZONE "/rulesets/" ACCOUNT "/rules/"
+	    RL_ID, video, NULL);
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
+	assert_non_null(strstr(u.why, "entry point's versions"));
 	journal_undo_free(&u);
 
 	key = cJSON_Parse("{\"id\":\"" RL_ID "\",\"pem\":\"[redacted]\"}");

@@ -573,7 +573,7 @@ test_problems(void **state)
 	assert_int_equal(total, 5);
 	assert_string_equal(p[0], "config.yaml: keymap.lists: not a context "
 	    "(global, list, detail, rate-limit-rules, videos, live-inputs, "
-	    "captions)");
+	    "captions, rule-versions)");
 	assert_string_equal(p[1], "config.yaml: keymap.list.X: 'frobnicate' "
 	    "is not an action (see edgetui --help-keys)");
 	assert_prefix(p[2],

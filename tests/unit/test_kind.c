@@ -759,6 +759,16 @@ test_cell_count_list_rate(void **state)
 	    "20/1h");
 	CELL(&kind_rate_limits, "rate", "{\"threshold\":1,\"period\":86400}",
 	    "1/1d");
+	/* Rules: the period in seconds as the API has it; 0 throttles. */
+	CELL(&kind_rate_limit_rules, "rate", "{\"ratelimit\":{"
+	    "\"requests_per_period\":100,\"period\":60}}", "100/60s");
+	CELL(&kind_rate_limit_rules, "timeout", "{\"ratelimit\":{"
+	    "\"mitigation_timeout\":0}}", "throttle");
+	CELL(&kind_rate_limit_rules, "timeout", "{\"ratelimit\":{}}",
+	    "throttle");
+	CELL(&kind_rate_limit_rules, "timeout", "{\"ratelimit\":{"
+	    "\"mitigation_timeout\":600}}", "600");
+	CELL(&kind_rate_limit_rules, "#", "{\"position\":3}", "3");
 	CELL(&kind_rate_limits, "url", "{\"match\":{\"request\":"
 	    "{\"url\":\"www.example.com/login*\"}}}", "www.example.com/login*");
 	CELL(&kind_watermarks, "opacity", "{\"opacity\":0.465}", "0.465");
@@ -939,7 +949,8 @@ check_columns(const struct kind *k)
 		if (kind_field_find(k, c->path) == NULL)
 			fail_msg("%s: column %s shows %s, no field", k->name,
 			    c->header, c->path);
-		if ((c->format == KIND_FMT_RATE) != (c->path2 != NULL))
+		if ((c->format == KIND_FMT_RATE ||
+		    c->format == KIND_FMT_RATE_SECONDS) != (c->path2 != NULL))
 			fail_msg("%s: column %s path2", k->name, c->header);
 		if (c->path2 != NULL && kind_field_find(k, c->path2) == NULL)
 			fail_msg("%s: column %s path2 %s", k->name, c->header,

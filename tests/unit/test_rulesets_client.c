@@ -214,6 +214,16 @@ test_rule_find(void **state)
 	assert_ptr_equal(rulesets_rule_added(NULL, after),
 	    cJSON_GetArrayItem(cJSON_GetObjectItem(after, "rules"), 0));
 	assert_null(rulesets_rule_added(after, before));
+
+	/* Numbered in place from 1; a number already there is replaced. */
+	cJSON_AddNumberToObject(cJSON_GetArrayItem(rulesets_rules(after), 1),
+	    "position", 9);
+	rulesets_number(cJSON_GetObjectItem(after, "rules"));
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    rulesets_rules(after), 0), "position")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    rulesets_rules(after), 1), "position")->valueint, 2);
+	rulesets_number(NULL);
 	cJSON_Delete(before);
 	cJSON_Delete(after);
 }

@@ -197,7 +197,7 @@ rules_print_list(struct cli *c, const cJSON *rules, long limit)
 {
 	struct cli_table	 t;
 	const cJSON		*r;
-	cJSON			*list;
+	cJSON			*list, *numbered;
 	long			 n = 0;
 
 	list = cJSON_CreateArray();
@@ -208,10 +208,14 @@ rules_print_list(struct cli *c, const cJSON *rules, long limit)
 	}
 	switch (c->out) {
 	case CLI_OUT_TABLE:
+		/* The table numbers them (the # column); the data stays. */
+		numbered = cJSON_Duplicate(list, 1);
+		rulesets_number(numbered);
 		cli_table_init(&t, &kind_rate_limit_rules);
 		cli_table_header(&t);
-		cJSON_ArrayForEach(r, list)
+		cJSON_ArrayForEach(r, numbered)
 			cli_table_row(&t, r);
+		cJSON_Delete(numbered);
 		break;
 	case CLI_OUT_JSON:
 		cli_print_json(list);

@@ -628,5 +628,10 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 		textview_draw(p->tui, &p->detail, y, 0, h, w);
 		return;
 	}
+	if (p->ops != NULL && p->ops->draw != NULL) {
+		b = p->ops->draw(p, y, h, w);
+		y += b;
+		h -= b;
+	}
 	panel_draw_list(p, y, h, w);
 }

@@ -15,6 +15,7 @@ extern const struct panel_ops panel_validation_schemas_ops;
 extern const struct panel_ops panel_validation_settings_ops;
 extern const struct panel_ops panel_rate_limits_ops;
 extern const struct panel_ops panel_rate_limit_rules_ops;
+extern const struct panel_ops panel_rule_versions_ops;
 extern const struct panel_ops panel_videos_ops;
 extern const struct panel_ops panel_captions_ops;
 extern const struct panel_ops panel_audio_tracks_ops;
@@ -31,6 +32,7 @@ static const struct panel_ops *const panel_table[] = {
 	&panel_validation_settings_ops,
 	&panel_rate_limits_ops,
 	&panel_rate_limit_rules_ops,
+	&panel_rule_versions_ops,
 	&panel_videos_ops,
 	&panel_captions_ops,
 	&panel_audio_tracks_ops,
