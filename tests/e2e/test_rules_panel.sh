@@ -45,7 +45,7 @@ e2e_wait_for 'entry point version 2   plan unknown: language-only lint, the serv
 e2e_wait_match '^  #   DESCRIPTION +ACTION +RATE +TIMEOUT +ENABLED +CHARACTERISTICS +EXPRESSION'
 e2e_wait_match '^> 1   Login form: block… block +5/60s +600 +yes +cf\.colo\.id,ip\.… http\.request\.uri\.path eq "/login'
 e2e_wait_match '^  2   Public API: throt… managed_challenge 100/10s +throttle yes '
-e2e_wait_for 'K up  J down  t enable/disable  d delete  v versions'
+e2e_wait_for 'K up  J down  t on/off  d delete  v versions'
 
 # ---- K: "Search scrapers" from 3 to 2, by a PATCH of only its position.
 before=$(rules_order)

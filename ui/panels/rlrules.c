@@ -743,13 +743,13 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.draw = rlrules_draw,
 	.closed = rlrules_closed,
 	.hints = (const struct panel_hint[]){
+		/* What fits in 120 columns; E (yaml) is in ? as in every list. */
 		{ ACTION_NEW, "new" },
 		{ ACTION_EDIT, "edit" },
-		{ ACTION_EDIT_YAML, "yaml" },
 		{ ACTION_TEST, "test" },
 		{ ACTION_MOVE_UP, "up" },
 		{ ACTION_MOVE_DOWN, "down" },
-		{ ACTION_TOGGLE, "enable/disable" },
+		{ ACTION_TOGGLE, "on/off" },
 		{ ACTION_DELETE, "delete" },
 		{ ACTION_VERSIONS, "versions" },
 		{ ACTION_NONE, NULL }
