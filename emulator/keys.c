@@ -19,6 +19,7 @@
 
 #include "assets.h"
 #include "buf.h"
+#include "jwt.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -51,25 +52,6 @@ keys_base64(const void *p, size_t len)
 	out = xmalloc(4 * ((len + 2) / 3) + 1);
 	EVP_EncodeBlock((unsigned char *)out, p, (int)len);
 	return (out);
-}
-
-/* base64url without padding (RFC 7515), as JWK members are written. */
-static char *
-keys_base64url(const void *p, size_t len)
-{
-	char	*s = keys_base64(p, len), *c;
-
-	for (c = s; *c != '\0'; c++) {
-		if (*c == '+')
-			*c = '-';
-		else if (*c == '/')
-			*c = '_';
-		else if (*c == '=') {
-			*c = '\0';
-			break;
-		}
-	}
-	return (s);
 }
 
 /* OpenSSL's last error, for a cause; its queue is left empty. */
@@ -125,7 +107,7 @@ keys_jwk_member(cJSON *jwk, EVP_PKEY *pkey, const char *param,
 	n = BN_num_bytes(bn);
 	bytes = xmalloc(n > 0 ? (size_t)n : 1);
 	BN_bn2bin(bn, bytes);
-	s = keys_base64url(bytes, (size_t)n);
+	s = jwt_b64url(bytes, (size_t)n);
 	cJSON_AddStringToObject(jwk, member, s);
 	free(s);
 	free(bytes);

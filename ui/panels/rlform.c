@@ -27,6 +27,7 @@
 #include "xmalloc.h"
 
 #include "panels/rlform.h"
+#include "panels/rlrules.h"
 #include "panels/rltest.h"
 
 /* What a write's request is (struct tui_req's sub). */
@@ -133,15 +134,6 @@ static int	 rlform_lint(const struct rlform *, enum rlform_id,
 		     struct expr_error *);
 static void	 rlform_answer(struct rlform *, int, const char *, ...)
 		     __attribute__((__format__(__printf__, 3, 4)));
-
-enum expr_plan
-rlform_plan(struct tui *t)
-{
-	const struct config_profile	*pr;
-
-	pr = config_profile(t->cfg, t->session.profile);
-	return (pr != NULL ? (enum expr_plan)pr->plan : EXPR_PLAN_NONE);
-}
 
 /* ---- values -------------------------------------------------------------- */
 
@@ -1360,7 +1352,7 @@ rlform_open(struct panel *p, const cJSON *rule, const char *id)
 	f->m.free = rlform_free;
 	f->t = p->tui;
 	f->p = p;
-	f->plan = rlform_plan(p->tui);
+	f->plan = rlrules_plan(p->tui);
 	if (rule != NULL) {
 		if ((f->orig = cJSON_Duplicate(rule, 1)) == NULL)
 			fatalx("out of memory");

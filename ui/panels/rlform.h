@@ -18,9 +18,6 @@ void		 rlyaml_edit(struct panel *);
 int		 rlform_event(struct panel *, struct tui_req *,
 		     struct jobs_event *);
 
-/* The plan the profile names (plan:), EXPR_PLAN_NONE when it names none. */
-enum expr_plan	 rlform_plan(struct tui *);
-
 /*
  * Send rule (id NULL: a new one; before: as it was, for the journal) with
  * dry_run when dry. form: the modal to tell (it must call rlform_forget

@@ -16,6 +16,7 @@
 #include "xmalloc.h"
 
 #include "panels/rlmigrate.h"
+#include "panels/rlrules.h"
 
 #define RLMIGRATE_SUB	0x6d67		/* the apply's requests */
 
@@ -51,15 +52,6 @@ void
 rlmigrate_closed(struct panel *p)
 {
 	rlmigrate_free_state(p);
-}
-
-static enum expr_plan
-rlmigrate_plan(struct tui *t)
-{
-	const struct config_profile	*pr;
-
-	pr = config_profile(t->cfg, t->session.profile);
-	return (pr != NULL ? (enum expr_plan)pr->plan : EXPR_PLAN_NONE);
 }
 
 /* ---- applying ---------------------------------------------------------- */
@@ -253,7 +245,7 @@ rlmigrate_start(struct panel *p)
 		return;
 	}
 	s = xcalloc(1, sizeof *s);
-	s->plan = rlmigrate_plan(t);
+	s->plan = rlrules_plan(t);
 	s->items = migrate_rules(list, s->plan, &s->n);
 	cJSON_Delete(list);
 	p->priv = s;

@@ -18,6 +18,7 @@
 #include "yamljson.h"
 
 #include "panels/rlform.h"
+#include "panels/rlrules.h"
 
 #define RLYAML_SUB_FRESH	0x726c10	/* the entry point to diff */
 
@@ -127,7 +128,7 @@ rlyaml_run(struct panel *p, const char *id, struct edit *ep)
 			free(re.cause);
 			goto out;
 		}
-		if ((lint = rlyaml_lint_round(&e, rlform_plan(p->tui),
+		if ((lint = rlyaml_lint_round(&e, rlrules_plan(p->tui),
 		    &cause)) < 0) {
 			st = EDIT_FAILED;
 			break;
