@@ -285,6 +285,20 @@ text_ellipsize(const char *s, size_t cols, const char *ellipsis)
 	return (out);
 }
 
+char *
+text_cell(const char *s, size_t cols)
+{
+	char	*clean = text_clean(s), *cut, *cell;
+	size_t	 w;
+
+	cut = text_ellipsize(clean, cols, "...");
+	w = text_width(cut);
+	cell = xprintf("%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
+	free(cut);
+	free(clean);
+	return (cell);
+}
+
 static inline unsigned char
 text_lower(unsigned char c)
 {

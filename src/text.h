@@ -52,6 +52,11 @@ size_t		 text_cut(char *, size_t);
 size_t		 text_wrap(const char *, size_t);
 /* s in at most cols columns: cut text ends with ellipsis (allocated). */
 char		*text_ellipsize(const char *, size_t, const char *);
+/*
+ * A table cell: s cleaned for the terminal (text_clean), cut to cols
+ * columns with "..." and padded with spaces to them (allocated).
+ */
+char		*text_cell(const char *, size_t);
 
 /*
  * Substring search ignoring ASCII case: the first match in the len bytes

@@ -60,6 +60,28 @@ test_ellipsize(void **state)
 	free(s);
 }
 
+/* A table cell: cleaned, cut with "...", padded to its columns. */
+static void
+test_cell(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = text_cell("ab", 5);
+	assert_string_equal(s, "ab   ");
+	free(s);
+	s = text_cell("abcdefgh", 5);
+	assert_string_equal(s, "ab...");
+	free(s);
+	s = text_cell("a\x1b[31mred", 6);
+	assert_string_equal(s, "ared  ");
+	free(s);
+	s = text_cell("\xc3\xa9t\xc3\xa9", 4);
+	assert_string_equal(s, "\xc3\xa9t\xc3\xa9 ");
+	assert_int_equal(text_width(s), 4);
+	free(s);
+}
+
 /* ---- cleaning ----------------------------------------------------------- */
 
 static void
@@ -353,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_chars),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_ellipsize),
+		cmocka_unit_test(test_cell),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -63,19 +63,11 @@ cli_sim_zone_rules(struct cli *c, cJSON **rules)
 static void
 cli_sim_text(const char *s, size_t width)
 {
-	char	*clean = text_clean(s), *cut;
-	size_t	 cols;
+	char	*text;
 
-	if (width == 0) {
-		fputs(clean, stdout);
-		free(clean);
-		return;
-	}
-	cut = text_ellipsize(clean, width, "...");
-	cols = text_width(cut);
-	printf("%s%*s", cut, (int)(cols < width ? width - cols : 0), "");
-	free(cut);
-	free(clean);
+	text = width == 0 ? text_clean(s) : text_cell(s, width);
+	fputs(text, stdout);
+	free(text);
 }
 
 static void

@@ -99,14 +99,10 @@ rltest_rule_name(const cJSON *rule)
 static void
 rltest_cell(struct buf *b, const char *s, size_t cols)
 {
-	char	*clean = text_clean(s), *cut;
-	size_t	 w;
+	char	*cell = text_cell(s, cols);
 
-	cut = text_ellipsize(clean, cols, "...");
-	w = text_width(cut);
-	buf_addf(b, "%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
-	free(cut);
-	free(clean);
+	buf_adds(b, cell);
+	free(cell);
 }
 
 /* ---- the form ---------------------------------------------------------- */
