@@ -567,44 +567,54 @@ test_captions(void **state)
 	free(uid);
 }
 
-/* A caption being generated: listed as inprogress, its VTT refused. The
- * server takes an hour here, so nothing races the checks. */
+/* A demo server whose processing takes an hour: what it starts stays
+ * inprogress for the whole test. */
+static int
+slow_demo(void **state)
+{
+	struct edgemu	*e = calloc(1, sizeof *e);
+
+	if (e == NULL)
+		abort();
+	edgemu_start(e, NULL, 1, "--processing-seconds", "3600", NULL);
+	*state = e;
+	return (0);
+}
+
+/* A caption being generated: listed as inprogress, its VTT refused. */
 static void
 test_captions_generating(void **state)
 {
-	struct edgemu	 slow;
+	struct edgemu	*slow = *state;
 	struct http_resp r;
-	char		*p, *uid;
+	char		*p, *cap;
 	cJSON		*v;
 
-	(void)state;
-	edgemu_start(&slow, NULL, 1, "--processing-seconds", "3600", NULL);
-	p = itest_printf("/accounts/%s/stream?status=ready", slow.account);
-	v = api_ok(&slow, "GET", p, NULL);
+	p = itest_printf("/accounts/%s/stream?status=ready", slow->account);
+	v = api_ok(slow, "GET", p, NULL);
 	free(p);
 	assert_true(cJSON_GetArraySize(v) > 0);
-	uid = itest_printf("/accounts/%s/stream/%s/captions/ko", slow.account,
+	cap = itest_printf("/accounts/%s/stream/%s/captions/ko", slow->account,
 	    jstr(cJSON_GetArrayItem(v, 0), "uid"));
 	cJSON_Delete(v);
-	p = itest_printf("%s/generate", uid);
-	v = api_ok(&slow, "POST", p, NULL);
+	p = itest_printf("%s/generate", cap);
+	v = api_ok(slow, "POST", p, NULL);
 	free(p);
 	assert_string_equal(jstr(v, "status"), "inprogress");
 	cJSON_Delete(v);
-	v = api_ok(&slow, "GET", uid, NULL);
+	v = api_ok(slow, "GET", cap, NULL);
 	assert_string_equal(jstr(v, "status"), "inprogress");
 	assert_true(cJSON_IsTrue(jget(v, "generated")));
 	cJSON_Delete(v);
-	p = itest_printf("%s/vtt", uid);
-	get_raw(&slow, p, "Accept: text/vtt", &r);
+	p = itest_printf("%s/vtt", cap);
+	get_raw(slow, p, "Accept: text/vtt", &r);
 	assert_int_equal(r.status, 409);
 	assert_non_null(strstr(r.body, "still being generated"));
 	assert_non_null(strstr(http_header(&r, "content-type"),
 	    "application/json"));
 	http_resp_free(&r);
 	free(p);
-	free(uid);
-	edgemu_finish(&slow);
+	free(cap);
 }
 
 /* Generating needs a ready video. */
@@ -762,7 +772,8 @@ main(void)
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_clip_refusals),
 		cmocka_unit_test(test_captions),
-		cmocka_unit_test(test_captions_generating),
+		cmocka_unit_test_setup_teardown(test_captions_generating,
+		    slow_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_captions_not_ready),
 		cmocka_unit_test(test_downloads_types),
 		cmocka_unit_test(test_embed),
