@@ -394,6 +394,68 @@ edit_next(struct edit *e, cJSON **record, char **cause)
 	return (EDIT_AGAIN);
 }
 
+/*
+ * lint on the saved record when it parses, differs from the original and
+ * was not saved as reopened (edit_next says what those are): 1 when it
+ * refused it and the file now has why on top, 0 to go on, -1 (*cause).
+ */
+static int
+edit_lint_round(struct edit *e, edit_lint_cb lint, void *arg, char **cause)
+{
+	cJSON	*rec;
+	char	*text, *why = NULL, *marked;
+	size_t	 len;
+	int	 rv = 0;
+
+	if ((text = edit_read_file(e->file, &len, cause)) == NULL)
+		return (-1);
+	if ((e->last != NULL && strcmp(text, e->last) == 0) ||
+	    (rec = yamljson_parse(text, len, &why)) == NULL) {
+		free(why);
+		free(text);
+		return (0);
+	}
+	if (!cJSON_IsObject(rec) || cJSON_Compare(rec, e->orig, 1) ||
+	    (why = lint(rec, arg)) == NULL)
+		goto out;
+	marked = edit_with_comment(text, why);
+	if (edit_write_file(e->file, marked, cause) != 0) {
+		free(why);
+		free(marked);
+		rv = -1;
+		goto out;
+	}
+	free(e->last);
+	e->last = marked;
+	free(e->error);
+	e->error = why;
+	rv = 1;
+	if (++e->rounds >= EDIT_ROUNDS) {
+		xasprintf(cause, "gave up after %d rounds: %s", EDIT_ROUNDS,
+		    e->error);
+		rv = -1;
+	}
+out:
+	cJSON_Delete(rec);
+	free(text);
+	return (rv);
+}
+
+enum edit_status
+edit_next_lint(struct edit *e, edit_lint_cb lint, void *arg, cJSON **record,
+    char **cause)
+{
+	*record = NULL;
+	switch (lint != NULL ? edit_lint_round(e, lint, arg, cause) : 0) {
+	case 1:
+		return (EDIT_AGAIN);
+	case -1:
+		return (EDIT_FAILED);
+	default:
+		return (edit_next(e, record, cause));
+	}
+}
+
 void
 edit_close(struct edit *e)
 {

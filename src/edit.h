@@ -57,6 +57,18 @@ int	 edit_open_text(struct edit *, const struct kind *, const cJSON *,
  * or write error, or EDIT_ROUNDS rounds give EDIT_FAILED with *cause.
  */
 enum edit_status edit_next(struct edit *, cJSON **, char **);
+/*
+ * What a caller checks beyond the kind (the service's own rules): NULL
+ * when the record is fit, else why (allocated), put on top of the text.
+ */
+typedef char	*(*edit_lint_cb)(const cJSON *, void *);
+/*
+ * edit_next, with lint first on a record that parses and differs from the
+ * original: one it refuses is written back with why on top (EDIT_AGAIN;
+ * EDIT_FAILED after EDIT_ROUNDS rounds). lint NULL: edit_next alone.
+ */
+enum edit_status edit_next_lint(struct edit *, edit_lint_cb, void *,
+	     cJSON **, char **);
 /* Remove the temporary file and free (safe on a zeroed or closed edit). */
 void	 edit_close(struct edit *);
 

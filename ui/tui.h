@@ -111,6 +111,18 @@ struct panel_ops {
 	void		 (*shown)(struct panel *);
 	/* Before the panel goes: free what priv holds besides itself. */
 	void		 (*closed)(struct panel *);
+	/*
+	 * E (ui/panels/yamledit.c), each optional. edit_lint: why the service
+	 * would refuse a record the kind's checks pass (allocated: the
+	 * comment the editor reopens with), or NULL. edit_fetch_path: where
+	 * the fresh copy of record id to diff against comes from when not
+	 * its GET (the answer goes to event first). edit_save: send the edit
+	 * applied (default: the kind's update); text is the YAML as saved.
+	 */
+	char		*(*edit_lint)(struct panel *, const cJSON *);
+	char		*(*edit_fetch_path)(struct panel *, const char *);
+	void		 (*edit_save)(struct panel *, const char *,
+			     const cJSON *, const cJSON *, const char *);
 };
 
 enum panel_view {

@@ -631,6 +631,124 @@ test_loop_rounds(void **state)
 	cJSON_Delete(orig);
 }
 
+/* A lint that refuses the name "bad", counting its calls. */
+struct lint_state {
+	int	calls;
+};
+
+static char *
+lint_bad_name(const cJSON *rec, void *arg)
+{
+	struct lint_state	*ls = arg;
+	const cJSON		*name;
+
+	ls->calls++;
+	name = cJSON_GetObjectItemCaseSensitive(rec, "name");
+	if (cJSON_IsString(name) && strcmp(name->valuestring, "bad") == 0)
+		return (xstrdup("name: column 1: refused\nbad\n^^^"));
+	return (NULL);
+}
+
+static void
+test_loop_lint(void **state)
+{
+	struct lint_state	 ls = { 0 };
+	struct edit		 e;
+	cJSON			*orig, *rec;
+	char			*cause = NULL, *text, *got;
+
+	(void)state;
+	orig = parse("{\"name\":\"first\",\"period\":60}");
+	assert_int_equal(edit_open(&e, &kind_patch, orig, VALIDATE_UPDATE,
+	    &cause), 0);
+
+	/* Saved as opened, or not YAML: edit_next's to say, no lint. */
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_UNCHANGED);
+	spill(e.file, "name: [oops\n", 0600);
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_AGAIN);
+	assert_int_equal(ls.calls, 0);
+
+	/* Refused by the lint: why on top, the text kept under it. */
+	spill(e.file, "name: bad\nperiod: 60\n", 0600);
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_AGAIN);
+	assert_int_equal(ls.calls, 1);
+	assert_null(rec);
+	text = slurp(e.file);
+	assert_string_equal(text, "# edgetui: the change was not applied:\n"
+	    "#   name: column 1: refused\n#   bad\n#   ^^^\n"
+	    "# Fix it and save, or empty the file to cancel.\n#\n"
+	    "name: bad\nperiod: 60\n");
+	free(text);
+
+	/* Saved as reopened: give up with the lint's message. */
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_FAILED);
+	assert_int_equal(ls.calls, 1);
+	assert_string_equal(cause, "name: column 1: refused\nbad\n^^^");
+	free(cause);
+	cause = NULL;
+
+	/* Fit for the lint, not for the kind: the kind's error on top. */
+	spill(e.file, "name: good\nperiod: 5\n", 0600);
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_AGAIN);
+	assert_int_equal(ls.calls, 2);
+	text = slurp(e.file);
+	assert_non_null(strstr(text, "#   period: 5 is out of range"));
+	free(text);
+
+	/* Fit for both: the record. */
+	spill(e.file, "name: good\nperiod: 50\n", 0600);
+	assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec, &cause),
+	    EDIT_CHANGED);
+	assert_int_equal(ls.calls, 3);
+	got = print(rec);
+	assert_string_equal(got, "{\"name\":\"good\",\"period\":50}");
+	free(got);
+	cJSON_Delete(rec);
+
+	/* No lint: edit_next alone takes what the lint refused. */
+	spill(e.file, "name: bad\nperiod: 50\n", 0600);
+	assert_int_equal(edit_next_lint(&e, NULL, &ls, &rec, &cause),
+	    EDIT_CHANGED);
+	assert_int_equal(ls.calls, 3);
+	cJSON_Delete(rec);
+	edit_close(&e);
+	cJSON_Delete(orig);
+}
+
+static void
+test_loop_lint_rounds(void **state)
+{
+	struct lint_state	 ls = { 0 };
+	struct edit		 e;
+	cJSON			*orig = parse("{\"name\":\"first\"}"), *rec;
+	char			*cause = NULL, *text;
+	int			 i;
+
+	(void)state;
+	assert_int_equal(edit_open(&e, &kind_patch, orig, VALIDATE_UPDATE,
+	    &cause), 0);
+	for (i = 1; i <= EDIT_ROUNDS; i++) {
+		/* Refused each time, saved differently each time. */
+		text = xprintf("name: bad\nperiod: %d\n", 10 + i);
+		spill(e.file, text, 0600);
+		free(text);
+		assert_int_equal(edit_next_lint(&e, lint_bad_name, &ls, &rec,
+		    &cause), i < EDIT_ROUNDS ? EDIT_AGAIN : EDIT_FAILED);
+	}
+	text = xprintf("gave up after %d rounds: name: column 1: refused",
+	    EDIT_ROUNDS);
+	assert_int_equal(strncmp(cause, text, strlen(text)), 0);
+	free(text);
+	free(cause);
+	edit_close(&e);
+	cJSON_Delete(orig);
+}
+
 /* ---- the editor --------------------------------------------------------- */
 
 static volatile sig_atomic_t	got_sigint;
@@ -798,6 +916,10 @@ main(void)
 		    tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_rounds, tmp_setup,
 		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_lint, tmp_setup,
+		    tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_lint_rounds,
+		    tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_editor_runs, tmp_setup,
 		    tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_editor_signals,

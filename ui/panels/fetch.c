@@ -138,7 +138,12 @@ panel_fetch_as(struct panel *p, enum tui_req_type type, const char *id,
 		return;
 	}
 	r = NULL;
-	if ((path = panel_item_path(p, id)) != NULL)
+	if (type == TUI_REQ_FETCH_DIFF && p->ops != NULL &&
+	    p->ops->edit_fetch_path != NULL)
+		path = p->ops->edit_fetch_path(p, id);
+	else
+		path = panel_item_path(p, id);
+	if (path != NULL)
 		r = tui_submit(p->tui, p, type, "GET", path, NULL);
 	free(path);
 	if (r == NULL) {

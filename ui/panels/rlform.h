@@ -33,5 +33,10 @@ void		 rlyaml_refused(struct panel *, const char *, const cJSON *,
 		     const char *, const char *);
 int		 rlyaml_event(struct panel *, struct tui_req *,
 		     struct jobs_event *);
+/* The panel's E hooks (struct panel_ops). */
+char		*rlyaml_lint(struct panel *, const cJSON *);
+char		*rlyaml_fetch_path(struct panel *, const char *);
+void		 rlyaml_save(struct panel *, const char *, const cJSON *,
+		     const cJSON *, const char *);
 
 #endif

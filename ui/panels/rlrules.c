@@ -742,6 +742,9 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.event = rlrules_event,
 	.draw = rlrules_draw,
 	.closed = rlrules_closed,
+	.edit_lint = rlyaml_lint,
+	.edit_fetch_path = rlyaml_fetch_path,
+	.edit_save = rlyaml_save,
 	.hints = (const struct panel_hint[]){
 		/* What fits in 120 columns; E (yaml) is in ? as in every list. */
 		{ ACTION_NEW, "new" },

@@ -1,6 +1,7 @@
 /*
- * The generic panel's E: a record in $EDITOR as YAML, the diff against a
- * fresh copy to apply or not, and the offer to edit again a text not applied.
+ * E, in every panel: a record in $EDITOR as YAML, the diff against a fresh
+ * copy to apply or not, and the offer to edit again a text not applied.
+ * A panel's ops may lint the record, fetch the copy and save their way.
  */
 #include "config.h"
 
@@ -29,6 +30,14 @@ panel_run_editor(void *arg)
 	return (edit_run_editor(pe->e->file, &pe->cause));
 }
 
+static char *
+panel_edit_lint(const cJSON *rec, void *arg)
+{
+	struct panel	*p = arg;
+
+	return (p->ops->edit_lint(p, rec));
+}
+
 /*
  * The editor on the opened edit until it is valid or given up; then the
  * fresh copy is fetched to diff against, carrying the text as saved so
@@ -53,7 +62,9 @@ panel_edit_run(struct panel *p, const char *id, struct edit *ep)
 			edit_close(&e);
 			return;
 		}
-		st = edit_next(&e, &edited, &cause);
+		st = edit_next_lint(&e, p->ops != NULL &&
+		    p->ops->edit_lint != NULL ? panel_edit_lint : NULL, p,
+		    &edited, &cause);
 		if (st != EDIT_AGAIN)
 			break;
 	}
@@ -169,9 +180,12 @@ panel_reedit_offer(struct panel *p, const char *id, const cJSON *orig,
 	a = xcalloc(1, sizeof *a);
 	a->p = p;
 	a->id = id != NULL ? xstrdup(id) : NULL;
-	if ((a->orig = cJSON_Duplicate(orig, 1)) == NULL)
+	a->orig = orig != NULL ? cJSON_Duplicate(orig, 1) :
+	    cJSON_CreateObject();
+	if (a->orig == NULL)
 		fatalx("out of memory");
-	a->text = xstrdup(text);
+	/* The reason rides on top of the text, as a lint's would. */
+	a->text = edit_with_comment(text, why);
 	q = xprintf("%s\n\nReopen the editor with your text? (y/n)", why);
 	dialog_ask(p->tui, "edit not applied", q, panel_reedit_answer, a,
 	    panel_reedit_free);
@@ -206,7 +220,12 @@ panel_apply_answer(struct tui *t, void *arg, const char *answer)
 	struct panel_apply	*a = arg;
 
 	if (strcmp(answer, "y") == 0) {
-		panel_send_update(a->p, a->id, a->fresh, a->edited, NULL);
+		if (a->p->ops != NULL && a->p->ops->edit_save != NULL)
+			a->p->ops->edit_save(a->p, a->id, a->fresh, a->edited,
+			    a->text);
+		else
+			panel_send_update(a->p, a->id, a->fresh, a->edited,
+			    NULL);
 		return;
 	}
 	if (a->text == NULL) {
