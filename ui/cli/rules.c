@@ -737,6 +737,12 @@ out:
 
 /* ---- dispatch ----------------------------------------------------------- */
 
+int
+cli_rules_kind(const struct kind *k)
+{
+	return (k == &kind_rate_limit_rules || k == &kind_rule_versions);
+}
+
 cli_run_cb
 cli_rules_run(const struct cli_command *cmd, const struct kind *k)
 {
