@@ -540,7 +540,7 @@ rlsim_draw(struct tui *t, struct modal *m)
 		rlsim_draw_report(s);
 	else
 		rlsim_draw_progress(s);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, s->phase == RLSIM_DONE ?
