@@ -6,20 +6,14 @@
  */
 #include "config.h"
 
-#include <sys/stat.h>
 #include <sys/types.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <zlib.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,15 +23,14 @@
 #include "civil.h"
 #include "common.h"
 #include "encode.h"
+#include "logread.h"
 #include "xmalloc.h"
 
-#define ACCESSLOG_READ_SIZE	(256 * 1024)
 #define ACCESSLOG_NS		1000000000LL
 
 struct accesslog {
 	char			*name;
-	gzFile			 gz;
-	uint64_t		 total;		/* file size; 0 unknown */
+	struct logread		*rd;
 	char			*buf;		/* ACCESSLOG_LINE_MAX + 1 */
 	size_t			 start;		/* unread data: buf[start..len) */
 	size_t			 len;
@@ -934,32 +927,13 @@ accesslog_open(const char *path, const struct accesslog_options *o,
     char **cause)
 {
 	struct accesslog	*l;
-	struct stat		 st;
-	int			 fd;
+	struct logread		*rd;
 
-	if (strcmp(path, "-") == 0)
-		fd = dup(STDIN_FILENO);
-	else
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd == -1) {
-		xasprintf(cause, "%s: %s", path, strerror(errno));
+	if ((rd = logread_open(path, o->cancelled, o->cancel_arg,
+	    cause)) == NULL)
 		return (NULL);
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		xasprintf(cause, "%s: is a directory", path);
-		close(fd);
-		return (NULL);
-	}
 	l = xcalloc(1, sizeof *l);
-	if (S_ISREG(st.st_mode))
-		l->total = (uint64_t)st.st_size;
-	if ((l->gz = gzdopen(fd, "rb")) == NULL) {
-		close(fd);
-		free(l);
-		xasprintf(cause, "%s: out of memory", path);
-		return (NULL);
-	}
-	gzbuffer(l->gz, ACCESSLOG_READ_SIZE);
+	l->rd = rd;
 	l->name = xstrdup(strcmp(path, "-") == 0 ? "stdin" : path);
 	l->buf = xmalloc(ACCESSLOG_LINE_MAX + 1);
 	l->opts = *o;
@@ -971,7 +945,7 @@ accesslog_close(struct accesslog *l)
 {
 	if (l == NULL)
 		return;
-	gzclose(l->gz);
+	logread_close(l->rd);
 	free(l->buf);
 	free(l->name);
 	free(l);
@@ -1000,35 +974,24 @@ accesslog_keep_bad(struct accesslog *l, const char *line, size_t len,
 static int
 accesslog_fill(struct accesslog *l, char **cause)
 {
-	const char	*msg;
-	int		 n, err;
+	char	*why = NULL;
+	ssize_t	 n;
 
 	if (l->start > 0) {
 		memmove(l->buf, l->buf + l->start, l->len - l->start);
 		l->len -= l->start;
 		l->start = 0;
 	}
-	n = gzread(l->gz, l->buf + l->len,
-	    (unsigned)(ACCESSLOG_LINE_MAX - l->len));
+	n = logread_read(l->rd, l->buf + l->len, ACCESSLOG_LINE_MAX - l->len,
+	    &why);
 	if (n < 0) {
-		msg = gzerror(l->gz, &err);
-		if (err == Z_ERRNO)
-			msg = strerror(errno);
-		xasprintf(cause, "%s: %s after line %llu", l->name, msg,
+		xasprintf(cause, "%s: %s after line %llu", l->name, why,
 		    (unsigned long long)l->lineno);
+		free(why);
 		return (-1);
 	}
-	if (n == 0) {
-		/* Z_BUF_ERROR at the end: the stream stopped half way. */
-		(void)gzerror(l->gz, &err);
-		if (err == Z_BUF_ERROR) {
-			xasprintf(cause, "%s: the gzip data is cut short after "
-			    "line %llu", l->name,
-			    (unsigned long long)l->lineno);
-			return (-1);
-		}
+	if (n == 0)
 		l->eof = 1;
-	}
 	l->len += (size_t)n;
 	return (0);
 }
@@ -1150,8 +1113,5 @@ accesslog_format(const struct accesslog *l)
 void
 accesslog_progress(const struct accesslog *l, uint64_t *done, uint64_t *total)
 {
-	z_off_t	off = gzoffset(l->gz);
-
-	*done = off > 0 ? (uint64_t)off : 0;
-	*total = l->total;
+	logread_progress(l->rd, done, total);
 }

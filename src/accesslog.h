@@ -24,6 +24,10 @@ struct accesslog_options {
 	enum accesslog_format	 format;
 	const char		*host;		/* combined: the site's host */
 	const char		*scheme;	/* combined: NULL is "https" */
+	/* Asked while a pipe keeps the reader waiting (src/logread.h);
+	 * non-zero: accesslog_next fails, "cancelled". May be NULL. */
+	int			(*cancelled)(void *);
+	void			*cancel_arg;
 };
 
 /* A header or cookie of a Logpush line's RequestHeaders or Cookies. */

@@ -96,6 +96,9 @@ enum kind_format {
 /* kind_column flags. */
 #define KIND_COL_DEFAULT	0x1	/* shown unless the user picks */
 #define KIND_COL_RIGHT		0x2	/* right-aligned (numbers) */
+/* Not in a list's answer: the console reads each record for it after the
+ * list; a one-shot command's table leaves it out. */
+#define KIND_COL_PER_RECORD	0x4
 
 struct kind_column {
 	const char		*header;

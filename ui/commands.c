@@ -26,15 +26,15 @@
 static void
 tui_add_wrapped(struct buf *b, const char *text)
 {
-	char	*rows[8];
-	size_t	 i, n;
+	char	**rows;
+	size_t	  i, n;
 
-	n = status_wrap(text, COLS > 40 ? (size_t)COLS - 6 : 34, rows,
-	    nitems(rows));
+	rows = status_wrap_all(text, COLS > 40 ? (size_t)COLS - 6 : 34, &n);
 	for (i = 0; i < n; i++) {
 		buf_addf(b, "%s%s\n", i > 0 ? "    " : "", rows[i]);
 		free(rows[i]);
 	}
+	free(rows);
 }
 
 static void
@@ -61,7 +61,7 @@ tui_problems(struct tui *t)
 
 /* ---- the last messages (:messages) ------------------------------------ */
 
-static void
+void
 tui_messages(struct tui *t)
 {
 	static const char *const class_names[] = {
@@ -70,7 +70,7 @@ tui_messages(struct tui *t)
 	};
 	struct buf	 b;
 	struct tm	 tm;
-	char		 when[16], *rows[8];
+	char		 when[16], **rows;
 	size_t		 i, j, n, cols;
 
 	/* Whole messages: wrapped under their text, never cut. */
@@ -79,13 +79,14 @@ tui_messages(struct tui *t)
 	for (i = 0; i < t->nmsglog; i++) {
 		localtime_r(&t->msglog[i].time, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		n = status_wrap(t->msglog[i].text, cols, rows, nitems(rows));
+		rows = status_wrap_all(t->msglog[i].text, cols, &n);
 		for (j = 0; j < n; j++) {
 			buf_addf(&b, "%-8s  %-5s  %s\n", j == 0 ? when : "",
 			    j == 0 ? class_names[t->msglog[i].class] : "",
 			    rows[j]);
 			free(rows[j]);
 		}
+		free(rows);
 	}
 	if (b.len == 0)
 		buf_adds(&b, "No message yet.\n");

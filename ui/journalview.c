@@ -491,7 +491,7 @@ journalview_draw(struct tui *t, struct modal *m)
 		screen_put(3, 2, COLS - 2, "No change made with this profile "
 		    "yet.", screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, " Enter show  u undo  r reload  q close",

@@ -48,6 +48,8 @@ enum keymap_context {
 	    "the requests sent, with their answers (secrets hidden)") \
 	X(ACTION_TRANSFERS, "transfers", KEYMAP_GLOBAL, \
 	    "uploads and downloads in progress") \
+	X(ACTION_MESSAGES, "messages", KEYMAP_GLOBAL, \
+	    "the last messages in full, with their times (:messages)") \
 	X(ACTION_UP, "up", KEYMAP_LIST, "move up a line") \
 	X(ACTION_DOWN, "down", KEYMAP_LIST, "move down a line") \
 	X(ACTION_PAGE_UP, "page-up", KEYMAP_LIST, "move up a page") \

@@ -113,7 +113,7 @@ requestlog_entry_draw(struct tui *t, struct modal *m)
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 1, v->tv.title, screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, " c copy as curl  arrows scroll  q "
@@ -293,7 +293,7 @@ requestlog_draw(struct tui *t, struct modal *m)
 		screen_put(3, 2, COLS - 2, "No request yet.",
 		    screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, " Enter show  c copy as curl  q close",

@@ -199,16 +199,18 @@ status_fit(struct buf *b, size_t cols)
 
 /*
  * The message in rows of at most cols columns, broken after a space where
- * one is near; past max rows the last one says where the rest is.
- * Returns the rows used.
+ * one is near; past max rows the last one ends with more (where the rest
+ * is). Returns the rows used.
  */
-size_t
-status_wrap(const char *s, size_t cols, char **rows, size_t max)
+static size_t
+status_wrap_more(const char *s, size_t cols, char **rows, size_t max,
+    const char *more)
 {
-	static const char	 more[] = " … :messages";
-	char			*row, *sp;
-	size_t			 n = 0, len;
+	char	*row, *sp;
+	size_t	 n = 0, len;
 
+	if (text_width(more) + 8 > cols)
+		more = " …";
 	while (*s != '\0' && n < max) {
 		row = xstrdup(s);
 		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
@@ -229,11 +231,28 @@ status_wrap(const char *s, size_t cols, char **rows, size_t max)
 	return (n);
 }
 
-/* The rows the status line needs: the message's, else the hints' one. */
+/* Every row of the text (none cut): *n of them, to free with free(3). */
+char **
+status_wrap_all(const char *s, size_t cols, size_t *n)
+{
+	char	**rows;
+	size_t	  max = strlen(s) + 1;	/* each row takes a byte at least */
+
+	rows = xcalloc(max, sizeof *rows);
+	*n = status_wrap_more(s, cols, rows, max, "");
+	return (rows);
+}
+
+/*
+ * The rows the status line needs: the message's, else the hints' one. A
+ * message longer than they are says which key shows it whole.
+ */
 size_t
 status_rows(struct tui *t, char **rows)
 {
-	size_t	max = STATUS_ROWS;
+	char	 more[64], name[KEYMAP_KEY_NAME_MAX];
+	size_t	 max = STATUS_ROWS;
+	int	 key;
 
 	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
 		return (1);
@@ -241,7 +260,55 @@ status_rows(struct tui *t, char **rows)
 		max = (size_t)LINES / 4;
 	if (max < 1 || COLS < 24)
 		return (1);
-	return (status_wrap(t->msg, (size_t)COLS, rows, max));
+	key = keymap_key_of(t->keymap, KEYMAP_GLOBAL, ACTION_MESSAGES);
+	if (key != -1) {
+		keymap_key_name(key, name, sizeof name);
+		snprintf(more, sizeof more, " … (%s: all of it)", name);
+	} else
+		snprintf(more, sizeof more, " … (:messages)");
+	return (status_wrap_more(t->msg, (size_t)COLS, rows, max, more));
+}
+
+/* The message's role on the status line. */
+static enum theme_role
+status_msg_role(const struct tui *t)
+{
+	switch (t->msg_class) {
+	case TUI_MSG_ERROR:
+		return (THEME_ROLE_ERROR);
+	case TUI_MSG_WARN:
+		return (THEME_ROLE_WARNING);
+	case TUI_MSG_OK:
+		return (THEME_ROLE_OK);
+	default:
+		return (THEME_ROLE_STATUS);
+	}
+}
+
+/*
+ * For a view that fills the screen (and so the rows a long message took
+ * from the list): the message again, whole, over its bottom rows. 0 when
+ * there is none, and the view draws its own footer.
+ */
+int
+status_draw_message(struct tui *t)
+{
+	char	*rows[STATUS_ROWS] = { NULL };
+	size_t	 n, i;
+	int	 y;
+
+	if (t->msg == NULL)
+		return (0);
+	n = status_rows(t, rows);
+	y = LINES - (int)n;
+	for (i = 0; i < n; i++) {
+		screen_fill(y + (int)i, 0, COLS,
+		    screen_role(THEME_ROLE_STATUS));
+		screen_put(y + (int)i, 0, COLS, rows[i] != NULL ? rows[i] :
+		    t->msg, screen_role(status_msg_role(t)));
+		free(rows[i]);
+	}
+	return (1);
 }
 
 void
@@ -257,12 +324,7 @@ status_draw(struct tui *t, char **rows, size_t nrows)
 	for (i = 0; i < nrows; i++)
 		screen_fill(y + (int)i, 0, COLS, a);
 	if (t->msg != NULL) {
-		switch (t->msg_class) {
-		case TUI_MSG_ERROR: role = THEME_ROLE_ERROR; break;
-		case TUI_MSG_WARN: role = THEME_ROLE_WARNING; break;
-		case TUI_MSG_OK: role = THEME_ROLE_OK; break;
-		default: role = THEME_ROLE_STATUS; break;
-		}
+		role = status_msg_role(t);
 		if (nrows == 1 && rows[0] == NULL)
 			screen_put(y, 0, COLS, t->msg, screen_role(role));
 		for (i = 0; i < nrows && rows[i] != NULL; i++)

@@ -1108,7 +1108,7 @@ tray_draw(struct tui *t, struct modal *m)
 		free(line);
 	}
 	/* A message (unfinished uploads, a refusal) keeps the status line. */
-	if (t->msg == NULL) {
+	if (!status_draw_message(t)) {
 		buf_reset(&b);
 		tray_legend(tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
 		    &b);

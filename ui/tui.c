@@ -498,6 +498,9 @@ tui_global(struct tui *t, enum action a)
 	case ACTION_LOG:
 		requestlog_open(t);
 		return (TUI_REDRAW);
+	case ACTION_MESSAGES:
+		tui_messages(t);
+		return (TUI_REDRAW);
 	case ACTION_TRANSFERS:
 		transfers_open(t);
 		return (TUI_REDRAW);
@@ -519,10 +522,13 @@ tui_key(struct tui *t, int key)
 		return;
 	}
 	if (t->modal != NULL) {
-		if ((t->modal->flags & MODAL_VIEW) &&
-		    keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
-		    ACTION_COMMAND)
+		a = keymap_lookup(t->keymap, KEYMAP_GLOBAL, key);
+		/* Over a view, a long message is read whole as in a list. */
+		if ((t->modal->flags & MODAL_VIEW) && a == ACTION_COMMAND)
 			cmdline_open(t, "");
+		else if ((t->modal->flags & MODAL_VIEW) &&
+		    a == ACTION_MESSAGES && t->msg != NULL)
+			tui_messages(t);
 		else
 			t->modal->key(t, t->modal, key);
 		t->dirty = 1;

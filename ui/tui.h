@@ -274,6 +274,8 @@ void		 tui_push(struct tui *, struct modal *);
 void		 tui_pop(struct tui *);
 /* The views (help, a log, the tray) a command opening a list replaces. */
 void		 tui_close_views(struct tui *);
+/* The last messages in full (:messages, !). */
+void		 tui_messages(struct tui *);
 void		 tui_close_panels(struct tui *);
 /* Quit, or ask first (preferences.confirm_quit). */
 void		 tui_quit(struct tui *, int);
@@ -353,8 +355,10 @@ void		 status_draw_header(struct tui *);
 /* The rows the status line needs: the message's, else the hints' one. */
 size_t		 status_rows(struct tui *, char **);
 void		 status_draw(struct tui *, char **, size_t);
-/* Text in rows of at most cols columns; the rows used. */
-size_t		 status_wrap(const char *, size_t, char **, size_t);
+/* Text in rows of at most cols columns, every one: *n, to free. */
+char		**status_wrap_all(const char *, size_t, size_t *);
+/* A view's footer: the message whole, if any (1), over its last rows. */
+int		 status_draw_message(struct tui *);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);

@@ -235,7 +235,8 @@ static const struct kind_column rulesets_version_columns[] = {
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },
 	/* A list leaves the rules out: the console reads each version's. */
 	{ .header = "RULES", .path = "rules", .width = 5,
-	  .format = KIND_FMT_COUNT, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	  .format = KIND_FMT_COUNT,
+	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT | KIND_COL_PER_RECORD },
 	{ .header = "NAME", .path = "name", .width = 24,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "DESCRIPTION", .path = "description", .width = 0,

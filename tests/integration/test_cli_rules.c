@@ -260,14 +260,21 @@ test_rulesets_and_versions(void **state)
 	cJSON_Delete(v);
 	run_free(&r);
 
-	/* The demo's two versions; version 1 had five rules. */
+	/*
+	 * The demo's two versions; version 1 had five rules. The list's
+	 * answer has no rules: no column of "-" for them.
+	 */
 	RUN(f, &r, "get", "rule-versions");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_lines(r.out), 3);
+	assert_true(has(r.out, "VERSION"));
+	assert_false(has(r.out, "RULES"));
+	assert_false(has(r.out, " - "));
 	run_free(&r);
 	RUN(f, &r, "get", "rule-versions", "1");
 	assert_int_equal(r.status, 0);
 	assert_true(has(r.out, "version 1 of ruleset default"));
+	assert_true(has(r.out, ", 5 rules\n"));
 	/* The version line, the header, five rules. */
 	assert_int_equal(count_lines(r.out), 7);
 	assert_false(has(r.out, "Password reset"));

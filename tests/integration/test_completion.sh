@@ -27,19 +27,24 @@ EOT
 "$tui" completion bash >"$tmp/edgetui.bash"
 "$tui" completion zsh >"$tmp/_edgetui"
 
-# check WANT WORDS...: the bash completion of the last word is WANT (sorted,
-# spaced).
-check() {
-	want=$1
-	shift
-	got=$(bash -c '
+# check_words WORDS...: the bash completion of the last word, spaced.
+check_words() {
+	bash -c '
 		. "$1"
 		shift
 		COMP_WORDS=("$@")
 		COMP_CWORD=$(($# - 1))
 		_edgetui
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
-	' bash "$tmp/edgetui.bash" "$tui" "$@")
+	' bash "$tmp/edgetui.bash" "$tui" "$@"
+}
+
+# check WANT WORDS...: the bash completion of the last word is WANT (sorted,
+# spaced).
+check() {
+	want=$1
+	shift
+	got=$(check_words "$@")
 	if [ "${got% }" = "$want" ]; then
 		echo "ok: bash: edgetui ${*}<Tab> -> $want"
 	else
@@ -71,6 +76,43 @@ check "" __
 check "caption clear clip completion config create" c
 # Aliases when no kind starts with the word.
 check "rl rlr rlv" get rl
+# A command offers only the kinds it takes.
+check "live-outputs" enable ""
+check "live-outputs" disable l
+check "simulcast" disable sim
+check "operation-validation" set ""
+check "operation-validation" clear op
+check "rate-limit-rules rate-limits" delete rate-
+check "rule-versions rulesets" get rule
+check "rules" create rule
+check "" edit rule-
+check "captions" delete cap
+check "" update cap
+
+# The kinds offered after each command are exactly those it does not
+# refuse when run (cli_run's check comes before the config is read).
+kinds=$("$tui" kinds | awk 'NR > 1 { print $1 }')
+[ -n "$kinds" ] || { echo "FAIL: no kinds"; fails=$((fails + 1)); }
+for cmd in get create update edit delete set clear enable disable; do
+	offered=" $(check_words "$cmd" "") "
+	for k in $kinds; do
+		err=$("$tui" "$cmd" "$k" </dev/null 2>&1 >/dev/null) || true
+		case $err in
+		"edgetui: $cmd: $k "*) refused=1 ;;
+		*) refused=0 ;;
+		esac
+		case $offered in
+		*" $k "*) taken=1 ;;
+		*) taken=0 ;;
+		esac
+		if [ "$refused" = "$taken" ]; then
+			echo "FAIL: edgetui $cmd $k: offered $taken, refused" \
+			    "$refused: ${err%%$'\n'*}"
+			fails=$((fails + 1))
+		fi
+	done
+done
+echo "ok: every command's kinds are those it takes"
 
 # Options every command takes are --help's Options; a command's own option
 # missing from cli_complete_groups (ui/cli/complete.c) would show up here.

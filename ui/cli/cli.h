@@ -50,6 +50,12 @@ struct cli {
  * last word).
  */
 typedef int (*cli_run_cb)(struct cli *, const struct kind *, int, char **);
+/*
+ * Why a command refuses a kind, after its name ("cannot be created"), or
+ * NULL when it takes it: checked before the command runs, and what the
+ * completion script offers after it, so the two cannot differ.
+ */
+typedef const char *(*cli_refuses_cb)(const struct kind *);
 
 struct cli_command {
 	const char	*name;
@@ -63,6 +69,7 @@ struct cli_command {
 	int		 no_kind;	/* its arguments are no KIND */
 	int		 no_setup;	/* reads no config: run does */
 	int		 hidden;	/* not in --help (__complete) */
+	cli_refuses_cb	 refuses;	/* NULL: every kind */
 	cli_run_cb	 run;
 };
 
@@ -140,7 +147,6 @@ char	*cli_item_path(struct cli *, const struct kind *, const char *,
 	     int *);
 int	 cli_apply(struct cli *, const struct kind *, const char *,
 	     const char *, const cJSON *, const cJSON *);
-int	 cli_updatable(const struct kind *);
 int	 cli_fetch(struct cli *, const struct kind *, const char *, cJSON **);
 
 /* The commands: one file each. */
@@ -171,6 +177,8 @@ int	 cli_confirm(const char *);
  * point (rate-limit-rules, rule-versions); NULL for the generic ones.
  */
 cli_run_cb cli_rules_run(const struct cli_command *, const struct kind *);
+/* Whether the kind is read and written through the entry point. */
+int	 cli_rules_kind(const struct kind *);
 int	 cli_cmd_rules_test(struct cli *, const struct kind *, int, char **);
 
 /* stream.c: upload --from-url, clip, embed, caption upload|generate|vtt */

@@ -272,10 +272,43 @@ cli_complete_kinds(FILE *fp)
 }
 
 /*
+ * "_edgetui_kind 'KINDS' 'ALIASES'": the kinds the command takes (its
+ * refuses hook, which cli_run checks too) and their aliases.
+ */
+static void
+cli_complete_taken(FILE *fp, const struct cli_command *cmd)
+{
+	const struct kind *const	*all;
+	struct buf			 kinds = BUF_INITIALIZER;
+	struct buf			 aliases = BUF_INITIALIZER;
+	size_t				 n, i;
+
+	if (cmd->refuses == NULL) {
+		fprintf(fp, "\t'%s') _edgetui_kind \"$_edgetui_kinds\" "
+		    "\"$_edgetui_aliases\" ;;\n", cmd->name);
+		return;
+	}
+	all = kind_all(&n);
+	for (i = 0; i < n; i++) {
+		if (cmd->refuses(all[i]) != NULL)
+			continue;
+		buf_addf(&kinds, "%s%s", kinds.len != 0 ? " " : "",
+		    all[i]->name);
+		if (all[i]->aliases != NULL && *all[i]->aliases != '\0')
+			buf_addf(&aliases, "%s%s", aliases.len != 0 ? " " : "",
+			    all[i]->aliases);
+	}
+	fprintf(fp, "\t'%s') _edgetui_kind '%s' '%s' ;;\n", cmd->name,
+	    buf_str(&kinds), buf_str(&aliases));
+	buf_free(&kinds);
+	buf_free(&aliases);
+}
+
+/*
  * What a command's first argument completes to, from its synopsis: a
  * literal word there ("migrate rate-limits", "completion bash|zsh") is
- * offered as written, a KIND gives the kinds, a FILE file names; ids and
- * expressions nothing.
+ * offered as written, a KIND gives the kinds the command takes, a FILE
+ * file names; ids and expressions nothing.
  */
 static void
 cli_complete_first_arg(FILE *fp, const struct cli_command *cmd)
@@ -291,7 +324,7 @@ cli_complete_first_arg(FILE *fp, const struct cli_command *cmd)
 			fputc(s[i] == '|' ? ' ' : s[i], fp);
 		fputs("' ;;\n", fp);
 	} else if (cmd->min_args > 0 && !cmd->no_kind)
-		fprintf(fp, "\t'%s') _edgetui_kind ;;\n", cmd->name);
+		cli_complete_taken(fp, cmd);
 	else if (len >= 4 && strncmp(s, "FILE", 4) == 0)
 		fprintf(fp, "\t'%s') echo @files ;;\n", cmd->name);
 }
@@ -339,12 +372,13 @@ static const char cli_complete_core[] =
 "\tfi\n"
 "}\n"
 "\n"
-"# The kinds that start with $cur; the aliases when none does.\n"
+"# _edgetui_kind KINDS ALIASES: the kinds when one starts with $cur, else\n"
+"# the aliases.\n"
 "_edgetui_kind()\n"
 "{\n"
-"\tcase \" $_edgetui_kinds\" in\n"
-"\t*\" $cur\"*) echo \"$_edgetui_kinds\" ;;\n"
-"\t*) echo \"$_edgetui_aliases\" ;;\n"
+"\tcase \" $1\" in\n"
+"\t*\" $cur\"*) echo \"$1\" ;;\n"
+"\t*) echo \"$2\" ;;\n"
 "\tesac\n"
 "}\n"
 "\n"

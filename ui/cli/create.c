@@ -357,8 +357,6 @@ cli_cmd_create(struct cli *c, const struct kind *k, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if ((k->verbs & KIND_VERB_CREATE) == 0)
-		return (cli_usage_error("%s cannot be created", k->name));
 	if (!cli_form_kind(k) && (o->seen & (CLI_OPT_NAME | CLI_OPT_FIELD)))
 		return (cli_not_multipart(k));
 	if ((path = kind_create_path(k, c->vars, &cause)) == NULL) {

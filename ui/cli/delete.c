@@ -69,8 +69,6 @@ cli_cmd_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 	char	**paths;
 	int	  i, n = argc - 1, rv = 0, one;
 
-	if ((k->verbs & KIND_VERB_DELETE) == 0)
-		return (cli_usage_error("%s cannot be deleted", k->name));
 	if (k->shape == KIND_SHAPE_OBJECT) {
 		if (n != 0)
 			return (cli_usage_error("%s takes no id", k->name));

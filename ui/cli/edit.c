@@ -125,8 +125,6 @@ cli_cmd_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 	int		 rv = 0, loop;
 
 	memset(&e, 0, sizeof e);
-	if ((rv = cli_updatable(k)) != 0)
-		return (rv);
 	if (k->shape != KIND_SHAPE_OBJECT) {
 		if (argc < 2)
 			return (cli_usage_error("edit %s: an ID is needed",

@@ -20,16 +20,11 @@ static int
 cli_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
     int on)
 {
-	const struct kind_field	*f = kind_field_find(k, "enabled");
 	struct http_response	 resp;
 	cJSON			*body;
 	char			*path, *cause = NULL;
 	int			 i, rv = 0;
 
-	if (f == NULL || f->type != KIND_TYPE_BOOL ||
-	    (f->flags & KIND_F_READONLY) || !(k->verbs & KIND_VERB_UPDATE))
-		return (cli_usage_error("%s has no enabled flag to change "
-		    "(see edgetui kinds)", k->name));
 	if (argc < 2)
 		return (cli_usage_error("%s %s: at least one ID is needed",
 		    on ? "enable" : "disable", k->name));

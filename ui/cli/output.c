@@ -22,7 +22,11 @@
 #define CLI_WIDE_COLUMN		40
 #define CLI_CELL_MAX		4096
 
-/* The default columns, with the id first when they do not show it. */
+/*
+ * The default columns, with the id first when they do not show it; not
+ * those the list's answer lacks (KIND_COL_PER_RECORD), which would be a
+ * column of "-".
+ */
 void
 cli_table_init(struct cli_table *t, const struct kind *k)
 {
@@ -47,6 +51,7 @@ cli_table_init(struct cli_table *t, const struct kind *k)
 	}
 	for (col = k->columns; col != NULL && col->header != NULL; col++) {
 		if ((col->flags & KIND_COL_DEFAULT) == 0 ||
+		    (col->flags & KIND_COL_PER_RECORD) ||
 		    t->ncols == nitems(t->cols))
 			continue;
 		t->cols[t->ncols] = col;

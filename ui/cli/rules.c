@@ -685,17 +685,20 @@ rules_clean(const cJSON *o, const char *key, char *buf, size_t size)
 	return (buf);
 }
 
-/* A version as a table: which ruleset and when, then its rules. */
+/* A version as a table: which ruleset, when and how many rules, then its
+ * rules. */
 static void
 rules_version_print(struct cli *c, const cJSON *rs)
 {
 	char	v[32], name[128], id[40], when[64];
+	int	n = cJSON_GetArraySize(rulesets_rules(rs));
 
-	printf("version %s of ruleset %s (%s), updated %s\n",
+	printf("version %s of ruleset %s (%s), updated %s, %d rule%s\n",
 	    rules_clean(rs, "version", v, sizeof v),
 	    rules_clean(rs, "name", name, sizeof name),
 	    rules_clean(rs, "id", id, sizeof id),
-	    rules_clean(rs, "last_updated", when, sizeof when));
+	    rules_clean(rs, "last_updated", when, sizeof when), n,
+	    n == 1 ? "" : "s");
 	rules_print_list(c, rulesets_rules(rs), 0);
 }
 
@@ -736,6 +739,12 @@ out:
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
+
+int
+cli_rules_kind(const struct kind *k)
+{
+	return (k == &kind_rate_limit_rules || k == &kind_rule_versions);
+}
 
 cli_run_cb
 cli_rules_run(const struct cli_command *cmd, const struct kind *k)

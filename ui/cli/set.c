@@ -97,10 +97,6 @@ cli_set_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	char			*path = NULL, *cause = NULL;
 	int			 i, rv;
 
-	if ((k->verbs & (set ? KIND_VERB_SET : KIND_VERB_CLEAR)) == 0 ||
-	    k->set_field == NULL)
-		return (cli_usage_error("%s: %s is not one of its verbs (see "
-		    "edgetui kinds)", k->name, set ? "set" : "clear"));
 	if (argc < 2)
 		return (cli_usage_error("%s %s: at least one ID is needed",
 		    set ? "set" : "clear", k->name));

@@ -156,6 +156,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 {
 	const struct cli_command	*cmd;
 	const struct kind		*k = NULL;
+	const char			*why;
 	struct cli			 c;
 	cli_run_cb			 run;
 	int				 rv, nargs, words;
@@ -177,6 +178,9 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	    (k = kind_find(argv[1])) == NULL)
 		return (cli_usage_error("unknown kind '%s' (see edgetui "
 		    "kinds)", argv[1]));
+	if (k != NULL && cmd->refuses != NULL &&
+	    (why = cmd->refuses(k)) != NULL)
+		return (cli_usage_error("%s: %s %s", cmd->name, k->name, why));
 
 	memset(&c, 0, sizeof c);
 	c.o = o;

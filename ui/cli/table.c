@@ -11,12 +11,91 @@
 
 #include "buf.h"
 #include "http.h"
+#include "kind.h"
 
 #include "cli.h"
 
 /* --help: summaries start at this column; lines end before the width. */
 #define CLI_HELP_COLUMN		25
 #define CLI_HELP_WIDTH		79
+
+/*
+ * The kinds each command takes (cli_refuses_cb): cli_run refuses the
+ * others before anything else, and `completion` offers only these.
+ */
+/* Where a refusal sends the user. */
+#define CLI_SEE_KINDS	" (see edgetui kinds)"
+
+static const char *
+cli_refuses_get(const struct kind *k)
+{
+	if ((k->verbs & (KIND_VERB_LIST | KIND_VERB_GET)) == 0)
+		return ("cannot be listed or read" CLI_SEE_KINDS);
+	return (NULL);
+}
+
+static const char *
+cli_refuses_create(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_CREATE) == 0)
+		return ("cannot be created" CLI_SEE_KINDS);
+	return (NULL);
+}
+
+/* update and edit */
+static const char *
+cli_refuses_update(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_UPDATE) == 0 ||
+	    k->update_method == KIND_METHOD_NONE)
+		return ("cannot be updated" CLI_SEE_KINDS);
+	return (NULL);
+}
+
+static const char *
+cli_refuses_delete(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_DELETE) == 0)
+		return ("cannot be deleted" CLI_SEE_KINDS);
+	return (NULL);
+}
+
+static const char *
+cli_refuses_set(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_SET) == 0 || k->set_field == NULL)
+		return ("cannot be set: set is not one of its verbs"
+		    CLI_SEE_KINDS);
+	return (NULL);
+}
+
+static const char *
+cli_refuses_clear(const struct kind *k)
+{
+	if ((k->verbs & KIND_VERB_CLEAR) == 0 || k->set_field == NULL)
+		return ("cannot be cleared: clear is not one of its verbs"
+		    CLI_SEE_KINDS);
+	return (NULL);
+}
+
+/*
+ * enable and disable send {"enabled": ...} alone by the kind's update
+ * method: a rate limiting rule is written whole (its PATCH is no merge).
+ */
+static const char *
+cli_refuses_enable(const struct kind *k)
+{
+	const struct kind_field	*f = kind_field_find(k, "enabled");
+
+	if (f == NULL || f->type != KIND_TYPE_BOOL ||
+	    (f->flags & KIND_F_READONLY) || !(k->verbs & KIND_VERB_UPDATE))
+		return ("has no enabled flag to change" CLI_SEE_KINDS);
+	if (cli_rules_kind(k))
+		return ("has no enabled flag to change alone: a rule is "
+		    "written whole (edgetui edit rate-limit-rules ID, or t in "
+		    "the console's :rules)");
+	return (NULL);
+}
 
 const struct cli_command cli_commands[] = {
 	{
@@ -26,6 +105,7 @@ const struct cli_command cli_commands[] = {
 		.flags = CLI_OPT_LIMIT | CLI_OPT_FILTER,
 		.min_args = 1,
 		.max_args = 2,
+		.refuses = cli_refuses_get,
 		.run = cli_cmd_get
 	},
 	{
@@ -38,6 +118,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = 1,
+		.refuses = cli_refuses_create,
 		.run = cli_cmd_create
 	},
 	{
@@ -48,6 +129,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = 2,
+		.refuses = cli_refuses_update,
 		.run = cli_cmd_update
 	},
 	{
@@ -58,6 +140,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = 2,
+		.refuses = cli_refuses_update,
 		.run = cli_cmd_edit
 	},
 	{
@@ -67,6 +150,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,
+		.refuses = cli_refuses_delete,
 		.run = cli_cmd_delete
 	},
 	{
@@ -78,6 +162,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,
+		.refuses = cli_refuses_set,
 		.run = cli_cmd_set
 	},
 	{
@@ -87,6 +172,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,
+		.refuses = cli_refuses_clear,
 		.run = cli_cmd_clear
 	},
 	{
@@ -96,6 +182,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,
+		.refuses = cli_refuses_enable,
 		.run = cli_cmd_enable
 	},
 	{
@@ -105,6 +192,7 @@ const struct cli_command cli_commands[] = {
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,
+		.refuses = cli_refuses_enable,
 		.run = cli_cmd_disable
 	},
 	{

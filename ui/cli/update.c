@@ -52,15 +52,6 @@ cli_apply(struct cli *c, const struct kind *k, const char *path,
 	return (rv);
 }
 
-int
-cli_updatable(const struct kind *k)
-{
-	if ((k->verbs & KIND_VERB_UPDATE) == 0 ||
-	    k->update_method == KIND_METHOD_NONE)
-		return (cli_usage_error("%s cannot be updated", k->name));
-	return (0);
-}
-
 /* The server's copy before a change (NULL when it cannot be read). */
 int
 cli_fetch(struct cli *c, const struct kind *k, const char *path,
@@ -86,8 +77,6 @@ cli_cmd_update(struct cli *c, const struct kind *k, int argc, char **argv)
 	char		*path, *cause = NULL;
 	int		 rv = 0;
 
-	if ((rv = cli_updatable(k)) != 0)
-		return (rv);
 	if (k->shape != KIND_SHAPE_OBJECT) {
 		if (argc < 2)
 			return (cli_usage_error("update %s: an ID is needed",

@@ -94,6 +94,15 @@ rlsim_progress(void *arg, uint64_t done, uint64_t total)
 	    (long long)total));
 }
 
+/* A log from a pipe that keeps the reader waiting asks this. */
+static int
+rlsim_cancelled(void *arg)
+{
+	struct rlsim_job	*job = arg;
+
+	return (jobs_cancelled(job->jobs, job->id));
+}
+
 /*
  * The report as `rules simulate -o json` prints it ("report"), with what
  * the list shows besides: the requests read, the first bad lines, the
@@ -141,6 +150,9 @@ rlsim_job_run(struct jobs *jobs, unsigned long id, void *arg,
 	job->jobs = jobs;
 	job->id = id;
 	memset(&lo, 0, sizeof lo);
+	/* A FIFO that never closes: Esc, q or quitting still end the run. */
+	lo.cancelled = rlsim_cancelled;
+	lo.cancel_arg = job;
 	if ((sim = simulate_new(job->rules, &notes, cause)) == NULL) {
 		st = STATUS_INVALID;
 		goto out;
@@ -540,7 +552,7 @@ rlsim_draw(struct tui *t, struct modal *m)
 		rlsim_draw_report(s);
 	else
 		rlsim_draw_progress(s);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, s->phase == RLSIM_DONE ?

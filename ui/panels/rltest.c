@@ -426,7 +426,7 @@ rltest_explain_draw(struct tui *t, struct modal *m)
 		    rltest_value_role(st->value));
 	}
 	buf_free(&b);
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, " arrows scroll  q back to the tester",
@@ -692,7 +692,7 @@ rltest_draw(struct tui *t, struct modal *m)
 				rltest_row(s, i, y);
 		}
 	}
-	if (t->msg != NULL)
+	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	screen_put(LINES - 1, 0, COLS, s->focus >= 0 ? " Enter test  "

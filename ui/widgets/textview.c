@@ -454,13 +454,7 @@ textview_modal_draw(struct tui *t, struct modal *m)
 	    screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	if (t->msg != NULL)
-		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(
-		    t->msg_class == TUI_MSG_ERROR ? THEME_ROLE_ERROR :
-		    t->msg_class == TUI_MSG_WARN ? THEME_ROLE_WARNING :
-		    t->msg_class == TUI_MSG_OK ? THEME_ROLE_OK :
-		    THEME_ROLE_STATUS));
-	else
+	if (!status_draw_message(t))
 		screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, "
 		    "PgUp/PgDn scroll  / find  n/N next/previous  w save",
 		    screen_role(THEME_ROLE_DIM));
@@ -602,12 +596,8 @@ textview_secret_draw(struct tui *t, struct modal *m)
 	textview_modal_draw(t, m);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	/* What y or w did (copied, saved, failed) stays until a key. */
-	if (s->told && t->msg != NULL) {
-		screen_put(LINES - 1, 0, COLS, t->msg, screen_role(
-		    t->msg_class == TUI_MSG_ERROR ? THEME_ROLE_ERROR :
-		    THEME_ROLE_OK));
+	if (s->told && status_draw_message(t))
 		return;
-	}
 	if (s->nfiles > 0) {
 		/* Which file w saves now. */
 		hint = xprintf(" y copy  w save %s (0600)  q close%s",
