@@ -3,8 +3,8 @@
  * thumbnail, player, download). Signed locally with a signing key (--pem
  * FILE, or a key remembered in the state directory for this server and
  * account) so that no API request is spent, else by the server's token
- * call. The key's PEM is only ever
- * read from a file, and neither it nor the token is logged.
+ * call. The key's PEM is only ever read from a file, and neither it nor
+ * the token is logged.
  */
 #include "config.h"
 

@@ -24,6 +24,7 @@
 #define SIGNURL_KEYS_MAX	32	/* remembered keys offered in the form */
 #define SIGNURL_SERVER		"server"
 #define SIGNURL_LIST_MAX	16	/* allowed addresses, blocked countries */
+#define SIGNURL_URLS		5	/* HLS, download, DASH, thumbnail, player */
 
 /* The form's key values: "server", then the remembered ids (one form open). */
 static char		*signurl_key_ids[SIGNURL_KEYS_MAX + 2];
@@ -130,7 +131,8 @@ struct signurl_url {
  */
 static size_t
 signurl_urls(const cJSON *video, const char *uid, const char *token,
-    const char *shortened, int downloadable, struct signurl_url out[5])
+    const char *shortened, int downloadable,
+    struct signurl_url out[SIGNURL_URLS])
 {
 	static const struct {
 		const char	*name, *what, *field;
@@ -175,7 +177,7 @@ static void
 signurl_show(struct tui *t, const cJSON *video, const char *uid,
     const char *token, long secs, int downloadable, const char *how)
 {
-	struct signurl_url	 urls[5];
+	struct signurl_url	 urls[SIGNURL_URLS];
 	struct buf		 shown, full;
 	struct modal		*m;
 	char			*shortened, *name;
