@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "buf.h"
+#include "captionlang.h"
 #include "captions.h"
 #include "downloads.h"
 #include "multipart.h"
@@ -56,17 +56,6 @@ static const char captions_schema[] =
 	" FROM stream_caption c LEFT JOIN stream_caption_vtt v" \
 	" ON v.account = c.account AND v.video = c.video" \
 	" AND v.language = c.language"
-
-/* Languages Stream generates captions in; a region may follow (en-GB). */
-static const struct {
-	const char	*tag;
-	const char	*label;
-} captions_languages[] = {
-	{ "cs", "Čeština" }, { "nl", "Nederlands" }, { "en", "English" },
-	{ "fr", "Français" }, { "de", "Deutsch" }, { "it", "Italiano" },
-	{ "ja", "日本語" }, { "ko", "한국어" }, { "pl", "Polski" },
-	{ "pt", "Português" }, { "ru", "Русский" }, { "es", "Español" },
-};
 
 static cJSON *
 captions_row(sqlite3_stmt *st)
@@ -146,14 +135,9 @@ captions_tag_ok(const char *tag)
 static const char *
 captions_known(const char *tag)
 {
-	size_t	i, n = strcspn(tag, "-");
+	const struct captionlang	*l = captionlang_find(tag);
 
-	for (i = 0; i < nitems(captions_languages); i++) {
-		if (strlen(captions_languages[i].tag) == n &&
-		    strncasecmp(captions_languages[i].tag, tag, n) == 0)
-			return (captions_languages[i].label);
-	}
-	return (NULL);
+	return (l != NULL ? l->name : NULL);
 }
 
 static char *
@@ -378,7 +362,7 @@ captions_generate(struct req *req, struct reply *rep)
 	const char	*tag, *state = "unknown";
 	cJSON		*video, *c;
 	struct buf	 text;
-	char		*label;
+	char		*label, *list;
 	double		 duration;
 	int		 rc;
 
@@ -396,9 +380,11 @@ captions_generate(struct req *req, struct reply *rep)
 	if ((tag = captions_language(req, rep)) == NULL)
 		goto out;
 	if (captions_known(tag) == NULL) {
+		list = captionlang_list();
 		reply_error(rep, 400, ERR_VALIDATION, "language: captions are "
-		    "generated in cs, nl, en, fr, de, it, ja, ko, pl, pt, ru "
-		    "and es (a region may follow: en-GB), not %s", tag);
+		    "generated in %s (a region may follow: en-GB), not %s",
+		    list, tag);
+		free(list);
 		goto out;
 	}
 	if (strcmp(state, "ready") != 0) {

@@ -781,6 +781,12 @@ rows_find(const struct rows *r, const char *id)
 	return ((long)i);
 }
 
+int
+rows_has(const struct rows *r, const char *id)
+{
+	return (id != NULL && rows_index_find(r, id) != NULL);
+}
+
 /* ---- filter ------------------------------------------------------------- */
 
 static void

@@ -60,6 +60,8 @@ cJSON		*rows_record(const struct rows *, size_t);
 const char	*rows_json(const struct rows *, size_t);
 /* The view index of the record with this id, or -1. */
 long		 rows_find(const struct rows *, const char *);
+/* Whether a record with this id is stored, in the view or filtered out. */
+int		 rows_has(const struct rows *, const char *);
 
 /*
  * Filter the view: rows whose cells contain text (case-insensitive, any

@@ -17,9 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "buf.h"
 #include "encode.h"
 #include "jwt.h"
+#include "log.h"
 #include "streamsign.h"
 #include "xmalloc.h"
 
@@ -241,12 +244,32 @@ streamsign_url(const char *url, const char *uid, const char *token)
 }
 
 char *
+streamsign_download_url(const char *hls)
+{
+	const char	*p = strstr(hls, "/manifest/video.m3u8");
+
+	if (p == NULL)
+		return (NULL);
+	return (xprintf("%.*s/downloads/default.mp4", (int)(p - hls), hls));
+}
+
+char *
 streamsign_token_short(const char *token)
 {
 	return (xprintf("%.12s...", token));
 }
 
 /* ---- remembered keys ------------------------------------------------------ */
+
+/*
+ * STATE/signing-keys/OWNER/ID.pem, OWNER the first 16 bytes (in hex) of
+ * the SHA-256 of the base URL (without a trailing '/'), a newline and the
+ * account; OWNER/owner says whose in words. Keys remembered before keys
+ * were kept per owner are STATE/signing-keys/ID.pem: read, never listed
+ * as an owner's.
+ */
+#define STREAMSIGN_OWNER_FILE	"owner"
+#define STREAMSIGN_OWNER_BYTES	16
 
 static int
 streamsign_id_ok(const char *id)
@@ -259,45 +282,67 @@ streamsign_id_ok(const char *id)
 	return (i == 32);
 }
 
-static char *
-streamsign_key_path(const char *state, const char *id)
+/* The base URL as the owner's name takes it: no trailing '/'. */
+static size_t
+streamsign_url_len(const char *url)
 {
-	return (xprintf("%s/" STREAMSIGN_DIR "/%s.pem", state, id));
+	size_t	n = strlen(url);
+
+	while (n > 0 && url[n - 1] == '/')
+		n--;
+	return (n);
 }
 
-int
-streamsign_key_save(const char *state, const char *id, const char *pem,
-    char **path_out, char **cause)
+/* STATE/signing-keys/OWNER, allocated. */
+static char *
+streamsign_owner_dir(const char *state, const struct streamsign_owner *o)
 {
-	char	*dir, *path, *tmp;
-	size_t	 len = strlen(pem), off = 0;
+	unsigned char	 md[EVP_MAX_MD_SIZE];
+	unsigned int	 mdlen = 0;
+	struct buf	 b = BUF_INITIALIZER;
+	const char	*url = o->base_url != NULL ? o->base_url : "";
+	char		 hex[2 * STREAMSIGN_OWNER_BYTES + 1];
+	size_t		 i;
+
+	buf_add(&b, url, streamsign_url_len(url));
+	buf_addc(&b, '\n');
+	buf_adds(&b, o->account != NULL ? o->account : "");
+	if (EVP_Digest(b.data, b.len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
+	    mdlen < STREAMSIGN_OWNER_BYTES)
+		fatalx("streamsign: SHA-256 failed");
+	buf_free(&b);
+	for (i = 0; i < STREAMSIGN_OWNER_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return (xprintf("%s/" STREAMSIGN_DIR "/%s", state, hex));
+}
+
+/* Makes dir (0700) if it is not there. */
+static int
+streamsign_mkdir(const char *dir, char **cause)
+{
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		*cause = xprintf("%s: %s", dir, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+/* text into path, replacing it at once; mode 0600 (mkstemp's). */
+static int
+streamsign_write(const char *path, const char *text, char **cause)
+{
+	char	*tmp;
+	size_t	 len = strlen(text), off = 0;
 	ssize_t	 n;
 	int	 fd, rv = -1;
 
-	if (!streamsign_id_ok(id)) {
-		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
-		    "digits)", id);
-		return (-1);
-	}
-	if (!streamsign_is_pem(pem, len)) {
-		*cause = xstrdup("not a PEM key: nothing was saved");
-		return (-1);
-	}
-	dir = xprintf("%s/" STREAMSIGN_DIR, state);
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		*cause = xprintf("%s: %s", dir, strerror(errno));
-		free(dir);
-		return (-1);
-	}
-	path = streamsign_key_path(state, id);
 	tmp = xprintf("%s.XXXXXX", path);
-	/* mkstemp makes the file 0600: the key is never readable by others. */
 	if ((fd = mkstemp(tmp)) == -1) {
-		*cause = xprintf("%s: %s", dir, strerror(errno));
+		*cause = xprintf("%s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	while (off < len) {
-		if ((n = write(fd, pem + off, len - off)) == -1) {
+		if ((n = write(fd, text + off, len - off)) == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -316,71 +361,162 @@ streamsign_key_save(const char *state, const char *id, const char *pem,
 		unlink(tmp);
 		goto out;
 	}
-	if (path_out != NULL) {
-		*path_out = path;
-		path = NULL;
-	}
 	rv = 0;
 out:
 	free(tmp);
-	free(path);
-	free(dir);
 	return (rv);
 }
 
-char *
-streamsign_key_load(const char *state, const char *id, char **cause)
+/* The owner's directory, made with its owner file when it is new. */
+static char *
+streamsign_owner_make(const char *state, const struct streamsign_owner *o,
+    char **cause)
 {
-	struct stat	 sb;
-	char		*path, *text = NULL;
-	ssize_t		 n;
-	int		 fd;
+	const char	*url = o->base_url != NULL ? o->base_url : "";
+	char		*top, *dir, *file, *text;
+	int		 rv;
+
+	top = xprintf("%s/" STREAMSIGN_DIR, state);
+	rv = streamsign_mkdir(top, cause);
+	free(top);
+	if (rv != 0)
+		return (NULL);
+	dir = streamsign_owner_dir(state, o);
+	if (streamsign_mkdir(dir, cause) != 0) {
+		free(dir);
+		return (NULL);
+	}
+	file = xprintf("%s/" STREAMSIGN_OWNER_FILE, dir);
+	if (access(file, F_OK) != 0) {
+		text = xprintf("base_url %.*s\naccount %s\n",
+		    (int)streamsign_url_len(url), url,
+		    o->account != NULL ? o->account : "");
+		rv = streamsign_write(file, text, cause);
+		free(text);
+		if (rv != 0) {
+			free(file);
+			free(dir);
+			return (NULL);
+		}
+	}
+	free(file);
+	return (dir);
+}
+
+int
+streamsign_key_save(const char *state, const struct streamsign_owner *o,
+    const char *id, const char *pem, char **path_out, char **cause)
+{
+	char	*dir, *path;
 
 	if (!streamsign_id_ok(id)) {
 		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
 		    "digits)", id);
-		return (NULL);
+		return (-1);
 	}
-	path = streamsign_key_path(state, id);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		*cause = errno == ENOENT ? xprintf("no signing key %s is "
-		    "remembered (%s)", id, path) : xprintf("%s: %s", path,
-		    strerror(errno));
+	if (!streamsign_is_pem(pem, strlen(pem))) {
+		*cause = xstrdup("not a PEM key: nothing was saved");
+		return (-1);
+	}
+	if ((dir = streamsign_owner_make(state, o, cause)) == NULL)
+		return (-1);
+	path = xprintf("%s/%s.pem", dir, id);
+	free(dir);
+	if (streamsign_write(path, pem, cause) != 0) {
 		free(path);
-		return (NULL);
+		return (-1);
+	}
+	if (path_out != NULL)
+		*path_out = path;
+	else
+		free(path);
+	return (0);
+}
+
+/* The PEM in path: 1 read, 0 no such file, -1 with *cause. */
+static int
+streamsign_read(const char *path, char **text, char **cause)
+{
+	struct stat	 sb;
+	ssize_t		 n;
+	int		 fd, rv = -1;
+
+	*text = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return (0);
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		return (-1);
 	}
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
 	    sb.st_size > STREAMSIGN_PEM_MAX) {
 		*cause = xprintf("%s: not a key file", path);
 		goto out;
 	}
-	text = xmalloc((size_t)sb.st_size + 1);
-	n = read(fd, text, (size_t)sb.st_size);
+	*text = xmalloc((size_t)sb.st_size + 1);
+	n = read(fd, *text, (size_t)sb.st_size);
 	if (n != (ssize_t)sb.st_size) {
 		*cause = xprintf("%s: %s", path, n < 0 ? strerror(errno) :
 		    "short read");
-		free(text);
-		text = NULL;
+		free(*text);
+		*text = NULL;
 		goto out;
 	}
-	text[n] = '\0';
+	(*text)[n] = '\0';
+	rv = 1;
 out:
 	close(fd);
+	return (rv);
+}
+
+char *
+streamsign_key_load(const char *state, const struct streamsign_owner *o,
+    const char *id, char **cause)
+{
+	char	*dir, *path, *text;
+	int	 rv;
+
+	if (!streamsign_id_ok(id)) {
+		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
+		    "digits)", id);
+		return (NULL);
+	}
+	dir = streamsign_owner_dir(state, o);
+	path = xprintf("%s/%s.pem", dir, id);
+	rv = streamsign_read(path, &text, cause);
 	free(path);
+	if (rv == 0) {
+		/* Remembered the old way, by id alone: asked for by id. */
+		path = xprintf("%s/" STREAMSIGN_DIR "/%s.pem", state, id);
+		rv = streamsign_read(path, &text, cause);
+		free(path);
+	}
+	if (rv == 0)
+		*cause = xprintf("no signing key %s is remembered for this "
+		    "server and account (%s)", id, dir);
+	free(dir);
 	return (text);
 }
 
 int
-streamsign_key_known(const char *state, const char *id)
+streamsign_key_known(const char *state, const struct streamsign_owner *o,
+    const char *id)
 {
-	char	*path;
+	char	*dir, *path;
 	int	 ok;
 
 	if (!streamsign_id_ok(id))
 		return (0);
-	path = streamsign_key_path(state, id);
+	dir = streamsign_owner_dir(state, o);
+	path = xprintf("%s/%s.pem", dir, id);
 	ok = access(path, R_OK) == 0;
 	free(path);
+	free(dir);
+	if (!ok) {
+		path = xprintf("%s/" STREAMSIGN_DIR "/%s.pem", state, id);
+		ok = access(path, R_OK) == 0;
+		free(path);
+	}
 	return (ok);
 }
 
@@ -390,19 +526,17 @@ streamsign_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
-char **
-streamsign_key_list(const char *state)
+/* The ids of dir's ID.pem files, sorted. */
+static char **
+streamsign_ids(const char *dir)
 {
 	struct dirent	 *de;
 	DIR		 *d;
-	char		 *dir, **ids = NULL, id[33];
+	char		 **ids, id[33];
 	size_t		  n = 0, len;
 
-	dir = xprintf("%s/" STREAMSIGN_DIR, state);
-	d = opendir(dir);
-	free(dir);
 	ids = xcalloc(1, sizeof *ids);
-	if (d == NULL)
+	if ((d = opendir(dir)) == NULL)
 		return (ids);
 	while ((de = readdir(d)) != NULL) {
 		len = strlen(de->d_name);
@@ -418,6 +552,28 @@ streamsign_key_list(const char *state)
 	}
 	closedir(d);
 	qsort(ids, n, sizeof *ids, streamsign_cmp);
+	return (ids);
+}
+
+char **
+streamsign_key_list(const char *state, const struct streamsign_owner *o)
+{
+	char	*dir, **ids;
+
+	dir = streamsign_owner_dir(state, o);
+	ids = streamsign_ids(dir);
+	free(dir);
+	return (ids);
+}
+
+char **
+streamsign_key_list_old(const char *state)
+{
+	char	*dir, **ids;
+
+	dir = xprintf("%s/" STREAMSIGN_DIR, state);
+	ids = streamsign_ids(dir);
+	free(dir);
 	return (ids);
 }
 

@@ -49,22 +49,42 @@ cJSON	*streamsign_rules(const char *const *, size_t, const char *const *,
 long	 streamsign_duration(const char *, char **);
 /* url with the path segment that is uid replaced by token; NULL if none. */
 char	*streamsign_url(const char *, const char *, const char *);
+/*
+ * The MP4 download's URL beside an HLS manifest's (.../manifest/video.m3u8
+ * -> .../downloads/default.mp4), allocated; NULL if hls is not one.
+ */
+char	*streamsign_download_url(const char *);
 /* A token shortened for logs and screens: its start, an ellipsis. */
 char	*streamsign_token_short(const char *);
 
 /*
- * Remembered keys: STATE/signing-keys/ID.pem, the decoded PEM, mode 0600
- * (directory 0700). Save refuses an id that is not 32 hex digits; it
- * replaces an older file of that id.
+ * Remembered keys, per owner (the API's base URL and the account), so
+ * that a profile of another account or server never signs with a key of
+ * the wrong one: STATE/signing-keys/OWNER/ID.pem, the decoded PEM, mode
+ * 0600 (directories 0700). Save refuses an id that is not 32 hex digits;
+ * it replaces an older file of that id.
  */
-int	 streamsign_key_save(const char *, const char *, const char *,
-	     char **, char **);
-/* The remembered PEM of an id (allocated), or NULL with *cause. */
-char	*streamsign_key_load(const char *, const char *, char **);
-/* Whether a key of that id is remembered. */
-int	 streamsign_key_known(const char *, const char *);
-/* The ids remembered, sorted (allocated, NULL-terminated; may be empty). */
-char	**streamsign_key_list(const char *);
+struct streamsign_owner {
+	const char	*base_url;	/* a trailing '/' is not part of it */
+	const char	*account;	/* NULL: none */
+};
+
+int	 streamsign_key_save(const char *, const struct streamsign_owner *,
+	     const char *, const char *, char **, char **);
+/*
+ * The remembered PEM of an id (allocated): the owner's, else one
+ * remembered by id alone (STATE/signing-keys/ID.pem, as before keys were
+ * kept per owner). NULL with *cause.
+ */
+char	*streamsign_key_load(const char *, const struct streamsign_owner *,
+	     const char *, char **);
+/* Whether streamsign_key_load would find a key of that id. */
+int	 streamsign_key_known(const char *, const struct streamsign_owner *,
+	     const char *);
+/* The owner's ids, sorted (allocated, NULL-terminated; may be empty). */
+char	**streamsign_key_list(const char *, const struct streamsign_owner *);
+/* The ids remembered by id alone, the old way (same form). */
+char	**streamsign_key_list_old(const char *);
 void	 streamsign_key_list_free(char **);
 
 #endif

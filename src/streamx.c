@@ -22,14 +22,6 @@
 #include "streamx.h"
 #include "xmalloc.h"
 
-const struct streamx_language streamx_languages[] = {
-	{ "en", "English" }, { "es", "Español" }, { "fr", "Français" },
-	{ "de", "Deutsch" }, { "it", "Italiano" }, { "pt", "Português" },
-	{ "nl", "Nederlands" }, { "pl", "Polski" }, { "cs", "Čeština" },
-	{ "ru", "Русский" }, { "ja", "日本語" }, { "ko", "한국어" },
-	{ NULL, NULL }
-};
-
 const char *const streamx_download_types[] = { "default", "audio", NULL };
 
 /* One number of a time: digits, and a fraction only in the last. */

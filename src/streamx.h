@@ -16,13 +16,6 @@ struct api_var;
 
 #define STREAMX_VTT_MAX		(10 * 1024 * 1024)	/* bytes */
 
-/* Languages Stream generates captions in: tag and name, NULL after. */
-struct streamx_language {
-	const char	*tag;
-	const char	*name;
-};
-extern const struct streamx_language streamx_languages[];
-
 /* Download types: "default" (MP4) and "audio" (M4A), NULL after. */
 extern const char *const streamx_download_types[];
 

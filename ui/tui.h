@@ -423,6 +423,12 @@ struct modal	*textview_result(const char *, const char *, const char *,
  */
 void		 textview_result_file(struct modal *, const char *,
 		     const char *, const char *);
+/*
+ * More that y copies from a result (what, the text): y then opens a
+ * picker of the result's copy text and these, in turn.
+ */
+void		 textview_result_copy(struct modal *, const char *,
+		     const char *);
 
 /* ui/widgets/dialog.c */
 typedef void (*dialog_cb)(struct tui *, void *, const char *);

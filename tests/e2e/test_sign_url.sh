@@ -1,10 +1,12 @@
 #!/bin/bash
 # Signed URLs from the console against edgemu: S on a private video opens
 # the form; the server's token (the default with no key remembered) gives
-# URLs shown with the token shortened, y copies the HLS URL, which opens
-# the manifest that the uid alone does not. A new signing key is offered
-# to be remembered (0600); S then signs here with it, and an allowed
-# address range in the form is what edgemu's delivery checks.
+# URLs shown with the token shortened, y asks which to copy: the HLS URL,
+# which opens the manifest that the uid alone does not, the DASH and
+# thumbnail URLs, the token alone. A new signing key is offered to be
+# remembered (0600, for this server and account); S then signs here with
+# it, an allowed address range in the form is what edgemu's delivery
+# checks, and a downloadable token offers the MP4 download's URL.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/lib-stream.sh"
@@ -26,6 +28,8 @@ cto=$(e2e_api GET "$STREAM?search=Interview%20with%20the%20CTO" |
 e2e_api POST "$STREAM/$cto" '{"requireSignedURLs":true}' >/dev/null
 code=$(curl_code "$ROOT/media/$cto/manifest/video.m3u8")
 [ "$code" = 401 ] || e2e_fail "the private video's manifest by uid: $code"
+# Its MP4 download, for the downloadable token at the end.
+e2e_api POST "$STREAM/$cto/downloads" >/dev/null
 
 open_interview() {
 	e2e_keys :
@@ -38,20 +42,40 @@ open_interview() {
 	e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
 }
 
+# A key remembered the old way, by id alone (signing-keys/ID.pem): offered
+# in the form, never its default, since its account is not known.
+OLDKID=00112233445566778899aabbccddeeff
+mkdir -p -m 0700 "$XDG_STATE_HOME/edgetui/signing-keys"
+printf '%s\n' '-----BEGIN RSA PRIVATE KEY-----' 'AAAA' \
+    '-----END RSA PRIVATE KEY-----' \
+    >"$XDG_STATE_HOME/edgetui/signing-keys/$OLDKID.pem"
+chmod 600 "$XDG_STATE_HOME/edgetui/signing-keys/$OLDKID.pem"
+
 e2e_console_start
 e2e_wait_match "^ operations  300$"
 open_interview
 
-# ---- S with no key remembered: the server's token
+# ---- S with no key of this account remembered: the server's token
 e2e_keys S
 e2e_wait_for "signed URLs for this video"
+e2e_wait_match "^ key +\* < server >"
+e2e_keys Right
+e2e_wait_match "^ key +\* < $OLDKID >"
+e2e_keys Left
 e2e_wait_match "^ key +\* < server >"
 e2e_wait_match "^ expires +\* +1h"
 e2e_keys Enter
 e2e_wait_for "Signed URLs for video $cto, valid 60 min."
 e2e_wait_for "Signed by the server (the token call)."
 e2e_wait_match "^ HLS +$ROOT/media/eyJ[A-Za-z0-9_-]{9}\.\.\./manifest/video\.m3u8"
+e2e_assert_not_contains "download "
+# y asks which: the URLs (HLS first), then the token alone.
 e2e_keys y
+e2e_wait_for "copy to the clipboard"
+e2e_wait_for "the DASH URL"
+e2e_wait_for "the player URL"
+e2e_assert_not_contains "the MP4 download URL"
+e2e_keys Enter
 e2e_wait_for "copied the HLS URL to the clipboard (OSC 52)"
 url=$(e2e_clipboard)
 case $url in
@@ -66,6 +90,33 @@ code=$(curl_code "$url")
 [ "$code" = 200 ] || e2e_fail "the signed manifest answered $code"
 head -n 1 "$E2E_DIR/curl.out" | grep -qx '#EXTM3U' ||
     e2e_fail "the signed manifest is not HLS"
+# copy_pick KEYS WHAT: y, the picker's KEYS, Enter: WHAT is on the clipboard.
+copy_pick() {
+	e2e_keys y
+	e2e_wait_for "copy to the clipboard"
+	# shellcheck disable=SC2086
+	[ -z "$1" ] || e2e_keys $1
+	e2e_keys Enter
+	e2e_wait_for "copied $2 to the clipboard (OSC 52)"
+	e2e_wait_gone "copy to the clipboard"
+}
+copy_pick j "the DASH URL"
+url=$(e2e_clipboard)
+[ "$url" = "$ROOT/media/$token/manifest/video.mpd" ] ||
+    e2e_fail "the DASH URL copied is '$url'"
+code=$(curl_code "$url")
+[ "$code" = 200 ] || e2e_fail "the signed DASH manifest answered $code"
+copy_pick "j j" "the thumbnail URL"
+url=$(e2e_clipboard)
+case $url in
+"$ROOT/media/$token/"*) ;;
+*)	e2e_fail "the thumbnail URL copied is '$url'" ;;
+esac
+code=$(curl_code "$url")
+[ "$code" = 200 ] || e2e_fail "the signed thumbnail answered $code"
+copy_pick G "the token"
+[ "$(e2e_clipboard)" = "$token" ] ||
+    e2e_fail "the token copied is '$(e2e_clipboard)', not the URLs' '$token'"
 e2e_keys q
 e2e_wait_gone "Signed URLs for video"
 
@@ -83,8 +134,12 @@ e2e_keys y
 e2e_wait_gone "Remember this key's private half"
 kid=$(grep -oE 'New signing key [0-9a-f]{32}' "$E2E_DIR/screen.now" |
     grep -oE '[0-9a-f]{32}')
-pem=$XDG_STATE_HOME/edgetui/signing-keys/$kid.pem
-[ -f "$pem" ] || e2e_fail "no remembered key at $pem"
+# Kept for this server and account: signing-keys/OWNER/ID.pem.
+pem=$(find "$XDG_STATE_HOME/edgetui/signing-keys" -mindepth 2 -maxdepth 2 \
+    -name "$kid.pem")
+[ -f "$pem" ] || e2e_fail "no remembered key under signing-keys/*/"
+grep -qx "account $CLOUDFLARE_ACCOUNT_ID" "$(dirname "$pem")/owner" ||
+    e2e_fail "the key's owner file does not name the account"
 [ "$(stat -c %a "$pem")" = 600 ] ||
     e2e_fail "the remembered key is mode $(stat -c %a "$pem")"
 head -n 1 "$pem" | grep -qx -- '-----BEGIN RSA PRIVATE KEY-----' ||
@@ -115,13 +170,39 @@ e2e_type "192.0.2.0/24"
 e2e_keys Enter
 e2e_wait_for "Signed URLs for video $cto, valid 60 min."
 e2e_wait_for "Signed here with key $kid, no API request."
-e2e_keys y
-e2e_wait_for "copied the HLS URL to the clipboard (OSC 52)"
+copy_pick "" "the HLS URL"
 url=$(e2e_clipboard)
 code=$(curl_code "$url")
 [ "$code" = 403 ] || e2e_fail "a token for 192.0.2.0/24 answered $code here"
 grep -q "access rule" "$E2E_DIR/curl.out" ||
     e2e_fail "the refusal does not name the access rule: $(cat "$E2E_DIR/curl.out")"
+e2e_keys q
+e2e_wait_gone "Signed URLs for video"
+
+# ---- downloadable: the MP4 download is offered, right after HLS
+e2e_keys S
+e2e_wait_for "signed URLs for this video"
+e2e_wait_match "^ key +\* < $kid >"
+e2e_keys Down Down Space
+e2e_keys Enter
+e2e_wait_for "Signed here with key $kid, no API request."
+e2e_wait_match "^ download +$ROOT/media/eyJ[A-Za-z0-9_-]{9}\.\.\./downloads/default\.mp4"
+copy_pick j "the MP4 download URL"
+url=$(e2e_clipboard)
+case $url in
+"$ROOT/media/eyJ"*"/downloads/default.mp4") ;;
+*)	e2e_fail "the MP4 download URL copied is '$url'" ;;
+esac
+# The MP4 made at the start: served for this token.
+for _ in $(seq 400); do
+	e2e_api GET "$STREAM/$cto/downloads" | grep -q '"status":"ready"' &&
+	    break
+	sleep 0.05
+done
+code=$(curl_code "$url")
+[ "$code" = 200 ] || e2e_fail "the signed download answered $code"
+[ "$(head -c 8 "$E2E_DIR/curl.out" | tail -c 4)" = ftyp ] ||
+    e2e_fail "the signed download is not an MP4"
 e2e_keys q
 e2e_wait_gone "Signed URLs for video"
 

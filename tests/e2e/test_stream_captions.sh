@@ -3,8 +3,9 @@
 # and GENERATED columns, n uploading a WebVTT file (the path completed by
 # Tab, a file that is not WebVTT refused before anything is sent, the
 # language asked), g generating captions in a language picked from the
-# list (inprogress, then ready), Enter showing the WebVTT text, and d
-# deleting one; the server holds what the screen says.
+# list (inprogress, then ready; a language with a caption marked and
+# refused before sending; none left said), Enter showing the WebVTT text,
+# and d deleting one; the server holds what the screen says.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 . "$TOP_SRCDIR/tests/e2e/lib-stream.sh"
@@ -56,11 +57,21 @@ e2e_keys Enter
 e2e_wait_for "captions it: uploaded"
 e2e_wait_match "^  it +Italiano +ready +no *$"
 
-# ---- g: the language picker; fr is third.
+# ---- g: the language picker, in Stream's order (cs nl en fr de it ...);
+# en, de and it have captions: marked, and refused here. The cursor
+# starts on cs, the first free one.
 e2e_keys g
 e2e_wait_for "generate captions in"
 e2e_wait_for "fr  Français"
+e2e_wait_for "en  English  (has a caption: delete it first)"
+e2e_wait_for "it  Italiano  (has a caption: delete it first)"
+e2e_assert_not_contains "fr  Français  (has"
 e2e_keys j j Enter
+e2e_wait_for "a caption in en exists: delete it first (d)"
+e2e_wait_match "^> en +English +ready +no *$"
+e2e_keys g
+e2e_wait_for "generate captions in"
+e2e_keys j j j Enter
 e2e_wait_for "captions fr: being generated"
 e2e_wait_match "^  fr +Français \(auto-generated\) +inprogress +yes *$"
 for _ in $(seq 200); do
@@ -91,5 +102,16 @@ e2e_api GET "$STREAM/$uid/captions/it" >/dev/null 2>&1 || true
     e2e_fail "the it captions are still on the server"
 [ "$(e2e_api GET "$STREAM/$uid/captions/fr" | stream_field status)" = \
     ready ] || e2e_fail "the fr captions are not ready on the server"
+
+# ---- g with captions in every language Stream generates: said, no picker.
+for lang in cs nl it ja ko pl pt ru es; do
+	"$EDGETUI" caption upload "$uid" "$lang" "$E2E_DIR/subs/italiano.vtt" \
+	    >/dev/null || e2e_fail "caption upload $lang failed"
+done
+e2e_keys r
+e2e_wait_match "^[ >] es +Español +ready +no *$"
+e2e_keys g
+e2e_wait_for "this video has captions in every language Stream generates"
+e2e_assert_not_contains "generate captions in"
 
 e2e_quit_and_check_sane : q Enter

@@ -238,6 +238,18 @@ test_captions(void **state)
 	RUN(&g->f, &r, "caption", "generate", g->uid, "en");
 	expect(&r, 1, NULL, "delete it first");
 	run_free(&r);
+	/*
+	 * A language Stream does not generate in: refused here, the list
+	 * said; the server named is the discard port, so a request sent
+	 * would fail otherwise (exit 3).
+	 */
+	RUN(&g->f, &r, "--base-url", "http://127.0.0.1:9/client/v4",
+	    "caption", "generate", g->uid, "zh-Hant");
+	expect(&r, 2, NULL, "generates captions in cs, nl, en, fr, de, it, "
+	    "ja, ko, pl, pt, ru and es (a region may follow: en-GB), not "
+	    "zh-Hant");
+	assert_string_equal(r.out, "");
+	run_free(&r);
 	deadline = time(NULL) + WAIT_SECONDS;
 	for (;;) {
 		RUN(&g->f, &r, "caption", "vtt", g->uid, "en");

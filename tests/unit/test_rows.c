@@ -253,6 +253,11 @@ test_filter(void **state)
 	assert_string_equal(ids(r), "b c e");
 	rows_filter(r, "delete");
 	assert_string_equal(ids(r), "d");
+	/* Filtered out, still stored: found by rows_has, not rows_find. */
+	assert_int_equal(rows_find(r, "a"), -1);
+	assert_true(rows_has(r, "a"));
+	assert_false(rows_has(r, "z"));
+	assert_false(rows_has(r, NULL));
 	/* The cells as shown, not the JSON behind them. */
 	rows_filter(r, "30,0");
 	assert_string_equal(ids(r), "c");

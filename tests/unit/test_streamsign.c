@@ -2,7 +2,8 @@
  * Unit tests for streamsign.c and jwt.c: a token signed locally verifies
  * with the key's public half and carries exactly the claims asked for; the
  * API's base64 PEM is decoded; a bad key is a clear error; the access
- * rules, durations and URLs of the options; remembered keys are 0600.
+ * rules, durations and URLs of the options; remembered keys are 0600,
+ * kept per server and account, and those kept by id alone still read.
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "common.h"
 #include "encode.h"
 #include "jwt.h"
 #include "streamsign.h"
@@ -233,10 +235,43 @@ test_options(void **state)
 	assert_string_equal(u, "http://127.0.0.1:8787/media/TOK/watch");
 	free(u);
 	assert_null(streamsign_url("https://h/other/x", UID, "TOK"));
+	u = streamsign_download_url("https://h/TOK/manifest/video.m3u8");
+	assert_string_equal(u, "https://h/TOK/downloads/default.mp4");
+	free(u);
+	assert_null(streamsign_download_url("https://h/TOK/manifest/video.mpd"));
 	u = streamsign_token_short("eyJhbGciOiJSUzI1NiJ9.abc.def");
 	assert_string_equal(u, "eyJhbGciOiJS...");
 	free(u);
 }
+
+/* A whole small file, allocated. */
+static char *
+slurp_file(const char *path)
+{
+	char	 buf[4096];
+	FILE	*f = fopen(path, "r");
+	size_t	 n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (xstrdup(buf));
+}
+
+static void
+spill_file(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const struct streamsign_owner owner_a = {
+	"https://api.example.com/client/v4", "acct-a"
+};
 
 static void
 test_remembered(void **state)
@@ -246,29 +281,136 @@ test_remembered(void **state)
 	char		*dir, *path = NULL, *cause = NULL, *text, **ids;
 
 	dir = testdir_new("streamsign");
-	assert_int_equal(streamsign_key_save(dir, KID, k->pem, &path, &cause),
-	    0);
+	assert_int_equal(streamsign_key_save(dir, &owner_a, KID, k->pem,
+	    &path, &cause), 0);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	free(path);
-	assert_true(streamsign_key_known(dir, KID));
-	assert_false(streamsign_key_known(dir, UID));
-	text = streamsign_key_load(dir, KID, &cause);
+	assert_true(streamsign_key_known(dir, &owner_a, KID));
+	assert_false(streamsign_key_known(dir, &owner_a, UID));
+	text = streamsign_key_load(dir, &owner_a, KID, &cause);
 	assert_string_equal(text, k->pem);
 	free(text);
-	assert_null(streamsign_key_load(dir, UID, &cause));
+	assert_null(streamsign_key_load(dir, &owner_a, UID, &cause));
 	assert_non_null(strstr(cause, "no signing key " UID));
 	free(cause);
-	assert_int_equal(streamsign_key_save(dir, "../x", k->pem, NULL,
-	    &cause), -1);
+	assert_int_equal(streamsign_key_save(dir, &owner_a, "../x", k->pem,
+	    NULL, &cause), -1);
 	free(cause);
-	assert_int_equal(streamsign_key_save(dir, UID, "not a key", NULL,
-	    &cause), -1);
+	assert_int_equal(streamsign_key_save(dir, &owner_a, UID, "not a key",
+	    NULL, &cause), -1);
 	free(cause);
-	ids = streamsign_key_list(dir);
+	ids = streamsign_key_list(dir, &owner_a);
 	assert_string_equal(ids[0], KID);
 	assert_null(ids[1]);
 	streamsign_key_list_free(ids);
+	testdir_remove(dir);
+	free(dir);
+}
+
+/* Another account or server never finds the key; the same one does. */
+static void
+test_remembered_owner(void **state)
+{
+	static const struct streamsign_owner same = {
+		"https://api.example.com/client/v4//", "acct-a"
+	}, other_account = {
+		"https://api.example.com/client/v4", "acct-b"
+	}, other_server = {
+		"http://127.0.0.1:8787/client/v4", "acct-a"
+	}, no_account = {
+		"https://api.example.com/client/v4", NULL
+	};
+	const struct streamsign_owner *const others[] = {
+		&other_account, &other_server, &no_account
+	};
+	struct keys	*k = *state;
+	char		*dir, *path = NULL, *cause = NULL, *text, **ids;
+	char		*owner, *slash;
+	size_t		 i;
+
+	dir = testdir_new("streamsign");
+	assert_int_equal(streamsign_key_save(dir, &owner_a, KID, k->pem,
+	    &path, &cause), 0);
+	/* Beside the key, whose it is in words. */
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	owner = xprintf("%s/owner", path);
+	text = slurp_file(owner);
+	assert_string_equal(text, "base_url https://api.example.com/client/v4"
+	    "\naccount acct-a\n");
+	free(text);
+	free(owner);
+	free(path);
+	/* A trailing '/' is the same server. */
+	assert_true(streamsign_key_known(dir, &same, KID));
+	text = streamsign_key_load(dir, &same, KID, &cause);
+	assert_string_equal(text, k->pem);
+	free(text);
+	for (i = 0; i < nitems(others); i++) {
+		assert_false(streamsign_key_known(dir, others[i], KID));
+		assert_null(streamsign_key_load(dir, others[i], KID, &cause));
+		assert_non_null(strstr(cause, "for this server and account"));
+		free(cause);
+		ids = streamsign_key_list(dir, others[i]);
+		assert_null(ids[0]);
+		streamsign_key_list_free(ids);
+	}
+	/* Each has its own. */
+	assert_int_equal(streamsign_key_save(dir, &other_account, UID, k->pem,
+	    NULL, &cause), 0);
+	ids = streamsign_key_list(dir, &other_account);
+	assert_string_equal(ids[0], UID);
+	assert_null(ids[1]);
+	streamsign_key_list_free(ids);
+	ids = streamsign_key_list(dir, &owner_a);
+	assert_string_equal(ids[0], KID);
+	assert_null(ids[1]);
+	streamsign_key_list_free(ids);
+	assert_false(streamsign_key_known(dir, &owner_a, UID));
+	testdir_remove(dir);
+	free(dir);
+}
+
+/*
+ * A key remembered the old way, by id alone (signing-keys/ID.pem): read
+ * when its id is asked for, whoever asks; never listed as an owner's.
+ */
+static void
+test_remembered_old(void **state)
+{
+	struct keys	*k = *state;
+	char		*dir, *sub, *file, *cause = NULL, *text, **ids;
+
+	dir = testdir_new("streamsign");
+	sub = xprintf("%s/signing-keys", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	file = xprintf("%s/" UID ".pem", sub);
+	spill_file(file, k->pem);
+	assert_true(streamsign_key_known(dir, &owner_a, UID));
+	text = streamsign_key_load(dir, &owner_a, UID, &cause);
+	assert_non_null(text);
+	assert_string_equal(text, k->pem);
+	free(text);
+	ids = streamsign_key_list(dir, &owner_a);
+	assert_null(ids[0]);
+	streamsign_key_list_free(ids);
+	ids = streamsign_key_list_old(dir);
+	assert_string_equal(ids[0], UID);
+	assert_null(ids[1]);
+	streamsign_key_list_free(ids);
+	/* The owner's key of that id comes first. */
+	assert_int_equal(streamsign_key_save(dir, &owner_a, UID, k->pub,
+	    NULL, &cause), 0);
+	text = streamsign_key_load(dir, &owner_a, UID, &cause);
+	assert_string_equal(text, k->pub);
+	free(text);
+	ids = streamsign_key_list_old(dir);
+	assert_string_equal(ids[0], UID);
+	assert_null(ids[1]);
+	streamsign_key_list_free(ids);
+	free(file);
+	free(sub);
 	testdir_remove(dir);
 	free(dir);
 }
@@ -282,6 +424,8 @@ main(void)
 		cmocka_unit_test(test_bad_pem),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_remembered),
+		cmocka_unit_test(test_remembered_owner),
+		cmocka_unit_test(test_remembered_old),
 	};
 
 	return (cmocka_run_group_tests(tests, keys_setup, keys_teardown));

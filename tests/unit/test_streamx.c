@@ -1,7 +1,8 @@
 /*
  * Unit tests for the Stream operations' client side (src/streamx.c): clip
  * times in seconds and [h:]m:s, the checks of URLs, language tags, WebVTT
- * files and download types, the request bodies and the paths.
+ * files and download types, the request bodies and the paths; and the
+ * languages Stream generates captions in (src/captionlang.c).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "api.h"
+#include "captionlang.h"
 #include "streamx.h"
 #include "testdir.h"
 #include "xmalloc.h"
@@ -204,6 +206,29 @@ test_bodies_paths(void **state)
 	free(cause);
 }
 
+/* The table the CLI, the console and edgemu share. */
+static void
+test_captionlang(void **state)
+{
+	const struct captionlang	*l;
+	char				*list;
+
+	(void)state;
+	assert_non_null(l = captionlang_find("en"));
+	assert_string_equal(l->name, "English");
+	assert_ptr_equal(captionlang_find("en-GB"), l);
+	assert_ptr_equal(captionlang_find("EN"), l);
+	assert_string_equal(captionlang_find("pt-BR")->tag, "pt");
+	assert_null(captionlang_find("zh"));
+	assert_null(captionlang_find("e"));
+	assert_null(captionlang_find("eng"));
+	assert_null(captionlang_find(""));
+	list = captionlang_list();
+	assert_string_equal(list, "cs, nl, en, fr, de, it, ja, ko, pl, pt, "
+	    "ru and es");
+	free(list);
+}
+
 int
 main(void)
 {
@@ -212,6 +237,7 @@ main(void)
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_vtt),
 		cmocka_unit_test(test_bodies_paths),
+		cmocka_unit_test(test_captionlang),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "captionlang.h"
 #include "http.h"
 #include "kind.h"
 #include "streamx.h"
@@ -293,13 +294,24 @@ cli_cmd_caption_generate(struct cli *c, const struct kind *unused_k,
     int argc, char **argv)
 {
 	struct http_request	 req;
-	char			*path;
+	char			*path, *list;
 	int			 rv;
 
 	(void)unused_k;
 	if ((path = cli_caption_path(c, "caption generate", argc, argv, 3,
 	    "/captions/{name}/generate", &rv)) == NULL)
 		return (rv);
+	/* The server would refuse it: say so before anything is sent. */
+	if (captionlang_find(argv[2]) == NULL) {
+		list = captionlang_list();
+		rv = cli_error(HTTP_EXIT_USAGE, "caption generate: Stream "
+		    "generates captions in %s (a region may follow: en-GB), "
+		    "not %s; 'caption upload' takes a WebVTT file in any "
+		    "language", list, argv[2]);
+		free(list);
+		free(path);
+		return (rv);
+	}
 	memset(&req, 0, sizeof req);
 	req.method = "POST";
 	req.path = path;

@@ -1,9 +1,10 @@
 /*
  * token: a signed-URL token for a video and the URLs it opens (HLS, DASH,
  * thumbnail, player, download). Signed locally with a signing key (--pem
- * FILE, or a key remembered in the state directory) so that no API request
- * is spent, else by the server's token call. The key's PEM is only ever
- * read from a file, and neither it nor the token is logged.
+ * FILE, or a key remembered in the state directory for this server and
+ * account) so that no API request is spent, else by the server's token
+ * call. The key's PEM is only ever read from a file, and neither it nor
+ * the token is logged.
  */
 #include "config.h"
 
@@ -53,21 +54,46 @@ cli_token_option(struct cli_opts *o, const char *name, const char *arg)
 }
 
 /*
+ * The id of the key remembered for this server and account when it is
+ * the only one (allocated); NULL for none, or several (said on stderr).
+ */
+static char *
+cli_token_only_key(const char *state, const struct streamsign_owner *o)
+{
+	char	**ids, *kid;
+	size_t	  n;
+
+	ids = streamsign_key_list(state, o);
+	for (n = 0; ids[n] != NULL; n++)
+		;
+	kid = n == 1 ? xstrdup(ids[0]) : NULL;
+	if (n > 1)
+		fprintf(stderr, "edgetui: %zu signing keys are remembered for "
+		    "this server and account: --key-id picks one; the server "
+		    "signs this token\n", n);
+	streamsign_key_list_free(ids);
+	return (kid);
+}
+
+/*
  * The private key to sign with, and its id: --pem FILE with --key-id, the
- * remembered key --key-id names, or none (*pem NULL: ask the server). A
- * remembered key is never taken unasked: the state directory holds the
- * keys of every account and server used, and a key of another account
- * would make a token that opens nothing. Returns 0 or the exit status
- * after the message.
+ * remembered key --key-id names, else the only key remembered for this
+ * server and account, or none (*pem NULL: ask the server). Keys are kept
+ * per server and account, so a key of another account, which would make
+ * a token that opens nothing, is never taken; *implicit says it was not
+ * named. Returns 0 or the exit status after the message.
  */
 static int
-cli_token_key(struct cli *c, char **pem, size_t *len, char **kid)
+cli_token_key(struct cli *c, char **pem, size_t *len, char **kid,
+    int *implicit)
 {
 	const struct cli_token_opts	*t = &c->o->token;
+	struct streamsign_owner		 o;
 	char				*state, *cause = NULL;
 	int				 rv;
 
 	*pem = *kid = NULL;
+	*implicit = 0;
 	if (t->pem_file != NULL) {
 		if (t->key_id == NULL)
 			return (cli_usage_error("token: --pem needs --key-id "
@@ -80,15 +106,30 @@ cli_token_key(struct cli *c, char **pem, size_t *len, char **kid)
 		*kid = xstrdup(t->key_id);
 		return (0);
 	}
-	if (t->key_id == NULL)
-		return (0);
 	if ((state = edge_session_state_dir(&c->session, &cause)) == NULL) {
+		if (t->key_id == NULL) {
+			/* Nothing remembered can be read: the server signs. */
+			free(cause);
+			return (0);
+		}
 		rv = cli_error(HTTP_EXIT_USAGE, "token: %s", cause);
 		free(cause);
 		return (rv);
 	}
-	*kid = xstrdup(t->key_id);
-	*pem = streamsign_key_load(state, *kid, &cause);
+	memset(&o, 0, sizeof o);
+	o.base_url = c->session.base_url;
+	o.account = c->session.scope.account;
+	if (t->key_id != NULL)
+		*kid = xstrdup(t->key_id);
+	else {
+		*kid = cli_token_only_key(state, &o);
+		*implicit = *kid != NULL;
+	}
+	if (*kid == NULL) {
+		free(state);
+		return (0);
+	}
+	*pem = streamsign_key_load(state, &o, *kid, &cause);
 	free(state);
 	if (*pem == NULL) {
 		rv = cli_error(HTTP_EXIT_USAGE, "token: %s; give --pem FILE",
@@ -155,7 +196,7 @@ cli_token_print(struct cli *c, const cJSON *video, const char *uid,
 {
 	const cJSON	*v;
 	cJSON		*o = cJSON_CreateObject();
-	char		*dl, *p;
+	char		*dl;
 
 	cJSON_AddStringToObject(o, "token", token);
 	cJSON_AddNumberToObject(o, "exp", (double)exp);
@@ -167,9 +208,7 @@ cli_token_print(struct cli *c, const cJSON *video, const char *uid,
 	/* The MP4 download sits beside the manifests. */
 	v = cJSON_GetObjectItemCaseSensitive(o, "hls");
 	if (c->o->token.downloadable && cJSON_IsString(v) &&
-	    (p = strstr(v->valuestring, "/manifest/video.m3u8")) != NULL) {
-		dl = xprintf("%.*s/downloads/default.mp4",
-		    (int)(p - v->valuestring), v->valuestring);
+	    (dl = streamsign_download_url(v->valuestring)) != NULL) {
 		cJSON_AddStringToObject(o, "download", dl);
 		free(dl);
 	}
@@ -204,7 +243,7 @@ cli_cmd_token(struct cli *c, const struct kind *unused_k, int argc,
 	size_t				 len = 0;
 	int64_t				 now = (int64_t)time(NULL);
 	long				 secs = STREAMSIGN_EXP_DEFAULT;
-	int				 rv = 0;
+	int				 rv = 0, implicit = 0;
 
 	(void)unused_k;
 	if (argc != 2)
@@ -225,7 +264,7 @@ cli_cmd_token(struct cli *c, const struct kind *unused_k, int argc,
 		return (rv);
 	}
 	if ((path = cli_item_path(c, vk, argv[1], &rv)) == NULL ||
-	    (rv = cli_token_key(c, &pem, &len, &kid)) != 0 ||
+	    (rv = cli_token_key(c, &pem, &len, &kid, &implicit)) != 0 ||
 	    (rv = cli_connect(c)) != 0 ||
 	    (rv = cli_fetch(c, vk, path, &video)) != 0)
 		goto out;
@@ -253,8 +292,9 @@ cli_cmd_token(struct cli *c, const struct kind *unused_k, int argc,
 	cli_token_print(c, video, argv[1], token, now + secs, pem != NULL ?
 	    "locally" : "server");
 	if (pem != NULL && t->pem_file == NULL)
-		fprintf(stderr, "edgetui: signed locally with the remembered "
-		    "signing key %s\n", kid);
+		fprintf(stderr, "edgetui: signed locally with key ID %s (%s)\n",
+		    kid, implicit ? "the one signing key remembered for this "
+		    "server and account" : "remembered");
 out:
 	if (pem != NULL) {
 		explicit_bzero(pem, len);
@@ -274,11 +314,16 @@ out:
 void
 cli_token_remember(struct cli *c, const struct kind *k, const cJSON *rec)
 {
-	const cJSON	*id, *pem64;
-	char		*state = NULL, *pem, *path = NULL, *cause = NULL;
+	struct streamsign_owner	 o;
+	const cJSON		*id, *pem64;
+	char			*state = NULL, *pem, *path = NULL;
+	char			*cause = NULL;
 
 	if (strcmp(k->name, "signing-keys") != 0)
 		return;
+	memset(&o, 0, sizeof o);
+	o.base_url = c->session.base_url;
+	o.account = c->session.scope.account;
 	id = cJSON_GetObjectItemCaseSensitive(rec, "id");
 	pem64 = cJSON_GetObjectItemCaseSensitive(rec, "pem");
 	if (!cJSON_IsString(id) || !cJSON_IsString(pem64))
@@ -286,15 +331,15 @@ cli_token_remember(struct cli *c, const struct kind *k, const cJSON *rec)
 	if ((pem = streamsign_pem(pem64->valuestring,
 	    strlen(pem64->valuestring), &cause)) == NULL ||
 	    (state = edge_session_state_dir(&c->session, &cause)) == NULL ||
-	    streamsign_key_save(state, id->valuestring, pem, &path,
+	    streamsign_key_save(state, &o, id->valuestring, pem, &path,
 	    &cause) != 0) {
 		log_warn("signing key %s: the private key was not saved: %s",
 		    id->valuestring, cause);
 		free(cause);
 	} else
 		fprintf(stderr, "edgetui: saved the private key as a PEM file, "
-		    "%s (mode 0600): 'edgetui token' signs with it locally\n",
-		    path);
+		    "%s (mode 0600): 'edgetui token' signs with it locally for "
+		    "this server and account\n", path);
 	if (pem != NULL) {
 		explicit_bzero(pem, strlen(pem));
 		free(pem);

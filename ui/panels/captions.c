@@ -1,16 +1,17 @@
 /*
  * A video's captions (c on a video): n uploads a WebVTT file for a
  * language (the path completes with Tab), g generates captions in a
- * language picked from those Stream supports (Home goes to the top),
- * Enter shows the WebVTT text, d deletes (the generic delete). The list
- * shows each one's status. Also the audio tracks list's reload after an
- * edit.
+ * language picked from those Stream generates in (one that has a caption
+ * is marked and refused here, as the server would), Enter shows the
+ * WebVTT text, d deletes (the generic delete). The list shows each one's
+ * status. Also the audio tracks list's reload after an edit.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "captionlang.h"
 #include "http.h"
 #include "streamx.h"
 #include "tui.h"
@@ -23,7 +24,7 @@ enum {
 	CAPTIONS_VTT
 };
 
-#define CAPTIONS_NLANGS	12
+#define CAPTIONS_NLANGS	16	/* at least captionlang_generated's */
 
 struct captions_upload {
 	struct panel	*p;
@@ -114,20 +115,33 @@ captions_upload_file(struct tui *t, void *arg, const char *file)
 	    captions_upload_lang, u, captions_upload_free);
 }
 
-static const char *captions_lang_items[CAPTIONS_NLANGS];
+/* Whether the list holds a caption in tag: generating it is refused. */
+static int
+captions_taken(struct panel *p, const char *tag)
+{
+	return (p->rows != NULL && rows_has(p->rows, tag));
+}
 
 static void
 captions_generate_picked(struct tui *t, void *arg, size_t i, int other)
 {
 	struct panel	*p = arg;
 	struct tui_req	*r;
+	const char	*tag;
 	char		*path;
 
 	(void)other;
-	if (i >= CAPTIONS_NLANGS || streamx_languages[i].tag == NULL)
+	if (i >= CAPTIONS_NLANGS || captionlang_generated[i].tag == NULL)
 		return;
-	if ((path = captions_path(p, "/captions/{name}/generate",
-	    streamx_languages[i].tag)) == NULL)
+	tag = captionlang_generated[i].tag;
+	/* The server answers 409: delete first, as it would say. */
+	if (captions_taken(p, tag)) {
+		tui_message(t, TUI_MSG_ERROR, "a caption in %s exists: delete "
+		    "it first (d)", tag);
+		return;
+	}
+	if ((path = captions_path(p, "/captions/{name}/generate", tag)) ==
+	    NULL)
 		return;
 	r = tui_submit(t, p, TUI_REQ_OTHER, "POST", path, NULL);
 	if (r != NULL)
@@ -135,22 +149,48 @@ captions_generate_picked(struct tui *t, void *arg, size_t i, int other)
 	free(path);
 }
 
+/*
+ * The picker lists every language Stream generates captions in, those
+ * with a caption already marked (picking one says why not), the cursor
+ * on the first free one.
+ */
 static void
 captions_generate(struct panel *p)
 {
-	static char	labels[CAPTIONS_NLANGS][48];
-	size_t		i;
+	const struct captionlang	*l = captionlang_generated;
+	const char			*items[CAPTIONS_NLANGS];
+	char				 labels[CAPTIONS_NLANGS][96], *list;
+	size_t				 i, first = CAPTIONS_NLANGS;
 
 	if (tui_refuse_readonly(p->tui, "generate"))
 		return;
-	for (i = 0; i < CAPTIONS_NLANGS && streamx_languages[i].tag != NULL;
-	    i++) {
-		snprintf(labels[i], sizeof labels[i], "%s  %s",
-		    streamx_languages[i].tag, streamx_languages[i].name);
-		captions_lang_items[i] = labels[i];
+	if (!p->loaded) {
+		tui_message(p->tui, TUI_MSG_WARN, "the captions are not listed "
+		    "yet: g once they are");
+		return;
 	}
-	picker_open(p->tui, "generate captions in", captions_lang_items, i,
-	    0, captions_generate_picked, p);
+	for (i = 0; i < CAPTIONS_NLANGS && l[i].tag != NULL; i++) {
+		if (!captions_taken(p, l[i].tag)) {
+			snprintf(labels[i], sizeof labels[i], "%s  %s",
+			    l[i].tag, l[i].name);
+			if (first == CAPTIONS_NLANGS)
+				first = i;
+		} else
+			snprintf(labels[i], sizeof labels[i], "%s  %s  (has "
+			    "a caption: delete it first)", l[i].tag,
+			    l[i].name);
+		items[i] = labels[i];
+	}
+	if (first == CAPTIONS_NLANGS) {
+		list = captionlang_list();
+		tui_message(p->tui, TUI_MSG_WARN, "this video has captions in "
+		    "every language Stream generates (%s): delete one to "
+		    "generate it again", list);
+		free(list);
+		return;
+	}
+	picker_open(p->tui, "generate captions in", items, i, first,
+	    captions_generate_picked, p);
 }
 
 static void

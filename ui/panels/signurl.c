@@ -3,8 +3,10 @@
  * server's token call, or a signing key remembered in the state directory
  * to sign here without an API request; expires; downloadable; allowed
  * addresses; blocked countries). The URLs it opens are shown with the
- * token shortened, y copies the HLS URL and w saves them all (0600). A new
- * signing key is offered to be remembered (0600) for this.
+ * token shortened; y copies one of them (HLS, DASH, thumbnail, player, the
+ * MP4 download when allowed) or the token alone, w saves them all (0600).
+ * A new signing key is offered to be remembered (0600, for this server and
+ * account) for this.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #define SIGNURL_KEYS_MAX	32	/* remembered keys offered in the form */
 #define SIGNURL_SERVER		"server"
 #define SIGNURL_LIST_MAX	16	/* allowed addresses, blocked countries */
+#define SIGNURL_URLS		5	/* HLS, download, DASH, thumbnail, player */
 
 /* The form's key values: "server", then the remembered ids (one form open). */
 static char		*signurl_key_ids[SIGNURL_KEYS_MAX + 2];
@@ -30,7 +33,8 @@ static const struct kind_field signurl_fields[] = {
 	{ .path = "key", .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
 	  .values = (const char *const *)signurl_key_ids,
 	  .help = "server: the token call (one API request); a key id: "
-	  "signed here with that remembered key" },
+	  "signed here with that remembered key (this server and account's, "
+	  "then any remembered before keys were kept per account)" },
 	{ .path = "expires", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED, .max_len = 8,
 	  .help = "how long it is valid, 1s to 24h: 90, 30m, 1h",
@@ -54,11 +58,43 @@ static const struct kind signurl_kind = {
 	.verbs = KIND_VERB_CREATE,
 };
 
+/* Whose keys the session signs with: its server and account. */
 static void
+signurl_owner(struct tui *t, struct streamsign_owner *o)
+{
+	memset(o, 0, sizeof *o);
+	o->base_url = t->session.base_url;
+	o->account = t->session.scope.account;
+}
+
+/* Appends the ids not there yet; n: the values so far. */
+static size_t
+signurl_keys_add(char **ids, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; ids[i] != NULL && n < SIGNURL_KEYS_MAX + 1; i++) {
+		for (j = 1; j < n && strcmp(signurl_key_ids[j], ids[i]) != 0;
+		    j++)
+			;
+		if (j == n)
+			signurl_key_ids[n++] = xstrdup(ids[i]);
+	}
+	return (n);
+}
+
+/*
+ * The form's keys: "server", this server and account's remembered keys,
+ * then those remembered by id alone (before keys were kept per account),
+ * which are only ever used when picked. Returns how many are this
+ * server and account's.
+ */
+static size_t
 signurl_keys_load(struct tui *t)
 {
-	char	*state, *cause = NULL, **ids;
-	size_t	 i, n = 0;
+	struct streamsign_owner	 o;
+	char			*state, *cause = NULL, **ids;
+	size_t			 i, n = 0, own;
 
 	for (i = 0; signurl_key_ids[i] != NULL; i++)
 		free(signurl_key_ids[i]);
@@ -66,65 +102,124 @@ signurl_keys_load(struct tui *t)
 	signurl_key_ids[n++] = xstrdup(SIGNURL_SERVER);
 	if ((state = edge_session_state_dir(&t->session, &cause)) == NULL) {
 		free(cause);
-		return;
+		return (0);
 	}
-	ids = streamsign_key_list(state);
-	for (i = 0; ids[i] != NULL && n < SIGNURL_KEYS_MAX + 1; i++)
-		signurl_key_ids[n++] = xstrdup(ids[i]);
+	signurl_owner(t, &o);
+	ids = streamsign_key_list(state, &o);
+	n = signurl_keys_add(ids, n);
+	streamsign_key_list_free(ids);
+	own = n - 1;
+	ids = streamsign_key_list_old(state);
+	signurl_keys_add(ids, n);
 	streamsign_key_list_free(ids);
 	free(state);
+	return (own);
 }
 
-/* The URLs the token opens, as shown (token shortened) and in full. */
+/* A URL the token opens: full, shown (token shortened), what y names. */
+struct signurl_url {
+	const char	*name;
+	const char	*what;
+	char		*url;
+	char		*shown;
+};
+
+/*
+ * The URLs the token opens, with the token in the uid's place: HLS, DASH,
+ * thumbnail, player, and the MP4 download when the token allows it (the
+ * download sits beside the HLS manifest). Returns how many.
+ */
+static size_t
+signurl_urls(const cJSON *video, const char *uid, const char *token,
+    const char *shortened, int downloadable,
+    struct signurl_url out[SIGNURL_URLS])
+{
+	static const struct {
+		const char	*name, *what, *field;
+	} fields[] = {
+		{ "HLS", "the HLS URL", "playback.hls" },
+		{ "DASH", "the DASH URL", "playback.dash" },
+		{ "thumbnail", "the thumbnail URL", "thumbnail" },
+		{ "player", "the player URL", "preview" },
+	};
+	const cJSON	*u;
+	char		*url;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < nitems(fields); i++) {
+		u = kind_json_get(video, fields[i].field);
+		if (!cJSON_IsString(u) ||
+		    (url = streamsign_url(u->valuestring, uid, token)) == NULL)
+			continue;
+		out[n].name = fields[i].name;
+		out[n].what = fields[i].what;
+		out[n].url = url;
+		out[n].shown = streamsign_url(u->valuestring, uid, shortened);
+		n++;
+		if (i > 0 || !downloadable ||
+		    (url = streamsign_download_url(out[n - 1].url)) == NULL)
+			continue;
+		/* Right after HLS, whose path it shares. */
+		out[n].name = "download";
+		out[n].what = "the MP4 download URL";
+		out[n].url = url;
+		out[n].shown = streamsign_download_url(out[n - 1].shown);
+		n++;
+	}
+	return (n);
+}
+
+/*
+ * The result: the URLs shown with the token shortened; y copies one of
+ * them or the token alone (a picker), w saves them all.
+ */
 static void
 signurl_show(struct tui *t, const cJSON *video, const char *uid,
-    const char *token, long secs, const char *how)
+    const char *token, long secs, int downloadable, const char *how)
 {
-	static const char *const fields[][2] = {
-		{ "HLS", "playback.hls" }, { "DASH", "playback.dash" },
-		{ "thumbnail", "thumbnail" }, { "player", "preview" },
-	};
-	struct buf	 shown, full;
-	const cJSON	*u;
-	struct modal	*m;
-	char		*url, *shortened, *hls = NULL, *name;
-	size_t		 i;
+	struct signurl_url	 urls[SIGNURL_URLS];
+	struct buf		 shown, full;
+	struct modal		*m;
+	char			*shortened, *name;
+	size_t			 i, n;
 
 	shortened = streamsign_token_short(token);
+	n = signurl_urls(video, uid, token, shortened, downloadable, urls);
 	buf_init(&shown);
 	buf_init(&full);
 	buf_addf(&shown, "Signed URLs for video %s, valid %ld min.\n%s.\n"
 	    "The token is a bearer credential: it is shortened here.\n"
-	    "y copies the HLS URL, w saves every URL to a file (0600).\n\n"
-	    "%-10s %s\n", uid, (secs + 59) / 60, how, "token", shortened);
+	    "y copies a URL or the token (it asks which), w saves every URL "
+	    "to a file (0600).\n\n%-10s %s\n", uid, (secs + 59) / 60, how,
+	    "token", shortened);
 	buf_addf(&full, "token %s\n", token);
-	for (i = 0; i < nitems(fields); i++) {
-		u = kind_json_get(video, fields[i][1]);
-		if (!cJSON_IsString(u) ||
-		    (url = streamsign_url(u->valuestring, uid, token)) == NULL)
-			continue;
-		buf_addf(&full, "%s %s\n", fields[i][0], url);
-		if (hls == NULL)
-			hls = xstrdup(url);
-		free(url);
-		url = streamsign_url(u->valuestring, uid, shortened);
-		buf_addf(&shown, "%-10s %s\n", fields[i][0], url);
-		free(url);
+	for (i = 0; i < n; i++) {
+		buf_addf(&full, "%s %s\n", urls[i].name, urls[i].url);
+		buf_addf(&shown, "%-10s %s\n", urls[i].name, urls[i].shown);
 	}
-	if (hls == NULL)
+	if (n == 0)
 		buf_adds(&shown, "\nThe video is not ready: it has no playback "
 		    "URLs yet.\n");
-	m = textview_result("signed URLs", buf_str(&shown), "the HLS URL",
-	    hls != NULL ? hls : token, 0);
+	/* The first URL (HLS) first: y Enter copies it. */
+	m = textview_result("signed URLs", buf_str(&shown), n > 0 ?
+	    urls[0].what : "the token", n > 0 ? urls[0].url : token, 0);
+	for (i = 1; i < n; i++)
+		textview_result_copy(m, urls[i].what, urls[i].url);
+	if (n > 0)
+		textview_result_copy(m, "the token", token);
 	name = xprintf("~/signed-urls-%s.txt", uid);
 	textview_result_file(m, "the URLs", buf_str(&full), name);
 	tui_push(t, m);
 	free(name);
+	for (i = 0; i < n; i++) {
+		explicit_bzero(urls[i].url, strlen(urls[i].url));
+		free(urls[i].url);
+		free(urls[i].shown);
+	}
 	explicit_bzero(full.data, full.len);
 	buf_free(&full);
 	buf_free(&shown);
 	free(shortened);
-	free(hls);
 }
 
 /* A list field's strings (the form allows SIGNURL_LIST_MAX) into out. */
@@ -148,12 +243,14 @@ signurl_local(struct tui *t, const char *kid, const char *uid, long secs,
     int downloadable, const cJSON *rules, char **token, char **cause)
 {
 	struct streamsign	 s;
+	struct streamsign_owner	 o;
 	char			*state, *pem;
 	int64_t			 now = (int64_t)time(NULL);
 
 	if ((state = edge_session_state_dir(&t->session, cause)) == NULL)
 		return (-1);
-	pem = streamsign_key_load(state, kid, cause);
+	signurl_owner(t, &o);
+	pem = streamsign_key_load(state, &o, kid, cause);
 	free(state);
 	if (pem == NULL)
 		return (-1);
@@ -176,7 +273,7 @@ signurl_server(struct tui *t, struct panel *p, struct modal *m,
     const char *uid, long secs, int downloadable, const cJSON *rules)
 {
 	struct tui_req	*r;
-	cJSON		*body, *video;
+	cJSON		*body, *video, *data;
 	char		*path, *tpath, *cause = NULL;
 
 	if ((path = kind_item_path(p->kind, p->vars, uid, &cause)) == NULL) {
@@ -192,16 +289,20 @@ signurl_server(struct tui *t, struct panel *p, struct modal *m,
 		    cJSON_Duplicate(rules, 1));
 	tpath = xprintf("%s/token", path);
 	free(path);
-	video = panel_current_record(p);
+	/* What the answer is shown with: the video, and what was asked. */
+	data = cJSON_CreateObject();
+	if ((video = panel_current_record(p)) != NULL)
+		cJSON_AddItemToObject(data, "video", video);
+	cJSON_AddBoolToObject(data, "downloadable", downloadable);
 	r = tui_submit(t, p, TUI_REQ_OTHER, "POST", tpath, body);
 	if (r != NULL) {
 		r->sub = SIGNURL_REQ;
 		r->id = xstrdup(uid);
-		r->data = video;
+		r->data = data;
 		r->count = (size_t)secs;
 		r->modal = m;
 	} else
-		cJSON_Delete(video);
+		cJSON_Delete(data);
 	cJSON_Delete(body);
 	free(tpath);
 }
@@ -253,7 +354,7 @@ signurl_submit(struct tui *t, struct panel *p, struct modal *m, cJSON *body,
 	id = xstrdup(uid);
 	formview_close(t, m);
 	video = panel_current_record(p);
-	signurl_show(t, video, id, token, secs, how);
+	signurl_show(t, video, id, token, secs, dl, how);
 	free(how);
 	free(id);
 	cJSON_Delete(video);
@@ -266,17 +367,18 @@ signurl_open(struct panel *p)
 {
 	const char	*uid = panel_current_id(p);
 	struct form	*f;
+	size_t		 own;
 	int		 i;
 
 	if (uid == NULL)
 		return;
-	signurl_keys_load(p->tui);
+	own = signurl_keys_load(p->tui);
 	/* New, so that the defaults as they are can be sent. */
 	f = form_new(&signurl_kind, NULL);
-	/* A remembered key first: it spends no request. */
+	/* This account's remembered key first: it spends no request. */
 	if ((i = form_find(f, "key")) >= 0)
-		form_set(f, (size_t)i, signurl_key_ids[1] != NULL ?
-		    signurl_key_ids[1] : SIGNURL_SERVER);
+		form_set(f, (size_t)i, own > 0 ? signurl_key_ids[1] :
+		    SIGNURL_SERVER);
 	if ((i = form_find(f, "expires")) >= 0)
 		form_set(f, (size_t)i, "1h");
 	formview_open(p->tui, p, f, "signed URLs for this video",
@@ -304,8 +406,10 @@ signurl_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		tui_message(p->tui, TUI_MSG_ERROR, "the server sent no token");
 		return (1);
 	}
-	signurl_show(p->tui, r->data, r->id, tok->valuestring,
-	    (long)r->count, "Signed by the server (the token call)");
+	signurl_show(p->tui, cJSON_GetObjectItemCaseSensitive(r->data,
+	    "video"), r->id, tok->valuestring, (long)r->count,
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->data,
+	    "downloadable")), "Signed by the server (the token call)");
 	return (1);
 }
 
@@ -331,17 +435,21 @@ static void
 signurl_remember_answer(struct tui *t, void *arg, const char *answer)
 {
 	struct signurl_remember	*rm = arg;
+	struct streamsign_owner	 o;
 	char			*state, *path = NULL, *cause = NULL;
 
 	if (strcmp(answer, "y") != 0)
 		return;
+	signurl_owner(t, &o);
 	if ((state = edge_session_state_dir(&t->session, &cause)) == NULL ||
-	    streamsign_key_save(state, rm->id, rm->pem, &path, &cause) != 0)
+	    streamsign_key_save(state, &o, rm->id, rm->pem, &path,
+	    &cause) != 0)
 		tui_message(t, TUI_MSG_ERROR, "signing key %s not remembered: "
 		    "%s", rm->id, cause);
 	else
 		tui_message(t, TUI_MSG_OK, "remembered signing key %s in %s "
-		    "(0600): S on a video signs with it here", rm->id, path);
+		    "(0600): S on a video of this account signs with it here",
+		    rm->id, path);
 	free(cause);
 	free(state);
 	free(path);

@@ -493,11 +493,20 @@ struct textview_file {
 };
 
 #define TEXTVIEW_FILES	4
+#define TEXTVIEW_COPIES	8
+
+/* More that y offers to copy: then it asks which. */
+struct textview_copy {
+	char			*what;
+	char			*text;
+};
 
 struct textview_secret {
 	struct textview_modal	 v;
 	char			*copy;		/* y */
 	char			*what;
+	struct textview_copy	 copies[TEXTVIEW_COPIES];
+	size_t			 ncopies;	/* besides copy */
 	int			 once;		/* ask before closing */
 	int			 saved;
 	int			 told;		/* y or w left a message */
@@ -547,6 +556,33 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 	s->told = 1;
 }
 
+/* The picker's answer: copy (0) or one of copies. */
+static void
+textview_secret_copy(struct tui *t, void *arg, size_t i, int other)
+{
+	struct textview_secret	*s = arg;
+
+	(void)other;
+	if (i == 0)
+		tui_copy(t, s->what, s->copy);
+	else if (i <= s->ncopies)
+		tui_copy(t, s->copies[i - 1].what, s->copies[i - 1].text);
+	s->told = 1;
+}
+
+static void
+textview_secret_pick(struct tui *t, struct textview_secret *s)
+{
+	const char	*items[TEXTVIEW_COPIES + 1];
+	size_t		 i;
+
+	items[0] = s->what;
+	for (i = 0; i < s->ncopies; i++)
+		items[i + 1] = s->copies[i].what;
+	picker_open(t, "copy to the clipboard", items, s->ncopies + 1, 0,
+	    textview_secret_copy, s);
+}
+
 static int
 textview_secret_key(struct tui *t, struct modal *m, int key)
 {
@@ -563,6 +599,10 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 			    NULL);
 		else
 			tui_pop(t);
+		return (TUI_HANDLED);
+	}
+	if (a == ACTION_COPY && s->ncopies > 0) {
+		textview_secret_pick(t, s);
 		return (TUI_HANDLED);
 	}
 	if (a == ACTION_COPY) {
@@ -600,9 +640,9 @@ textview_secret_draw(struct tui *t, struct modal *m)
 		return;
 	if (s->nfiles > 0) {
 		/* Which file w saves now. */
-		hint = xprintf(" y copy  w save %s (0600)  q close%s",
-		    s->files[s->next].what, s->once ? ": shown only this once" :
-		    "");
+		hint = xprintf(" y copy%s  w save %s (0600)  q close%s",
+		    s->ncopies > 0 ? " (choose)" : "", s->files[s->next].what,
+		    s->once ? ": shown only this once" : "");
 		screen_put(LINES - 1, 0, COLS, hint, screen_role(s->once ?
 		    THEME_ROLE_WARNING : THEME_ROLE_DIM));
 		free(hint);
@@ -623,6 +663,11 @@ textview_secret_free(struct modal *m)
 	/* A secret does not stay in freed memory. */
 	explicit_bzero(s->copy, strlen(s->copy));
 	free(s->copy);
+	for (i = 0; i < s->ncopies; i++) {
+		explicit_bzero(s->copies[i].text, strlen(s->copies[i].text));
+		free(s->copies[i].text);
+		free(s->copies[i].what);
+	}
 	for (i = 0; i < s->nfiles; i++) {
 		explicit_bzero(s->files[i].content,
 		    strlen(s->files[i].content));
@@ -650,6 +695,19 @@ textview_result(const char *title, const char *text, const char *what,
 	s->what = xstrdup(what);
 	s->once = once;
 	return (&s->v.m);
+}
+
+void
+textview_result_copy(struct modal *m, const char *what, const char *text)
+{
+	struct textview_secret	*s = (struct textview_secret *)m;
+	struct textview_copy	*c;
+
+	if (s->ncopies == TEXTVIEW_COPIES)
+		fatalx("textview_result_copy: too many");
+	c = &s->copies[s->ncopies++];
+	c->what = xstrdup(what);
+	c->text = xstrdup(text);
 }
 
 void
