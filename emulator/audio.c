@@ -15,17 +15,18 @@
 #include "webhook.h"
 #include "xmalloc.h"
 
+/* A track as it is at now. */
 static cJSON *
 audio_json(const char *uid, const char *label, int is_default,
-    double ready)
+    double ready, double now)
 {
 	cJSON	*o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "uid", uid);
 	cJSON_AddStringToObject(o, "label", label);
 	cJSON_AddBoolToObject(o, "default", is_default);
-	cJSON_AddStringToObject(o, "status", downloads_now() >= ready ?
-	    "ready" : "queued");
+	cJSON_AddStringToObject(o, "status", now >= ready ? "ready" :
+	    "queued");
 	return (o);
 }
 
@@ -34,7 +35,8 @@ audio_row(sqlite3_stmt *st)
 {
 	return (audio_json((const char *)sqlite3_column_text(st, 0),
 	    (const char *)sqlite3_column_text(st, 1),
-	    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3)));
+	    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3),
+	    downloads_now()));
 }
 
 void
@@ -106,7 +108,8 @@ audio_body(const cJSON *body, const char **label, const char **url,
  */
 static int
 audio_insert(struct req *req, struct reply *rep, const char *uid,
-    const char *label, const char *url, int *is_default, double *ready)
+    const char *label, const char *url, double now, int *is_default,
+    double *ready)
 {
 	static const char	 look_sql[] =
 	    "SELECT count(*), coalesce(sum(label = ?3), 0) FROM stream_audio"
@@ -136,8 +139,7 @@ audio_insert(struct req *req, struct reply *rep, const char *uid,
 		return (1);
 	}
 	*is_default = count == 0;
-	*ready = downloads_now() +
-	    server_options(req->server)->processing_seconds;
+	*ready = now + server_options(req->server)->processing_seconds;
 	st = store_stmt(req->store, add_sql);
 	sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
@@ -157,7 +159,7 @@ audio_copy(struct req *req, struct reply *rep)
 {
 	const char	*label, *url;
 	char		 uid[HEX32_LEN + 1], *cause = NULL;
-	double		 ready = 0;
+	double		 ready = 0, now = downloads_now();
 	int		 rc, is_default = 0;
 
 	if (!downloads_video_exists(req, rep))
@@ -169,7 +171,7 @@ audio_copy(struct req *req, struct reply *rep)
 	}
 	util_hex32(uid);
 	if (store_begin(req->store) != 0 ||
-	    (rc = audio_insert(req, rep, uid, label, url,
+	    (rc = audio_insert(req, rep, uid, label, url, now,
 	    &is_default, &ready)) < 0) {
 		reply_store_error(req, rep);
 		return;
@@ -182,7 +184,8 @@ audio_copy(struct req *req, struct reply *rep)
 		reply_store_error(req, rep);
 		return;
 	}
-	reply_ok(rep, audio_json(uid, label, is_default, ready));
+	/* As created: a slow commit must not let the processing pass. */
+	reply_ok(rep, audio_json(uid, label, is_default, ready, now));
 }
 
 void
@@ -397,7 +400,7 @@ audio_edit_apply(struct req *req, struct reply *rep, const char *uid,
 		return (-1);
 	}
 	*out = audio_json(uid, e->label != NULL ? e->label : label,
-	    e->set_default == 1 ? 1 : is_default, ready);
+	    e->set_default == 1 ? 1 : is_default, ready, downloads_now());
 	free(label);
 	return (0);
 }

@@ -266,14 +266,19 @@ captions_store(struct req *req, const char *tag, const char *label,
 	return (0);
 }
 
+/* The caption as stored; status, when not NULL, is its status as made. */
 static void
-captions_reply_stored(struct req *req, struct reply *rep, const char *tag)
+captions_reply_stored(struct req *req, struct reply *rep, const char *tag,
+    const char *status)
 {
 	cJSON	*c;
 
-	if (captions_lookup(req, tag, &c) == 1)
+	if (captions_lookup(req, tag, &c) == 1) {
+		if (status != NULL)
+			cJSON_ReplaceItemInObjectCaseSensitive(c, "status",
+			    cJSON_CreateString(status));
 		reply_ok(rep, c);
-	else
+	} else
 		reply_store_error(req, rep);
 }
 
@@ -322,7 +327,7 @@ captions_put(struct req *req, struct reply *rep)
 	    file->len) != 0)
 		reply_store_error(req, rep);
 	else
-		captions_reply_stored(req, rep, tag);
+		captions_reply_stored(req, rep, tag, NULL);
 	free(label);
 }
 
@@ -364,7 +369,7 @@ captions_generate(struct req *req, struct reply *rep)
 	struct buf	 text;
 	char		*label, *list;
 	double		 duration;
-	int		 rc;
+	int		 rc, seconds;
 
 	video = stream_video_load(req->store, req_param(req, "account"),
 	    req_param(req, "identifier"));
@@ -406,12 +411,15 @@ captions_generate(struct req *req, struct reply *rep)
 	label = captions_label(tag, 1);
 	buf_init(&text);
 	captions_generated_text(&text, label, duration);
-	if (captions_store(req, tag, label, 1, downloads_now() +
-	    server_options(req->server)->processing_seconds, text.data,
-	    text.len) != 0)
+	/* Answered as created: a slow commit must not let a short
+	 * processing time pass unseen. */
+	seconds = server_options(req->server)->processing_seconds;
+	if (captions_store(req, tag, label, 1, downloads_now() + seconds,
+	    text.data, text.len) != 0)
 		reply_store_error(req, rep);
 	else
-		captions_reply_stored(req, rep, tag);
+		captions_reply_stored(req, rep, tag, seconds > 0 ?
+		    "inprogress" : "ready");
 	buf_free(&text);
 	free(label);
 out:

@@ -257,13 +257,20 @@ copy_create(struct req *req, struct reply *rep)
 		reply_error(rep, 500, ERR_INTERNAL, "%s", cause);
 		goto out;
 	}
-	if (copy_set_downloading(req->store, account, uid) != 0) {
+	/*
+	 * Made downloading and read back in one transaction: the worker may
+	 * be awake already (its timer, a copy before), and must not fetch
+	 * the video and move it on before the answer says downloading.
+	 */
+	v = NULL;
+	if (store_begin(req->store) != 0 ||
+	    copy_set_downloading(req->store, account, uid) != 0 ||
+	    video_lookup(req->store, account, uid, &v) != 1 ||
+	    store_commit(req->store) != 0) {
 		reply_store_error(req, rep);
+		store_rollback(req->store);
+		cJSON_Delete(v);
 		stream_video_remove(req->store, account, uid);
-		goto out;
-	}
-	if (video_lookup(req->store, account, uid, &v) != 1) {
-		reply_store_error(req, rep);
 		goto out;
 	}
 	reply_ok(rep, v);

@@ -288,11 +288,10 @@ downloads_url(struct req *req, const char *uid, const char *file)
 
 static void
 downloads_add(cJSON *o, struct req *req, const char *uid,
-    const struct downloads_type *t, double created, double ready)
+    const struct downloads_type *t, double created, double ready, double now)
 {
 	cJSON	*d;
 	char	*url = downloads_url(req, uid, t->file);
-	double	 now = downloads_now();
 
 	d = cJSON_AddObjectToObject(o, t->name);
 	cJSON_AddStringToObject(d, "status", now >= ready ? "ready" :
@@ -303,9 +302,12 @@ downloads_add(cJSON *o, struct req *req, const char *uid,
 	free(url);
 }
 
-/* Every download the video has, keyed by type; NULL on a store failure. */
+/*
+ * Every download the video has, keyed by type, as it is at now; NULL on a
+ * store failure.
+ */
 static cJSON *
-downloads_json(struct req *req, const char *uid)
+downloads_json(struct req *req, const char *uid, double now)
 {
 	const struct downloads_type	*t;
 	sqlite3_stmt			*st;
@@ -322,7 +324,7 @@ downloads_json(struct req *req, const char *uid)
 		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			downloads_add(o, req, uid, t,
 			    sqlite3_column_double(st, 0),
-			    sqlite3_column_double(st, 1));
+			    sqlite3_column_double(st, 1), now);
 			rc = SQLITE_DONE;
 		}
 		store_done(st);
@@ -387,7 +389,9 @@ downloads_create(struct req *req, struct reply *rep)
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		rc = sqlite3_step(st);
 	store_done(st);
-	if (rc != SQLITE_DONE || (o = downloads_json(req, uid)) == NULL) {
+	/* Answered as of the request's instant, not after the write: a
+	 * slow commit must not let a short processing time pass unseen. */
+	if (rc != SQLITE_DONE || (o = downloads_json(req, uid, now)) == NULL) {
 		reply_store_error(req, rep);
 		return;
 	}
@@ -401,7 +405,8 @@ downloads_get(struct req *req, struct reply *rep)
 
 	if (!downloads_video_exists(req, rep))
 		return;
-	if ((o = downloads_json(req, req_param(req, "identifier"))) == NULL)
+	if ((o = downloads_json(req, req_param(req, "identifier"),
+	    downloads_now())) == NULL)
 		reply_store_error(req, rep);
 	else
 		reply_ok(rep, o);

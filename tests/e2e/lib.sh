@@ -554,11 +554,15 @@ e2e_expect_screen() {
 	e2e_fail "the screen differs from expect/$name (E2E_UPDATE=1 rewrites it)"
 }
 
+# e2e_assert_contains TEXT: the screen shows TEXT. It polls like
+# e2e_wait_for: a screen captured while a redraw is still arriving (the
+# rows above TEXT drawn, TEXT's not yet) must not fail the test.
 e2e_assert_contains() {
-	_e2e_grab
-	_e2e_has "$1" || e2e_fail "the screen lacks '$1'"
+	_e2e_poll "$E2E_TIMEOUT" "'$1' on the screen" _e2e_has "$1"
 }
 
+# e2e_assert_not_contains TEXT: the screen does not show TEXT now (no
+# waiting: a secret or a row that must never be drawn fails at once).
 e2e_assert_not_contains() {
 	_e2e_grab
 	_e2e_lacks "$1" || e2e_fail "the screen shows '$1'"

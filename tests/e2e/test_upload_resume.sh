@@ -70,7 +70,9 @@ e2e_wait_for "1 unfinished upload from before: Enter resumes the one selected"
 # (the line is cut at the pane's width, in the uid)
 e2e_wait_match "^> upload +big-200m\.mp4 +unfinished +[1-9][0-9]% \[#*\.*\] [0-9.]+/209\.7 MB  ${uid:0:16}"
 e2e_keys Enter
-e2e_wait_match "^> upload +big-200m\.mp4 +uploading +[0-9]+% \[#*\.*\] [0-9.]+/209\.7 MB( [0-9.]+ [kMG]?B/s ETA [0-9:]+)?( |$)"
+# Uploading again (a kill late in the first run leaves little to send:
+# the row may be uploaded by the time the screen is read).
+e2e_wait_match "^> upload +big-200m\.mp4 +(uploading +[0-9]+% \[#*\.*\] [0-9.]+/209\.7 MB( [0-9.]+ [kMG]?B/s ETA [0-9:]+)?( |$)|uploaded +100% )"
 e2e_wait_match "^> upload +big-200m\.mp4 +uploaded +100% \[#{20}\] 209\.7/209\.7 MB  ${uid:0:8}" 30
 e2e_wait_match "^  process +big-200m\.mp4 +ready +100% \[#{20}\]  $uid$"
 [ ! -e "$journal" ] || ! grep -q "$uid" "$journal" ||

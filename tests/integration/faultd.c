@@ -512,8 +512,9 @@ faultd_accept(void *arg)
 	return (NULL);
 }
 
-struct faultd *
-faultd_start(int port)
+/* The socket bound to 127.0.0.1:port (0: any free port), or NULL. */
+static struct faultd *
+faultd_bind(int port, int reuse)
 {
 	struct faultd		*fd;
 	struct sockaddr_in	 sin;
@@ -526,14 +527,15 @@ faultd_start(int port)
 		abort();
 	pthread_mutex_init(&fd->lock, NULL);
 	fd->listen = socket(AF_INET, SOCK_STREAM, 0);
-	setsockopt(fd->listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (reuse)
+		setsockopt(fd->listen, SOL_SOCKET, SO_REUSEADDR, &one,
+		    sizeof one);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sin.sin_port = htons((unsigned short)port);
 	if (fd->listen == -1 ||
 	    bind(fd->listen, (struct sockaddr *)&sin, sizeof sin) != 0 ||
-	    listen(fd->listen, 64) != 0 ||
 	    getsockname(fd->listen, (struct sockaddr *)&sin, &len) != 0) {
 		if (fd->listen != -1)
 			close(fd->listen);
@@ -545,10 +547,44 @@ faultd_start(int port)
 	}
 	fd->port = ntohs(sin.sin_port);
 	snprintf(fd->url, sizeof fd->url, "http://127.0.0.1:%d", fd->port);
+	return (fd);
+}
+
+struct faultd *
+faultd_start(int port)
+{
+	struct faultd	*fd;
+
+	if ((fd = faultd_bind(port, 1)) == NULL)
+		return (NULL);
+	if (faultd_listen(fd) != 0) {
+		faultd_free(fd);
+		return (NULL);
+	}
+	return (fd);
+}
+
+/*
+ * Bound without SO_REUSEADDR, so no other socket can take the port, and
+ * not listening, so connections to it are refused.
+ */
+struct faultd *
+faultd_reserve(void)
+{
+	return (faultd_bind(0, 0));
+}
+
+int
+faultd_listen(struct faultd *fd)
+{
+	if (fd->running)
+		return (0);
+	if (listen(fd->listen, 64) != 0)
+		return (-1);
 	if (pthread_create(&fd->acceptor, NULL, faultd_accept, fd) != 0)
 		abort();
 	fd->running = 1;
-	return (fd);
+	return (0);
 }
 
 void
@@ -636,13 +672,18 @@ faultd_stop(struct faultd *fd)
 	size_t	i;
 	int	rc;
 
-	if (!fd->running)
+	if (!fd->running) {
+		if (fd->listen != -1)
+			close(fd->listen);
+		fd->listen = -1;
 		return;
+	}
 	fd->running = 0;
 	rc = (int)write(fd->stop[1], "x", 1);
 	(void)rc;
 	pthread_join(fd->acceptor, NULL);
 	close(fd->listen);
+	fd->listen = -1;
 	for (i = 0; i < fd->nconns; i++)
 		pthread_join(fd->conns[i]->thread, NULL);
 }

@@ -58,6 +58,12 @@ struct faultd;
 
 /* Listen on 127.0.0.1:port (0: any free port); NULL if it cannot. */
 struct faultd	*faultd_start(int);
+/*
+ * A free port held but not listened on: connections are refused, and no
+ * other server can take it meanwhile. faultd_listen then serves on it.
+ */
+struct faultd	*faultd_reserve(void);
+int		 faultd_listen(struct faultd *);
 /* Replies in order of the requests; the last repeats. Copied. */
 void		 faultd_script(struct faultd *, const struct faultd_reply *,
 		     size_t);

@@ -6,8 +6,11 @@
  */
 #include "config.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -321,22 +324,51 @@ test_gone_starts_anew(void **state)
 	tusc_result_free(&res);
 }
 
+/*
+ * A free loopback port below the kernel's ephemeral range (from which the
+ * other tests' servers, all on port 0, and every outgoing connection get
+ * theirs), so a restart after a kill finds it free again; the port edgemu
+ * got for port 0 could be taken by another test meanwhile.
+ */
+static int
+fixed_port(void)
+{
+	struct sockaddr_in	sin;
+	int			fd, port, i, lo = 32768;
+	FILE			*f;
+
+	if ((f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) !=
+	    NULL) {
+		if (fscanf(f, "%d", &lo) != 1)
+			lo = 32768;
+		fclose(f);
+	}
+	assert_true(lo > 2048);
+	for (i = 0; i < 1000; i++) {
+		port = 1024 + (int)((getpid() + i * 7919) % (lo - 1024));
+		assert_true((fd = socket(AF_INET, SOCK_STREAM, 0)) >= 0);
+		memset(&sin, 0, sizeof sin);
+		sin.sin_family = AF_INET;
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		sin.sin_port = htons((uint16_t)port);
+		if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0) {
+			close(fd);
+			return (port);
+		}
+		close(fd);
+	}
+	fail_msg("no free port below %d", lo);
+	return (-1);
+}
+
 /* edgemu on a fixed port, so a restart keeps the upload URLs valid. */
 static void
 pin_port(struct rig *r)
 {
-	const char	*p = strrchr(r->e.url, ':');
-	char		 port[16];
-	size_t		 n;
-
-	assert_non_null(p);
-	n = strspn(p + 1, "0123456789");
-	assert_true(n > 0 && n < sizeof port);
-	memcpy(port, p + 1, n);
-	port[n] = '\0';
 	edgemu_kill(&r->e, SIGTERM);
 	r->e.extra[r->e.nextra++] = xstrdup("--listen");
-	r->e.extra[r->e.nextra++] = itest_printf("127.0.0.1:%s", port);
+	r->e.extra[r->e.nextra++] = itest_printf("127.0.0.1:%d",
+	    fixed_port());
 	edgemu_restart(&r->e);
 	rig_client(r);
 }

@@ -795,9 +795,12 @@ test_upload_errors(void **state)
 	free(mp4);
 }
 
-/* The stored state of a video, read from the store behind edgemu's back. */
+/*
+ * The stored state of a video, read from the store behind edgemu's back;
+ * end, when not NULL, gets its processing clock's end (microseconds).
+ */
 static char *
-stored_state(struct edgemu *e, const char *uid)
+stored_state(struct edgemu *e, const char *uid, long long *end)
 {
 	sqlite3		*db;
 	sqlite3_stmt	*st;
@@ -808,12 +811,15 @@ stored_state(struct edgemu *e, const char *uid)
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", path, sqlite3_errmsg(db));
 	sqlite3_busy_timeout(db, 5000);
-	if (sqlite3_prepare_v2(db, "SELECT state FROM stream_video"
-	    " WHERE uid = ?", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT state, process_end FROM"
+	    " stream_video WHERE uid = ?", -1, &st, NULL) != SQLITE_OK)
 		fail_msg("%s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_step(st) == SQLITE_ROW) {
 		state = strdup((const char *)sqlite3_column_text(st, 0));
+		if (end != NULL)
+			*end = sqlite3_column_int64(st, 1);
+	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	free(path);
@@ -830,19 +836,33 @@ test_ready_unread(void **state)
 	struct edgemu	*e = *state;
 	unsigned char	*src = make_mp4(1000, 3000, 320, 240, 4096);
 	time_t		 deadline = time(NULL) + WAIT_SECONDS;
+	struct timespec	 now;
+	long long	 end = 0;
 	char		 uid[33], *loc, *s;
 
 	loc = tus_create(e, 4096, NULL, NULL, uid);
 	patch_ok(e, loc, 0, src, 4096);
-	s = stored_state(e, uid);
-	assert_string_equal(s, "queued");
+	/*
+	 * Queued with a clock; or, when a loaded machine let its second of
+	 * processing pass before this read, already ready, but never before
+	 * its clock's end.
+	 */
+	s = stored_state(e, uid, &end);
+	assert_non_null(s);
+	assert_true(end > 0);
+	if (strcmp(s, "ready") == 0) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		assert_true((long long)now.tv_sec * 1000000 +
+		    now.tv_nsec / 1000 >= end);
+	} else
+		assert_string_equal(s, "queued");
 	while (strcmp(s, "ready") != 0) {
 		free(s);
 		if (time(NULL) > deadline)
 			fail_msg("not ready in the store after %d s",
 			    WAIT_SECONDS);
 		pause_briefly();
-		s = stored_state(e, uid);
+		s = stored_state(e, uid, NULL);
 		assert_non_null(s);
 	}
 	free(s);

@@ -28,14 +28,21 @@
 
 #define TOKEN	"cause-test-token-0123456789"
 
-/* A loopback port nothing listens on: bound, then closed. */
+/*
+ * A loopback port nothing listens on: bound and held for the whole run
+ * (without SO_REUSEADDR), never listened on, so connecting is refused. A
+ * port bound then closed could be taken by another test's server.
+ */
 static int
-closed_port(void)
+refusing_port(void)
 {
+	static int		port;
 	struct sockaddr_in	sin;
 	socklen_t		len = sizeof sin;
-	int			fd, port;
+	int			fd;
 
+	if (port != 0)
+		return (port);
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	assert_true(fd >= 0);
 	memset(&sin, 0, sizeof sin);
@@ -44,7 +51,6 @@ closed_port(void)
 	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	port = ntohs(sin.sin_port);
-	close(fd);
 	return (port);
 }
 
@@ -55,7 +61,7 @@ client(int readonly)
 	struct http_client	*c;
 	char			 url[64], *cause = NULL;
 
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/", closed_port());
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/", refusing_port());
 	memset(&o, 0, sizeof o);
 	o.base_url = url;
 	o.token = TOKEN;
