@@ -133,7 +133,15 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 void
 tui_message_keep(struct tui *t, enum tui_msg class, const char *text)
 {
-	tui_msglog_add(t, class, time(NULL), text_clean(text));
+	char	*clean = text_clean(text);
+
+	/* Asked again (! twice, the same refusal): once is enough. */
+	if (t->nmsglog > 0 &&
+	    strcmp(t->msglog[t->nmsglog - 1].text, clean) == 0) {
+		free(clean);
+		return;
+	}
+	tui_msglog_add(t, class, time(NULL), clean);
 }
 
 /* The views (help, a log, the tray) a command opening a list replaces. */

@@ -152,6 +152,10 @@ formview_key(struct tui *t, struct modal *m, int key)
 		/* Not typed here: the key shows the error cut short whole. */
 		if (keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
 		    ACTION_MESSAGES) {
+			/* What the fields lack as typed: kept when asked. */
+			if (v->error == NULL && v->f->error != NULL)
+				tui_message_keep(t, TUI_MSG_WARN,
+				    v->f->error);
 			tui_messages(t);
 			return (TUI_HANDLED);
 		}
