@@ -218,6 +218,23 @@ rulesets_rule_body(const cJSON *rule)
 	return (body);
 }
 
+int
+rulesets_rule_enabled(const cJSON *rule)
+{
+	return (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule,
+	    "enabled")));
+}
+
+cJSON *
+rulesets_rule_enable_body(const cJSON *rule, int enable)
+{
+	cJSON	*body = rulesets_rule_body(rule);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(body, "enabled");
+	cJSON_AddBoolToObject(body, "enabled", enable);
+	return (body);
+}
+
 cJSON *
 rulesets_entrypoint_body(const cJSON *rule)
 {

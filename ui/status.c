@@ -244,15 +244,33 @@ status_wrap_all(const char *s, size_t cols, size_t *n)
 }
 
 /*
+ * s in at most max rows of cols columns; past them the last row ends by
+ * naming the key that shows the messages whole. Returns the rows used.
+ */
+size_t
+status_wrap_message(struct tui *t, const char *s, size_t cols, char **rows,
+    size_t max)
+{
+	char	 more[64], name[KEYMAP_KEY_NAME_MAX];
+	int	 key;
+
+	key = keymap_key_of(t->keymap, KEYMAP_GLOBAL, ACTION_MESSAGES);
+	if (key != -1) {
+		keymap_key_name(key, name, sizeof name);
+		snprintf(more, sizeof more, " … (%s: all of it)", name);
+	} else
+		snprintf(more, sizeof more, " … (:messages)");
+	return (status_wrap_more(s, cols, rows, max, more));
+}
+
+/*
  * The rows the status line needs: the message's, else the hints' one. A
  * message longer than they are says which key shows it whole.
  */
 size_t
 status_rows(struct tui *t, char **rows)
 {
-	char	 more[64], name[KEYMAP_KEY_NAME_MAX];
-	size_t	 max = STATUS_ROWS;
-	int	 key;
+	size_t	max = STATUS_ROWS;
 
 	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
 		return (1);
@@ -260,13 +278,20 @@ status_rows(struct tui *t, char **rows)
 		max = (size_t)LINES / 4;
 	if (max < 1 || COLS < 24)
 		return (1);
-	key = keymap_key_of(t->keymap, KEYMAP_GLOBAL, ACTION_MESSAGES);
-	if (key != -1) {
-		keymap_key_name(key, name, sizeof name);
-		snprintf(more, sizeof more, " … (%s: all of it)", name);
-	} else
-		snprintf(more, sizeof more, " … (:messages)");
-	return (status_wrap_more(t->msg, (size_t)COLS, rows, max, more));
+	return (status_wrap_message(t, t->msg, (size_t)COLS, rows, max));
+}
+
+/* The rows the status line takes now (a view above leaves them to it). */
+int
+status_height(struct tui *t)
+{
+	char	*rows[STATUS_ROWS] = { NULL };
+	size_t	 n, i;
+
+	n = status_rows(t, rows);
+	for (i = 0; i < n; i++)
+		free(rows[i]);
+	return ((int)n);
 }
 
 /* The message's role on the status line. */

@@ -94,6 +94,23 @@ tui_log_sink(enum log_level level, const char *msg, void *arg)
 
 /* ---- messages and modals ---------------------------------------------- */
 
+/* The last TUI_MESSAGES_MAX messages for :messages; text is taken. */
+static void
+tui_msglog_add(struct tui *t, enum tui_msg class, time_t when, char *text)
+{
+	if (t->nmsglog == TUI_MESSAGES_MAX) {
+		free(t->msglog[0].text);
+		memmove(t->msglog, t->msglog + 1,
+		    (t->nmsglog - 1) * sizeof *t->msglog);
+		t->nmsglog--;
+	}
+	if (t->msglog == NULL)
+		t->msglog = xcalloc(TUI_MESSAGES_MAX, sizeof *t->msglog);
+	t->msglog[t->nmsglog].time = when;
+	t->msglog[t->nmsglog].class = class;
+	t->msglog[t->nmsglog++].text = text;
+}
+
 void
 tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 {
@@ -110,18 +127,21 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 	t->msg_class = class;
 	t->msg_time = time(NULL);
 	t->dirty = 1;
+	tui_msglog_add(t, class, t->msg_time, xstrdup(t->msg));
+}
 
-	if (t->nmsglog == TUI_MESSAGES_MAX) {
-		free(t->msglog[0].text);
-		memmove(t->msglog, t->msglog + 1,
-		    (t->nmsglog - 1) * sizeof *t->msglog);
-		t->nmsglog--;
+void
+tui_message_keep(struct tui *t, enum tui_msg class, const char *text)
+{
+	char	*clean = text_clean(text);
+
+	/* Asked again (! twice, the same refusal): once is enough. */
+	if (t->nmsglog > 0 &&
+	    strcmp(t->msglog[t->nmsglog - 1].text, clean) == 0) {
+		free(clean);
+		return;
 	}
-	if (t->msglog == NULL)
-		t->msglog = xcalloc(TUI_MESSAGES_MAX, sizeof *t->msglog);
-	t->msglog[t->nmsglog].time = t->msg_time;
-	t->msglog[t->nmsglog].class = class;
-	t->msglog[t->nmsglog++].text = xstrdup(t->msg);
+	tui_msglog_add(t, class, time(NULL), clean);
 }
 
 /* The views (help, a log, the tray) a command opening a list replaces. */

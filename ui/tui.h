@@ -276,6 +276,8 @@ void		 tui_pop(struct tui *);
 void		 tui_close_views(struct tui *);
 /* The last messages in full (:messages, !). */
 void		 tui_messages(struct tui *);
+/* A message for :messages only (a form shows it on its own rows). */
+void		 tui_message_keep(struct tui *, enum tui_msg, const char *);
 void		 tui_close_panels(struct tui *);
 /* Quit, or ask first (preferences.confirm_quit). */
 void		 tui_quit(struct tui *, int);
@@ -357,6 +359,11 @@ size_t		 status_rows(struct tui *, char **);
 void		 status_draw(struct tui *, char **, size_t);
 /* Text in rows of at most cols columns, every one: *n, to free. */
 char		**status_wrap_all(const char *, size_t, size_t *);
+/* s in max rows at most, the last naming the key showing it all. */
+size_t		 status_wrap_message(struct tui *, const char *, size_t,
+		     char **, size_t);
+/* The rows the status line takes now (a form leaves them to it). */
+int		 status_height(struct tui *);
 /* A view's footer: the message whole, if any (1), over its last rows. */
 int		 status_draw_message(struct tui *);
 

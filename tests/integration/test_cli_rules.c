@@ -681,6 +681,95 @@ test_delete_several(void **state)
 	free(b);
 }
 
+/* ---- enable and disable ------------------------------------------------- */
+
+static int
+enabled_at(struct fixture *f, int i)
+{
+	cJSON	*ep = entry(f, f->emu.zone);
+	int	 on;
+
+	on = !cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    rules_of(ep), i), "enabled"));
+	cJSON_Delete(ep);
+	return (on);
+}
+
+static void
+test_enable_disable(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*login = rule_id(f, 0), *v2 = rule_id(f, 4), *v, *w;
+	char		*line;
+	cJSON		*ep, *rule;
+
+	/* The demo's rule 0 is on, rule 4 (Version 2 API) off. */
+	assert_true(enabled_at(f, 0));
+	assert_false(enabled_at(f, 4));
+
+	/* Off: the rule PATCHed whole, the rest of it kept. */
+	RUN(f, &r, "disable", "rules", login);
+	assert_int_equal(r.status, 0);
+	line = itest_printf("disabled rate-limit-rules %s\n", login);
+	assert_string_equal(r.out, line);
+	free(line);
+	run_free(&r);
+	assert_false(enabled_at(f, 0));
+	ep = entry(f, f->emu.zone);
+	rule = cJSON_GetArrayItem(rules_of(ep), 0);
+	assert_string_equal(str(rule, "id"), login);
+	assert_string_equal(str(rule, "description"),
+	    "Login form: block credential stuffing");
+	assert_non_null(cJSON_GetObjectItem(rule, "action_parameters"));
+	assert_non_null(cJSON_GetObjectItem(rule, "ratelimit"));
+	cJSON_Delete(ep);
+
+	/* Already off: said, nothing sent (the version stays). */
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "disable", "rate-limit-rules", login);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "already"));
+	assert_true(has(r.out, "nothing sent"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+
+	/* An id the zone lacks: nothing is changed; bad usage: 2. */
+	RUN(f, &r, "enable", "rules", login, ABSENT_ID);
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "nothing was enabled"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	free(v);
+	assert_false(enabled_at(f, 0));
+	RUN(f, &r, "enable", "rules", "zz");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN(f, &r, "enable", "rules");
+	assert_int_equal(r.status, 2);
+	run_free(&r);
+	RUN_ENV(f, "CLOUDFLARE_BASE_URL=http://127.0.0.1:1/client/v4", &r,
+	    "enable", "rules", login);
+	assert_int_equal(r.status, 3);
+	run_free(&r);
+
+	/* Both on, one request each. */
+	RUN(f, &r, "enable", "rules", login, v2);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 2);
+	assert_true(has(r.out, login));
+	assert_true(has(r.out, v2));
+	run_free(&r);
+	assert_true(enabled_at(f, 0));
+	assert_true(enabled_at(f, 4));
+	free(login);
+	free(v2);
+}
+
 /* ---- lint before sending ------------------------------------------------ */
 
 /* edgetui against a counting server: the requests it received. */
@@ -1112,6 +1201,7 @@ main(void)
 		T(test_update_is_whole),
 		T(test_edit),
 		T(test_delete_several),
+		T(test_enable_disable),
 		T(test_lint_sends_nothing),
 		T(test_lint_plan_from_profile),
 		T(test_expr_check),

@@ -77,8 +77,10 @@ check "caption clear clip completion config create" c
 # Aliases when no kind starts with the word.
 check "rl rlr rlv" get rl
 # A command offers only the kinds it takes.
-check "live-outputs" enable ""
+check "live-outputs rate-limit-rules" enable ""
 check "live-outputs" disable l
+check "rate-limit-rules" disable rate-
+check "rlr" enable rl
 check "simulcast" disable sim
 check "operation-validation" set ""
 check "operation-validation" clear op

@@ -673,6 +673,81 @@ out:
 	return (rv);
 }
 
+/* ---- enable and disable ------------------------------------------------- */
+
+/*
+ * Each rule PATCHed whole with enabled flipped, as t does in the console;
+ * one already so is said and not sent. Every id is found first.
+ */
+static int
+rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
+    int on)
+{
+	struct http_response	 resp;
+	const cJSON		*rule;
+	cJSON			*ep = NULL, *body;
+	char			*path, *one;
+	const char		*done = on ? "enabled" : "disabled";
+	int			 i, rv = 0, r;
+
+	if (argc < 2)
+		return (cli_usage_error("%s %s: at least one ID is needed",
+		    on ? "enable" : "disable", k->name));
+	for (i = 1; i < argc; i++)
+		if ((rv = rules_check_id(argv[i])) != 0)
+			return (rv);
+	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+		goto out;
+	for (i = 1; i < argc; i++)
+		if (rules_find(ep, argv[i], &rv) == NULL) {
+			cli_error(rv, "nothing was %s", done);
+			goto out;
+		}
+	for (i = 1; i < argc; i++) {
+		rule = rulesets_rule_find(ep, argv[i], NULL);
+		if (rulesets_rule_enabled(rule) == on) {
+			printf("%s %s is %s already: nothing sent\n", k->name,
+			    argv[i], done);
+			continue;
+		}
+		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
+		    &r)) != NULL) {
+			body = rulesets_rule_enable_body(rule, on);
+			r = cli_send_json(c, "PATCH", one, body, &resp);
+			if (r == 0) {
+				cli_journal(c, "PATCH", one, resp.http_status,
+				    rule, rulesets_rule_find(resp.api.result,
+				    argv[i], NULL));
+				printf("%s %s %s\n", done, k->name, argv[i]);
+			}
+			http_response_free(&resp);
+			cJSON_Delete(body);
+			free(one);
+		}
+		rv = MAXIMUM(rv, r);
+	}
+out:
+	cJSON_Delete(ep);
+	free(path);
+	fflush(stdout);
+	return (rv);
+}
+
+static int
+rules_enable(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	return (rules_enable_run(c, k, argc, argv, 1));
+}
+
+static int
+rules_disable(struct cli *c, const struct kind *k, int argc, char **argv)
+{
+	return (rules_enable_run(c, k, argc, argv, 0));
+}
+
 /* ---- rule-versions N ---------------------------------------------------- */
 
 /* A string member of the server's, safe for a terminal ("-": none). */
@@ -763,6 +838,10 @@ cli_rules_run(const struct cli_command *cmd, const struct kind *k)
 		return (rules_edit);
 	if (cmd->run == cli_cmd_delete)
 		return (rules_delete);
+	if (cmd->run == cli_cmd_enable)
+		return (rules_enable);
+	if (cmd->run == cli_cmd_disable)
+		return (rules_disable);
 	return (NULL);
 }
 

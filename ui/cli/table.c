@@ -80,7 +80,7 @@ cli_refuses_clear(const struct kind *k)
 
 /*
  * enable and disable send {"enabled": ...} alone by the kind's update
- * method: a rate limiting rule is written whole (its PATCH is no merge).
+ * method; a rate limiting rule is PATCHed whole instead (rules.c).
  */
 static const char *
 cli_refuses_enable(const struct kind *k)
@@ -90,10 +90,6 @@ cli_refuses_enable(const struct kind *k)
 	if (f == NULL || f->type != KIND_TYPE_BOOL ||
 	    (f->flags & KIND_F_READONLY) || !(k->verbs & KIND_VERB_UPDATE))
 		return ("has no enabled flag to change" CLI_SEE_KINDS);
-	if (cli_rules_kind(k))
-		return ("has no enabled flag to change alone: a rule is "
-		    "written whole (edgetui edit rate-limit-rules ID, or t in "
-		    "the console's :rules)");
 	return (NULL);
 }
 
@@ -178,7 +174,8 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "enable",
 		.synopsis = "enable KIND ID...",
-		.summary = "turn on (disable: off) a live input's outputs",
+		.summary = "turn on (disable: off) a live input's outputs,\n"
+		    "rate limiting rules (sent whole)",
 		.mutates = 1,
 		.min_args = 1,
 		.max_args = -1,

@@ -106,6 +106,7 @@ static const struct rlform_field {
 };
 
 #define RLFORM_PICKS	32
+#define RLFORM_ANSWER_ROWS	3	/* past them, ! shows it all */
 
 struct rlform {
 	struct modal	 m;
@@ -742,6 +743,9 @@ rlform_answer(struct rlform *f, int ok, const char *fmt, ...)
 	va_end(ap);
 	f->answer_ok = ok;
 	f->t->dirty = 1;
+	/* What was refused stays readable once the form is gone. */
+	if (!ok)
+		tui_message_keep(f->t, TUI_MSG_ERROR, f->answer);
 }
 
 static void
@@ -1100,6 +1104,12 @@ rlform_key(struct tui *t, struct modal *m, int key)
 	case 'L':
 		rlform_try(f, 1);
 		break;
+	default:
+		/* An answer cut short is read whole there. */
+		if (keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
+		    ACTION_MESSAGES)
+			tui_messages(t);
+		break;
 	}
 	return (TUI_HANDLED);
 }
@@ -1250,13 +1260,23 @@ static void
 rlform_draw(struct tui *t, struct modal *m)
 {
 	struct rlform	*f = (struct rlform *)m;
-	size_t		 i, shown[RLF_N], n = 0, at = 0;
-	int		 y, y0 = 2, label = 21, w, rows, bottom = LINES - 5;
+	size_t		 i, shown[RLF_N], n = 0, at = 0, nans = 0;
+	int		 y, y0 = 2, label = 21, w, rows, bottom, end, room;
 	attr_t		 na = screen_role(THEME_ROLE_NORMAL);
-	char		*title, *lint;
+	char		*title, *lint, *ans[RLFORM_ANSWER_ROWS];
 
-	(void)t;
-	for (y = 1; y < LINES - 1; y++)
+	/*
+	 * From the bottom: a long status message's rows, the keys, the last
+	 * answer (two rows, three when it needs them), the field's help.
+	 */
+	end = LINES - status_height(t);
+	room = end - y0 - 5;
+	if (f->answer != NULL)
+		nans = status_wrap_message(t, f->answer, (size_t)MAXIMUM(COLS -
+		    2, 1), ans, (size_t)MINIMUM(RLFORM_ANSWER_ROWS,
+		    MAXIMUM(room, 2)));
+	bottom = end - 2 - (int)MAXIMUM(nans, 2);
+	for (y = 1; y < end; y++)
 		screen_fill(y, 0, COLS, na);
 	title = f->id != NULL ? xprintf("edit rate limiting rule %s%s%s",
 	    f->id, f->plan != EXPR_PLAN_NONE ? " - plan " : "",
@@ -1268,8 +1288,11 @@ rlform_draw(struct tui *t, struct modal *m)
 	screen_put(1, 1, COLS - 2, title, screen_role(THEME_ROLE_TITLE));
 	free(title);
 	w = COLS - label - 2;
-	if (w < 8 || bottom <= y0)
+	if (w < 8 || bottom <= y0) {
+		for (i = 0; i < nans; i++)
+			free(ans[i]);
 		return;
+	}
 	for (i = 0; i < RLF_N; i++)
 		if (rlform_visible(f, i)) {
 			if (i == f->focus)
@@ -1303,18 +1326,20 @@ rlform_draw(struct tui *t, struct modal *m)
 		rlform_draw_value(f, id, y, label, w);
 		y++;
 	}
-	/* The focused field's help, the last answer (two rows), the keys. */
-	screen_put(LINES - 5, 1, COLS - 2, rlform_fields[f->focus].help,
+	screen_put(bottom, 1, COLS - 2, rlform_fields[f->focus].help,
 	    screen_role(THEME_ROLE_DIM));
-	if (f->answer != NULL)
-		rlform_draw_two(f->answer, LINES - 4, screen_role(
-		    f->answer_ok ? THEME_ROLE_OK : THEME_ROLE_ERROR));
-	else if ((lint = rlform_live_lint(f)) != NULL) {
-		rlform_draw_two(lint, LINES - 4,
+	for (i = 0; i < nans; i++) {
+		screen_put(bottom + 1 + (int)i, 1, COLS - 2, ans[i],
+		    screen_role(f->answer_ok ? THEME_ROLE_OK :
+		    THEME_ROLE_ERROR));
+		free(ans[i]);
+	}
+	if (f->answer == NULL && (lint = rlform_live_lint(f)) != NULL) {
+		rlform_draw_two(lint, bottom + 1,
 		    screen_role(THEME_ROLE_WARNING));
 		free(lint);
 	}
-	screen_put(LINES - 2, 1, COLS - 2, f->editing ?
+	screen_put(end - 1, 1, COLS - 2, f->editing ?
 	    "Enter keep  Esc undo  Tab next field" :
 	    "Enter edit/pick  V validate  S save  T test  L simulate  Esc "
 	    "cancel", screen_role(THEME_ROLE_DIM));

@@ -151,6 +151,14 @@ rlmigrate_view_key(struct tui *t, struct modal *m, int key)
 	enum action		 a;
 
 	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	if (t->msg != NULL && keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
+	    ACTION_MESSAGES) {
+		tui_messages(t);
+		return (TUI_HANDLED);
+	}
+	/* The footer shows what the last key did (found, saved), or keys. */
+	free(t->msg);
+	t->msg = NULL;
 	if (key == 'y' || key == 'd') {
 		tui_pop(t);
 		if (tui_refuse_readonly(t, "migrate")) {
@@ -182,6 +190,8 @@ rlmigrate_view_draw(struct tui *t, struct modal *m)
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 1, v->tv.title, screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
+	if (status_draw_message(t))
+		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	/* Short enough for 80 columns. */
 	screen_put(LINES - 1, 0, COLS, " y add them  d add them, disable "

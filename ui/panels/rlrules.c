@@ -462,25 +462,6 @@ rlrules_move(struct panel *p, int down)
 
 /* ---- t ------------------------------------------------------------------ */
 
-/* Whether a rule is enabled: absent means yes, as the API has it. */
-static int
-rlrules_enabled(const cJSON *rec)
-{
-	return (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rec,
-	    "enabled")));
-}
-
-/* The whole rule with enabled set: PATCH replaces the rule. */
-static cJSON *
-rlrules_enable_body(const cJSON *rec, int enable)
-{
-	cJSON	*body = rulesets_rule_body(rec);
-
-	cJSON_DeleteItemFromObjectCaseSensitive(body, "enabled");
-	cJSON_AddBoolToObject(body, "enabled", enable);
-	return (body);
-}
-
 struct rlrules_ids {
 	struct panel	*p;
 	char		**ids;
@@ -543,12 +524,12 @@ rlrules_enable_yes(struct tui *t, void *arg, const char *answer)
 	for (i = 0; i < q->n; i++) {
 		if ((rec = rlrules_record(p, q->ids[i])) == NULL)
 			continue;
-		if (rlrules_enabled(rec) == q->enable) {
+		if (rulesets_rule_enabled(rec) == q->enable) {
 			cJSON_Delete(rec);
 			continue;
 		}
 		rlrules_batch_add(p, b, "PATCH", rec,
-		    rlrules_enable_body(rec, q->enable));
+		    rulesets_rule_enable_body(rec, q->enable));
 	}
 	if (b->n == 0)
 		tui_message(p->tui, TUI_MSG_INFO, "all are %s already",
@@ -579,7 +560,7 @@ rlrules_toggle(struct panel *p)
 	free(ids);
 	for (i = 0; i < n; i++) {
 		if ((rec = rlrules_record(p, q->ids[i])) != NULL &&
-		    rlrules_enabled(rec))
+		    rulesets_rule_enabled(rec))
 			on++;
 		cJSON_Delete(rec);
 	}

@@ -15,7 +15,8 @@
 #include "widgets/line.h"
 #include "xmalloc.h"
 
-#define FORMVIEW_LABEL	30
+#define FORMVIEW_LABEL		30
+#define FORMVIEW_ERROR_ROWS	3	/* past them, ! shows it all */
 
 struct formview {
 	struct modal	 m;
@@ -82,6 +83,16 @@ formview_on_stack(struct tui *t, struct modal *m)
 	return (0);
 }
 
+/* The form's error: shown on its rows, kept for :messages. */
+static void
+formview_error(struct tui *t, struct formview *v, char *e)
+{
+	free(v->error);
+	v->error = e;
+	if (e != NULL)
+		tui_message_keep(t, TUI_MSG_ERROR, e);
+}
+
 static void
 formview_submit(struct tui *t, struct formview *v)
 {
@@ -97,7 +108,7 @@ formview_submit(struct tui *t, struct formview *v)
 		return;
 	}
 	if ((body = form_result(v->f, &cause)) == NULL) {
-		v->error = cause;
+		formview_error(t, v, cause);
 		for (i = 0; i < v->f->nitems; i++)
 			if (v->f->items[i].error != NULL) {
 				formview_focus(v, i);
@@ -138,6 +149,16 @@ formview_key(struct tui *t, struct modal *m, int key)
 		return (TUI_HANDLED);
 	}
 	if (!formview_is_text(it)) {
+		/* Not typed here: the key shows the error cut short whole. */
+		if (keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
+		    ACTION_MESSAGES) {
+			/* What the fields lack as typed: kept when asked. */
+			if (v->error == NULL && v->f->error != NULL)
+				tui_message_keep(t, TUI_MSG_WARN,
+				    v->f->error);
+			tui_messages(t);
+			return (TUI_HANDLED);
+		}
 		if (key == KEY_RIGHT || key == ' ')
 			form_cycle(v->f, v->focus, 1);
 		else if (key == KEY_LEFT)
@@ -275,21 +296,41 @@ formview_line_draw(struct formview *v, struct form_item *it, int y, int x,
 	free(masked);
 }
 
+/*
+ * The form's error (the server's refusal, or what its fields lack) in up
+ * to FORMVIEW_ERROR_ROWS rows, fewer when the fields need them (room):
+ * the last one then names the key that shows it whole. 0 without one.
+ */
+static size_t
+formview_error_rows(struct tui *t, const struct formview *v, char **rows,
+    int room)
+{
+	const char	*e = v->error != NULL ? v->error : v->f->error;
+	size_t		 max = FORMVIEW_ERROR_ROWS;
+
+	if (e == NULL || *e == '\0')
+		return (0);
+	if (room < (int)max)
+		max = (size_t)MAXIMUM(room, 1);
+	return (status_wrap_message(t, e, (size_t)COLS - 2, rows, max));
+}
+
 static void
 formview_draw(struct tui *t, struct modal *m)
 {
 	struct formview		*v = (struct formview *)m;
 	struct form_item	*it;
 	struct buf		 b;
-	int			 y, y0 = 2, h = LINES - 5, label, x;
+	int			 y, y0 = 2, h, label, x, bottom, nhelp, nfoot;
 	int			 long_error;
-	size_t			 i;
-	char			*shown, *help1;
+	size_t			 i, nerr;
+	char			*shown, *help1, *err[FORMVIEW_ERROR_ROWS];
 	const char		*help2;
 	size_t			 cut;
 	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
 
-	(void)t;
+	/* A long status message keeps its rows, as over a list. */
+	bottom = LINES - status_height(t);
 	label = MINIMUM(formview_label(v), COLS / 3);
 	/*
 	 * The focused field's help, on two lines when one is too short; its
@@ -308,10 +349,13 @@ formview_draw(struct tui *t, struct modal *m)
 		cut = formview_wrap(buf_str(&b), COLS - 2);
 		help2 = buf_str(&b) + cut + (b.data[cut] == ' ');
 		help1 = xstrndup(buf_str(&b), cut);
-		h--;
 	} else
 		help1 = xstrdup(buf_str(&b));
-	for (y = 1; y < LINES - 1; y++)
+	nhelp = help2 != NULL ? 2 : 1;
+	nerr = formview_error_rows(t, v, err, bottom - y0 - nhelp - 2);
+	nfoot = MAXIMUM((int)nerr, 1);
+	h = bottom - y0 - nfoot - nhelp;
+	for (y = 1; y < bottom; y++)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 2, v->title, screen_role(THEME_ROLE_TITLE));
@@ -358,19 +402,23 @@ formview_draw(struct tui *t, struct modal *m)
 		}
 	}
 	/* The focused field's help and choices, then the form's error. */
-	screen_put(LINES - (help2 != NULL ? 4 : 3), 1, COLS - 2, help1,
+	y = bottom - nfoot - nhelp;
+	screen_put(y, 1, COLS - 2, help1,
 	    screen_role(long_error ? THEME_ROLE_ERROR : THEME_ROLE_DIM));
 	if (help2 != NULL)
-		screen_put(LINES - 3, 1, COLS - 2, help2,
+		screen_put(y + 1, 1, COLS - 2, help2,
 		    screen_role(long_error ? THEME_ROLE_ERROR :
 		    THEME_ROLE_DIM));
 	free(help1);
 	buf_free(&b);
-	if (v->error != NULL || v->f->error != NULL)
-		screen_put(LINES - 2, 1, COLS - 2, v->error != NULL ?
-		    v->error : v->f->error, screen_role(THEME_ROLE_ERROR));
-	else
-		screen_put(LINES - 2, 1, COLS - 2, v->sending ? "sending..." :
+	y = bottom - nfoot;
+	for (i = 0; i < nerr; i++) {
+		screen_put(y + (int)i, 1, COLS - 2, err[i],
+		    screen_role(THEME_ROLE_ERROR));
+		free(err[i]);
+	}
+	if (nerr == 0)
+		screen_put(y, 1, COLS - 2, v->sending ? "sending..." :
 		    "Tab/S-Tab move  Left/Right/letter pick a choice  Enter "
 		    "submit  Esc cancel", screen_role(THEME_ROLE_DIM));
 }
@@ -402,8 +450,7 @@ formview_failed(struct tui *t, struct modal *m, const char *why)
 	if (!formview_on_stack(t, m))
 		return (0);
 	v->sending = 0;
-	free(v->error);
-	v->error = xstrdup(why);
+	formview_error(t, v, xstrdup(why));
 	/* Else "creating..." would stay below a form that was refused. */
 	tui_message(t, TUI_MSG_ERROR, "refused by the server: the form "
 	    "shows why");
