@@ -766,6 +766,25 @@ test_enable_disable(void **state)
 	run_free(&r);
 	assert_true(enabled_at(f, 0));
 	assert_true(enabled_at(f, 4));
+
+	/* -o json: the rule as the server keeps it; already so, as it is,
+	 * the note on stderr. */
+	RUN(f, &r, "-o", "json", "disable", "rules", v2);
+	assert_int_equal(r.status, 0);
+	assert_non_null(rule = cJSON_Parse(r.out));
+	assert_string_equal(str(rule, "id"), v2);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(rule, "enabled")));
+	assert_non_null(cJSON_GetObjectItem(rule, "ratelimit"));
+	cJSON_Delete(rule);
+	run_free(&r);
+	RUN(f, &r, "-o", "json", "disable", "rules", v2);
+	assert_int_equal(r.status, 0);
+	assert_non_null(rule = cJSON_Parse(r.out));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(rule, "enabled")));
+	cJSON_Delete(rule);
+	assert_true(has(r.err, "nothing sent"));
+	run_free(&r);
+	assert_false(enabled_at(f, 4));
 	free(login);
 	free(v2);
 }

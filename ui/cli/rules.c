@@ -709,8 +709,12 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	for (i = 1; i < argc; i++) {
 		rule = rulesets_rule_find(ep, argv[i], NULL);
 		if (rulesets_rule_enabled(rule) == on) {
-			printf("%s %s is %s already: nothing sent\n", k->name,
+			/* -o json|yaml: the rule as it is, the note aside. */
+			fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr,
+			    "%s %s is %s already: nothing sent\n", k->name,
 			    argv[i], done);
+			if (c->out != CLI_OUT_TABLE)
+				cli_print_record(c, k, rule);
 			continue;
 		}
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
@@ -721,7 +725,13 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 				cli_journal(c, "PATCH", one, resp.http_status,
 				    rule, rulesets_rule_find(resp.api.result,
 				    argv[i], NULL));
-				printf("%s %s %s\n", done, k->name, argv[i]);
+				if (c->out == CLI_OUT_TABLE)
+					printf("%s %s %s\n", done, k->name,
+					    argv[i]);
+				else
+					cli_print_record(c, k,
+					    rulesets_rule_find(resp.api.result,
+					    argv[i], NULL));
 			}
 			http_response_free(&resp);
 			cJSON_Delete(body);
