@@ -3,7 +3,7 @@
  * (simulate_table.h). A slot is one cache line holding the hash, the
  * client and the key's first bytes, so finding a client reads one line
  * (its neighbour on a collision); the rules' states of a client lie side
- * by side; rings come from one array per rule with a free list per size.
+ * by side; rings are circles of chunks of one line.
  */
 #include "config.h"
 
@@ -17,7 +17,7 @@
 #include "xmalloc.h"
 
 #define SIMTAB_INLINE	48	/* key bytes in a slot */
-#define SIMTAB_CLASSES	32	/* ring sizes: 4 << class, the last odd */
+#define SIMTAB_CHUNK	7	/* times in a chunk of a ring */
 #define SIMTAB_LINE	64
 
 struct simtab_slot {
@@ -32,16 +32,20 @@ struct simtab_client {
 	size_t		 len;
 };
 
-struct simtab_pool {
-	int64_t		*times;
-	size_t		 used;
-	size_t		 size;
-	uint32_t	 free[SIMTAB_CLASSES];	/* a free ring + 1; 0 none */
+struct simtab_chunk {
+	int64_t		 times[SIMTAB_CHUNK];
+	uint32_t	 next;		/* the next chunk of its ring */
+	uint32_t	 spare;
 };
+
+/* Chunks come in blocks that never move. */
+#define SIMTAB_BLOCK_SHIFT	14
+#define SIMTAB_BLOCK		(1U << SIMTAB_BLOCK_SHIFT)
+#define SIMTAB_CH(t, c)		(&(t)->blocks[(c) >> SIMTAB_BLOCK_SHIFT][ \
+				    (c) & (SIMTAB_BLOCK - 1)])
 
 struct simtab {
 	struct simtab_rule	*rules;
-	struct simtab_pool	*pools;
 	size_t			 nrules;
 	struct simtab_slot	*slots;
 	size_t			 nslots;	/* a power of two */
@@ -50,17 +54,32 @@ struct simtab {
 	size_t			 nclients;
 	size_t			 size;		/* of clients, in clients */
 	struct buf		 keys;
+	struct simtab_chunk	**blocks;	/* of the rings' chunks */
+	size_t			 nchunks;
 };
+
+/* n bytes on a line of their own, the first old bytes of p copied. */
+static void *
+simtab_aligned(void *p, size_t old, size_t n)
+{
+	void	*q;
+
+	if (posix_memalign(&q, SIMTAB_LINE, n) != 0)
+		fatalx("simulate: out of memory");
+	if (old > 0)
+		memcpy(q, p, old);
+	free(p);
+	return (q);
+}
 
 static struct simtab_slot *
 simtab_slots_new(size_t n)
 {
 	void	*p;
 
-	if (n > SIZE_MAX / sizeof (struct simtab_slot) ||
-	    posix_memalign(&p, SIMTAB_LINE, n * sizeof (struct simtab_slot)) !=
-	    0)
+	if (n > SIZE_MAX / sizeof (struct simtab_slot))
 		fatalx("simulate: out of memory");
+	p = simtab_aligned(NULL, 0, n * sizeof (struct simtab_slot));
 	memset(p, 0, n * sizeof (struct simtab_slot));
 	return (p);
 }
@@ -80,7 +99,6 @@ simtab_new(const struct simtab_rule *rules, size_t nrules)
 	t->rules = xreallocarray(NULL, nrules + 1, sizeof *t->rules);
 	if (nrules > 0)
 		memcpy(t->rules, rules, nrules * sizeof *rules);
-	t->pools = xcalloc(nrules + 1, sizeof *t->pools);
 	t->nslots = 64;
 	t->slots = simtab_slots_new(t->nslots);
 	return (t);
@@ -93,9 +111,9 @@ simtab_free(struct simtab *t)
 
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->nrules; i++)
-		free(t->pools[i].times);
-	free(t->pools);
+	for (i = 0; i < (t->nchunks + SIMTAB_BLOCK - 1) / SIMTAB_BLOCK; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
 	free(t->rules);
 	free(t->slots);
 	free(t->clients);
@@ -141,10 +159,11 @@ simtab_reserve(struct simtab *t, size_t n)
 	if (size < t->nclients + n)
 		size = t->nclients + n;
 	t->clients = xreallocarray(t->clients, size, sizeof *t->clients);
-	if (t->nrules > 0 && size > SIZE_MAX / t->nrules)
+	if (size > SIZE_MAX / sizeof *t->states / (t->nrules + 1))
 		fatalx("simulate: too many clients");
-	t->states = xreallocarray(t->states, size * (t->nrules > 0 ?
-	    t->nrules : 1), sizeof *t->states);
+	/* States on line boundaries: one never straddles two. */
+	t->states = simtab_aligned(t->states, t->nclients * t->nrules *
+	    sizeof *t->states, size * (t->nrules + 1) * sizeof *t->states);
 	t->size = size;
 }
 
@@ -230,105 +249,83 @@ simtab_prefetch_state(const struct simtab *t, uint32_t c, size_t n)
 
 /* ---- windows ----------------------------------------------------------- */
 
-/* The ring size that holds n (>= 1) times: 4, 8, 16... up to the limit. */
+/*
+ * A ring is a circle of chunks of one cache line, linked: appending takes
+ * a new chunk and copies nothing, and reading the oldest time then writing
+ * the newest in its place touches one line.
+ */
 static uint32_t
-simtab_cap(uint32_t limit, uint32_t n)
+simtab_chunk_new(struct simtab *t, uint32_t after)
 {
-	uint64_t	c = 4;
+	struct simtab_chunk	*ch;
+	size_t			 nblocks;
+	uint32_t		 c;
 
-	while (c < n)
-		c *= 2;
-	return (c < limit ? (uint32_t)c : limit);
-}
-
-static size_t
-simtab_class(uint32_t cap)
-{
-	if (cap < 4 || (cap & (cap - 1)) != 0)
-		return (SIMTAB_CLASSES - 1);
-	return ((size_t)__builtin_ctz(cap) - 2);
-}
-
-static uint32_t
-simtab_ring_get(struct simtab_pool *p, uint32_t cap)
-{
-	size_t		c = simtab_class(cap), size;
-	uint32_t	r;
-
-	if (p->free[c] != 0) {
-		r = p->free[c] - 1;
-		p->free[c] = (uint32_t)p->times[r];
-		return (r);
+	if (t->nchunks == UINT32_MAX)
+		fatalx("simulate: too many counted requests to keep");
+	if (t->nchunks % SIMTAB_BLOCK == 0) {
+		nblocks = t->nchunks / SIMTAB_BLOCK;
+		t->blocks = xreallocarray(t->blocks, nblocks + 1,
+		    sizeof *t->blocks);
+		t->blocks[nblocks] = simtab_aligned(NULL, 0,
+		    SIMTAB_BLOCK * sizeof **t->blocks);
 	}
-	if (cap > p->size - p->used) {
-		size = p->size != 0 ? p->size * 2 : 1024;
-		if (size < p->used + cap)
-			size = p->used + cap;
-		if (size > UINT32_MAX)
-			fatalx("simulate: too many counted requests to keep");
-		p->times = xreallocarray(p->times, size, sizeof *p->times);
-		p->size = size;
+	c = (uint32_t)t->nchunks++;
+	ch = SIMTAB_CH(t, c);
+	if (after == UINT32_MAX)
+		ch->next = c;
+	else {
+		ch->next = SIMTAB_CH(t, after)->next;
+		SIMTAB_CH(t, after)->next = c;
 	}
-	r = (uint32_t)p->used;
-	p->used += cap;
-	return (r);
-}
-
-static void
-simtab_ring_put(struct simtab_pool *p, uint32_t r, uint32_t cap)
-{
-	size_t	c = simtab_class(cap);
-
-	p->times[r] = p->free[c];
-	p->free[c] = r + 1;
+	return (c);
 }
 
 void
 simtab_prefetch_ring(const struct simtab *t, uint32_t c, size_t n)
 {
 	const struct simtab_state	*st = simtab_state(t, c, n);
-	const struct simtab_pool	*p = &t->pools[n];
-	uint32_t			 limit = t->rules[n].limit, at;
 
-	if (st->count == 0)
-		return;
-	at = st->count < limit ? st->count : st->count - limit;
-	if ((size_t)st->ring + at < p->used)
-		__builtin_prefetch(&p->times[st->ring + at], 1);
+	if (st->count != 0)
+		__builtin_prefetch(SIMTAB_CH(t, st->chunk), 1);
 }
 
 /*
  * A counted request at t: whether the limit counted requests before it
- * all came less than a period ago. The ring keeps the last limit times;
- * once full, count - limit is the oldest.
+ * all came less than a period ago. The ring keeps the last limit times:
+ * while it fills, count is how many and the next goes to count; once full,
+ * count - limit is the oldest, which the newest replaces. chunk holds the
+ * place of the next time (a new chunk is taken when it is needed).
  */
 static int
 simtab_window(struct simtab *t, size_t n, struct simtab_state *st, int64_t at)
 {
 	const struct simtab_rule	*r = &t->rules[n];
-	struct simtab_pool		*p = &t->pools[n];
-	uint32_t			 cap, ring, head;
+	struct simtab_chunk		*ch;
+	uint32_t			 pos;
 	int64_t				 oldest;
 
 	if (st->count < r->limit) {
-		if (st->count == 0 || (cap = simtab_cap(r->limit,
-		    st->count)) == st->count) {
-			cap = simtab_cap(r->limit, st->count + 1);
-			ring = simtab_ring_get(p, cap);
-			if (st->count > 0) {
-				memcpy(&p->times[ring], &p->times[st->ring],
-				    st->count * sizeof *p->times);
-				simtab_ring_put(p, st->ring, st->count);
-			}
-			st->ring = ring;
-		}
-		p->times[st->ring + st->count++] = at;
+		if (st->count == 0)
+			st->chunk = simtab_chunk_new(t, UINT32_MAX);
+		else if (st->count % SIMTAB_CHUNK == 0)
+			st->chunk = simtab_chunk_new(t, st->chunk);
+		ch = SIMTAB_CH(t, st->chunk);
+		ch->times[st->count % SIMTAB_CHUNK] = at;
+		/* Full: the oldest is the first, at the start of the circle. */
+		if (++st->count == r->limit)
+			st->chunk = ch->next;
 		return (0);
 	}
-	head = st->count - r->limit;
-	oldest = p->times[st->ring + head];
-	p->times[st->ring + head] = at;
-	st->count = ++head == r->limit ? r->limit : r->limit + head;
+	pos = st->count - r->limit;
+	ch = SIMTAB_CH(t, st->chunk);
+	oldest = ch->times[pos % SIMTAB_CHUNK];
+	ch->times[pos % SIMTAB_CHUNK] = at;
+	if (++pos == r->limit)
+		pos = 0;
+	if (pos % SIMTAB_CHUNK == 0)
+		st->chunk = ch->next;
+	st->count = r->limit + pos;
 	return (oldest > at - r->period);
 }
 

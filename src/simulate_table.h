@@ -25,8 +25,8 @@ struct simtab_state {
 	uint64_t	 requests;	/* the rule matched or counted them */
 	uint64_t	 mitigated;
 	int64_t		 mit_start;	/* the last mitigation; INT64_MAX none */
-	uint32_t	 ring;		/* its times in the rule's pool */
 	uint32_t	 count;		/* times held; full: limit + oldest */
+	uint32_t	 chunk;		/* of the ring, where the next goes */
 };
 
 /* What simtab_apply did, for the rule's totals. */

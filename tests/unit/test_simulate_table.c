@@ -72,9 +72,8 @@ test_window_order(void **state)
 }
 
 /*
- * Two rules, three clients interleaved: rings of 100 times grow through
- * 4, 8 ... 64 and 100 and hand their old rings to the others; limits of
- * 1 and 3 keep rings of their own size.
+ * Two rules, three clients interleaved: their rings of 100 and of 1 time
+ * take chunks in turns, each ring keeping its own times.
  */
 static void
 test_rings_apart(void **state)
@@ -115,6 +114,60 @@ test_rings_apart(void **state)
 	/* c at 0.5 s after its last: over 1 per second. */
 	assert_int_equal(simtab_apply(t, c, 1, 1, 1, 119 * 1500 * MS +
 	    500 * MS) & SIMTAB_MITIGATED, SIMTAB_MITIGATED);
+	simtab_free(t);
+}
+
+/*
+ * Against the window written plainly (every counted time kept; over when
+ * the limit-th before it is less than a period old), for limits either
+ * side of a ring's chunk, three clients interleaved, times that go back
+ * now and then.
+ */
+static void
+test_window_reference(void **state)
+{
+	static const uint32_t	 limits[] = { 1, 2, 6, 7, 8, 13, 14, 15, 50 };
+	struct simtab_rule	 r[sizeof limits / sizeof limits[0]];
+	struct simtab		*t;
+	int64_t			*seen[3], at[3] = { 0, 0, 0 };
+	uint32_t		 c[3], x = 12345;
+	size_t			 i, k, n, nr = sizeof limits / sizeof limits[0];
+	size_t			 count[3] = { 0, 0, 0 };
+	int			 over, flags;
+
+	(void)state;
+	for (i = 0; i < nr; i++) {
+		r[i].period = 10 * NS;
+		r[i].timeout = 0;
+		r[i].limit = limits[i];
+	}
+	t = simtab_new(r, nr);
+	for (k = 0; k < 3; k++) {
+		c[k] = find(t, k, k == 0 ? "a" : k == 1 ? "b" : "c");
+		seen[k] = calloc(3000, sizeof *seen[k]);
+	}
+	for (i = 0; i < 9000; i++) {
+		x = x * 1103515245 + 12345;
+		k = (x >> 16) % 3;
+		/* Mostly forward by up to 2 s, sometimes back by up to 5 s. */
+		at[k] += (x >> 8) % 16 == 0 ? -(int64_t)((x >> 4) % 5000) * MS :
+		    (int64_t)((x >> 4) % 2000) * MS;
+		if (count[k] == 3000)
+			continue;
+		seen[k][count[k]] = at[k];
+		for (n = 0; n < nr; n++) {
+			over = count[k] >= limits[n] &&
+			    seen[k][count[k] - limits[n]] > at[k] - 10 * NS;
+			flags = simtab_apply(t, c[k], n, 1, 1, at[k]);
+			if (((flags & SIMTAB_MITIGATED) != 0) != over)
+				fail_msg("limit %u, request %zu of %zu: %d, "
+				    "not %d", limits[n], count[k], k, !over,
+				    over);
+		}
+		count[k]++;
+	}
+	for (k = 0; k < 3; k++)
+		free(seen[k]);
 	simtab_free(t);
 }
 
@@ -246,6 +299,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_order),
 		cmocka_unit_test(test_rings_apart),
+		cmocka_unit_test(test_window_reference),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_growth),
