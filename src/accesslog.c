@@ -47,7 +47,7 @@ struct accesslog_keys {
 	struct {
 		uint8_t			 len;	/* 0: none */
 		uint8_t			 field;	/* enum accesslog_field */
-		char			 text[ACCESSLOG_KEY_MAX];
+		char			 text[ACCESSLOG_KEY_MAX + 1];
 	} k[ACCESSLOG_KEYS];
 };
 
@@ -673,6 +673,35 @@ accesslog_value(struct accesslog_scan *s, enum accesslog_field f,
 	return (accesslog_skip(s));
 }
 
+/*
+ * Whether the n (at most ACCESSLOG_KEY_MAX) bytes at p are those of text,
+ * with p readable that far: eight bytes at a time, the last word masked,
+ * not a call for a dozen bytes.
+ */
+static int
+accesslog_same_key(const char *p, const char *end, const char *text, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	a, b, diff = 0;
+	size_t		i;
+
+	if (end - p >= ACCESSLOG_KEY_MAX + 1) {
+		for (i = 0; i < n; i += 8) {
+			memcpy(&a, p + i, 8);
+			memcpy(&b, text + i, 8);
+			a ^= b;
+			if (n - i < 8)
+				a &= (1ULL << ((n - i) * 8)) - 1;
+			diff |= a;
+		}
+		return (diff == 0);
+	}
+#else
+	(void)end;
+#endif
+	return (memcmp(p, text, n) == 0);
+}
+
 /* The key at s->p (its opening quote), the nth of the object, as a field. */
 static int
 accesslog_key(struct accesslog_scan *s, size_t n, enum accesslog_field *f)
@@ -683,8 +712,8 @@ accesslog_key(struct accesslog_scan *s, size_t n, enum accesslog_field *f)
 	if (s->keys != NULL && n < ACCESSLOG_KEYS) {
 		klen = s->keys->k[n].len;
 		if (klen > 0 && (size_t)(s->end - raw) > klen &&
-		    raw[klen] == '"' && memcmp(raw, s->keys->k[n].text,
-		    klen) == 0) {
+		    raw[klen] == '"' && accesslog_same_key(raw, s->end,
+		    s->keys->k[n].text, klen)) {
 			s->p = raw + klen + 1;
 			*f = (enum accesslog_field)s->keys->k[n].field;
 			return (0);
