@@ -28,6 +28,23 @@
 
 #define ACCESSLOG_NS		1000000000LL
 
+/*
+ * The keys of the last line, in their order: Logpush writes the same
+ * members in the same order line after line, so a key whose bytes are the
+ * last line's at that place is known without scanning and looking it up.
+ * Only keys without escapes are kept (their bytes are their name).
+ */
+#define ACCESSLOG_KEYS		32
+#define ACCESSLOG_KEY_MAX	31
+
+struct accesslog_keys {
+	struct {
+		uint8_t			 len;	/* 0: none */
+		uint8_t			 field;	/* enum accesslog_field */
+		char			 text[ACCESSLOG_KEY_MAX + 1];
+	} k[ACCESSLOG_KEYS];
+};
+
 struct accesslog {
 	char			*name;
 	struct logread		*rd;
@@ -43,6 +60,7 @@ struct accesslog {
 	size_t			 nkept;
 	struct accesslog_options opts;
 	struct accesslog_record	 rec;
+	struct accesslog_keys	 keys;
 	char			 head[sizeof ((struct accesslog_bad *)0)->text];
 	size_t			 hlen;		/* of the last line, in head */
 };
@@ -72,11 +90,12 @@ enum accesslog_field {
 
 
 struct accesslog_scan {
-	char		*line;
-	char		*p;
-	char		*end;
-	char		*why;
-	size_t		 whylen;
+	char			*line;
+	char			*p;
+	char			*end;
+	char			*why;
+	size_t			 whylen;
+	struct accesslog_keys	*keys;	/* may be NULL */
 };
 
 static int printflike(2, 3)
@@ -647,13 +666,75 @@ accesslog_value(struct accesslog_scan *s, enum accesslog_field f,
 	return (accesslog_skip(s));
 }
 
+/*
+ * Whether the n (at most ACCESSLOG_KEY_MAX) bytes at p are those of text,
+ * with p readable that far: eight bytes at a time, the last word masked,
+ * not a call for a dozen bytes.
+ */
+static int
+accesslog_same_key(const char *p, const char *end, const char *text, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	a, b, diff = 0;
+	size_t		i;
+
+	if (end - p >= ACCESSLOG_KEY_MAX + 1) {
+		for (i = 0; i < n; i += 8) {
+			memcpy(&a, p + i, 8);
+			memcpy(&b, text + i, 8);
+			a ^= b;
+			if (n - i < 8)
+				a &= (1ULL << ((n - i) * 8)) - 1;
+			diff |= a;
+		}
+		return (diff == 0);
+	}
+#else
+	(void)end;
+#endif
+	return (memcmp(p, text, n) == 0);
+}
+
+/* The key at s->p (its opening quote), the nth of the object, as a field. */
+static int
+accesslog_key(struct accesslog_scan *s, size_t n, enum accesslog_field *f)
+{
+	char	*k, *raw = s->p + 1;
+	size_t	 klen;
+
+	if (s->keys != NULL && n < ACCESSLOG_KEYS) {
+		klen = s->keys->k[n].len;
+		if (klen > 0 && (size_t)(s->end - raw) > klen &&
+		    raw[klen] == '"' && accesslog_same_key(raw, s->end,
+		    s->keys->k[n].text, klen)) {
+			s->p = raw + klen + 1;
+			*f = (enum accesslog_field)s->keys->k[n].field;
+			return (0);
+		}
+	}
+	if (accesslog_string_len(s, &k, &klen) != 0)
+		return (-1);
+	*f = accesslog_field_find(k, klen);
+	if (s->keys != NULL && n < ACCESSLOG_KEYS) {
+		/* Decoding kept the length only when there was no escape. */
+		if (klen > 0 && klen <= ACCESSLOG_KEY_MAX &&
+		    s->p == raw + klen + 1) {
+			memcpy(s->keys->k[n].text, k, klen);
+			s->keys->k[n].len = (uint8_t)klen;
+			s->keys->k[n].field = (uint8_t)*f;
+		} else
+			s->keys->k[n].len = 0;
+	}
+	return (0);
+}
+
 static int
 accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 {
-	const char	*path = NULL;
-	char		*k;
-	size_t		 klen;
-	int		 have_time = 0;
+	const char		*path = NULL;
+	enum accesslog_field	 f;
+	size_t			 n = 0;
+	int			 have_time = 0;
 
 	accesslog_ws(s);
 	if (s->p >= s->end || *s->p != '{')
@@ -668,7 +749,7 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 			if (s->p >= s->end || *s->p != '"')
 				return (accesslog_fail(s, "%s", "no key in "
 				    "the object"));
-			if (accesslog_string_len(s, &k, &klen) != 0)
+			if (accesslog_key(s, n++, &f) != 0)
 				return (-1);
 			accesslog_ws(s);
 			if (s->p >= s->end || *s->p != ':')
@@ -679,8 +760,7 @@ accesslog_logpush(struct accesslog_scan *s, struct accesslog_record *r)
 			if (s->p >= s->end)
 				return (accesslog_fail(s, "%s", "no value "
 				    "after a key"));
-			if (accesslog_value(s, accesslog_field_find(k, klen),
-			    r, &path, &have_time) != 0)
+			if (accesslog_value(s, f, r, &path, &have_time) != 0)
 				return (-1);
 			accesslog_ws(s);
 			if (s->p < s->end && *s->p == ',') {
@@ -903,10 +983,10 @@ accesslog_record_reset(struct accesslog_record *r)
 	r->nheaders = r->ncookies = 0;
 }
 
-int
-accesslog_parse_line(enum accesslog_format f, const struct accesslog_options *o,
+static int
+accesslog_parse(enum accesslog_format f, const struct accesslog_options *o,
     char *line, size_t len, struct accesslog_record *r, char *why,
-    size_t whylen)
+    size_t whylen, struct accesslog_keys *keys)
 {
 	struct accesslog_scan	s;
 
@@ -914,10 +994,19 @@ accesslog_parse_line(enum accesslog_format f, const struct accesslog_options *o,
 	s.end = line + len;
 	s.why = why;
 	s.whylen = whylen;
+	s.keys = keys;
 	accesslog_record_reset(r);
 	if (f == ACCESSLOG_COMBINED)
 		return (accesslog_combined(&s, o, r));
 	return (accesslog_logpush(&s, r));
+}
+
+int
+accesslog_parse_line(enum accesslog_format f, const struct accesslog_options *o,
+    char *line, size_t len, struct accesslog_record *r, char *why,
+    size_t whylen)
+{
+	return (accesslog_parse(f, o, line, len, r, why, whylen, NULL));
 }
 
 /* ---- reading the file --------------------------------------------------- */
@@ -1067,8 +1156,8 @@ accesslog_next(struct accesslog *l, const struct accesslog_record **rec,
 		/* The scan writes into the line: keep its start to show. */
 		l->hlen = len < sizeof l->head ? len : sizeof l->head;
 		memcpy(l->head, line, l->hlen);
-		if (accesslog_parse_line(f, &l->opts, line, len, &l->rec, why,
-		    sizeof why) == 0) {
+		if (accesslog_parse(f, &l->opts, line, len, &l->rec, why,
+		    sizeof why, &l->keys) == 0) {
 			l->opts.format = f;
 			l->rec.line = l->lineno;
 			*rec = &l->rec;

@@ -18,6 +18,7 @@
 #include "encode.h"
 #include "expr.h"
 #include "expr_value.h"
+#include "log.h"
 #include "xmalloc.h"
 
 #define RQ_NONE		UINT32_MAX
@@ -74,6 +75,9 @@ struct expr_request {
 	struct rq_pairs	 headers, args, cookies, resp;
 
 	int		 dirty;		/* fields[] must be built again */
+	unsigned	 ready;		/* 1 << rq_group: built since */
+	const char	*base;		/* text.data when they were */
+	struct rq_str	 host_seen;	/* host, else the Host header's */
 	struct expr_val	 fields[EXPR_F__COUNT];
 	uint64_t	 built;		/* times fields[] was built */
 	uint64_t	 hash[EXPR_F__COUNT];	/* of fields[], when */
@@ -842,119 +846,248 @@ rq_extension(struct expr_request *rq)
 }
 
 /*
- * Derive and lay out every field. Text first (the arena may move while it
- * grows), then the values that point into it.
+ * Fields are derived when first read, in groups: a log replay's rules read
+ * a few of them, and building the rest (the full URI, joined headers,
+ * sorted maps) would be most of a request's cost. The text they copy is
+ * bounded by what the request holds, so room for all of it is made before
+ * the first: values already handed out then never move.
+ */
+enum rq_group {
+	RQ_G_NONE = 0,		/* never set: always missing */
+	RQ_G_BASE,
+	RQ_G_URI,
+	RQ_G_FULL_URI,
+	RQ_G_EXTENSION,
+	RQ_G_USER_AGENT,
+	RQ_G_COOKIE,
+	RQ_G_REFERER,
+	RQ_G_XFF,
+	RQ_G_ARGS,
+	RQ_G_HEADERS,
+	RQ_G_COOKIES,
+	RQ_G_RESPONSE
+};
+
+static const uint8_t rq_groups[EXPR_F__COUNT] = {
+	[EXPR_F_HTTP_HOST] = RQ_G_BASE,
+	[EXPR_F_URI_PATH] = RQ_G_BASE,
+	[EXPR_F_URI_QUERY] = RQ_G_BASE,
+	[EXPR_F_METHOD] = RQ_G_BASE,
+	[EXPR_F_VERSION] = RQ_G_BASE,
+	[EXPR_F_IP_COUNTRY] = RQ_G_BASE,
+	[EXPR_F_HEADERS_TRUNCATED] = RQ_G_BASE,
+	[EXPR_F_RESPONSE_CODE] = RQ_G_BASE,
+	[EXPR_F_TIMESTAMP_SEC] = RQ_G_BASE,
+	[EXPR_F_IP_SRC] = RQ_G_BASE,
+	[EXPR_F_IP_ASNUM] = RQ_G_BASE,
+	[EXPR_F_SSL] = RQ_G_BASE,
+	[EXPR_F_VERIFIED_BOT] = RQ_G_BASE,
+	[EXPR_F_URI] = RQ_G_URI,
+	[EXPR_F_FULL_URI] = RQ_G_FULL_URI,
+	[EXPR_F_URI_PATH_EXTENSION] = RQ_G_EXTENSION,
+	[EXPR_F_USER_AGENT] = RQ_G_USER_AGENT,
+	[EXPR_F_COOKIE] = RQ_G_COOKIE,
+	[EXPR_F_REFERER] = RQ_G_REFERER,
+	[EXPR_F_X_FORWARDED_FOR] = RQ_G_XFF,
+	[EXPR_F_URI_ARGS] = RQ_G_ARGS,
+	[EXPR_F_URI_ARGS_NAMES] = RQ_G_ARGS,
+	[EXPR_F_URI_ARGS_VALUES] = RQ_G_ARGS,
+	[EXPR_F_HEADERS] = RQ_G_HEADERS,
+	[EXPR_F_HEADERS_NAMES] = RQ_G_HEADERS,
+	[EXPR_F_HEADERS_VALUES] = RQ_G_HEADERS,
+	[EXPR_F_COOKIES] = RQ_G_COOKIES,
+	[EXPR_F_RESPONSE_HEADERS] = RQ_G_RESPONSE,
+	[EXPR_F_RESPONSE_HEADERS_NAMES] = RQ_G_RESPONSE,
+	[EXPR_F_RESPONSE_HEADERS_VALUES] = RQ_G_RESPONSE,
+};
+
+/*
+ * Room for every group's copies: the URI and the full URI copy the path,
+ * query, scheme and host (at most twice the text), the extension part of
+ * the path, the joined headers their values and a separator each, and
+ * every piece ends with a NUL.
  */
 static void
-rq_prepare(struct expr_request *rq)
+rq_start(struct expr_request *rq)
+{
+	size_t	len = rq->text.len;
+
+	buf_reserve(&rq->text, 4 * len + 3 * rq->headers.n + 64);
+	rq->base = rq->text.data;
+	rq->ready = 1U << RQ_G_NONE;
+	rq->dirty = 0;
+	rq->built++;
+}
+
+static void
+rq_int(struct expr_val *v, int has, int64_t i)
+{
+	v->kind = has ? EXPR_V_INT : EXPR_V_MISSING;
+	v->u.i = i;
+}
+
+static void
+rq_bool(struct expr_val *v, int b)
+{
+	v->kind = EXPR_V_BOOL;
+	v->u.b = b;
+}
+
+static void
+rq_build_base(struct expr_request *rq)
 {
 	struct expr_val	*f = rq->fields;
-	struct rq_str	 uri = rq_none, full = rq_none, host, ext;
-	struct rq_str	 ua, cookie, referer, xff;
-	size_t		 start;
 
-	host = rq->host;
-	if (!rq_has(host))
-		host = rq_host_from_header(rq);
-	if (rq_has(rq->path)) {
-		start = rq->text.len;
-		rq_append(rq, rq->path);
-		if (rq->has_query) {
-			rq_put(rq, "?", 1);
-			rq_append(rq, rq->query);
-		}
-		uri.off = (uint32_t)start;
-		uri.len = (uint32_t)(rq->text.len - start);
-		if (rq_has(rq->scheme) && rq_has(host)) {
-			start = rq->text.len;
-			rq_append(rq, rq->scheme);
-			rq_put(rq, "://", 3);
-			rq_append(rq, host);
-			rq_append(rq, uri);
-			full.off = (uint32_t)start;
-			full.len = (uint32_t)(rq->text.len - start);
-		}
-	}
-	ext = rq_extension(rq);
-	ua = rq_joined(rq, "user-agent", ", ");
-	cookie = rq_joined(rq, "cookie", "; ");
-	referer = rq_joined(rq, "referer", ", ");
-	xff = rq_joined(rq, "x-forwarded-for", ", ");
-	rq->args.n = 0;
-	rq_parse_args(rq);
-
-	/* From here on the text does not move. */
-	memset(f, 0, sizeof rq->fields);
-	rq_bytes(rq, &f[EXPR_F_HTTP_HOST], host);
-	rq_bytes(rq, &f[EXPR_F_URI], uri);
+	rq->host_seen = rq->host;
+	if (!rq_has(rq->host_seen))
+		rq->host_seen = rq_host_from_header(rq);
+	rq_bytes(rq, &f[EXPR_F_HTTP_HOST], rq->host_seen);
 	rq_bytes(rq, &f[EXPR_F_URI_PATH], rq->path);
 	rq_bytes(rq, &f[EXPR_F_URI_QUERY], rq->query);
-	rq_bytes(rq, &f[EXPR_F_URI_PATH_EXTENSION], ext);
-	rq_bytes(rq, &f[EXPR_F_FULL_URI], full);
 	rq_bytes(rq, &f[EXPR_F_METHOD], rq->method);
 	rq_bytes(rq, &f[EXPR_F_VERSION], rq->version);
-	rq_bytes(rq, &f[EXPR_F_USER_AGENT], ua);
-	rq_bytes(rq, &f[EXPR_F_COOKIE], cookie);
-	rq_bytes(rq, &f[EXPR_F_REFERER], referer);
-	rq_bytes(rq, &f[EXPR_F_X_FORWARDED_FOR], xff);
 	rq_bytes(rq, &f[EXPR_F_IP_COUNTRY], rq->country);
-
-	rq_build_map(rq, &rq->headers);
-	rq_build_map(rq, &rq->args);
-	rq_build_map(rq, &rq->cookies);
-	rq_build_map(rq, &rq->resp);
-	rq_mapval(&f[EXPR_F_HEADERS], &rq->headers);
-	rq_array(&f[EXPR_F_HEADERS_NAMES], rq->headers.names, rq->headers.n);
-	rq_array(&f[EXPR_F_HEADERS_VALUES], rq->headers.values,
-	    rq->headers.n);
-	f[EXPR_F_HEADERS_TRUNCATED].kind = EXPR_V_BOOL;
-	rq_mapval(&f[EXPR_F_COOKIES], &rq->cookies);
-	if (rq_has(rq->path)) {
-		rq_mapval(&f[EXPR_F_URI_ARGS], &rq->args);
-		rq_array(&f[EXPR_F_URI_ARGS_NAMES], rq->args.names,
-		    rq->args.n);
-		rq_array(&f[EXPR_F_URI_ARGS_VALUES], rq->args.values,
-		    rq->args.n);
-	}
-	if (rq->status > 0) {
-		f[EXPR_F_RESPONSE_CODE].kind = EXPR_V_INT;
-		f[EXPR_F_RESPONSE_CODE].u.i = rq->status;
-	}
-	rq_mapval(&f[EXPR_F_RESPONSE_HEADERS], &rq->resp);
-	rq_array(&f[EXPR_F_RESPONSE_HEADERS_NAMES], rq->resp.names,
-	    rq->resp.n);
-	rq_array(&f[EXPR_F_RESPONSE_HEADERS_VALUES], rq->resp.values,
-	    rq->resp.n);
-
-	if (rq->has_timestamp) {
-		f[EXPR_F_TIMESTAMP_SEC].kind = EXPR_V_INT;
-		f[EXPR_F_TIMESTAMP_SEC].u.i = rq->timestamp;
-	}
+	rq_bool(&f[EXPR_F_HEADERS_TRUNCATED], 0);
+	rq_int(&f[EXPR_F_RESPONSE_CODE], rq->status > 0, rq->status);
+	rq_int(&f[EXPR_F_TIMESTAMP_SEC], rq->has_timestamp, rq->timestamp);
+	rq_int(&f[EXPR_F_IP_ASNUM], rq->has_asnum, rq->asnum);
 	if (rq->has_ip) {
 		f[EXPR_F_IP_SRC].kind = EXPR_V_IP;
 		f[EXPR_F_IP_SRC].u.ip = rq->ip;
+	} else
+		f[EXPR_F_IP_SRC].kind = EXPR_V_MISSING;
+	rq_bool(&f[EXPR_F_SSL], rq_eq(rq, rq->scheme, "https"));
+	rq_bool(&f[EXPR_F_VERIFIED_BOT], rq->verified_bot);
+}
+
+/* path?query, or none without a path. */
+static struct rq_str
+rq_uri(struct expr_request *rq)
+{
+	struct rq_str	uri = rq_none;
+	size_t		start = rq->text.len;
+
+	if (!rq_has(rq->path))
+		return (uri);
+	rq_append(rq, rq->path);
+	if (rq->has_query) {
+		rq_put(rq, "?", 1);
+		rq_append(rq, rq->query);
 	}
-	if (rq->has_asnum) {
-		f[EXPR_F_IP_ASNUM].kind = EXPR_V_INT;
-		f[EXPR_F_IP_ASNUM].u.i = rq->asnum;
+	uri.off = (uint32_t)start;
+	uri.len = (uint32_t)(rq->text.len - start);
+	return (uri);
+}
+
+static struct rq_str
+rq_full_uri(struct expr_request *rq)
+{
+	struct rq_str	full = rq_none, uri;
+	size_t		start = rq->text.len;
+
+	if (!rq_has(rq->path) || !rq_has(rq->scheme) ||
+	    !rq_has(rq->host_seen))
+		return (full);
+	rq_append(rq, rq->scheme);
+	rq_put(rq, "://", 3);
+	rq_append(rq, rq->host_seen);
+	uri = rq_uri(rq);
+	full.off = (uint32_t)start;
+	full.len = (uint32_t)(uri.off + uri.len - start);
+	return (full);
+}
+
+/* The sorted map of pairs and its two arrays, into f[0], f[1], f[2]:
+ * the fields of a map and of its names and values follow each other. */
+_Static_assert(EXPR_F_URI_ARGS_VALUES == EXPR_F_URI_ARGS + 2 &&
+    EXPR_F_HEADERS_VALUES == EXPR_F_HEADERS + 2 &&
+    EXPR_F_RESPONSE_HEADERS_VALUES == EXPR_F_RESPONSE_HEADERS + 2,
+    "a map's fields in a row");
+static void
+rq_map_fields(struct expr_request *rq, struct rq_pairs *ps, struct expr_val *f)
+{
+	rq_build_map(rq, ps);
+	rq_mapval(&f[0], ps);
+	rq_array(&f[1], ps->names, ps->n);
+	rq_array(&f[2], ps->values, ps->n);
+}
+
+static void
+rq_build(struct expr_request *rq, enum rq_group g)
+{
+	struct expr_val	*f = rq->fields;
+
+	if (g != RQ_G_BASE && !(rq->ready & (1U << RQ_G_BASE)))
+		rq_build(rq, RQ_G_BASE);
+	switch (g) {
+	case RQ_G_NONE:
+		break;
+	case RQ_G_BASE:
+		rq_build_base(rq);
+		break;
+	case RQ_G_URI:
+		rq_bytes(rq, &f[EXPR_F_URI], rq_uri(rq));
+		break;
+	case RQ_G_FULL_URI:
+		rq_bytes(rq, &f[EXPR_F_FULL_URI], rq_full_uri(rq));
+		break;
+	case RQ_G_EXTENSION:
+		rq_bytes(rq, &f[EXPR_F_URI_PATH_EXTENSION], rq_extension(rq));
+		break;
+	case RQ_G_USER_AGENT:
+		rq_bytes(rq, &f[EXPR_F_USER_AGENT],
+		    rq_joined(rq, "user-agent", ", "));
+		break;
+	case RQ_G_COOKIE:
+		rq_bytes(rq, &f[EXPR_F_COOKIE], rq_joined(rq, "cookie", "; "));
+		break;
+	case RQ_G_REFERER:
+		rq_bytes(rq, &f[EXPR_F_REFERER],
+		    rq_joined(rq, "referer", ", "));
+		break;
+	case RQ_G_XFF:
+		rq_bytes(rq, &f[EXPR_F_X_FORWARDED_FOR],
+		    rq_joined(rq, "x-forwarded-for", ", "));
+		break;
+	case RQ_G_ARGS:
+		rq->args.n = 0;
+		rq_parse_args(rq);
+		rq_map_fields(rq, &rq->args, &f[EXPR_F_URI_ARGS]);
+		if (!rq_has(rq->path)) {
+			f[EXPR_F_URI_ARGS].kind = EXPR_V_MISSING;
+			f[EXPR_F_URI_ARGS_NAMES].kind = EXPR_V_MISSING;
+			f[EXPR_F_URI_ARGS_VALUES].kind = EXPR_V_MISSING;
+		}
+		break;
+	case RQ_G_HEADERS:
+		rq_map_fields(rq, &rq->headers, &f[EXPR_F_HEADERS]);
+		break;
+	case RQ_G_COOKIES:
+		rq_build_map(rq, &rq->cookies);
+		rq_mapval(&f[EXPR_F_COOKIES], &rq->cookies);
+		break;
+	case RQ_G_RESPONSE:
+		rq_map_fields(rq, &rq->resp, &f[EXPR_F_RESPONSE_HEADERS]);
+		break;
 	}
-	f[EXPR_F_SSL].kind = EXPR_V_BOOL;
-	f[EXPR_F_SSL].u.b = rq_eq(rq, rq->scheme, "https");
-	f[EXPR_F_VERIFIED_BOT].kind = EXPR_V_BOOL;
-	f[EXPR_F_VERIFIED_BOT].u.b = rq->verified_bot;
-	rq->dirty = 0;
-	rq->built++;
+	if (rq->text.data != rq->base)
+		fatalx("expr: a request's text moved while it was read");
+	rq->ready |= 1U << g;
 }
 
 const struct expr_val *
 expr_request_field(struct expr_request *rq, enum expr_field field)
 {
 	static const struct expr_val	missing = { .kind = EXPR_V_MISSING };
+	unsigned			g;
 
 	if (rq->dirty)
-		rq_prepare(rq);
+		rq_start(rq);
 	if ((int)field <= EXPR_F_NONE || field >= EXPR_F__COUNT)
 		return (&missing);
+	g = rq_groups[field];
+	if (!(rq->ready & (1U << g)))
+		rq_build(rq, g);
 	return (&rq->fields[field]);
 }
 

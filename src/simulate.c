@@ -1,8 +1,8 @@
 /*
- * Rate limiting rules run over an access log (simulate.h): per rule, one
- * open-addressed hash table of counters keyed by the characteristics'
- * values, each with a ring of the last requests_per_period counted times.
- * Rules with the same characteristics share the key built for a request.
+ * Rate limiting rules run over an access log (simulate.h): the rules with
+ * the same characteristics share the key built for a request and one table
+ * of counters (simulate_table.h), in which a client holds a state per rule
+ * with a ring of the last requests_per_period counted times.
  */
 #include "config.h"
 
@@ -22,6 +22,7 @@
 #include "jsonutil.h"
 #include "log.h"
 #include "simulate.h"
+#include "simulate_table.h"
 #include "xmalloc.h"
 
 #define SIM_NS		1000000000LL
@@ -39,54 +40,16 @@ struct sim_char {
 	char			*name;	/* of the header, cookie or argument */
 };
 
-/* The key of one list of characteristics, built once per request. */
+/* One list of characteristics: the key of a request is built once for
+ * all the rules that have them, which share one table of counters. */
 struct sim_keyer {
 	char		*signature;	/* the characteristics, '\n'-joined */
 	struct sim_char	*chars;
 	size_t		 nchars;
-	struct buf	 key;
-	uint64_t	 hash;
-	uint64_t	 gen;		/* the request it was built for */
-};
-
-/*
- * The counter of one value of the characteristics. A short key (an
- * address and a colo) is kept in the entry itself: comparing it then
- * reads no other memory.
- */
-#define SIM_KEY_INLINE	32
-
-struct sim_entry {
-	uint64_t	 hash;
-	uint32_t	 key_len;
-	uint32_t	 n;		/* times held, up to requests_per_period */
-	union {
-		char	 bytes[SIM_KEY_INLINE];	/* key_len <= SIM_KEY_INLINE */
-		size_t	 off;			/* else in the rule's keys */
-	} key;
-	uint32_t	 head;		/* the oldest, once the ring is full */
-	uint32_t	 cap;
-	int64_t		*times;
-	int64_t		 mit_start;	/* a mitigation: [start, until) */
-	int64_t		 mit_until;
-	uint64_t	 requests;
-	uint64_t	 mitigated;
-};
-
-/*
- * The rule's rings come from large chunks with a free list per size (each
- * ring grows by doubling up to the limit): one allocation per chunk, not
- * per client, and all of them freed at once.
- */
-#define SIM_POOL_CHUNK	(256 * 1024)
-#define SIM_CLASSES	32
-
-struct sim_pool {
-	char		**chunks;
-	size_t		  nchunks;
-	char		 *cur;
-	size_t		  left;
-	int64_t		 *free[SIM_CLASSES];
+	struct simtab	*tab;
+	size_t		 nrules;	/* of tab */
+	uint64_t	 gen;		/* the request of lookup */
+	size_t		 lookup;	/* its key in the batch */
 };
 
 struct sim_rule {
@@ -101,29 +64,42 @@ struct sim_rule {
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
 	uint32_t		 limit;		/* requests_per_period */
-	struct sim_pool		 pool;
-
-	struct sim_entry	*entries;
-	size_t			 nentries;
-	size_t			 entries_size;
-	uint64_t		*slots;		/* hash's top half, entry + 1 */
-	size_t			 nslots;	/* a power of two */
-	struct buf		 keys;
+	size_t			 at;		/* its place in keyer->tab */
 
 	uint64_t		 matched;
 	uint64_t		 counted;
+	uint64_t		 clients;
 	uint64_t		 clients_mitigated;
 	uint64_t		 mitigated;
 	int64_t			 first;		/* ns; -1 none */
 };
 
-/* A rule a request matched, between the passes of simulate_request. */
+/*
+ * Requests are counted in batches: each pass over a batch starts the
+ * memory reads the next one needs (slots, states, the rings' places) for
+ * all of its requests at once, as the tables are much larger than the
+ * caches. A request's keys and the rules it matched wait in the batch.
+ */
+#define SIM_BATCH	16
+
+struct sim_lookup {
+	struct sim_keyer	*keyer;
+	uint64_t		 hash;
+	size_t			 off;		/* of the key in keys */
+	size_t			 len;
+	uint32_t		 client;
+};
+
 struct sim_pending {
 	struct sim_rule		*rule;
-	const struct sim_keyer	*keyer;
-	uint32_t		 cand;		/* entry + 1 of the same tag; 0 */
+	size_t			 lookup;
 	int			 matched;
 	int			 counted;
+};
+
+struct sim_queued {
+	int64_t			 time;
+	size_t			 end;		/* of its pending */
 };
 
 struct simulate {
@@ -133,7 +109,13 @@ struct simulate {
 	size_t			 nkeyers;
 	struct expr_request	*rq;
 	struct buf		 cookie;	/* a Cookie header from Cookies */
-	struct sim_pending	*pending;	/* a request's rules to count */
+	struct sim_queued	 queued[SIM_BATCH];
+	size_t			 nqueued;
+	struct sim_pending	*pending;	/* SIM_BATCH per rule */
+	size_t			 npending;
+	struct sim_lookup	*lookups;	/* SIM_BATCH per keyer */
+	size_t			 nlookups;
+	struct buf		 keys;
 	unsigned		 headers;	/* SIM_H_*: what rules read */
 	uint64_t		 gen;
 	uint64_t		 requests;
@@ -207,7 +189,7 @@ sim_keyer_free(struct sim_keyer *k)
 		free(k->chars[i].name);
 	free(k->chars);
 	free(k->signature);
-	buf_free(&k->key);
+	simtab_free(k->tab);
 	free(k);
 }
 
@@ -444,30 +426,48 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 	r->timeout = timeout * SIM_NS;
 	r->limit = (uint32_t)limit;
 	r->first = -1;
-	r->nslots = 64;
-	r->slots = xcalloc(r->nslots, sizeof *r->slots);
+	r->at = r->keyer->nrules++;
 	return (0);
 }
 
 static void
 sim_rule_free(struct sim_rule *r)
 {
-	size_t	i;
-
-	for (i = 0; i < r->pool.nchunks; i++)
-		free(r->pool.chunks[i]);
-	free(r->pool.chunks);
 	expr_memo_free(r->memo);
 	expr_memo_free(r->cmemo);
-	free(r->entries);
-	free(r->slots);
-	buf_free(&r->keys);
 	if (r->expr != NULL)
 		expr_free(r->expr);
 	if (r->counting != NULL)
 		expr_free(r->counting);
 	free(r->id);
 	free(r->description);
+}
+
+/* Each keyer's table, with the numbers of its rules in their places. */
+static void
+sim_tables(struct simulate *sim)
+{
+	struct simtab_rule	*tr;
+	struct sim_keyer	*k;
+	struct sim_rule		*r;
+	size_t			 i, j;
+
+	for (i = 0; i < sim->nkeyers; i++) {
+		k = sim->keyers[i];
+		tr = xcalloc(k->nrules + 1, sizeof *tr);
+		for (j = 0; j < sim->nrules; j++) {
+			r = &sim->rules[j];
+			if (r->keyer != k)
+				continue;
+			tr[r->at].period = r->period;
+			tr[r->at].timeout = r->timeout;
+			tr[r->at].limit = r->limit;
+		}
+		k->tab = simtab_new(tr, k->nrules);
+		free(tr);
+	}
+	sim->lookups = xcalloc(SIM_BATCH * (sim->nkeyers + 1),
+	    sizeof *sim->lookups);
 }
 
 struct simulate *
@@ -490,8 +490,8 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 	}
 	sim = xcalloc(1, sizeof *sim);
 	sim->rq = expr_request_new();
-	sim->pending = xcalloc((size_t)cJSON_GetArraySize(list) + 1,
-	    sizeof *sim->pending);
+	sim->pending = xcalloc(SIM_BATCH * ((size_t)cJSON_GetArraySize(list) +
+	    1), sizeof *sim->pending);
 	if (cJSON_IsObject(list)) {
 		sim->rules = xcalloc(1, sizeof *sim->rules);
 		rv = sim_rule_parse(sim, list, 1, &sim->rules[0], notes,
@@ -499,6 +499,7 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 		sim->nrules = rv == 0;
 		if (rv < 0)
 			goto fail;
+		sim_tables(sim);
 		return (sim);
 	}
 	sim->rules = xcalloc((size_t)cJSON_GetArraySize(list) + 1,
@@ -511,6 +512,7 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 		if (rv == 0)
 			sim->nrules++;
 	}
+	sim_tables(sim);
 	return (sim);
 fail:
 	/* The rule that failed half way is freed with the others. */
@@ -539,6 +541,8 @@ simulate_free(struct simulate *sim)
 	expr_request_free(sim->rq);
 	buf_free(&sim->cookie);
 	free(sim->pending);
+	free(sim->lookups);
+	buf_free(&sim->keys);
 	free(sim);
 }
 
@@ -660,25 +664,25 @@ sim_value(const struct sim_char *c, const struct accesslog_record *rec,
 	return (v);
 }
 
-/* Each value as 1, its bytes and 0; a missing one as a lone 0. */
-static const struct sim_keyer *
-sim_key(struct simulate *sim, struct sim_keyer *k,
+/* Each value as 1, its bytes and 0 (a missing one as a lone 0), added to
+ * the batch's keys. */
+static void
+sim_key(struct simulate *sim, struct sim_lookup *l,
     const struct accesslog_record *rec)
 {
+	const struct sim_keyer	*k = l->keyer;
 	const char	*v[SIM_CHARS_MAX];
 	char		 num[SIM_CHARS_MAX][24], *o;
 	size_t		 i, len[SIM_CHARS_MAX], total = 0;
 
-	if (k->gen == sim->gen)
-		return (k);
-	k->gen = sim->gen;
 	for (i = 0; i < k->nchars; i++) {
 		v[i] = sim_value(&k->chars[i], rec, num[i], &len[i]);
 		total += v[i] != NULL ? len[i] + 2 : 1;
 	}
-	buf_reset(&k->key);
-	buf_reserve(&k->key, total);
-	o = k->key.data;
+	buf_reserve(&sim->keys, total);
+	l->off = sim->keys.len;
+	l->len = total;
+	o = sim->keys.data + l->off;
 	for (i = 0; i < k->nchars; i++) {
 		if (v[i] == NULL) {
 			*o++ = '\0';
@@ -689,206 +693,8 @@ sim_key(struct simulate *sim, struct sim_keyer *k,
 		o += len[i];
 		*o++ = '\0';
 	}
-	k->key.len = total;
-	k->hash = sim_hash(k->key.data, k->key.len);
-	return (k);
-}
-
-#define SIM_TAG(h)	((h) & 0xffffffff00000000ULL)
-#define SIM_INDEX(s)	((uint32_t)((s) & 0xffffffffULL))
-
-static void
-sim_grow(struct sim_rule *r)
-{
-	struct sim_entry	*e;
-	size_t			 i, j, mask;
-
-	free(r->slots);
-	r->nslots *= 2;
-	r->slots = xcalloc(r->nslots, sizeof *r->slots);
-	mask = r->nslots - 1;
-	for (i = 0; i < r->nentries; i++) {
-		e = &r->entries[i];
-		for (j = e->hash & mask; r->slots[j] != 0; j = (j + 1) & mask)
-			;
-		r->slots[j] = SIM_TAG(e->hash) | ((uint64_t)i + 1);
-	}
-}
-
-static const char *
-sim_entry_key(const struct sim_rule *r, const struct sim_entry *e)
-{
-	if (e->key_len <= SIM_KEY_INLINE)
-		return (e->key.bytes);
-	return (r->keys.data + e->key.off);
-}
-
-static int
-sim_same(const struct sim_rule *r, uint32_t idx, const struct sim_keyer *k)
-{
-	const struct sim_entry	*e = &r->entries[idx - 1];
-
-	return (e->hash == k->hash && e->key_len == k->key.len &&
-	    memcmp(sim_entry_key(r, e), k->key.data, k->key.len) == 0);
-}
-
-/* The entry of the key, made when new (the table has room for it). */
-static struct sim_entry *
-sim_lookup(struct sim_rule *r, const struct sim_keyer *k)
-{
-	struct sim_entry	*e;
-	size_t			 i, mask = r->nslots - 1;
-
-	for (i = k->hash & mask; r->slots[i] != 0; i = (i + 1) & mask)
-		if (SIM_TAG(r->slots[i]) == SIM_TAG(k->hash) &&
-		    sim_same(r, SIM_INDEX(r->slots[i]), k))
-			return (&r->entries[SIM_INDEX(r->slots[i]) - 1]);
-	if (r->nentries == UINT32_MAX - 1)
-		fatalx("simulate: too many clients");
-	if (r->nentries == r->entries_size) {
-		r->entries_size = r->entries_size != 0 ? r->entries_size * 2 :
-		    64;
-		r->entries = xreallocarray(r->entries, r->entries_size,
-		    sizeof *r->entries);
-	}
-	e = &r->entries[r->nentries];
-	memset(e, 0, sizeof *e);
-	e->hash = k->hash;
-	e->key_len = (uint32_t)k->key.len;
-	e->mit_start = INT64_MAX;
-	e->mit_until = INT64_MIN;
-	if (k->key.len <= SIM_KEY_INLINE)
-		memcpy(e->key.bytes, k->key.data, k->key.len);
-	else {
-		e->key.off = r->keys.len;
-		buf_add(&r->keys, k->key.data, k->key.len);
-	}
-	r->slots[i] = SIM_TAG(k->hash) | ++r->nentries;
-	return (e);
-}
-
-/* The first entry whose slot has the key's tag (0: none), unchecked. */
-static uint32_t
-sim_candidate(const struct sim_rule *r, const struct sim_keyer *k)
-{
-	size_t	i, mask = r->nslots - 1;
-
-	for (i = k->hash & mask; r->slots[i] != 0; i = (i + 1) & mask)
-		if (SIM_TAG(r->slots[i]) == SIM_TAG(k->hash))
-			return (SIM_INDEX(r->slots[i]));
-	return (0);
-}
-
-/* A ring's size class: 4 << class, or the last one for the limit. */
-static size_t
-sim_class(uint32_t cap)
-{
-	size_t	c = 0;
-
-	if ((cap & (cap - 1)) != 0)
-		return (SIM_CLASSES - 1);
-	while ((4U << c) < cap)
-		c++;
-	return (c);
-}
-
-static int64_t *
-sim_pool_get(struct sim_pool *p, uint32_t cap)
-{
-	size_t	 c = sim_class(cap), size = (size_t)cap * sizeof (int64_t);
-	size_t	 chunk;
-	int64_t	*t;
-
-	if ((t = p->free[c]) != NULL) {
-		memcpy(&p->free[c], t, sizeof t);
-		return (t);
-	}
-	if (size > p->left) {
-		chunk = size > SIM_POOL_CHUNK ? size : SIM_POOL_CHUNK;
-		p->chunks = xreallocarray(p->chunks, p->nchunks + 1,
-		    sizeof *p->chunks);
-		p->chunks[p->nchunks++] = p->cur = xmalloc(chunk);
-		p->left = chunk;
-	}
-	t = (int64_t *)(void *)p->cur;
-	p->cur += size;
-	p->left -= size;
-	return (t);
-}
-
-static void
-sim_pool_put(struct sim_pool *p, int64_t *t, uint32_t cap)
-{
-	size_t	c = sim_class(cap);
-
-	memcpy(t, &p->free[c], sizeof t);
-	p->free[c] = t;
-}
-
-/*
- * A counted request at t: whether the limit counted requests before it
- * all came less than a period ago. The ring keeps the last limit times.
- */
-static int
-sim_window(struct sim_rule *r, struct sim_entry *e, int64_t t)
-{
-	int64_t	oldest, *times;
-	uint32_t cap;
-
-	if (e->n < r->limit) {
-		if (e->n == e->cap) {
-			cap = e->cap == 0 ? 4 : e->cap * 2;
-			if (cap > r->limit)
-				cap = r->limit;
-			times = sim_pool_get(&r->pool, cap);
-			if (e->n > 0) {
-				memcpy(times, e->times, e->n * sizeof *times);
-				sim_pool_put(&r->pool, e->times, e->cap);
-			}
-			e->times = times;
-			e->cap = cap;
-		}
-		e->times[e->n++] = t;
-		return (0);
-	}
-	oldest = e->times[e->head];
-	e->times[e->head] = t;
-	if (++e->head == r->limit)
-		e->head = 0;
-	return (oldest > t - r->period);
-}
-
-/* One rule on a request it matched or counted; 1 when it mitigated it. */
-static int
-sim_rule_apply(struct sim_rule *r, struct sim_entry *e, int matched,
-    int counted, int64_t t)
-{
-	int	over = 0, mitigate;
-
-	e->requests++;
-	r->matched += (uint64_t)matched;
-	if (counted) {
-		r->counted++;
-		over = sim_window(r, e, t);
-	}
-	if (over && r->timeout > 0 && !(e->mit_start <= t &&
-	    t < e->mit_until)) {
-		e->mit_start = t;
-		e->mit_until = t > INT64_MAX - r->timeout ? INT64_MAX :
-		    t + r->timeout;
-	}
-	if (!matched)
-		return (0);
-	mitigate = r->timeout > 0 ? e->mit_start <= t && t < e->mit_until :
-	    over;
-	if (!mitigate)
-		return (0);
-	if (e->mitigated++ == 0)
-		r->clients_mitigated++;
-	r->mitigated++;
-	if (r->first < 0 || t < r->first)
-		r->first = t;
-	return (1);
+	sim->keys.len += total;
+	l->hash = sim_hash(sim->keys.data + l->off, total);
 }
 
 /* The request as the expressions see it. */
@@ -939,19 +745,68 @@ sim_fill(struct simulate *sim, const struct accesslog_record *rec)
 	return (0);
 }
 
-/*
- * The counters live in tables much larger than the caches, so a request's
- * rules are counted in passes that each start the memory reads the next
- * one needs (slot, entry, key and oldest time) for all of them at once.
- */
-int
-simulate_request(struct simulate *sim, const struct accesslog_record *rec)
+/* The batch counted, in the order of its requests. */
+static void
+sim_flush(struct simulate *sim)
+{
+	struct sim_pending	*p, *end = sim->pending + sim->npending;
+	struct sim_lookup	*l;
+	struct sim_rule		*r;
+	struct sim_queued	*q;
+	size_t			 i;
+	int64_t			 t;
+	int			 flags, any;
+
+	/* All lookups first: a new client may move its table's states. */
+	for (i = 0; i < sim->nlookups; i++) {
+		l = &sim->lookups[i];
+		l->client = simtab_find(l->keyer->tab, l->hash,
+		    sim->keys.data + l->off, l->len);
+	}
+	for (p = sim->pending; p < end; p++)
+		simtab_prefetch_state(p->rule->keyer->tab,
+		    sim->lookups[p->lookup].client, p->rule->at);
+	for (p = sim->pending; p < end; p++)
+		simtab_prefetch_ring(p->rule->keyer->tab,
+		    sim->lookups[p->lookup].client, p->rule->at);
+	p = sim->pending;
+	for (q = sim->queued; q < sim->queued + sim->nqueued; q++) {
+		t = q->time;
+		for (any = 0; p < sim->pending + q->end; p++) {
+			r = p->rule;
+			flags = simtab_apply(r->keyer->tab,
+			    sim->lookups[p->lookup].client, r->at, p->matched,
+			    p->counted, t);
+			r->matched += (uint64_t)p->matched;
+			r->counted += (uint64_t)p->counted;
+			if (flags & SIMTAB_NEW_CLIENT)
+				r->clients++;
+			if (!(flags & SIMTAB_MITIGATED))
+				continue;
+			if (flags & SIMTAB_NEW_MITIGATED)
+				r->clients_mitigated++;
+			r->mitigated++;
+			if (r->first < 0 || t < r->first)
+				r->first = t;
+			any = 1;
+		}
+		sim->any += (uint64_t)any;
+	}
+	sim->nqueued = sim->npending = sim->nlookups = 0;
+	buf_reset(&sim->keys);
+}
+
+/* A request's rules evaluated and what they count put in the batch (which
+ * must have room for it). */
+static int
+sim_queue(struct simulate *sim, const struct accesslog_record *rec)
 {
 	struct sim_pending	*p;
+	struct sim_lookup	*l;
 	struct sim_rule		*r;
-	struct sim_entry	*e;
-	size_t			 i, n = 0;
-	int			 matched, counted, any = 0;
+	struct sim_keyer	*k;
+	size_t			 i;
+	int			 matched, counted;
 
 	if (sim_fill(sim, rec) != 0)
 		return (-1);
@@ -964,43 +819,34 @@ simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 		    expr_eval_memo(r->cmemo, sim->rq) == 1 : matched;
 		if (!matched && !counted)
 			continue;
-		if ((r->nentries + 1) * 4 > r->nslots * 3)
-			sim_grow(r);
-		p = &sim->pending[n++];
+		k = r->keyer;
+		if (k->gen != sim->gen) {
+			k->gen = sim->gen;
+			k->lookup = sim->nlookups++;
+			l = &sim->lookups[k->lookup];
+			l->keyer = k;
+			sim_key(sim, l, rec);
+			simtab_prefetch(k->tab, l->hash);
+		}
+		p = &sim->pending[sim->npending++];
 		p->rule = r;
-		p->keyer = sim_key(sim, r->keyer, rec);
+		p->lookup = k->lookup;
 		p->matched = matched;
 		p->counted = counted;
-		__builtin_prefetch(&r->slots[p->keyer->hash &
-		    (r->nslots - 1)]);
 	}
-	for (p = sim->pending; p < sim->pending + n; p++)
-		if ((p->cand = sim_candidate(p->rule, p->keyer)) != 0) {
-			/* Both lines an entry may straddle. */
-			e = &p->rule->entries[p->cand - 1];
-			__builtin_prefetch(e);
-			__builtin_prefetch((char *)e + sizeof *e - 1);
-		}
-	for (p = sim->pending; p < sim->pending + n; p++) {
-		if (p->cand == 0)
-			continue;
-		e = &p->rule->entries[p->cand - 1];
-		__builtin_prefetch(sim_entry_key(p->rule, e));
-		if (e->times != NULL)
-			__builtin_prefetch(&e->times[e->n < p->rule->limit ?
-			    e->n : e->head], 1);
-	}
-	for (p = sim->pending; p < sim->pending + n; p++) {
-		r = p->rule;
-		if (p->cand != 0 && sim_same(r, p->cand, p->keyer))
-			e = &r->entries[p->cand - 1];
-		else
-			e = sim_lookup(r, p->keyer);
-		any |= sim_rule_apply(r, e, p->matched, p->counted,
-		    rec->time_ns);
-	}
-	sim->any += (uint64_t)any;
+	sim->queued[sim->nqueued].time = rec->time_ns;
+	sim->queued[sim->nqueued++].end = sim->npending;
 	return (0);
+}
+
+int
+simulate_request(struct simulate *sim, const struct accesslog_record *rec)
+{
+	int	rv;
+
+	rv = sim_queue(sim, rec);
+	sim_flush(sim);
+	return (rv);
 }
 
 int
@@ -1012,9 +858,12 @@ simulate_log(struct simulate *sim, struct accesslog *log,
 	int				 rv;
 
 	while ((rv = accesslog_next(log, &rec, cause)) == 1) {
-		if (simulate_request(sim, rec) != 0)
+		if (sim_queue(sim, rec) != 0)
 			accesslog_reject(log, "a URI the rules cannot read");
+		if (sim->nqueued == SIM_BATCH)
+			sim_flush(sim);
 		if ((++n & 0xffff) == 0 && progress != NULL) {
+			sim_flush(sim);
 			accesslog_progress(log, &done, &total);
 			if (progress(arg, done, total) != 0) {
 				*cause = xstrdup("cancelled");
@@ -1022,6 +871,7 @@ simulate_log(struct simulate *sim, struct accesslog *log,
 			}
 		}
 	}
+	sim_flush(sim);
 	return (rv);
 }
 
@@ -1054,53 +904,62 @@ sim_client_text(const struct sim_keyer *k, const char *key)
 	return (buf_detach(&b, NULL));
 }
 
+/* A client of a rule, as the report ranks them. */
+struct sim_ranked {
+	const struct simtab_state	*st;
+	const char			*key;
+	size_t				 len;
+};
+
 /* Whether a ranks before b: more mitigated, more requests, then key. */
 static int
-sim_before(const struct sim_rule *r, const struct sim_entry *a,
-    const struct sim_entry *b)
+sim_before(const struct sim_ranked *a, const struct sim_ranked *b)
 {
 	size_t	n;
 	int	c;
 
-	if (a->mitigated != b->mitigated)
-		return (a->mitigated > b->mitigated);
-	if (a->requests != b->requests)
-		return (a->requests > b->requests);
-	n = a->key_len < b->key_len ? a->key_len : b->key_len;
-	c = memcmp(sim_entry_key(r, a), sim_entry_key(r, b), n);
-	return (c != 0 ? c < 0 : a->key_len < b->key_len);
+	if (a->st->mitigated != b->st->mitigated)
+		return (a->st->mitigated > b->st->mitigated);
+	if (a->st->requests != b->st->requests)
+		return (a->st->requests > b->st->requests);
+	n = a->len < b->len ? a->len : b->len;
+	c = memcmp(a->key, b->key, n);
+	return (c != 0 ? c < 0 : a->len < b->len);
 }
 
 static void
 sim_rule_report(const struct sim_rule *r, struct simulate_rule_report *out)
 {
-	const struct sim_entry	*top[SIMULATE_TOP], *e;
-	size_t			 i, j, n = 0;
+	const struct simtab	*tab = r->keyer->tab;
+	struct sim_ranked	 top[SIMULATE_TOP], e;
+	size_t			 i, j, n = 0, nclients = simtab_clients(tab);
 
 	out->id = xstrdup(r->id);
 	out->description = xstrdup(r->description);
 	out->enabled = r->enabled;
 	out->matched = r->matched;
 	out->counted = r->counted;
-	out->clients = r->nentries;
+	out->clients = r->clients;
 	out->clients_mitigated = r->clients_mitigated;
 	out->requests_mitigated = r->mitigated;
 	out->first_mitigation = r->first;
-	for (i = 0; i < r->nentries; i++) {
-		e = &r->entries[i];
-		if (n == SIMULATE_TOP && !sim_before(r, e, top[n - 1]))
+	for (i = 0; i < nclients; i++) {
+		e.st = simtab_state(tab, (uint32_t)i, r->at);
+		if (e.st->requests == 0)
+			continue;
+		e.key = simtab_key(tab, (uint32_t)i, &e.len);
+		if (n == SIMULATE_TOP && !sim_before(&e, &top[n - 1]))
 			continue;
 		if (n < SIMULATE_TOP)
 			n++;
-		for (j = n - 1; j > 0 && sim_before(r, e, top[j - 1]); j--)
+		for (j = n - 1; j > 0 && sim_before(&e, &top[j - 1]); j--)
 			top[j] = top[j - 1];
 		top[j] = e;
 	}
 	for (i = 0; i < n; i++) {
-		out->top[i].client = sim_client_text(r->keyer,
-		    sim_entry_key(r, top[i]));
-		out->top[i].requests = top[i]->requests;
-		out->top[i].mitigated = top[i]->mitigated;
+		out->top[i].client = sim_client_text(r->keyer, top[i].key);
+		out->top[i].requests = top[i].st->requests;
+		out->top[i].mitigated = top[i].st->mitigated;
 	}
 	out->ntop = n;
 }

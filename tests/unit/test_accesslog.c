@@ -527,6 +527,68 @@ test_reader_keeps_five(void **state)
 	free(path);
 }
 
+/*
+ * The reader knows a key by its bytes where the last line had them: a key
+ * that only starts like the last one's, one spelled with an escape, a
+ * member added in front (every key one place on) or unknown keys there
+ * are each read for what they are.
+ */
+static void
+test_reader_keys_in_place(void **state)
+{
+	static const char text[] =
+	    "{\"ClientIP\":\"192.0.2.1\",\"ClientRequestHost\":\"a\","
+	    "\"EdgeStartTimestamp\":1}\n"
+	    "{\"ClientIPx\":\"x\",\"ClientRequestHost\":\"b\","
+	    "\"EdgeStartTimestamp\":2}\n"
+	    "{\"Client\\u0049P\":\"192.0.2.3\",\"ClientRequestHost\":\"c\","
+	    "\"EdgeStartTimestamp\":3}\n"
+	    "{\"ClientIP\":\"192.0.2.4\",\"ClientRequestHost\":\"d\","
+	    "\"EdgeStartTimestamp\":4}\n"
+	    "{\"EdgeColoCode\":\"LHR\",\"ClientIP\":\"192.0.2.5\","
+	    "\"ClientRequestHost\":\"e\",\"EdgeStartTimestamp\":5}\n"
+	    "{\"ClientRequestHost\":\"f\",\"EdgeStartTimestamp\":6,"
+	    "\"ClientRequestHos\":\"g\",\"ClientIP\":\"192.0.2.6\"}\n";
+	static const struct {
+		const char	*ip, *host, *colo;
+	} want[] = {
+		{ "192.0.2.1", "a", NULL },
+		{ NULL, "b", NULL },
+		{ "192.0.2.3", "c", NULL },
+		{ "192.0.2.4", "d", NULL },
+		{ "192.0.2.5", "e", "LHR" },
+		{ "192.0.2.6", "f", NULL },
+	};
+	const char			*dir = *state;
+	struct accesslog_options	 o = { ACCESSLOG_LOGPUSH, NULL, NULL };
+	const struct accesslog_record	*r;
+	struct accesslog		*l;
+	char				*path, *cause = NULL;
+	size_t				 n = 0;
+
+	path = write_file(dir, "keys.json", text, 0);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	while (accesslog_next(l, &r, &cause) == 1) {
+		assert_true(n < sizeof want / sizeof want[0]);
+		if (want[n].ip == NULL)
+			assert_null(r->ip);
+		else
+			assert_string_equal(r->ip, want[n].ip);
+		assert_string_equal(r->host, want[n].host);
+		if (want[n].colo == NULL)
+			assert_null(r->colo);
+		else
+			assert_string_equal(r->colo, want[n].colo);
+		assert_int_equal(r->time_ns, (int64_t)(n + 1) * NS);
+		n++;
+	}
+	assert_null(cause);
+	assert_int_equal(n, sizeof want / sizeof want[0]);
+	assert_int_equal(accesslog_bad_lines(l), 0);
+	accesslog_close(l);
+	free(path);
+}
+
 static int
 setup(void **state)
 {
@@ -549,6 +611,8 @@ main(void)
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_keeps_five, setup,
 		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_keys_in_place,
+		    setup, testdir_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

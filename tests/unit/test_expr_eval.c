@@ -341,6 +341,67 @@ test_request_reset(void **state)
 	expr_request_free(rq);
 }
 
+/*
+ * Fields are derived when first read: whatever the order, each has its
+ * value, and a value read first still points at it once every other
+ * field has been derived (text added later never moves it), request
+ * after request, the second one much longer than the first.
+ */
+static void
+test_request_fields_any_order(void **state)
+{
+	static const enum expr_field	 order[] = {
+		EXPR_F_URI_PATH, EXPR_F_HEADERS, EXPR_F_URI, EXPR_F_COOKIE,
+		EXPR_F_FULL_URI, EXPR_F_URI_ARGS, EXPR_F_USER_AGENT,
+		EXPR_F_URI_PATH_EXTENSION, EXPR_F_COOKIES, EXPR_F_REFERER,
+		EXPR_F_X_FORWARDED_FOR, EXPR_F_RESPONSE_HEADERS, EXPR_F_HTTP_HOST,
+	};
+	struct expr_request	*rq = sample();
+	const struct expr_val	*v;
+	const char		*first;
+	char			 path[3000];
+	size_t			 i, k, round;
+
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		k = round % nitems(order);
+		v = expr_request_field(rq, order[k]);
+		first = v->kind == EXPR_V_BYTES ? v->u.s.p : NULL;
+		for (i = 1; i < nitems(order); i++)
+			(void)expr_request_field(rq,
+			    order[(k + i) % nitems(order)]);
+		if (first != NULL)
+			assert_ptr_equal(expr_request_field(rq, order[k])->u.s.p,
+			    first);
+		if (round == 0) {
+			assert_bytes(rq, EXPR_F_FULL_URI, "https://Shop.Example.com"
+			    "/Api/V1/Items.JSON?id=7&tag=a&tag=b&flag");
+			assert_bytes(rq, EXPR_F_URI_PATH, "/Api/V1/Items.JSON");
+			assert_bytes(rq, EXPR_F_COOKIE, "session=abc; my%20pref="
+			    "dark; session=def");
+			assert_bytes(rq, EXPR_F_USER_AGENT, "Mozilla/5.0 (X11)");
+			assert_bytes(rq, EXPR_F_URI_PATH_EXTENSION, "json");
+			TRUE_(rq, "http.request.uri.args[\"tag\"][1] eq \"b\" and "
+			    "http.request.headers[\"x-api-key\"][1] eq "
+			    "\"second\" and http.request.cookies[\"session\"][1]"
+			    " eq \"def\"");
+		} else {
+			assert_bytes(rq, EXPR_F_URI_PATH, path);
+			assert_bytes(rq, EXPR_F_X_FORWARDED_FOR, "a, b");
+			assert_bytes(rq, EXPR_F_USER_AGENT, "");
+		}
+		expr_request_reset(rq);
+		memset(path, 'p', sizeof path - 1);
+		path[0] = '/';
+		path[sizeof path - 1] = '\0';
+		assert_int_equal(expr_request_set_parts(rq, "GET", "http",
+		    "h.example", path), 0);
+		expr_request_add_header(rq, "X-Forwarded-For", "a");
+		expr_request_add_header(rq, "X-Forwarded-For", "b");
+	}
+	expr_request_free(rq);
+}
+
 /* ---- functions on values (what expressions cannot reach directly) ------ */
 
 static struct expr_val
@@ -799,6 +860,7 @@ main(void)
 		cmocka_unit_test(test_request_parts_and_refusals),
 		cmocka_unit_test(test_request_log_fields),
 		cmocka_unit_test(test_request_reset),
+		cmocka_unit_test(test_request_fields_any_order),
 		cmocka_unit_test(test_func_json),
 		cmocka_unit_test(test_func_base64_cidr),
 		cmocka_unit_test(test_case_rules),
