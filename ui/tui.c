@@ -94,6 +94,39 @@ tui_log_sink(enum log_level level, const char *msg, void *arg)
 
 /* ---- messages and modals ---------------------------------------------- */
 
+/*
+ * The message cleaned for the screen, each of its lines on its own (a
+ * lint error's caret stays under its column); blank lines and trailing
+ * spaces dropped.
+ */
+static char *
+tui_message_clean(const char *raw)
+{
+	struct buf	 b;
+	char		*line, *clean;
+	size_t		 len;
+
+	buf_init(&b);
+	while (*raw != '\0') {
+		len = strcspn(raw, "\n");
+		line = xstrndup(raw, len);
+		clean = text_clean(line);
+		free(line);
+		len = strlen(clean);
+		while (len > 0 && clean[len - 1] == ' ')
+			clean[--len] = '\0';
+		if (len > 0)
+			buf_addf(&b, "%s%s", b.len > 0 ? "\n" : "", clean);
+		free(clean);
+		raw += strcspn(raw, "\n");
+		if (*raw == '\n')
+			raw++;
+	}
+	clean = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return (clean);
+}
+
 void
 tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 {
@@ -105,7 +138,7 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 		fatalx("out of memory");
 	va_end(ap);
 	free(t->msg);
-	t->msg = text_clean(raw);
+	t->msg = tui_message_clean(raw);
 	free(raw);
 	t->msg_class = class;
 	t->msg_time = time(NULL);
