@@ -142,6 +142,7 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 	free(raw);
 	t->msg_class = class;
 	t->msg_time = time(NULL);
+	t->msg_seq++;
 	t->dirty = 1;
 
 	if (t->nmsglog == TUI_MESSAGES_MAX) {
