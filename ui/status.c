@@ -162,7 +162,13 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 			buf_addf(b, "  %s command", cmd);
 	}
 	status_hint(t, b, KEYMAP_LIST, ACTION_FILTER, "filter");
-	status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
+	/* A panel naming what Enter does there ("VTT") says it instead. */
+	for (h = p != NULL && p->ops != NULL ? p->ops->hints : NULL;
+	    h != NULL && h->action != ACTION_NONE; h++)
+		if (h->action == ACTION_DETAILS)
+			break;
+	if (h == NULL || h->action != ACTION_DETAILS)
+		status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		for (h = p->ops->hints; h->action != ACTION_NONE; h++)
 			status_hint(t, b, keymap_list_context(p->kind->name),
