@@ -162,7 +162,13 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 			buf_addf(b, "  %s command", cmd);
 	}
 	status_hint(t, b, KEYMAP_LIST, ACTION_FILTER, "filter");
-	status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
+	/* A panel naming what Enter does there ("VTT") says it instead. */
+	for (h = p != NULL && p->ops != NULL ? p->ops->hints : NULL;
+	    h != NULL && h->action != ACTION_NONE; h++)
+		if (h->action == ACTION_DETAILS)
+			break;
+	if (h == NULL || h->action != ACTION_DETAILS)
+		status_hint(t, b, KEYMAP_LIST, ACTION_DETAILS, "details");
 	if (p != NULL && p->ops != NULL && p->ops->hints != NULL)
 		for (h = p->ops->hints; h->action != ACTION_NONE; h++)
 			status_hint(t, b, keymap_list_context(p->kind->name),
@@ -199,34 +205,41 @@ status_fit(struct buf *b, size_t cols)
 
 /*
  * The message in rows of at most cols columns, broken after a space where
- * one is near; past max rows the last one ends with more (where the rest
- * is). Returns the rows used.
+ * one is near and at each of its own line breaks (a line keeps its
+ * indentation: a caret stays under its column); past max rows the last
+ * one ends with more (where the rest is). Returns the rows used.
  */
 static size_t
 status_wrap_more(const char *s, size_t cols, char **rows, size_t max,
     const char *more)
 {
 	char	*row, *sp;
-	size_t	 n = 0, len;
+	size_t	 n = 0, len, eol;
 
 	if (text_width(more) + 8 > cols)
 		more = " …";
 	while (*s != '\0' && n < max) {
-		row = xstrdup(s);
+		eol = strcspn(s, "\n");
+		row = xstrndup(s, eol);
 		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
 		len = strlen(row);
-		if (s[len] != '\0' && (sp = strrchr(row, ' ')) != NULL &&
+		if (len < eol && (sp = strrchr(row, ' ')) != NULL &&
 		    sp > row && text_width(sp) < cols / 3)
 			*sp = '\0';
 		len = strlen(row);
-		if (n + 1 == max && s[len] != '\0') {
+		if (n + 1 == max && s[len] != '\0' &&
+		    strcmp(s + len, "\n") != 0) {
 			rows[n++] = xprintf("%s%s", row, more);
 			free(row);
 			break;
 		}
 		rows[n++] = row;
-		for (s += len; *s == ' '; s++)
-			;
+		s += len;
+		if (*s == '\n')
+			s++;
+		else
+			for (; *s == ' '; s++)
+				;
 	}
 	return (n);
 }
@@ -272,7 +285,8 @@ status_rows(struct tui *t, char **rows)
 {
 	size_t	max = STATUS_ROWS;
 
-	if (t->msg == NULL || text_width(t->msg) <= (size_t)COLS)
+	if (t->msg == NULL || (text_width(t->msg) <= (size_t)COLS &&
+	    strchr(t->msg, '\n') == NULL))
 		return (1);
 	if (max > (size_t)LINES / 4)
 		max = (size_t)LINES / 4;

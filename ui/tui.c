@@ -111,6 +111,39 @@ tui_msglog_add(struct tui *t, enum tui_msg class, time_t when, char *text)
 	t->msglog[t->nmsglog++].text = text;
 }
 
+/*
+ * The message cleaned for the screen, each of its lines on its own (a
+ * lint error's caret stays under its column); blank lines and trailing
+ * spaces dropped.
+ */
+static char *
+tui_message_clean(const char *raw)
+{
+	struct buf	 b;
+	char		*line, *clean;
+	size_t		 len;
+
+	buf_init(&b);
+	while (*raw != '\0') {
+		len = strcspn(raw, "\n");
+		line = xstrndup(raw, len);
+		clean = text_clean(line);
+		free(line);
+		len = strlen(clean);
+		while (len > 0 && clean[len - 1] == ' ')
+			clean[--len] = '\0';
+		if (len > 0)
+			buf_addf(&b, "%s%s", b.len > 0 ? "\n" : "", clean);
+		free(clean);
+		raw += strcspn(raw, "\n");
+		if (*raw == '\n')
+			raw++;
+	}
+	clean = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return (clean);
+}
+
 void
 tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 {
@@ -122,10 +155,11 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 		fatalx("out of memory");
 	va_end(ap);
 	free(t->msg);
-	t->msg = text_clean(raw);
+	t->msg = tui_message_clean(raw);
 	free(raw);
 	t->msg_class = class;
 	t->msg_time = time(NULL);
+	t->msg_seq++;
 	t->dirty = 1;
 	tui_msglog_add(t, class, t->msg_time, xstrdup(t->msg));
 }
@@ -133,7 +167,7 @@ tui_message(struct tui *t, enum tui_msg class, const char *fmt, ...)
 void
 tui_message_keep(struct tui *t, enum tui_msg class, const char *text)
 {
-	char	*clean = text_clean(text);
+	char	*clean = tui_message_clean(text);
 
 	/* Asked again (! twice, the same refusal): once is enough. */
 	if (t->nmsglog > 0 &&

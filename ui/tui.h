@@ -242,6 +242,7 @@ struct tui {
 	char			*msg;
 	enum tui_msg		 msg_class;
 	time_t			 msg_time;
+	unsigned long		 msg_seq;	/* messages so far */
 	struct tui_msg_line	*msglog;	/* the last ones, oldest first */
 	size_t			 nmsglog;
 	int			 dirty;

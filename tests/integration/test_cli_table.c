@@ -225,6 +225,29 @@ test_unknown_command_names_the_table(void **state)
 	}
 }
 
+/*
+ * Each line of a command's summary fits the 54 columns --help gives it
+ * (from column 25 to 79): a longer one wraps, leaving a word alone on a
+ * line ("or") that reads as a stray.
+ */
+static void
+test_help_summary_lines_fit(void **state)
+{
+	const char	*s, *nl;
+	size_t		 i, len;
+
+	(void)state;
+	for (i = 0; i < cli_ncommands; i++)
+		for (s = cli_commands[i].summary; *s != '\0'; s += len) {
+			nl = strchr(s, '\n');
+			len = nl != NULL ? (size_t)(nl - s) + 1 : strlen(s);
+			if (len - (nl != NULL) > 54)
+				fail_msg("%s: a summary line of %zu columns: "
+				    "%.*s", cli_commands[i].name,
+				    len - (nl != NULL), (int)len, s);
+		}
+}
+
 int
 main(void)
 {
@@ -233,6 +256,7 @@ main(void)
 		cmocka_unit_test(test_unknown_command_names_the_table),
 		cmocka_unit_test(test_completion_knows_every_flag),
 		cmocka_unit_test(test_help_eval_counting),
+		cmocka_unit_test(test_help_summary_lines_fit),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

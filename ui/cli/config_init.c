@@ -231,9 +231,28 @@ config_init_mkdir(const char *path)
 	return (rv);
 }
 
+/* An empty regular file (touched, or saved empty) has nothing to lose. */
+static int
+config_init_empty(const char *path)
+{
+	struct stat	sb;
+
+	return (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size == 0);
+}
+
+static int
+config_init_exists(const char *path)
+{
+	struct stat	sb;
+
+	return (lstat(path, &sb) == 0 && !config_init_empty(path));
+}
+
 /*
  * text into path: a temporary file (0600) beside it, synced, then linked
- * to path, which fails rather than replace a file made meanwhile.
+ * to path, which fails rather than replace a file made meanwhile; an
+ * empty one is replaced.
  */
 static int
 config_init_write(const char *path, const struct buf *text)
@@ -251,7 +270,8 @@ config_init_write(const char *path, const struct buf *text)
 	    write(fd, text->data, text->len) == (ssize_t)text->len &&
 	    fsync(fd) == 0 && close(fd) == 0) {
 		fd = -1;
-		rv = link(tmp, path);
+		rv = config_init_empty(path) ? rename(tmp, path) :
+		    link(tmp, path);
 	}
 	saved = errno;
 	if (fd != -1)
@@ -260,14 +280,6 @@ config_init_write(const char *path, const struct buf *text)
 	free(tmp);
 	errno = saved;
 	return (rv);
-}
-
-static int
-config_init_exists(const char *path)
-{
-	struct stat	sb;
-
-	return (lstat(path, &sb) == 0);
 }
 
 int

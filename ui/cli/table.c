@@ -275,8 +275,9 @@ const struct cli_command cli_commands[] = {
 		    "[--expires 1h] [--downloadable] [--allow-ip CIDR]... "
 		    "[--block-country CC]...",
 		.summary = "a signed-URL token and the URLs it opens; signed\n"
-		    "locally with --pem, the remembered key --key-id names or\n"
-		    "the only one of this server and account, else by the server",
+		    "locally with --pem, the remembered key --key-id\n"
+		    "names or the only one of this server and account,\n"
+		    "else by the server",
 		.flags = CLI_OPT_TOKEN,
 		.min_args = 1,
 		.max_args = 1,

@@ -566,6 +566,31 @@ panel_draw_header(struct panel *p, int y, int w)
 	}
 }
 
+/*
+ * What stands for the rows (an error, "loading..."), at row y: an error
+ * wraps over the rows there are, as a long one ("Couldn't connect to
+ * server (Failed to connect to ... )") is read whole.
+ */
+static void
+panel_draw_empty(struct panel *p, int y, int h, const char *text, int w)
+{
+	char	**rows;
+	size_t	  i, n;
+
+	if (p->error == NULL || w <= 2) {
+		screen_put(y, 2, w - 2, text, screen_role(THEME_ROLE_DIM));
+		return;
+	}
+	rows = status_wrap_all(text, (size_t)w - 2, &n);
+	for (i = 0; i < n; i++) {
+		if ((int)i < h)
+			screen_put(y + (int)i, 2, w - 2, rows[i],
+			    screen_role(THEME_ROLE_ERROR));
+		free(rows[i]);
+	}
+	free(rows);
+}
+
 static void
 panel_draw_list(struct panel *p, int y, int h, int w)
 {
@@ -580,8 +605,7 @@ panel_draw_list(struct panel *p, int y, int h, int w)
 		empty = p->error != NULL ? p->error : p->loading ?
 		    "loading..." : p->filter != NULL ? "no record matches "
 		    "the filter" : "no records";
-		screen_put(y + 1, 2, w - 2, empty, screen_role(p->error !=
-		    NULL ? THEME_ROLE_ERROR : THEME_ROLE_DIM));
+		panel_draw_empty(p, y + 1, h - 2, empty, w);
 		return;
 	}
 	if (rows <= 0)
@@ -614,10 +638,9 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 	h -= b;
 	if (p->view == PANEL_DETAIL) {
 		if (p->record == NULL) {
-			screen_put(y + 1, 2, w - 2, p->error != NULL ?
+			panel_draw_empty(p, y + 1, h - 1, p->error != NULL ?
 			    p->error : p->loading ? "loading..." :
-			    "nothing to show", screen_role(p->error != NULL ?
-			    THEME_ROLE_ERROR : THEME_ROLE_DIM));
+			    "nothing to show", w);
 			return;
 		}
 		if (p->ops != NULL && p->ops->draw != NULL) {

@@ -602,6 +602,7 @@ rlform_written(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	struct rlform	*f = (struct rlform *)r->modal;
 	const cJSON	*rule, *id, *ep;
 	const char	*desc;
+	char		*cut;
 
 	if (rlform_dry(r)) {
 		if (f != NULL) {
@@ -626,10 +627,13 @@ rlform_written(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	desc = cJSON_IsString(rlform_get(rlform_data_rule(r), "description",
 	    NULL)) ? rlform_get(rlform_data_rule(r), "description",
 	    NULL)->valuestring : "";
-	tui_message(p->tui, TUI_MSG_OK, "%s rate limiting rule '%.60s'%s%s",
+	/* Cut by columns with an ellipsis: a byte cut may split a letter. */
+	desc = cut = text_ellipsize(desc, 60, screen_ellipsis());
+	tui_message(p->tui, TUI_MSG_OK, "%s rate limiting rule '%s'%s%s",
 	    r->id != NULL ? "saved" : "created", desc,
 	    cJSON_IsString(id) ? " " : "", cJSON_IsString(id) ?
 	    id->valuestring : "");
+	free(cut);
 	if (f != NULL) {
 		f->req = NULL;
 		rlform_close(p->tui, &f->m);

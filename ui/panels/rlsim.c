@@ -476,6 +476,27 @@ rlsim_row(struct rlsim *s, const cJSON *r, size_t i, int y)
 	buf_free(&b);
 }
 
+/*
+ * text from row y, wrapped (the rest indented) above row end, not cut at
+ * the screen's width; returns the row after it.
+ */
+static int
+rlsim_put_wrapped(int y, int end, const char *text, attr_t a)
+{
+	char	**rows;
+	size_t	  i, n;
+
+	rows = status_wrap_all(text, COLS > 8 ? (size_t)COLS - 4 : 4, &n);
+	for (i = 0; i < n; i++) {
+		if (y < end)
+			screen_put(y++, i > 0 ? 3 : 1, COLS - (i > 0 ? 3 : 1),
+			    rows[i], a);
+		free(rows[i]);
+	}
+	free(rows);
+	return (y);
+}
+
 static void
 rlsim_draw_report(struct rlsim *s)
 {
@@ -491,7 +512,8 @@ rlsim_draw_report(struct rlsim *s)
 	    rlsim_str(s->result, "format"), rlsim_num(rep, "bad_lines"),
 	    rlsim_num(s->result, "requests"),
 	    rlsim_num(rep, "requests_mitigated_by_any"));
-	screen_put(y++, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_OK));
+	y = rlsim_put_wrapped(y, LINES - 3, buf_str(&b),
+	    screen_role(THEME_ROLE_OK));
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(s->result,
 	    "notes")) {
 		if (y >= LINES - 3)
@@ -499,7 +521,7 @@ rlsim_draw_report(struct rlsim *s)
 		buf_reset(&b);
 		buf_addf(&b, "note: %s", cJSON_IsString(v) ? v->valuestring :
 		    "");
-		screen_put(y++, 1, COLS - 1, buf_str(&b),
+		y = rlsim_put_wrapped(y, LINES - 3, buf_str(&b),
 		    screen_role(THEME_ROLE_WARNING));
 	}
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(s->result,

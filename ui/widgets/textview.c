@@ -510,6 +510,8 @@ struct textview_secret {
 	int			 once;		/* ask before closing */
 	int			 saved;
 	int			 told;		/* y or w left a message */
+	int			 drawn;
+	unsigned long		 msg_seq;	/* the last message seen */
 	struct textview_file	 files[TEXTVIEW_FILES];
 	size_t			 nfiles;	/* 0: w saves copy */
 	size_t			 next;		/* the one w saves next */
@@ -592,6 +594,7 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 
 	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
 	s->told = 0;
+	s->msg_seq = t->msg_seq;
 	if (key == 033 || a == ACTION_QUIT) {
 		if (s->once && !s->saved)
 			dialog_confirm(t, "close", "This will not be shown "
@@ -633,10 +636,18 @@ textview_secret_draw(struct tui *t, struct modal *m)
 	struct textview_secret	*s = (struct textview_secret *)m;
 	char			*hint;
 
+	/* The message there was when the view opened is not shown. */
+	if (!s->drawn) {
+		s->drawn = 1;
+		s->msg_seq = t->msg_seq;
+	}
 	textview_modal_draw(t, m);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	/* What y or w did (copied, saved, failed) stays until a key. */
-	if (s->told && status_draw_message(t))
+	/*
+	 * What y or w did (copied, saved, failed), or a dialog over the view
+	 * (the signing key remembered), stays whole until a key.
+	 */
+	if ((s->told || t->msg_seq != s->msg_seq) && status_draw_message(t))
 		return;
 	if (s->nfiles > 0) {
 		/* Which file w saves now. */
