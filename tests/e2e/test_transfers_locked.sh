@@ -55,7 +55,8 @@ curl -sS --noproxy '*' -X PATCH -H "@$E2E_DIR/curl.headers" \
     --data-binary @"$E2E_DIR/next" "$CLOUDFLARE_BASE_URL$STREAM/$uid" \
     >/dev/null 2>&1 &
 holder=$!
-trap 'kill $holder 2>/dev/null || true' EXIT
+# The holder is killed on the way out, before lib.sh's own clean-up.
+trap 'rc=$?; kill $holder 2>/dev/null; (exit $rc); _e2e_exit' EXIT
 # The holder is in: a second PATCH now is refused with 423.
 deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
 until [ "$(curl -sS --noproxy '*' -o /dev/null -w '%{http_code}' -X PATCH \
@@ -73,7 +74,7 @@ e2e_wait_for "still finishing"
 e2e_assert_contains "held-20m.mp4"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
-trap - EXIT
+trap _e2e_exit EXIT
 
 # The holder gone, its lock goes with it: the upload ends, whole.
 e2e_wait_match "^> upload +held-20m\.mp4 +uploaded +100% " 60
