@@ -31,7 +31,6 @@
 #define CAPTIONS_VIDEO		STREAM_ACCOUNT "/stream/{identifier:hex32}"
 #define CAPTIONS_ONE		CAPTIONS_VIDEO "/captions/{language}"
 #define CAPTIONS_FILE_MAX	(10 * 1024 * 1024)
-#define CAPTIONS_TAG_MAX	35	/* characters of a language tag */
 #define CAPTIONS_CUE_SECONDS	4
 
 /* A deleted caption (or video, through stream_caption) takes its text. */
@@ -109,28 +108,6 @@ captions_demo_add(struct store *store, const char *account, const char *video,
 
 /* ---- one language ------------------------------------------------------- */
 
-/* A BCP 47 tag as Stream takes them: en, pt-BR, zh-Hant-TW. */
-static int
-captions_tag_ok(const char *tag)
-{
-	const char	*p = tag;
-	size_t		 n = 0;
-
-	while (isalpha((unsigned char)*p) && n < 4) {
-		p++;
-		n++;
-	}
-	if (n < 2 || n > 3 || strlen(tag) > CAPTIONS_TAG_MAX)
-		return (0);
-	while (*p == '-') {
-		for (n = 0, p++; isalnum((unsigned char)*p); p++)
-			n++;
-		if (n < 1 || n > 8)
-			return (0);
-	}
-	return (*p == '\0');
-}
-
 /* The language's own name if Stream generates it, else NULL. */
 static const char *
 captions_known(const char *tag)
@@ -157,7 +134,7 @@ captions_language(struct req *req, struct reply *rep)
 {
 	const char	*tag = req_param(req, "language");
 
-	if (!captions_tag_ok(tag)) {
+	if (!captionlang_tag_ok(tag)) {
 		reply_error(rep, 400, ERR_VALIDATION, "language: '%.40s' is not "
 		    "a BCP 47 language tag such as en or pt-BR", tag);
 		return (NULL);

@@ -5,6 +5,8 @@
 #ifndef EDGE_CAPTIONLANG_H
 #define EDGE_CAPTIONLANG_H
 
+#define CAPTIONLANG_TAG_MAX	35	/* characters of a language tag */
+
 struct captionlang {
 	const char	*tag;		/* BCP 47 primary subtag: "en" */
 	const char	*name;		/* the language's own name */
@@ -18,6 +20,14 @@ extern const struct captionlang captionlang_generated[];
  * generates captions in it, else NULL.
  */
 const struct captionlang *captionlang_find(const char *);
+/* 1 if tag is a BCP 47 tag as Stream takes them: en, pt-BR, zh-Hant-TW. */
+int	 captionlang_tag_ok(const char *);
+/*
+ * tag in BCP 47's conventional case, in place: the language lower case,
+ * a script title case, a region upper case (EN-gb becomes en-GB); tags
+ * differ only in case, so this is what is sent and compared.
+ */
+void	 captionlang_canon(char *);
 /* "cs, nl, en, ... ru and es" (allocated), for messages. */
 char	*captionlang_list(void);
 

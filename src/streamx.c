@@ -17,6 +17,7 @@
 #include <curl/curl.h>
 
 #include "api.h"
+#include "captionlang.h"
 #include "common.h"
 #include "log.h"
 #include "streamx.h"
@@ -99,24 +100,8 @@ streamx_url_check(const char *url, char **cause)
 int
 streamx_language_check(const char *tag, char **cause)
 {
-	const char	*p = tag;
-	size_t		 n = 0;
-
-	while (isalpha((unsigned char)*p) && n < 4) {
-		p++;
-		n++;
-	}
-	if (n >= 2 && n <= 3 && strlen(tag) <= 35) {
-		/* Subtags of 1 to 8 letters or digits, each after a '-'. */
-		while (*p == '-') {
-			for (n = 0, p++; isalnum((unsigned char)*p); p++)
-				n++;
-			if (n < 1 || n > 8)
-				break;
-		}
-		if (*p == '\0' && n >= 1 && n <= 8)
-			return (0);
-	}
+	if (captionlang_tag_ok(tag))
+		return (0);
 	xasprintf(cause, "'%s' is not a language tag such as en or pt-BR",
 	    tag);
 	return (-1);

@@ -222,6 +222,14 @@ test_captions(void **state)
 	RUN(&g->f, &r, "caption", "upload", g->uid, "fr", vtt);
 	expect(&r, 0, "Français", NULL);
 	run_free(&r);
+	/* FR is the same caption, sent as fr: one in the list, not two. */
+	RUN(&g->f, &r, "caption", "upload", g->uid, "FR", vtt);
+	expect(&r, 0, "Français", NULL);
+	run_free(&r);
+	RUN(&g->f, &r, "-o", "json", "get", "captions", "--video", g->uid);
+	expect(&r, 0, "\"fr\"", NULL);
+	assert_null(strstr(r.out, "\"FR\""));
+	run_free(&r);
 	RUN(&g->f, &r, "caption", "upload", g->uid, "de", srt);
 	expect(&r, 2, NULL, "not a WebVTT file");
 	run_free(&r);

@@ -229,6 +229,34 @@ test_captionlang(void **state)
 	free(list);
 }
 
+/* A tag in BCP 47's usual case: what is sent, so EN and en are one. */
+static void
+test_captionlang_canon(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "EN", "en" }, { "en", "en" }, { "EN-gb", "en-GB" },
+		{ "pt-br", "pt-BR" }, { "ZH-HANT-tw", "zh-Hant-TW" },
+		{ "es-419", "es-419" }, { "sl-ROZAJ", "sl-rozaj" },
+		{ "en-X-Private-AB", "en-x-private-ab" },
+	};
+	char	 tag[40];
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		strcpy(tag, cases[i][0]);
+		captionlang_canon(tag);
+		assert_string_equal(tag, cases[i][1]);
+	}
+	assert_true(captionlang_tag_ok("zh-Hant-TW"));
+	assert_true(captionlang_tag_ok("EN"));
+	assert_false(captionlang_tag_ok("e1"));
+	assert_false(captionlang_tag_ok("english"));
+	assert_false(captionlang_tag_ok("en-"));
+	assert_false(captionlang_tag_ok("en-toolongsub"));
+	assert_false(captionlang_tag_ok(""));
+}
+
 int
 main(void)
 {
@@ -238,6 +266,7 @@ main(void)
 		cmocka_unit_test(test_vtt),
 		cmocka_unit_test(test_bodies_paths),
 		cmocka_unit_test(test_captionlang),
+		cmocka_unit_test(test_captionlang_canon),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

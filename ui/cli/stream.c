@@ -235,6 +235,7 @@ cli_caption_path(struct cli *c, const char *cmd, int argc, char **argv,
 		free(cause);
 		return (NULL);
 	}
+	captionlang_canon(argv[2]);	/* EN and en are one caption */
 	return (cli_stream_path(c, cmd, argv[1], rest, argv[2], rv));
 }
 

@@ -60,7 +60,7 @@ captions_upload_lang(struct tui *t, void *arg, const char *lang)
 	struct http_request	 hr;
 	struct http_part	 part;
 	struct tui_req		*r;
-	char			*path, *cause = NULL;
+	char			*path, *tag, *cause = NULL;
 
 	if (*lang == '\0')
 		return;
@@ -75,8 +75,13 @@ captions_upload_lang(struct tui *t, void *arg, const char *lang)
 		free(cause);
 		return;
 	}
-	if ((path = captions_path(u->p, "/captions/{name}", lang)) == NULL)
+	tag = xstrdup(lang);
+	captionlang_canon(tag);		/* EN and en are one caption */
+	path = captions_path(u->p, "/captions/{name}", tag);
+	if (path == NULL) {
+		free(tag);
 		return;
+	}
 	memset(&part, 0, sizeof part);
 	part.name = "file";
 	part.file = u->file;
@@ -89,9 +94,10 @@ captions_upload_lang(struct tui *t, void *arg, const char *lang)
 	if ((r = tui_submit_request(t, u->p, TUI_REQ_OTHER, &hr)) != NULL) {
 		r->sub = CAPTIONS_UPLOAD;
 		tui_message(t, TUI_MSG_INFO, "uploading %s as the %s captions",
-		    u->file, lang);
+		    u->file, tag);
 	}
 	free(path);
+	free(tag);
 }
 
 static void
