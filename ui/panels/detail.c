@@ -125,7 +125,7 @@ panel_line_value(struct panel *p, size_t i)
 		/* "- key: v" is key: v in the list item; its block follows. */
 		ind = panel_indent(tv->lines[i]);
 		if (strncmp(line, "- ", 2) == 0) {
-			memmove(line, line + 2, strlen(line + 2) + 1);
+			memmove(line, line + 2, len - 1);	/* its NUL too */
 			ind += 2;
 		}
 		buf_addf(&b, "%s\n", line);
