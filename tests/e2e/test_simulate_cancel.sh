@@ -39,6 +39,8 @@ e2e_keys Enter
 e2e_wait_for 'Esc or q cancels the run.'
 e2e_wait_for 'lines read'
 printf '%s\n' "$line" "$line" >&3
+# The bar counts them while the reader waits for more.
+e2e_wait_for '2 lines read'
 e2e_keys :
 e2e_type q
 e2e_keys Enter

@@ -61,6 +61,7 @@ struct rlsim_job {
 	struct jobs	*jobs;
 	unsigned long	 id;
 	struct accesslog *log;
+	uint64_t	 shown;		/* lines the bar said while waiting */
 };
 
 /* The last log simulated: the prompt offers it. */
@@ -99,7 +100,14 @@ static int
 rlsim_cancelled(void *arg)
 {
 	struct rlsim_job	*job = arg;
+	uint64_t		 done, total;
 
+	/* Waiting on a pipe: the lines read so far, when they changed. */
+	if (job->log != NULL && accesslog_lines(job->log) != job->shown) {
+		job->shown = accesslog_lines(job->log);
+		accesslog_progress(job->log, &done, &total);
+		return (rlsim_progress(job, done, total));
+	}
 	return (jobs_cancelled(job->jobs, job->id));
 }
 
