@@ -626,31 +626,45 @@ out:
 
 /* ---- delete ------------------------------------------------------------- */
 
+/*
+ * The entry point (*ep, its path *path) once every id is well formed and
+ * in it; otherwise an exit status, nothing sent. The caller frees both.
+ */
+static int
+rules_load_ids(struct cli *c, int argc, char **argv, const char *done,
+    char **path, cJSON **ep)
+{
+	int	i, rv;
+
+	*path = NULL;
+	*ep = NULL;
+	for (i = 1; i < argc; i++)
+		if ((rv = rules_check_id(argv[i])) != 0)
+			return (rv);
+	if ((*path = rules_entrypoint_path(c, &rv)) == NULL)
+		return (rv);
+	if ((rv = cli_connect(c)) != 0 ||
+	    (rv = rules_entrypoint(c, *path, ep)) != 0)
+		return (rv);
+	for (i = 1; i < argc; i++)
+		if (rules_find(*ep, argv[i], &rv) == NULL)
+			return (cli_error(rv, "nothing was %s", done));
+	return (0);
+}
+
 static int
 rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct http_response	 resp;
-	cJSON			*ep = NULL;
+	cJSON			*ep;
 	char			*path, *one;
 	int			 i, rv = 0, r;
 
 	if (argc < 2)
 		return (cli_usage_error("delete %s: at least one ID",
 		    k->name));
-	/* Every id is checked before anything is sent. */
-	for (i = 1; i < argc; i++)
-		if ((rv = rules_check_id(argv[i])) != 0)
-			return (rv);
-	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
-		return (rv);
-	if ((rv = cli_connect(c)) != 0 ||
-	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+	if ((rv = rules_load_ids(c, argc, argv, "deleted", &path, &ep)) != 0)
 		goto out;
-	for (i = 1; i < argc; i++)
-		if (rules_find(ep, argv[i], &rv) == NULL) {
-			cli_error(rv, "nothing was deleted");
-			goto out;
-		}
 	for (i = 1; i < argc; i++) {
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
 		    &r)) != NULL) {
@@ -685,7 +699,7 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 {
 	struct http_response	 resp;
 	const cJSON		*rule;
-	cJSON			*ep = NULL, *body;
+	cJSON			*ep, *body;
 	char			*path, *one;
 	const char		*done = on ? "enabled" : "disabled";
 	int			 i, rv = 0, r;
@@ -693,19 +707,8 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	if (argc < 2)
 		return (cli_usage_error("%s %s: at least one ID is needed",
 		    on ? "enable" : "disable", k->name));
-	for (i = 1; i < argc; i++)
-		if ((rv = rules_check_id(argv[i])) != 0)
-			return (rv);
-	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
-		return (rv);
-	if ((rv = cli_connect(c)) != 0 ||
-	    (rv = rules_entrypoint(c, path, &ep)) != 0)
+	if ((rv = rules_load_ids(c, argc, argv, done, &path, &ep)) != 0)
 		goto out;
-	for (i = 1; i < argc; i++)
-		if (rules_find(ep, argv[i], &rv) == NULL) {
-			cli_error(rv, "nothing was %s", done);
-			goto out;
-		}
 	for (i = 1; i < argc; i++) {
 		rule = rulesets_rule_find(ep, argv[i], NULL);
 		if (rulesets_rule_enabled(rule) == on) {
