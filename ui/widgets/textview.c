@@ -64,11 +64,40 @@ textview_set(struct textview *tv, const char *title, const char *text)
 	tv->cur = n > 0 && cur < n ? cur : 0;
 }
 
+/* s cut to cols columns, one character at least: its bytes. */
+static size_t
+textview_cut(const char *s, int cols)
+{
+	char	*cut = xstrdup(s);
+	size_t	 k;
+
+	text_cut(cut, (size_t)cols);
+	k = MAXIMUM(strlen(cut), 1);
+	free(cut);
+	return (k);
+}
+
+/*
+ * Prose under a hanging indent (:messages) breaks at spaces; a word wider
+ * than a row (a path) is cut anyway, so it starts where the row has room.
+ */
+static size_t
+textview_wrap_words(const char *s, int cols, size_t k)
+{
+	char	*word;
+	int	 wide;
+
+	if (s[k] == '\0')
+		return (k);
+	word = xstrndup(s + k, strcspn(s + k, " "));
+	wide = (int)text_width(word) > cols;
+	free(word);
+	return (wide ? textview_cut(s, cols) : k);
+}
+
 /*
  * The bytes of s on its first row of cols columns: at a space, unless that
- * leaves most of the row empty (a key before a long URL), then cut. Prose
- * under a hanging indent (:messages) is cut only in a word longer than a
- * row.
+ * leaves most of the row empty (a key before a long URL), then cut.
  */
 static size_t
 textview_wrap(const struct textview *tv, const char *s, int cols)
@@ -76,7 +105,9 @@ textview_wrap(const struct textview *tv, const char *s, int cols)
 	size_t	k = text_wrap(s, (size_t)cols);
 	char	*cut;
 
-	if (tv->hang > 0 || s[k] == '\0' || s[k - 1] != ' ')
+	if (tv->hang > 0)
+		return (textview_wrap_words(s, cols, k));
+	if (s[k] == '\0' || s[k - 1] != ' ')
 		return (k);
 	cut = xstrndup(s, k);
 	if ((int)text_width(cut) * 2 < cols) {
