@@ -181,9 +181,10 @@ stream_refresh_config() {
 # past line FROM. edgemu logs a request once answered, so a fetch whose
 # answer is on screen may still be missing: stream_wait_list_gets.
 stream_list_gets() {
+	local list=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
+
 	tail -n +"$((${1:?FROM} + 1))" "$E2E_DIR/edgemu.log" |
-	    grep -cE "^edgemu: GET /accounts/$CLOUDFLARE_ACCOUNT_ID/stream [0-9]{3} " ||
-	    true
+	    grep -cE "^edgemu: GET $list [0-9]{3} " || true
 }
 
 _stream_gets_at_least() { [ "$(stream_list_gets "$1")" -ge "$2" ]; }

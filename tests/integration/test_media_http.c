@@ -263,8 +263,8 @@ struct listener {
 	pthread_cond_t	 cond;
 	int		 stop;
 	int		 fail_first;	/* answer 500 to the first n */
-	int		 hold;		/* then leave requests unanswered */
-	int		 held;		/* the connection held, or -1 */
+	int		 hold;		/* then leave them unanswered */
+	int		 held;		/* the one held, or -1 */
 	struct hook_req	 reqs[16];
 	size_t		 nreqs;
 	int		 thread_started;

@@ -27,10 +27,11 @@ enum {
 
 /*
  * The refresh of a list with videos in processing: one GET of the list's
- * first page (the newest videos) every 5 s (preferences.list_refresh),
- * 12 requests a minute of the 240 the API allows, until no video there is pending. It pauses while
- * another list is shown (a video stuck in processing would spend the
- * budget all day) and fetches at once when this one is shown again.
+ * first page (the newest videos) every 5 s by default
+ * (preferences.list_refresh), 12 requests a minute of the 240 the API
+ * allows, until no video there is pending. It pauses while another list
+ * is shown (a video stuck in processing would spend the budget all
+ * day) and fetches at once when this one is shown again.
  */
 #define VIDEOS_REFRESH_MS	5000L
 
