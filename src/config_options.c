@@ -70,6 +70,11 @@ const struct config_option config_options[] = {
 	  .offset = offsetof(struct config, prefs.poll_interval), .dflt = "1",
 	  .min = 1, .max = 3600,
 	  .help = "seconds between polls of a video that is processing" },
+	{ .name = "preferences.list_refresh", .type = CONFIG_INT,
+	  .offset = offsetof(struct config, prefs.list_refresh), .dflt = "5",
+	  .min = 1, .max = 3600,
+	  .help = "seconds between fetches of a list showing videos in"
+	  " processing" },
 	{ .name = "preferences.confirm_quit", .type = CONFIG_ENUM,
 	  .offset = offsetof(struct config, prefs.confirm_quit),
 	  .dflt = "transfers", .choices = config_confirm_quit_choices,

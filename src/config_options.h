@@ -42,7 +42,7 @@ struct config_option {
  * The tables' sizes, for arrays kept per option: config_options.c checks
  * them against its tables when it compiles.
  */
-#define CONFIG_NOPTIONS		8
+#define CONFIG_NOPTIONS		9
 #define CONFIG_NPROFILE_OPTIONS	9
 
 /* Everything outside profiles:; a dot names a section. */

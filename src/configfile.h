@@ -66,6 +66,7 @@ struct config_preferences {
 	int		 mouse;
 	long long	 chunk_size;	/* upload chunk in bytes */
 	long long	 poll_interval;	/* seconds */
+	long long	 list_refresh;	/* seconds, videos list refresh */
 	int		 confirm_quit;	/* enum config_confirm_quit */
 };
 

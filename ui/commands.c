@@ -61,6 +61,9 @@ tui_problems(struct tui *t)
 
 /* ---- the last messages (:messages) ------------------------------------ */
 
+/* Where a message's text starts, after its time and class. */
+#define TUI_MESSAGES_TEXT_COL	(8 + 2 + 5 + 2)
+
 void
 tui_messages(struct tui *t)
 {
@@ -70,27 +73,30 @@ tui_messages(struct tui *t)
 	};
 	struct buf	 b;
 	struct tm	 tm;
-	char		 when[16], **rows;
-	size_t		 i, j, n, cols;
+	char		 when[16], *text, *nl;
+	size_t		 i;
+	struct modal	*m;
 
-	/* Whole messages: wrapped under their text, never cut. */
-	cols = COLS > 60 ? (size_t)COLS - 19 : 41;
+	/*
+	 * One line a message: the view wraps it as wide as the terminal is
+	 * now, again after a resize, its rows under the message's text.
+	 */
 	buf_init(&b);
 	for (i = 0; i < t->nmsglog; i++) {
 		localtime_r(&t->msglog[i].time, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		rows = status_wrap_all(t->msglog[i].text, cols, &n);
-		for (j = 0; j < n; j++) {
-			buf_addf(&b, "%-8s  %-5s  %s\n", j == 0 ? when : "",
-			    j == 0 ? class_names[t->msglog[i].class] : "",
-			    rows[j]);
-			free(rows[j]);
-		}
-		free(rows);
+		text = xstrdup(t->msglog[i].text);
+		for (nl = text; (nl = strchr(nl, '\n')) != NULL; nl++)
+			*nl = ' ';
+		buf_addf(&b, "%-8s  %-5s  %s\n", when,
+		    class_names[t->msglog[i].class], text);
+		free(text);
 	}
 	if (b.len == 0)
 		buf_adds(&b, "No message yet.\n");
-	tui_push(t, textview_modal("messages (newest last)", buf_str(&b)));
+	m = textview_modal("messages (newest last)", buf_str(&b));
+	textview_modal_hang(m, TUI_MESSAGES_TEXT_COL);
+	tui_push(t, m);
 	buf_free(&b);
 }
 

@@ -142,6 +142,8 @@ struct textview {
 	int		 cursor;	/* a current line; kept by textview_set */
 	size_t		 cur;
 	char		*search;	/* '/': highlighted; kept too */
+	int		 hang;		/* >0: continued rows at this column,
+					   broken at spaces only; kept too */
 };
 
 struct panel {
@@ -419,6 +421,7 @@ int		 textview_save(const struct textview *, const char *, char **);
 /* The text of lines from..to-1, joined by newlines (allocated). */
 char		*textview_text(const struct textview *, size_t, size_t);
 struct modal	*textview_modal(const char *, const char *);
+void		 textview_modal_hang(struct modal *, int);
 /*
  * A result with y (copy what) and w (save it to a new 0600 file); once:
  * closing asks first, it will not be shown again (a signing key).

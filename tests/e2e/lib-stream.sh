@@ -167,3 +167,30 @@ stream_left_upload() {
 JSON
 	chmod 600 "$journal"
 }
+
+# stream_refresh_config SECONDS: the console's videos list refreshes every
+# SECONDS while it shows a video in processing (preferences.list_refresh).
+stream_refresh_config() {
+	mkdir -p "$XDG_CONFIG_HOME/edgetui"
+	printf 'preferences:\n  list_refresh: %s\n' "${1:?SECONDS}" \
+	    >"$XDG_CONFIG_HOME/edgetui/config.yaml"
+	chmod 600 "$XDG_CONFIG_HOME/edgetui/config.yaml"
+}
+
+# stream_list_gets FROM: how many GETs of the videos list edgemu's log has
+# past line FROM. edgemu logs a request once answered, so a fetch whose
+# answer is on screen may still be missing: stream_wait_list_gets.
+stream_list_gets() {
+	local list=/accounts/$CLOUDFLARE_ACCOUNT_ID/stream
+
+	tail -n +"$((${1:?FROM} + 1))" "$E2E_DIR/edgemu.log" |
+	    grep -cE "^edgemu: GET $list [0-9]{3} " || true
+}
+
+_stream_gets_at_least() { [ "$(stream_list_gets "$1")" -ge "$2" ]; }
+
+# stream_wait_list_gets FROM N: until edgemu's log has N list GETs past FROM.
+stream_wait_list_gets() {
+	_e2e_poll "$E2E_TIMEOUT" "$2 list GETs in edgemu's log" \
+	    _stream_gets_at_least "$1" "$2"
+}

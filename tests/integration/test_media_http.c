@@ -263,6 +263,8 @@ struct listener {
 	pthread_cond_t	 cond;
 	int		 stop;
 	int		 fail_first;	/* answer 500 to the first n */
+	int		 hold;		/* then leave them unanswered */
+	int		 held;		/* the one held, or -1 */
 	struct hook_req	 reqs[16];
 	size_t		 nreqs;
 	int		 thread_started;
@@ -372,6 +374,12 @@ listener_main(void *arg)
 			l->fail_first--;
 			answer = "HTTP/1.1 500 Internal Server Error\r\n"
 			    "Content-Length: 0\r\nConnection: close\r\n\r\n";
+		} else if (l->hold) {
+			/* In flight until released; one timed out goes. */
+			if (l->held != -1)
+				close(l->held);
+			l->held = c;
+			answer = NULL;
 		} else
 			answer = "HTTP/1.1 200 OK\r\n"
 			    "Content-Length: 0\r\nConnection: close\r\n\r\n";
@@ -379,6 +387,8 @@ listener_main(void *arg)
 			l->reqs[l->nreqs++] = hr;
 		pthread_cond_broadcast(&l->cond);
 		pthread_mutex_unlock(&l->lock);
+		if (answer == NULL)
+			continue;
 		if (send(c, answer, strlen(answer), MSG_NOSIGNAL) < 0)
 			fprintf(stderr, "listener: send: %s\n",
 			    strerror(errno));
@@ -411,6 +421,7 @@ listener_start(struct listener *l, int fail_first, int listen_now)
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->cond, NULL);
 	l->fail_first = fail_first;
+	l->held = -1;
 	if ((l->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		fail_msg("socket: %s", strerror(errno));
 	memset(&sin, 0, sizeof sin);
@@ -447,11 +458,24 @@ listener_wait(struct listener *l, size_t n)
 		    "within %d s", got, n, DEADLINE);
 }
 
+/* Requests from now on are answered; the one held is dropped. */
+static void
+listener_release(struct listener *l)
+{
+	pthread_mutex_lock(&l->lock);
+	l->hold = 0;
+	if (l->held != -1)
+		close(l->held);
+	l->held = -1;
+	pthread_mutex_unlock(&l->lock);
+}
+
 static void
 listener_stop(struct listener *l)
 {
 	size_t	i;
 
+	listener_release(l);
 	pthread_mutex_lock(&l->lock);
 	l->stop = 1;
 	pthread_mutex_unlock(&l->lock);
@@ -645,8 +669,10 @@ test_webhook_delivery(void **state)
 }
 
 /*
- * Deliveries wait in the store: one that could not be made before a stop
- * (the receiver refused connections) is made after the restart.
+ * Deliveries wait in the store: one that failed (the receiver answered
+ * 500) and is not made before a stop is made after the restart. The
+ * receiver holds the retry unanswered until edgemu has stopped, so edgemu
+ * cannot use up its attempts however long the test takes to stop it.
  */
 static void
 test_webhook_restart(void **state)
@@ -658,7 +684,9 @@ test_webhook_restart(void **state)
 	char		*body, *uid, *secret;
 	cJSON		*w, *v;
 
-	listener_start(&l, 0, 0);
+	listener_start(&l, 1, 0);
+	l.hold = 1;
+	listener_listen(&l);
 	body = itest_printf("{\"notificationUrl\":"
 	    "\"http://127.0.0.1:%d/later\"}", l.port);
 	w = api_ok(e, "PUT", HOOK, body);
@@ -668,17 +696,22 @@ test_webhook_restart(void **state)
 
 	mp4 = make_mp4(100, &len);
 	uid = upload_ready(e, ACCOUNT, mp4, len);
+	/* The failed attempt, then the retry, in flight while edgemu stops. */
+	listener_wait(&l, 2);
 	edgemu_kill(e, SIGTERM);
-	listener_listen(&l);
+	listener_release(&l);
 	edgemu_restart(e);
-	listener_wait(&l, 1);
+	listener_wait(&l, 3);
 
-	assert_string_equal(l.reqs[0].path, "/later");
-	assert_signed(&l.reqs[0], secret);
-	v = cJSON_ParseWithLength(l.reqs[0].body, l.reqs[0].len);
+	assert_string_equal(l.reqs[2].path, "/later");
+	assert_signed(&l.reqs[2], secret);
+	v = cJSON_ParseWithLength(l.reqs[2].body, l.reqs[2].len);
 	assert_non_null(v);
 	assert_string_equal(jstr(v, "uid"), uid);
 	cJSON_Delete(v);
+	/* The same delivery, byte for byte, not a new one. */
+	assert_int_equal(l.reqs[0].len, l.reqs[2].len);
+	assert_memory_equal(l.reqs[0].body, l.reqs[2].body, l.reqs[0].len);
 
 	listener_stop(&l);
 	free(secret);

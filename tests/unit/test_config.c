@@ -153,6 +153,7 @@ test_missing_default_file(void **state)
 	assert_int_equal(cfg->prefs.output, CONFIG_OUTPUT_TABLE);
 	assert_int_equal(cfg->prefs.chunk_size, 52428800);
 	assert_int_equal(cfg->prefs.poll_interval, 1);
+	assert_int_equal(cfg->prefs.list_refresh, 5);
 	assert_int_equal(cfg->prefs.ascii, 0);
 	assert_int_equal(cfg->prefs.mouse, 0);
 	config_free(cfg);
@@ -352,6 +353,9 @@ test_int(void **state)
 	    " without quotes, not \"5\"");
 	expect_only("preferences:\n  poll_interval: 3601\n",
 	    "config.yaml:2: preferences.poll_interval: 3601 is out of range"
+	    " (1 to 3600)");
+	expect_only("preferences:\n  list_refresh: 0\n",
+	    "config.yaml:2: preferences.list_refresh: 0 is out of range"
 	    " (1 to 3600)");
 }
 

@@ -131,6 +131,7 @@ struct rlform {
 	size_t		 npicks;
 };
 
+static void	 rlform_keep_lint(struct rlform *);
 static int	 rlform_lint(const struct rlform *, enum rlform_id,
 		     struct expr_error *);
 static void	 rlform_answer(struct rlform *, int, const char *, ...)
@@ -967,6 +968,7 @@ rlform_move(struct rlform *f, int dir)
 {
 	size_t	i = f->focus;
 
+	rlform_keep_lint(f);
 	do
 		i = (i + RLF_N + (size_t)dir) % RLF_N;
 	while (!rlform_visible(f, i));
@@ -1053,6 +1055,8 @@ rlform_edit_key(struct rlform *f, int key)
 			rlform_move(f, 1);
 		else if (key == KEY_BTAB || key == KEY_UP)
 			rlform_move(f, -1);
+		else
+			rlform_keep_lint(f);
 		return;
 	}
 	line_key(&f->line, key);
@@ -1109,10 +1113,12 @@ rlform_key(struct tui *t, struct modal *m, int key)
 		rlform_try(f, 1);
 		break;
 	default:
-		/* An answer cut short is read whole there. */
+		/* An answer or the lint cut short is read whole there. */
 		if (keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
-		    ACTION_MESSAGES)
+		    ACTION_MESSAGES) {
+			rlform_keep_lint(f);
 			tui_messages(t);
+		}
 		break;
 	}
 	return (TUI_HANDLED);
@@ -1219,22 +1225,19 @@ rlform_draw_value(struct rlform *f, size_t i, int y, int x, int w)
 	free(shown);
 }
 
-/* Text wrapped to two rows. */
+/* Text in two rows; cut, it names the key that shows it whole. */
 static void
-rlform_draw_two(const char *text, int y, attr_t a)
+rlform_draw_two(struct tui *t, const char *text, int y, attr_t a)
 {
-	const char	*rest;
-	char		*first;
-	size_t		 cut;
+	char	*rows[2];
+	size_t	 n, i;
 
-	cut = text_wrap(text, (size_t)MAXIMUM(COLS - 2, 1));
-	first = xstrndup(text, cut);
-	screen_put(y, 1, COLS - 2, first, a);
-	free(first);
-	for (rest = text + cut; *rest == ' '; rest++)
-		;
-	if (*rest != '\0')
-		screen_put(y + 1, 1, COLS - 2, rest, a);
+	n = status_wrap_message(t, text, (size_t)MAXIMUM(COLS - 2, 1), rows,
+	    nitems(rows));
+	for (i = 0; i < n; i++) {
+		screen_put(y + (int)i, 1, COLS - 2, rows[i], a);
+		free(rows[i]);
+	}
 }
 
 /*
@@ -1258,6 +1261,21 @@ rlform_live_lint(const struct rlform *f)
 	}
 	cJSON_Delete(rule);
 	return (xprintf("%s: %s", l.field, l.err.message));
+}
+
+/*
+ * The live lint speaks at every key; what it says when a field is left,
+ * or ! asks, is kept for ! (its two rows may cut it short), once.
+ */
+static void
+rlform_keep_lint(struct rlform *f)
+{
+	char	*lint;
+
+	if ((lint = rlform_live_lint(f)) == NULL)
+		return;
+	tui_message_keep(f->t, TUI_MSG_WARN, lint);
+	free(lint);
 }
 
 static void
@@ -1339,7 +1357,7 @@ rlform_draw(struct tui *t, struct modal *m)
 		free(ans[i]);
 	}
 	if (f->answer == NULL && (lint = rlform_live_lint(f)) != NULL) {
-		rlform_draw_two(lint, bottom + 1,
+		rlform_draw_two(t, lint, bottom + 1,
 		    screen_role(THEME_ROLE_WARNING));
 		free(lint);
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "configfile.h"
 #include "form_model.h"
 #include "signurl.h"
 #include "transfers.h"
@@ -26,10 +27,11 @@ enum {
 
 /*
  * The refresh of a list with videos in processing: one GET of the list's
- * first page (the newest videos) every 5 s, 12 requests a minute of the
- * 240 the API allows, until no video there is pending. It pauses while
- * another list is shown (a video stuck in processing would spend the
- * budget all day) and fetches at once when this one is shown again.
+ * first page (the newest videos) every 5 s by default
+ * (preferences.list_refresh), 12 requests a minute of the 240 the API
+ * allows, until no video there is pending. It pauses while another list
+ * is shown (a video stuck in processing would spend the budget all
+ * day) and fetches at once when this one is shown again.
  */
 #define VIDEOS_REFRESH_MS	5000L
 
@@ -169,6 +171,9 @@ videos_refresh_start(struct panel *p, const char *path, int now)
 
 	memset(&po, 0, sizeof po);
 	po.first_ms = po.max_ms = VIDEOS_REFRESH_MS;
+	if (p->tui->cfg != NULL)
+		po.first_ms = po.max_ms =
+		    (long)p->tui->cfg->prefs.list_refresh * 1000;
 	po.wait_first = !now;
 	po.until = videos_never;
 	/* A poll of the console's, answered to this panel. */

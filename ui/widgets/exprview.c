@@ -20,6 +20,7 @@
 
 #define EXPRVIEW_CANDS	96	/* completions kept (the scheme has fewer) */
 #define EXPRVIEW_POPUP	8	/* rows of the completion list */
+#define EXPRVIEW_MSG_ROWS	2	/* rows of the lint's message */
 
 /* A row on screen: bytes [start, end) of the text, or the caret row. */
 struct exprview_row {
@@ -272,29 +273,37 @@ exprview_draw_popup(struct exprview *v, int y, int x)
 	}
 }
 
+/* The lint's problem with the text as it is, or NULL when there is none. */
+static char *
+exprview_problem(const struct exprview *v)
+{
+	if (!v->bad)
+		return (NULL);
+	if (v->err.column > 0)
+		return (xprintf("column %d: %s", v->err.column,
+		    v->err.message));
+	return (xstrdup(v->err.message));
+}
+
 /*
- * Under the text: the error (wrapped to two rows), or that it is valid;
- * then, on the third, what the name completed or chosen in the list is.
+ * Under the text: the error (two rows, then the key that shows it whole,
+ * kept for it when the editor closes), or that it is valid; then, on the
+ * third, what the name completed or chosen in the list is.
  */
 static void
-exprview_draw_message(struct exprview *v, int y)
+exprview_draw_message(struct tui *t, struct exprview *v, int y)
 {
 	const struct expr_symbol	*sym;
-	char				*msg, *first;
-	const char			*rest;
-	size_t				 cut;
+	char				*msg, *rows[EXPRVIEW_MSG_ROWS];
+	size_t				 n, i;
 	attr_t				 a;
 
-	if (v->note != NULL) {
+	a = screen_role(THEME_ROLE_ERROR);
+	if (v->note != NULL)
 		msg = xstrdup(v->note);
-		a = screen_role(THEME_ROLE_ERROR);
-	} else if (v->bad && v->err.column > 0) {
-		msg = xprintf("column %d: %s", v->err.column, v->err.message);
-		a = screen_role(THEME_ROLE_ERROR);
-	} else if (v->bad) {
-		msg = xstrdup(v->err.message);
-		a = screen_role(THEME_ROLE_ERROR);
-	} else if (*v->t.buf == '\0') {
+	else if ((msg = exprview_problem(v)) != NULL)
+		;
+	else if (*v->t.buf == '\0') {
 		msg = xstrdup("empty: the requests the rule's expression "
 		    "matches are counted");
 		a = screen_role(THEME_ROLE_OK);
@@ -306,14 +315,12 @@ exprview_draw_message(struct exprview *v, int y)
 		    v->opts.plan != EXPR_PLAN_NONE ? " plan" : "");
 		a = screen_role(THEME_ROLE_OK);
 	}
-	cut = text_wrap(msg, (size_t)MAXIMUM(COLS - 2, 1));
-	first = xstrndup(msg, cut);
-	screen_put(y, 1, COLS - 2, first, a);
-	free(first);
-	for (rest = msg + cut; *rest == ' '; rest++)
-		;
-	if (*rest != '\0')
-		screen_put(y + 1, 1, COLS - 2, rest, a);
+	n = status_wrap_message(t, msg, (size_t)MAXIMUM(COLS - 2, 1), rows,
+	    EXPRVIEW_MSG_ROWS);
+	for (i = 0; i < n; i++) {
+		screen_put(y + (int)i, 1, COLS - 2, rows[i], a);
+		free(rows[i]);
+	}
 	free(msg);
 	sym = v->ncands > 0 ? v->cands[v->cand] : v->told;
 	if (sym != NULL) {
@@ -334,7 +341,6 @@ exprview_draw(struct tui *t, struct modal *m)
 	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
 	attr_t			 in = screen_role(THEME_ROLE_INPUT);
 
-	(void)t;
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
@@ -371,7 +377,7 @@ exprview_draw(struct tui *t, struct modal *m)
 	for (; y < y0 + h; y++)
 		screen_fill(y, 1, w, in);
 	free(rows);
-	exprview_draw_message(v, y0 + h);
+	exprview_draw_message(t, v, y0 + h);
 	screen_put(LINES - 2, 1, COLS - 2, v->ncands > 0 ?
 	    "Up/Down choose  Tab/Enter take it  Esc close the list" :
 	    "Tab complete  C-f format  Enter new line  Esc back to the form",
@@ -531,6 +537,14 @@ exprview_key(struct tui *t, struct modal *m, int key)
 	v->told = NULL;
 	switch (key) {
 	case 033:
+		/*
+		 * The lint speaks at every key; what it says of the text
+		 * left is kept for ! (its rows may have cut it short).
+		 */
+		if ((text = exprview_problem(v)) != NULL) {
+			tui_message_keep(t, TUI_MSG_WARN, text);
+			free(text);
+		}
 		/* Popped first: the answer may reopen or redraw the form. */
 		text = xstrdup(v->t.buf);
 		tui_pop(t);

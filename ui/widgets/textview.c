@@ -37,13 +37,14 @@ textview_set(struct textview *tv, const char *title, const char *text)
 	const char	*s, *nl;
 	char		*raw, *search = tv->search;
 	size_t		 n = 0, cap = 0, cur = tv->cur;
-	int		 cursor = tv->cursor;
+	int		 cursor = tv->cursor, hang = tv->hang;
 
 	/* New text (a refresh) keeps the cursor and what was searched. */
 	tv->search = NULL;
 	textview_clear(tv);
 	tv->search = search;
 	tv->cursor = cursor;
+	tv->hang = hang;
 	tv->title = title != NULL ? text_clean(title) : NULL;
 	for (s = text != NULL ? text : ""; *s != '\0'; s = nl + 1) {
 		if ((nl = strchr(s, '\n')) == NULL)
@@ -63,16 +64,49 @@ textview_set(struct textview *tv, const char *title, const char *text)
 	tv->cur = n > 0 && cur < n ? cur : 0;
 }
 
+/* s cut to cols columns, one character at least: its bytes. */
+static size_t
+textview_cut(const char *s, int cols)
+{
+	char	*cut = xstrdup(s);
+	size_t	 k;
+
+	text_cut(cut, (size_t)cols);
+	k = MAXIMUM(strlen(cut), 1);
+	free(cut);
+	return (k);
+}
+
+/*
+ * Prose under a hanging indent (:messages) breaks at spaces; a word wider
+ * than a row (a path) is cut anyway, so it starts where the row has room.
+ */
+static size_t
+textview_wrap_words(const char *s, int cols, size_t k)
+{
+	char	*word;
+	int	 wide;
+
+	if (s[k] == '\0')
+		return (k);
+	word = xstrndup(s + k, strcspn(s + k, " "));
+	wide = (int)text_width(word) > cols;
+	free(word);
+	return (wide ? textview_cut(s, cols) : k);
+}
+
 /*
  * The bytes of s on its first row of cols columns: at a space, unless that
  * leaves most of the row empty (a key before a long URL), then cut.
  */
 static size_t
-textview_wrap(const char *s, int cols)
+textview_wrap(const struct textview *tv, const char *s, int cols)
 {
 	size_t	k = text_wrap(s, (size_t)cols);
 	char	*cut;
 
+	if (tv->hang > 0)
+		return (textview_wrap_words(s, cols, k));
 	if (s[k] == '\0' || s[k - 1] != ' ')
 		return (k);
 	cut = xstrndup(s, k);
@@ -86,12 +120,19 @@ textview_wrap(const char *s, int cols)
 	return (k);
 }
 
+/* The columns a row under a hanging indent keeps for text, at least. */
+#define TEXTVIEW_HANG_MIN	16
+
 /* Continued rows of a line start under its text, when there is room. */
 static int
-textview_indent(const char *line, int cols)
+textview_indent(const struct textview *tv, const char *line, int cols)
 {
 	int	ind = (int)strspn(line, " ") + 2;
 
+	if (tv->hang > 0)
+		return (cols - tv->hang >= TEXTVIEW_HANG_MIN ? tv->hang :
+		    (cols > 2 * TEXTVIEW_HANG_MIN ? cols - TEXTVIEW_HANG_MIN :
+		    0));
 	return (ind * 3 < cols ? ind : 0);
 }
 
@@ -104,10 +145,11 @@ textview_rows(const struct textview *tv, size_t i, int cols)
 
 	if (cols < 1)
 		return (1);
-	s += textview_wrap(s, cols);
+	s += textview_wrap(tv, s, cols);
 	n++;
 	while (*s != '\0') {
-		s += textview_wrap(s, cols - textview_indent(tv->lines[i], cols));
+		s += textview_wrap(tv, s,
+		    cols - textview_indent(tv, tv->lines[i], cols));
 		n++;
 	}
 	return (n);
@@ -192,14 +234,14 @@ textview_draw(struct tui *t, struct textview *tv, int y, int x, int h, int w)
 		ind = 0;
 		/* Long lines wrap: nothing is cut off at the right. */
 		do {
-			k = textview_wrap(s, cols - ind);
+			k = textview_wrap(tv, s, cols - ind);
 			if (tv->cursor && i == tv->cur)
 				screen_fill(y + row, x, w, a);
 			textview_row(tv, y + row, x + 1 + ind, cols - ind, s, k,
 			    a);
 			s += k;
 			row++;
-			ind = textview_indent(tv->lines[i], cols);
+			ind = textview_indent(tv, tv->lines[i], cols);
 		} while (*s != '\0' && row < h);
 	}
 }
@@ -458,6 +500,15 @@ textview_modal_draw(struct tui *t, struct modal *m)
 		screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, "
 		    "PgUp/PgDn scroll  / find  n/N next/previous  w save",
 		    screen_role(THEME_ROLE_DIM));
+}
+
+/* Continued rows start at column hang, under the text after a prefix. */
+void
+textview_modal_hang(struct modal *m, int hang)
+{
+	struct textview_modal	*v = (struct textview_modal *)m;
+
+	v->tv.hang = hang;
 }
 
 static void
