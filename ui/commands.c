@@ -73,23 +73,27 @@ tui_messages(struct tui *t)
 	};
 	struct buf	 b;
 	struct tm	 tm;
-	char		 when[16], *text, *nl;
+	char		 when[16], *text, *line, *nl;
 	size_t		 i;
 	struct modal	*m;
 
 	/*
-	 * One line a message: the view wraps it as wide as the terminal is
-	 * now, again after a resize, its rows under the message's text.
+	 * A message's lines as they are: the view wraps each as wide as the
+	 * terminal is now, again after a resize, under the message's text.
 	 */
 	buf_init(&b);
 	for (i = 0; i < t->nmsglog; i++) {
 		localtime_r(&t->msglog[i].time, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
+		/* Its own lines stay lines (a lint error's caret row). */
 		text = xstrdup(t->msglog[i].text);
-		for (nl = text; (nl = strchr(nl, '\n')) != NULL; nl++)
-			*nl = ' ';
-		buf_addf(&b, "%-8s  %-5s  %s\n", when,
-		    class_names[t->msglog[i].class], text);
+		for (line = text; line != NULL; line = nl) {
+			if ((nl = strchr(line, '\n')) != NULL)
+				*nl++ = '\0';
+			buf_addf(&b, "%-8s  %-5s  %s\n", line == text ? when :
+			    "", line == text ? class_names[t->msglog[i].class] :
+			    "", line);
+		}
 		free(text);
 	}
 	if (b.len == 0)
