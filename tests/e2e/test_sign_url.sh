@@ -59,6 +59,11 @@ open_interview
 e2e_keys S
 e2e_wait_for "signed URLs for this video"
 e2e_wait_match "^ key +\* < server >"
+# The key's help is whole at 80 columns too, the remembered ids with it.
+e2e_resize 80 24
+e2e_wait_for "no request (this account's first); one of: server,"
+e2e_wait_match "^ $OLDKID *$"
+e2e_resize 120 40
 e2e_keys Right
 e2e_wait_match "^ key +\* < $OLDKID >"
 e2e_keys Left

@@ -33,8 +33,8 @@ static const struct kind_field signurl_fields[] = {
 	{ .path = "key", .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
 	  .values = (const char *const *)signurl_key_ids,
 	  .help = "server: the token call (one API request); a key id: "
-	  "signed here with that remembered key (this server and account's, "
-	  "then any remembered before keys were kept per account)" },
+	  "signed here with that remembered key, no request (this account's "
+	  "first)" },
 	{ .path = "expires", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED, .max_len = 8,
 	  .help = "how long it is valid, 1s to 24h: 90, 30m, 1h",

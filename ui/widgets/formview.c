@@ -17,6 +17,7 @@
 
 #define FORMVIEW_LABEL		30
 #define FORMVIEW_ERROR_ROWS	3	/* past them, ! shows it all */
+#define FORMVIEW_HELP_ROWS	4	/* of the focused field's help */
 
 struct formview {
 	struct modal	 m;
@@ -213,20 +214,6 @@ formview_label_text(const char *path, int width)
 	    MAXIMUM(1, width - (int)text_width(ell)))));
 }
 
-/*
- * Where to cut s (ASCII: the descriptors' help, longer than width) for
- * two lines: at the last blank that fits, else at width.
- */
-static size_t
-formview_wrap(const char *s, int width)
-{
-	int	i;
-
-	for (i = width; i > 0 && s[i] != ' '; i--)
-		;
-	return ((size_t)(i > 0 ? i : width));
-}
-
 /* The focused item's help: the field's, its values, how to type it. */
 static void
 formview_help(const struct form_item *it, struct buf *b)
@@ -323,18 +310,17 @@ formview_draw(struct tui *t, struct modal *m)
 	struct buf		 b;
 	int			 y, y0 = 2, h, label, x, bottom, nhelp, nfoot;
 	int			 long_error;
-	size_t			 i, nerr;
-	char			*shown, *help1, *err[FORMVIEW_ERROR_ROWS];
-	const char		*help2;
-	size_t			 cut;
+	size_t			 i, nerr, nrows;
+	char			*shown, **help, *err[FORMVIEW_ERROR_ROWS];
 	attr_t			 na = screen_role(THEME_ROLE_NORMAL);
 
 	/* A long status message keeps its rows, as over a list. */
 	bottom = LINES - status_height(t);
 	label = MINIMUM(formview_label(v), COLS / 3);
 	/*
-	 * The focused field's help, on two lines when one is too short; its
-	 * error instead when the row under the field cuts it.
+	 * The focused field's help, on up to FORMVIEW_HELP_ROWS rows (a key
+	 * field lists remembered ids); its error instead when the row under
+	 * the field cuts it.
 	 */
 	buf_init(&b);
 	it = &v->f->items[v->focus];
@@ -344,14 +330,11 @@ formview_draw(struct tui *t, struct modal *m)
 		buf_adds(&b, it->error);
 	else
 		formview_help(it, &b);
-	help2 = NULL;
-	if (COLS > 12 && b.len > (size_t)COLS - 2) {
-		cut = formview_wrap(buf_str(&b), COLS - 2);
-		help2 = buf_str(&b) + cut + (b.data[cut] == ' ');
-		help1 = xstrndup(buf_str(&b), cut);
-	} else
-		help1 = xstrdup(buf_str(&b));
-	nhelp = help2 != NULL ? 2 : 1;
+	help = status_wrap_all(buf_str(&b), (size_t)MAXIMUM(COLS - 2, 1),
+	    &nrows);
+	nhelp = (int)MINIMUM(MAXIMUM(nrows, 1), FORMVIEW_HELP_ROWS);
+	/* Never at the cost of the focused field's own row. */
+	nhelp = MAXIMUM(MINIMUM(nhelp, bottom - y0 - 3), 1);
 	nerr = formview_error_rows(t, v, err, bottom - y0 - nhelp - 2);
 	nfoot = MAXIMUM((int)nerr, 1);
 	h = bottom - y0 - nfoot - nhelp;
@@ -403,13 +386,14 @@ formview_draw(struct tui *t, struct modal *m)
 	}
 	/* The focused field's help and choices, then the form's error. */
 	y = bottom - nfoot - nhelp;
-	screen_put(y, 1, COLS - 2, help1,
-	    screen_role(long_error ? THEME_ROLE_ERROR : THEME_ROLE_DIM));
-	if (help2 != NULL)
-		screen_put(y + 1, 1, COLS - 2, help2,
-		    screen_role(long_error ? THEME_ROLE_ERROR :
-		    THEME_ROLE_DIM));
-	free(help1);
+	for (i = 0; i < nrows; i++) {
+		if ((int)i < nhelp)
+			screen_put(y + (int)i, 1, COLS - 2, help[i],
+			    screen_role(long_error ? THEME_ROLE_ERROR :
+			    THEME_ROLE_DIM));
+		free(help[i]);
+	}
+	free(help);
 	buf_free(&b);
 	y = bottom - nfoot;
 	for (i = 0; i < nerr; i++) {
