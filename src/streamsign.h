@@ -59,8 +59,9 @@ char	*streamsign_token_short(const char *);
 
 /*
  * Remembered keys, per owner (the API's base URL and the account), so
- * that a profile of another account or server never signs with a key of
- * the wrong one: STATE/signing-keys/OWNER/ID.pem, the decoded PEM, mode
+ * that a profile of another account or server never picks a key of the
+ * wrong one by itself (a key kept before keys had owners is used only
+ * when named): STATE/signing-keys/OWNER/ID.pem, the decoded PEM, mode
  * 0600 (directories 0700). Save refuses an id that is not 32 hex digits;
  * it replaces an older file of that id.
  */

@@ -769,7 +769,13 @@ test_enable_disable(void **state)
 
 	/* -o json: the rule as the server keeps it; already so, as it is,
 	 * the note on stderr. */
-	RUN(f, &r, "-o", "json", "disable", "rules", v2);
+	/* An id given twice is sent once: one document, one new version. */
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "-o", "json", "disable", "rules", v2, v2);
+	w = version_of(f, f->emu.zone);
+	assert_int_equal(atoi(w), atoi(v) + 1);
+	free(v);
+	free(w);
 	assert_int_equal(r.status, 0);
 	assert_non_null(rule = cJSON_Parse(r.out));
 	assert_string_equal(str(rule, "id"), v2);

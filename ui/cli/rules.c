@@ -628,25 +628,34 @@ out:
 
 /*
  * The entry point (*ep, its path *path) once every id is well formed and
- * in it; otherwise an exit status, nothing sent. The caller frees both.
+ * in it; otherwise an exit status, nothing sent. An id given twice is
+ * acted on once: the later ones are dropped from argv (*argc). The caller
+ * frees both.
  */
 static int
-rules_load_ids(struct cli *c, int argc, char **argv, const char *done,
+rules_load_ids(struct cli *c, int *argc, char **argv, const char *done,
     char **path, cJSON **ep)
 {
-	int	i, rv;
+	int	i, j, n, rv;
 
 	*path = NULL;
 	*ep = NULL;
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < *argc; i++)
 		if ((rv = rules_check_id(argv[i])) != 0)
 			return (rv);
+	for (i = n = 1; i < *argc; i++) {
+		for (j = 1; j < n && strcmp(argv[j], argv[i]) != 0; j++)
+			;
+		if (j == n)
+			argv[n++] = argv[i];
+	}
+	*argc = n;
 	if ((*path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
 	if ((rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, *path, ep)) != 0)
 		return (rv);
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < *argc; i++)
 		if (rules_find(*ep, argv[i], &rv) == NULL)
 			return (cli_error(rv, "nothing was %s", done));
 	return (0);
@@ -663,7 +672,7 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 	if (argc < 2)
 		return (cli_usage_error("delete %s: at least one ID",
 		    k->name));
-	if ((rv = rules_load_ids(c, argc, argv, "deleted", &path, &ep)) != 0)
+	if ((rv = rules_load_ids(c, &argc, argv, "deleted", &path, &ep)) != 0)
 		goto out;
 	for (i = 1; i < argc; i++) {
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
@@ -707,7 +716,7 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	if (argc < 2)
 		return (cli_usage_error("%s %s: at least one ID is needed",
 		    on ? "enable" : "disable", k->name));
-	if ((rv = rules_load_ids(c, argc, argv, done, &path, &ep)) != 0)
+	if ((rv = rules_load_ids(c, &argc, argv, done, &path, &ep)) != 0)
 		goto out;
 	for (i = 1; i < argc; i++) {
 		rule = rulesets_rule_find(ep, argv[i], NULL);
