@@ -564,13 +564,12 @@ rlrules_toggle(struct panel *p)
 			on++;
 		cJSON_Delete(rec);
 	}
+	q->enable = on == 0;
 	if (rows_mark_count(p->rows) == 0) {
-		q->enable = on == 0;
 		rlrules_enable_yes(p->tui, q, "y");
 		rlrules_ids_free(q);
 		return;
 	}
-	q->enable = on == 0;
 	buf_init(&m);
 	buf_addf(&m, "%s all %zu %s%s (%s)? %zu enabled, %zu disabled now.",
 	    q->enable ? "Enable" : "Disable", n, panel_noun(p),
