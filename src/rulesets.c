@@ -351,3 +351,25 @@ rulesets_lint(const cJSON *rule, enum expr_plan plan, struct rulesets_lint *l)
 		l->text = v->valuestring;
 	return (-1);
 }
+
+/*
+ * A lint's problem as an edited file's comment says it: the field and
+ * column, then the expression on one line with a caret under the column.
+ */
+char *
+rulesets_lint_comment(const struct rulesets_lint *l)
+{
+	char	*render, *nl, *s;
+
+	if (l->text == NULL || l->err.column <= 0)
+		return (xprintf("%s: %s", l->field, l->err.message));
+	render = expr_error_render(l->text, &l->err);
+	nl = strchr(render, '\n');
+	s = xprintf("%s: column %d: %s\n%s", l->field, l->err.column,
+	    l->err.message, nl != NULL ? nl + 1 : "");
+	free(render);
+	/* No empty comment line at the end. */
+	if (*s != '\0' && s[strlen(s) - 1] == '\n')
+		s[strlen(s) - 1] = '\0';
+	return (s);
+}

@@ -105,5 +105,7 @@ struct rulesets_lint {
 
 /* 0 when the rule is fit to send; -1 with *lint. */
 int	 rulesets_lint(const cJSON *, enum expr_plan, struct rulesets_lint *);
+/* The lint's problem for a comment in an edited file: field, column, caret. */
+char	*rulesets_lint_comment(const struct rulesets_lint *);
 
 #endif

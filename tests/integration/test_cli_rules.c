@@ -563,6 +563,7 @@ test_edit(void **state)
 	struct fixture	*f = *state;
 	struct run	 r;
 	char		*id = rule_id(f, 2), *script, *editor, *v, *w;
+	char		*reopened, *text, *script_text = NULL;
 	const char	*env[2];
 	cJSON		*ep, *rule;
 
@@ -619,11 +620,19 @@ test_edit(void **state)
 	assert_true(has(r.err, "cf.colo.id"));
 	run_free(&r);
 
-	/* A bad expression is shown as create and update show it. */
-	spill(script, "#!/bin/sh\n"
-	    "grep -q 'edgetui: the change was not applied' \"$1\" && exit 0\n"
+	/*
+	 * A bad expression reopens the editor with the problem on top, its
+	 * column and a caret; given up, it is shown as create and update
+	 * show it.
+	 */
+	reopened = itest_printf("%s/reopened.yaml", f->home);
+	free(script_text);
+	script_text = itest_printf("#!/bin/sh\n"
+	    "if grep -q 'edgetui: the change was not applied' \"$1\"; then\n"
+	    "  cp \"$1\" '%s'; exit 0\nfi\n"
 	    "sed -i 's/^expression: .*/expression: http.hostt eq x/' \"$1\"\n",
-	    0700);
+	    reopened);
+	spill(script, script_text, 0700);
 	{
 		const char *const args[] = { "edit", "rules", id, "--yes",
 		    NULL };
@@ -635,9 +644,38 @@ test_edit(void **state)
 	assert_true(has(r.err, "\nhttp.hostt eq x\n^^^"));
 	assert_false(has(r.err, "column"));
 	run_free(&r);
+	text = slurp(reopened);
+	assert_non_null(text);
+	assert_true(has(text, "#   expression: column 1: "));
+	assert_true(has(text, "#   http.hostt eq x\n#   ^^^"));
+	assert_true(has(text, "\nexpression: http.hostt eq x\n"));
+	free(text);
 	w = version_of(f, f->emu.zone);
 	assert_string_equal(v, w);
 	free(w);
+
+	/* Fixed in the reopened editor: saved, as the console's E saves. */
+	free(script_text);
+	script_text = itest_printf("#!/bin/sh\n"
+	    "if grep -q 'edgetui: the change was not applied' \"$1\"; then\n"
+	    "  sed -i 's/^expression: .*/expression: http.host eq \"x\"/' "
+	    "\"$1\"; exit 0\nfi\n"
+	    "sed -i 's/^expression: .*/expression: http.hostt eq x/' \"$1\"\n");
+	spill(script, script_text, 0700);
+	{
+		const char *const args[] = { "edit", "rules", id, "--yes",
+		    NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	ep = entry(f, f->emu.zone);
+	rule = cJSON_GetArrayItem(rules_of(ep), 2);
+	assert_string_equal(str(rule, "expression"), "http.host eq \"x\"");
+	cJSON_Delete(ep);
+	free(script_text);
+	free(reopened);
 	free(v);
 	free(editor);
 	free(script);

@@ -526,15 +526,27 @@ out:
 	return (rv);
 }
 
+/* What the service would refuse on the plan (arg), as the file's comment. */
+static char *
+rules_edit_lint(const cJSON *rule, void *arg)
+{
+	struct rulesets_lint	l;
+
+	if (rulesets_lint(rule, *(enum expr_plan *)arg, &l) == 0)
+		return (NULL);
+	return (rulesets_lint_comment(&l));
+}
+
 /*
- * cli_edit_loop, but an expression the service would refuse is shown at
- * the end as create and update show it: the column, the text, a caret.
+ * cli_edit_loop, but what the service would refuse on the plan reopens the
+ * editor with the problem on top, as the console's E does; given up, an
+ * expression's problem is shown as create and update show it: the column,
+ * the text, a caret.
  */
 static int
-rules_edit_loop(struct cli *c, struct edit *e, cJSON **edited)
+rules_edit_loop(struct edit *e, enum expr_plan plan, cJSON **edited)
 {
 	struct rulesets_lint	 l;
-	enum expr_plan		 plan;
 	cJSON			*last = NULL;
 	char			*cause = NULL, *why = NULL, *line, *nl;
 	size_t			 flen;
@@ -545,7 +557,8 @@ rules_edit_loop(struct cli *c, struct edit *e, cJSON **edited)
 		fflush(stderr);
 		if (edit_run_editor(e->file, &cause) != 0)
 			break;
-		switch (edit_next(e, edited, &cause)) {
+		switch (edit_next_lint(e, rules_edit_lint, &plan, edited,
+		    &cause)) {
 		case EDIT_CHANGED:
 			return (0);
 		case EDIT_UNCHANGED:
@@ -559,7 +572,7 @@ rules_edit_loop(struct cli *c, struct edit *e, cJSON **edited)
 		}
 		break;
 	}
-	if (e->last != NULL && cli_expr_plan(c, &plan) == 0)
+	if (e->last != NULL)
 		last = yamljson_parse(e->last, strlen(e->last), &why);
 	free(why);
 	if (last == NULL || rulesets_lint(last, plan, &l) == 0 ||
@@ -587,6 +600,7 @@ static int
 rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct edit	 e;
+	enum expr_plan	 plan;
 	const cJSON	*orig;
 	cJSON		*ep = NULL, *edited = NULL;
 	char		*path, *cause = NULL;
@@ -595,7 +609,8 @@ rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 	memset(&e, 0, sizeof e);
 	if (argc < 2)
 		return (cli_usage_error("edit %s: an ID is needed", k->name));
-	if ((rv = rules_check_id(argv[1])) != 0)
+	if ((rv = rules_check_id(argv[1])) != 0 ||
+	    (rv = cli_expr_plan(c, &plan)) != 0)
 		return (rv);
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
@@ -608,7 +623,7 @@ rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 		free(cause);
 		goto out;
 	}
-	loop = rules_edit_loop(c, &e, &edited);
+	loop = rules_edit_loop(&e, plan, &edited);
 	if (loop < 0)
 		rv = HTTP_EXIT_USAGE;
 	else if (loop > 0)

@@ -20,28 +20,6 @@
 #include "panels/rlform.h"
 #include "panels/rlrules.h"
 
-/*
- * The lint's problem as the comment says it: the field and column, then
- * the expression on one line with a caret under the column.
- */
-static char *
-rlyaml_lint_text(const struct rulesets_lint *l)
-{
-	char	*render, *nl, *s;
-
-	if (l->text == NULL || l->err.column <= 0)
-		return (xprintf("%s: %s", l->field, l->err.message));
-	render = expr_error_render(l->text, &l->err);
-	nl = strchr(render, '\n');
-	s = xprintf("%s: column %d: %s\n%s", l->field, l->err.column,
-	    l->err.message, nl != NULL ? nl + 1 : "");
-	free(render);
-	/* No empty comment line at the end. */
-	if (*s != '\0' && s[strlen(s) - 1] == '\n')
-		s[strlen(s) - 1] = '\0';
-	return (s);
-}
-
 char *
 rlyaml_lint(struct panel *p, const cJSON *rule)
 {
@@ -49,7 +27,7 @@ rlyaml_lint(struct panel *p, const cJSON *rule)
 
 	if (rulesets_lint(rule, rlrules_plan(p->tui), &l) == 0)
 		return (NULL);
-	return (rlyaml_lint_text(&l));
+	return (rulesets_lint_comment(&l));
 }
 
 /* A rule has no call of its own: the fresh copy is in the entry point. */
