@@ -506,6 +506,18 @@ tus_locks_drop(const char *uid)
 	}
 }
 
+/* Whether a request holds the upload; the caller holds tus_locks_mu. */
+static int
+tus_locks_held(const char *uid)
+{
+	size_t	i;
+
+	for (i = 0; i < tus_nlocks; i++)
+		if (strcmp(tus_locks[i], uid) == 0)
+			return (1);
+	return (0);
+}
+
 void
 tus_unlock(const char *uid)
 {
@@ -789,7 +801,7 @@ static void
 tus_head(struct req *req, struct reply *rep)
 {
 	struct stream_upload	up;
-	int			rc;
+	int			rc, held;
 
 	if (tus_check_version(req, rep) != 0)
 		goto out;
@@ -800,12 +812,16 @@ tus_head(struct req *req, struct reply *rep)
 	 */
 	pthread_mutex_lock(&tus_locks_mu);
 	rc = tus_find(req, rep, TUS_KINDS_TUS, &up);
+	held = rc == 0 && tus_locks_held(up.uid);
 	pthread_mutex_unlock(&tus_locks_mu);
 	if (rc != 0)
 		goto out;
 	if (tus_expired(&up, rep))
 		goto done;
 	reply_raw(rep, 200, NULL, 0, NULL);
+	/* tus has no word for it: whether a cut PATCH has ended yet. */
+	if (held)
+		reply_header(rep, "Edgemu-Patch-In-Progress", "1");
 	tus_header_num(rep, "Upload-Offset", up.offset);
 	tus_header_num(rep, "Upload-Length", up.length);
 	reply_header(rep, "Cache-Control", "no-store");
