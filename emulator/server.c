@@ -995,12 +995,6 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
 		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
 		    server_idle_timeout(srv));
-	if (rc->stream_open && rc->route != NULL) {
-		/* The client went away in the middle of a streamed body. */
-		memset(&scratch, 0, sizeof scratch);
-		rc->route->stream_end(&rc->req, &scratch, 0);
-		reply_free(&scratch);
-	}
 	if (srv->opts.verbose) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ms = (double)(t1.tv_sec - rc->t0.tv_sec) * 1e3 +
@@ -1013,6 +1007,16 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		    rc->reply.status, ms, offsets,
 		    toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" :
 		    " (connection closed)");
+	}
+	/*
+	 * The client went away in the middle of a streamed body. Ended after
+	 * its line is logged: once the end shows (a tus upload's lock gone,
+	 * its offset recorded), the log has the request.
+	 */
+	if (rc->stream_open && rc->route != NULL) {
+		memset(&scratch, 0, sizeof scratch);
+		rc->route->stream_end(&rc->req, &scratch, 0);
+		reply_free(&scratch);
 	}
 	query_free(&rc->req.query);
 	req_clear_params(&rc->req);

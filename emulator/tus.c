@@ -487,12 +487,12 @@ tus_lock(const char *uid)
 	return (0);
 }
 
-void
-tus_unlock(const char *uid)
+/* The upload's lock goes; the caller holds tus_locks_mu. */
+static void
+tus_locks_drop(const char *uid)
 {
 	size_t	i;
 
-	pthread_mutex_lock(&tus_locks_mu);
 	for (i = 0; i < tus_nlocks; i++) {
 		if (strcmp(tus_locks[i], uid) != 0)
 			continue;
@@ -504,6 +504,25 @@ tus_unlock(const char *uid)
 		}
 		break;
 	}
+}
+
+/* Whether a request holds the upload; the caller holds tus_locks_mu. */
+static int
+tus_locks_held(const char *uid)
+{
+	size_t	i;
+
+	for (i = 0; i < tus_nlocks; i++)
+		if (strcmp(tus_locks[i], uid) == 0)
+			return (1);
+	return (0);
+}
+
+void
+tus_unlock(const char *uid)
+{
+	pthread_mutex_lock(&tus_locks_mu);
+	tus_locks_drop(uid);
 	pthread_mutex_unlock(&tus_locks_mu);
 }
 
@@ -782,13 +801,27 @@ static void
 tus_head(struct req *req, struct reply *rep)
 {
 	struct stream_upload	up;
+	int			rc, held;
 
-	if (tus_check_version(req, rep) != 0 ||
-	    tus_find(req, rep, TUS_KINDS_TUS, &up) != 0)
+	if (tus_check_version(req, rep) != 0)
+		goto out;
+	/*
+	 * A PATCH records its offset and drops its lock in one step under
+	 * this mutex (tus_patch_end): an offset read here is one the next
+	 * PATCH can resume from, never met by a 423 from a lock still held.
+	 */
+	pthread_mutex_lock(&tus_locks_mu);
+	rc = tus_find(req, rep, TUS_KINDS_TUS, &up);
+	held = rc == 0 && tus_locks_held(up.uid);
+	pthread_mutex_unlock(&tus_locks_mu);
+	if (rc != 0)
 		goto out;
 	if (tus_expired(&up, rep))
 		goto done;
 	reply_raw(rep, 200, NULL, 0, NULL);
+	/* tus has no word for it: whether a cut PATCH has ended yet. */
+	if (held)
+		reply_header(rep, "Edgemu-Patch-In-Progress", "1");
 	tus_header_num(rep, "Upload-Offset", up.offset);
 	tus_header_num(rep, "Upload-Length", up.length);
 	reply_header(rep, "Cache-Control", "no-store");
@@ -1125,7 +1158,7 @@ tus_patch_end(struct req *req, struct reply *rep, int complete)
 {
 	struct tus_patch	*tp = req->state;
 	int64_t			 offset;
-	int			 ok = 1;
+	int			 ok = 1, locked = 1;
 
 	if (tp == NULL)
 		return;
@@ -1140,9 +1173,16 @@ tus_patch_end(struct req *req, struct reply *rep, int complete)
 			ok = 0;
 			reply_error(rep, 500, ERR_INTERNAL, "syncing upload "
 			    "%s: %s", tp->up.uid, strerror(errno));
-		} else if (tus_record(req, rep, &tp->up, offset,
-		    offset == tp->up.length) != 0)
-			ok = 0;
+		} else {
+			/* Recorded and unlocked at once: see tus_head. */
+			pthread_mutex_lock(&tus_locks_mu);
+			if (tus_record(req, rep, &tp->up, offset,
+			    offset == tp->up.length) != 0)
+				ok = 0;
+			tus_locks_drop(tp->up.uid);
+			locked = 0;
+			pthread_mutex_unlock(&tus_locks_mu);
+		}
 	}
 	if (complete && ok && !tp->rollback) {
 		reply_raw(rep, 204, NULL, 0, NULL);
@@ -1151,7 +1191,7 @@ tus_patch_end(struct req *req, struct reply *rep, int complete)
 	}
 	if (ok && !tp->rollback)
 		tus_header_num(rep, "Upload-Offset", offset);
-	tus_patch_free(req, tp, 1);
+	tus_patch_free(req, tp, locked);
 }
 
 /* ---- the area ------------------------------------------------------------ */

@@ -645,6 +645,9 @@ tui_read_keys(struct tui *t)
 			nr = get_wch(&nwc);
 			if (nr == OK && nwc != 033)
 				key = keymap_key_char(nwc) | KEYMAP_META;
+			else if (nr == KEY_CODE_YES && nwc == KEY_RESIZE)
+				/* A resize is no key: Esc stays Esc. */
+				ungetch(KEY_RESIZE);
 			else if (nr == KEY_CODE_YES)
 				key = (int)nwc | KEYMAP_META;
 			else if (nr == OK)

@@ -97,28 +97,41 @@ stream_journal_uid() {
 	printf -v "${1:?stream_journal_uid: VAR}" '%s' "$_s_uid"
 }
 
+# stream_tus_head UID: the headers edgemu answers a tus HEAD on video UID
+# with (CRs removed).
+stream_tus_head() {
+	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
+	    -H 'Tus-Resumable: 1.0.0' \
+	    "$CLOUDFLARE_BASE_URL/accounts/$CLOUDFLARE_ACCOUNT_ID/stream/${1:?stream_tus_head: UID}" |
+	    tr -d '\r'
+}
+
 # stream_tus_offset UID: the offset edgemu answers a tus HEAD on video UID
 # with (nothing when it answers none).
 stream_tus_offset() {
-	curl -sS --noproxy '*' --max-time 10 -I -H "@$E2E_DIR/curl.headers" \
-	    -H 'Tus-Resumable: 1.0.0' \
-	    "$CLOUDFLARE_BASE_URL/accounts/$CLOUDFLARE_ACCOUNT_ID/stream/${1:?stream_tus_offset: UID}" |
-	    tr -d '\r' | sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
+	stream_tus_head "${1:?stream_tus_offset: UID}" |
+	    sed -n 's/^[Uu]pload-[Oo]ffset: *//p'
 }
 
 # stream_tus_settled VAR UID: waits until a PATCH cut short has ended on the
-# server, keeping what arrived (the offset edgemu answers is then all the
-# stored file holds), and sets VAR to that offset.
+# server, keeping what arrived, and sets VAR to the offset then: HEAD no
+# longer says a PATCH is in progress (a cut PATCH that has written nothing
+# yet leaves the offset equal to the file's size while it still runs), and
+# the offset is all the stored file holds.
 stream_tus_settled() {
 	# (the locals' names must not be the caller's VAR)
 	local _s_uid=${2:?stream_tus_settled: UID} _s_stored _s_deadline _s_held
+	local _s_head
 
 	_s_stored=$E2E_DIR/edgemu/videos/$CLOUDFLARE_ACCOUNT_ID/$_s_uid
 	_s_deadline=$(($(date +%s) + 10 * ${E2E_TIMEOUT_SCALE:-1}))
-	until _s_held=$(stream_tus_offset "$_s_uid") && [ -n "$_s_held" ] &&
+	until _s_head=$(stream_tus_head "$_s_uid") &&
+	    _s_held=$(sed -n 's/^[Uu]pload-[Oo]ffset: *//p' <<<"$_s_head") &&
+	    [ -n "$_s_held" ] &&
+	    ! grep -qi '^edgemu-patch-in-progress:' <<<"$_s_head" &&
 	    [ "$_s_held" = "$(stat -c %s "$_s_stored")" ]; do
 		[ "$(date +%s)" -lt "$_s_deadline" ] ||
-		    e2e_fail "edgemu holds $(stat -c %s "$_s_stored") bytes of $_s_uid but answers offset '$_s_held'"
+		    e2e_fail "edgemu holds $(stat -c %s "$_s_stored") bytes of $_s_uid but answers offset '$_s_held'${_s_head:+ (its HEAD: $(tr '\n' ' ' <<<"$_s_head"))}"
 		sleep 0.05
 	done
 	printf -v "${1:?stream_tus_settled: VAR}" '%s' "$_s_held"

@@ -16,12 +16,16 @@ ACC=/accounts/$CLOUDFLARE_ACCOUNT_ID
 # The origin: a 12.345 s MP4 on a loopback port of its own.
 stream_mp4 "$E2E_DIR/talk.mp4" 12345 4096
 "$PWD/tests/e2e/e2e-origin" "$E2E_DIR/talk.mp4" >"$E2E_DIR/origin.port" &
-for _ in $(seq 100); do
-	[ -s "$E2E_DIR/origin.port" ] && break
+# (bounded as every wait, E2E_TIMEOUT_SCALE included: a loaded sanitizer
+# run starts it slowly)
+_e2e_now
+deadline=$((_e2e_t + $(_e2e_ms "$E2E_TIMEOUT")))
+until [ -s "$E2E_DIR/origin.port" ]; do
+	_e2e_now
+	[ "$_e2e_t" -lt "$deadline" ] || e2e_fail "the origin did not start"
 	sleep 0.05
 done
 port=$(cat "$E2E_DIR/origin.port")
-[ -n "$port" ] || e2e_fail "the origin did not start"
 url="http://127.0.0.1:$port/media/talk.mp4"
 
 e2e_console_start

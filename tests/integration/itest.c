@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -113,6 +114,7 @@ edgemu_spawn(struct edgemu *e)
 	char	*argv[ITEST_MAX_ARGS + 20];
 	char	*tokenenv = NULL;
 	int	 pfd[2], argc = 0;
+	pid_t	 parent;
 	size_t	 i;
 
 	free(e->url);
@@ -135,10 +137,20 @@ edgemu_spawn(struct edgemu *e)
 	argv[argc] = NULL;
 	/* The token goes through the environment, never the arguments. */
 	tokenenv = "EDGEMU_TOKEN=itest-token-0123456789";
+	parent = getpid();
 	e->pid = fork();
 	if (e->pid == -1)
 		fail_msg("fork: %s", strerror(errno));
 	if (e->pid == 0) {
+		/*
+		 * A test that fails between start and finish skips its
+		 * finish: edgemu then ends with the test program, not later
+		 * holding its directory and port. (The parent may have gone
+		 * before prctl took effect.)
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 ||
+		    getppid() != parent)
+			_exit(127);
 		dup2(pfd[1], STDOUT_FILENO);
 		close(pfd[0]);
 		close(pfd[1]);

@@ -30,7 +30,8 @@ pid=$!
 i=0
 while ! grep -q '^EDGEMU_ACCOUNT=' "$dir/ready" 2>/dev/null; do
 	i=$((i + 1))
-	if [ "$i" -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+	# 60 s, as the other tests give edgemu to start (ASan, load).
+	if [ "$i" -gt 1200 ] || ! kill -0 "$pid" 2>/dev/null; then
 		echo "FAIL: edgemu did not start"; cat "$dir/edgemu.log"
 		exit 1
 	fi

@@ -150,6 +150,23 @@ head_offset(struct edgemu *e, const char *loc)
 	return (off);
 }
 
+/* Whether HEAD says a PATCH of the upload is under way. */
+static int
+head_in_progress(struct edgemu *e, const char *loc)
+{
+	struct http_resp	r;
+	const char		*h;
+	int			held;
+
+	tus_head(e, loc, 0, &r);
+	if (r.status != 200)
+		fail_msg("HEAD %s: %ld", loc, r.status);
+	h = http_header(&r, "edgemu-patch-in-progress");
+	held = h != NULL && strcmp(h, "1") == 0;
+	http_resp_free(&r);
+	return (held);
+}
+
 /* PATCH len bytes at offset; the status. */
 static long
 tus_patch(struct edgemu *e, const char *loc, long long offset,
@@ -1045,8 +1062,10 @@ test_one_patch_at_a_time(void **state)
 	loc = tus_create(e, 20 * MIB, NULL, NULL, uid);
 	file = video_file(e, uid);
 	patcher_start(&p, e, loc, 0, src, 10 * MIB, MIB);
+	assert_false(head_in_progress(e, loc));
 	/* Bytes on disk: the first PATCH holds the upload. */
 	wait_file_size(file, 1);
+	assert_true(head_in_progress(e, loc));
 	assert_int_equal(tus_patch(e, loc, 0, src, CHUNK, 0, &r), 423);
 	assert_refused(&r, 423, "already has a PATCH in progress");
 	http_resp_free(&r);
@@ -1061,6 +1080,7 @@ test_one_patch_at_a_time(void **state)
 	assert_int_equal(header_num(&p.r, "upload-offset"), 10 * MIB);
 	http_resp_free(&p.r);
 	/* The lock went with the request. */
+	assert_false(head_in_progress(e, loc));
 	patch_ok(e, loc, 10 * MIB, src + 10 * MIB, 10 * MIB);
 	assert_stored(e, uid, src, 20 * MIB);
 	free(file);
@@ -1115,6 +1135,8 @@ test_patch_cut_short(void **state)
 	assert_int_not_equal(p.rc, CURLE_OK);
 	http_resp_free(&p.r);
 	wait_offset(e, loc, 3 * MIB);
+	/* The offset comes with the lock's release. */
+	assert_false(head_in_progress(e, loc));
 	assert_int_equal(file_size(file), 3 * MIB);
 	/* Resume from there. */
 	patch_ok(e, loc, 3 * MIB, src + 3 * MIB, CHUNK);
