@@ -472,6 +472,18 @@ e2e_wait_match() {
 	_e2e_poll "${2:-$E2E_TIMEOUT}" "/$1/" _e2e_matches "$1"
 }
 
+_e2e_log_has() {
+	[ "$(grep -cE -- "$1" "$E2E_DIR/edgemu.log" || true)" -ge "$2" ]
+}
+
+# e2e_wait_log REGEX N [SECONDS]: until edgemu's log has N lines or more
+# matching REGEX. edgemu logs a request once its reply is sent: the console
+# can show the answer before the line is there.
+e2e_wait_log() {
+	_e2e_poll "${3:-$E2E_TIMEOUT}" "$2 lines /$1/ in edgemu's log" \
+	    _e2e_log_has "$1" "$2"
+}
+
 # e2e_screen: the screen now, one line per row.
 e2e_screen() {
 	_e2e_grab

@@ -41,7 +41,10 @@ e2e_wait_for " rate-limits  8"
 
 e2e_quit_and_check_sane : q Enter
 # The console waits for its edgemu before it exits: no poll is needed.
-if kill -0 "$pids" 2>/dev/null; then
+# (By its command line: kill -0 could find another process given the
+# freed pid.)
+if tr '\0' ' ' <"/proc/$pids/cmdline" 2>/dev/null |
+    grep -qF -- "$TMPDIR/edgetui-demo-"; then
 	e2e_fail "the demo edgemu (pid $pids) outlived the console"
 fi
 [ -z "$(demo_pids)" ] || e2e_fail "demo edgemu left running: $(demo_pids)"

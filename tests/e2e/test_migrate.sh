@@ -76,6 +76,7 @@ e2e_assert_contains "legacy $id2: applied (rule "
 e2e_assert_contains "2 applied, 0 skipped"
 want=$(printf 'legacy-%s\n' "$id1" "$id2" | sort)
 [ "$(ep_refs)" = "$want" ] || e2e_fail "the entry point holds: $(ep_refs)"
+e2e_wait_log " POST /zones/[0-9a-f]*/rulesets" $((posts + 2))
 [ "$(rs_sent POST)" = $((posts + 2)) ] ||
     e2e_fail "$(( $(rs_sent POST) - posts )) POSTs for two rules"
 e2e_api GET "$EP" | grep -q '"enabled":false' ||

@@ -112,6 +112,7 @@ for id in "$login" "$api"; do
 	e2e_api GET "$RL/$id" | grep -q '"disabled":true' ||
 	    e2e_fail "marked rule $id is not disabled on the server"
 done
+e2e_wait_log " PUT /zones/" $((puts + 1))
 [ "$(rl_sent PUT)" = $((puts + 1)) ] ||
     e2e_fail "t on the marked rules sent $(( $(rl_sent PUT) - puts )) PUTs, not 1"
 

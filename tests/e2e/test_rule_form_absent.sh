@@ -44,6 +44,7 @@ e2e_wait_for "V validate  S save"
 e2e_keys V
 e2e_wait_for "the server accepts this rule (dry run: nothing was saved)"
 ep_absent || e2e_fail "a dry run made the entry point"
+e2e_wait_log " POST /zones/$CLOUDFLARE_ZONE_ID/rulesets " 1
 grep -qE " POST /zones/$CLOUDFLARE_ZONE_ID/rulesets " "$E2E_DIR/edgemu.log" ||
     e2e_fail "the dry run was not the POST that makes the entry point"
 e2e_keys S

@@ -171,6 +171,7 @@ e2e_wait_match '^ rule-versions  10$'
 e2e_wait_match '^  10 +[0-9-]+ [0-9:]+ +5 +default '
 # A version never changes: the reload read only the new one (9 counted on
 # opening, 3 reads of version 1: Enter, D and R, then version 10).
+e2e_wait_log ' GET /zones/[0-9a-f]+/rulesets/phases/http_ratelimit/entrypoint/versions/[0-9]+ ' 13
 reads=$(grep -cE ' GET /zones/[0-9a-f]+/rulesets/phases/http_ratelimit/entrypoint/versions/[0-9]+ ' \
     "$E2E_DIR/edgemu.log" || true)
 [ "$reads" = 13 ] || e2e_fail "versions read $reads times, not 13"
