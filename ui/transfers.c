@@ -356,7 +356,15 @@ xfer_poll(struct tui *t, struct xfer *x, const char *path, jobs_until_cb cb)
 {
 	struct jobs_poll_options	po;
 
+	/*
+	 * The first polls come soon (1, 2, 3... s apart), so a short wait is
+	 * seen at once; the waits rise to preferences.poll_interval, which
+	 * then paces a long one.
+	 */
 	memset(&po, 0, sizeof po);
+	po.first_ms = JOBS_POLL_FIRST_MS;
+	po.max_ms = t->cfg != NULL ? (long)t->cfg->prefs.poll_interval * 1000 :
+	    JOBS_POLL_MAX_MS;
 	po.until = cb;
 	po.until_arg = (void *)(uintptr_t)x->dl_type;
 	x->state = XFER_RUNNING;
