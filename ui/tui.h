@@ -369,6 +369,8 @@ size_t		 status_wrap_message(struct tui *, const char *, size_t,
 int		 status_height(struct tui *);
 /* A view's footer: the message whole, if any (1), over its last rows. */
 int		 status_draw_message(struct tui *);
+/* Whether read-only mode refuses the action: its hint is not shown. */
+int		 status_refused(struct tui *, enum action);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);
