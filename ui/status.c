@@ -380,6 +380,22 @@ status_draw_message(struct tui *t)
 	return (1);
 }
 
+/*
+ * A form's keys: on the last line in the place of the list's (the form is
+ * what they act on), unless a message is there; then on the form's row y
+ * (none: -1).
+ */
+void
+status_draw_keys(struct tui *t, int y, const char *keys)
+{
+	if (t->msg == NULL) {
+		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+		screen_put(LINES - 1, 1, COLS - 1, keys,
+		    screen_role(THEME_ROLE_DIM));
+	} else if (y >= 0)
+		screen_put(y, 1, COLS - 2, keys, screen_role(THEME_ROLE_DIM));
+}
+
 void
 status_draw(struct tui *t, char **rows, size_t nrows)
 {
