@@ -73,7 +73,7 @@ static const enum action status_changes[] = {
 	ACTION_VERSION_RESTORE
 };
 
-int
+static int
 status_refused(struct tui *t, enum action a)
 {
 	size_t	i;

@@ -371,8 +371,6 @@ int		 status_height(struct tui *);
 int		 status_draw_message(struct tui *);
 /* A form's keys on the last line, or on its row y under a message. */
 void		 status_draw_keys(struct tui *, int, const char *);
-/* Whether read-only mode refuses the action: its hint is not shown. */
-int		 status_refused(struct tui *, enum action);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);
