@@ -159,7 +159,7 @@ pathshort_path(const char *path, size_t width)
 	for (p = path, w = text_width(p); w > width - 1 && *p != '\0';
 	    w = text_width(p)) {
 		p++;
-		while ((*p & 0xc0) == 0x80)
+		while (((unsigned char)*p & 0xc0) == 0x80)
 			p++;
 	}
 	return (xprintf("…%s", p));
