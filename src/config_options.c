@@ -67,9 +67,10 @@ const struct config_option config_options[] = {
 	  .step = 256 * CONFIG_KIB, .flags = CONFIG_F_BYTES,
 	  .help = "upload chunk size in bytes" },
 	{ .name = "preferences.poll_interval", .type = CONFIG_INT,
-	  .offset = offsetof(struct config, prefs.poll_interval), .dflt = "1",
+	  .offset = offsetof(struct config, prefs.poll_interval), .dflt = "5",
 	  .min = 1, .max = 3600,
-	  .help = "seconds between polls of a video that is processing" },
+	  .help = "the console's longest wait between polls of a video that"
+	  " is processing or a download being prepared" },
 	{ .name = "preferences.list_refresh", .type = CONFIG_INT,
 	  .offset = offsetof(struct config, prefs.list_refresh), .dflt = "5",
 	  .min = 1, .max = 3600,

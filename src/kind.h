@@ -105,6 +105,7 @@ struct kind_column {
 	const char		*path;		/* "status.state" */
 	const char		*path2;		/* KIND_FMT_RATE: the period */
 	int			 width;		/* 0: what is left */
+	int			 max;		/* the widest it grows to */
 	enum kind_format	 format;
 	int			 flags;
 	const char		*none;		/* shown for no value; "-" */

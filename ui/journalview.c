@@ -494,7 +494,9 @@ journalview_draw(struct tui *t, struct modal *m)
 	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " Enter show  u undo  r reload  q close",
+	screen_put(LINES - 1, 0, COLS, tui_readonly(t) != NULL ?
+	    " Enter show  r reload  q close" :
+	    " Enter show  u undo  r reload  q close",
 	    screen_role(THEME_ROLE_DIM));
 }
 

@@ -5,17 +5,22 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf.h"
 #include "http.h"
+#include "pathshort.h"
 #include "requestlog.h"
 #include "screen.h"
 #include "status.h"
+#include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
+
+#define REQUESTLOG_PATH_MIN	16	/* the path's least, past the notes */
 
 struct requestlog {
 	struct modal		 m;
@@ -58,11 +63,14 @@ requestlog_selected(struct requestlog *l)
 	return (l->n > 0 ? &l->e[l->n - 1 - l->sel] : NULL);
 }
 
+/* A row in cols columns: the path gives way (its middle) to the rest. */
 static void
-requestlog_line(const struct http_log_entry *e, struct buf *b)
+requestlog_line(const struct http_log_entry *e, struct buf *b, int cols)
 {
-	struct tm	tm;
-	char		when[16];
+	struct tm	 tm;
+	struct buf	 note = BUF_INITIALIZER;
+	char		 when[16], *path;
+	int		 room;
 
 	localtime_r(&e->time, &tm);
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
@@ -71,14 +79,20 @@ requestlog_line(const struct http_log_entry *e, struct buf *b)
 		buf_addf(b, "%3ld", e->http_status);
 	else
 		buf_adds(b, "  -");
-	buf_addf(b, " %6ld ms  %5ld  %s", e->latency_ms, e->budget_left,
-	    e->path);
+	buf_addf(b, " %6ld ms  %5ld  ", e->latency_ms, e->budget_left);
 	if (e->attempt == 0)
-		buf_addf(b, "  (not sent: %s)", status_message(e->status));
+		buf_addf(&note, "  (not sent: %s)", status_message(e->status));
 	else if (e->http_status == 0)
-		buf_addf(b, "  (%s)", status_message(e->status));
+		buf_addf(&note, "  (%s)", status_message(e->status));
 	if (e->attempt > 1)
-		buf_addf(b, "  (attempt %d)", e->attempt);
+		buf_addf(&note, "  (attempt %d)", e->attempt);
+	room = cols - (int)text_width(buf_str(b)) -
+	    (int)text_width(buf_str(&note));
+	path = pathshort(e->path, (size_t)MAXIMUM(room, REQUESTLOG_PATH_MIN));
+	buf_adds(b, path);
+	buf_adds(b, buf_str(&note));
+	free(path);
+	buf_free(&note);
 }
 
 /* ---- one entry -------------------------------------------------------------- */
@@ -165,7 +179,7 @@ requestlog_show(struct tui *t, const struct http_log_entry *e)
 		tui_message(t, TUI_MSG_WARN, "that request has left the log");
 		return;
 	}
-	requestlog_line(e, &b);
+	requestlog_line(e, &b, INT_MAX);	/* the path whole */
 	buf_adds(&b, "\n\n");
 	requestlog_add_curl(&b, curl);
 	buf_adds(&b, "\n\n");
@@ -282,7 +296,7 @@ requestlog_draw(struct tui *t, struct modal *m)
 		l->top = l->sel - rows + 1;
 	for (i = l->top, y = 3; i < l->n && y < LINES - 1; i++, y++) {
 		buf_reset(&b);
-		requestlog_line(&l->e[l->n - 1 - i], &b);
+		requestlog_line(&l->e[l->n - 1 - i], &b, COLS - 1);
 		a = screen_role(i == l->sel ? THEME_ROLE_ROW_SELECTED :
 		    THEME_ROLE_NORMAL);
 		if (i == l->sel)

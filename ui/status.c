@@ -60,7 +60,36 @@ status_draw_header(struct tui *t)
 
 /* ---- the footer's hints: actions, with the keys the keymap binds ------ */
 
-/* "  KEY label", or nothing when no key does the action there. */
+/*
+ * The actions read-only mode refuses in every panel that offers them (M
+ * is not here: it shows its plan before it is refused).
+ */
+static const enum action status_changes[] = {
+	ACTION_NEW, ACTION_EDIT, ACTION_EDIT_YAML, ACTION_DELETE,
+	ACTION_TOGGLE, ACTION_REVIEW, ACTION_IGNORE, ACTION_SAVE,
+	ACTION_SET_VALIDATION, ACTION_BULK_CREATE, ACTION_UPLOAD,
+	ACTION_DIRECT_UPLOAD, ACTION_DOWNLOAD, ACTION_UPLOAD_FROM_URL,
+	ACTION_CLIP, ACTION_GENERATE, ACTION_MOVE_UP, ACTION_MOVE_DOWN,
+	ACTION_VERSION_RESTORE
+};
+
+static int
+status_refused(struct tui *t, enum action a)
+{
+	size_t	i;
+
+	if (tui_readonly(t) == NULL)
+		return (0);
+	for (i = 0; i < nitems(status_changes); i++)
+		if (status_changes[i] == a)
+			return (1);
+	return (0);
+}
+
+/*
+ * "  KEY label", or nothing when no key does the action there or when
+ * read-only mode refuses it (the key still says so).
+ */
 static void
 status_hint(struct tui *t, struct buf *b, enum keymap_context ctx,
     enum action a, const char *label)
@@ -68,7 +97,8 @@ status_hint(struct tui *t, struct buf *b, enum keymap_context ctx,
 	char	name[KEYMAP_KEY_NAME_MAX];
 	int	key;
 
-	if ((key = keymap_key_of(t->keymap, ctx, a)) == -1)
+	if (status_refused(t, a) ||
+	    (key = keymap_key_of(t->keymap, ctx, a)) == -1)
 		return;
 	keymap_key_name(key, name, sizeof name);
 	buf_addf(b, "  %s %s", name, label);
@@ -348,6 +378,22 @@ status_draw_message(struct tui *t)
 		free(rows[i]);
 	}
 	return (1);
+}
+
+/*
+ * A form's keys: on the last line in the place of the list's (the form is
+ * what they act on), unless a message is there; then on the form's row y
+ * (none: -1).
+ */
+void
+status_draw_keys(struct tui *t, int y, const char *keys)
+{
+	if (t->msg == NULL) {
+		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+		screen_put(LINES - 1, 1, COLS - 1, keys,
+		    screen_role(THEME_ROLE_DIM));
+	} else if (y >= 0)
+		screen_put(y, 1, COLS - 2, keys, screen_role(THEME_ROLE_DIM));
 }
 
 void

@@ -356,7 +356,15 @@ xfer_poll(struct tui *t, struct xfer *x, const char *path, jobs_until_cb cb)
 {
 	struct jobs_poll_options	po;
 
+	/*
+	 * The first polls come soon (1, 2, 3... s apart), so a short wait is
+	 * seen at once; the waits rise to preferences.poll_interval, which
+	 * then paces a long one.
+	 */
 	memset(&po, 0, sizeof po);
+	po.first_ms = JOBS_POLL_FIRST_MS;
+	po.max_ms = t->cfg != NULL ? (long)t->cfg->prefs.poll_interval * 1000 :
+	    JOBS_POLL_MAX_MS;
 	po.until = cb;
 	po.until_arg = (void *)(uintptr_t)x->dl_type;
 	x->state = XFER_RUNNING;
@@ -1050,10 +1058,11 @@ tray_key(struct tui *t, struct modal *m, int key)
 
 /* The keys that do something on the selected row, as they do it. */
 static void
-tray_legend(const struct xfer *x, struct buf *b)
+tray_legend(struct tui *t, const struct xfer *x, struct buf *b)
 {
 	buf_adds(b, " ");
-	if (x != NULL && xfer_resumable(x))
+	/* A resume is an upload: read-only mode refuses it. */
+	if (x != NULL && xfer_resumable(x) && tui_readonly(t) == NULL)
 		buf_adds(b, x->state == XFER_FAILED ? "Enter retry  " :
 		    "Enter resume  ");
 	if (x != NULL && !(x->state == XFER_RUNNING && x->stop))
@@ -1110,7 +1119,7 @@ tray_draw(struct tui *t, struct modal *m)
 	/* A message (unfinished uploads, a refusal) keeps the status line. */
 	if (!status_draw_message(t)) {
 		buf_reset(&b);
-		tray_legend(tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
+		tray_legend(t, tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
 		    &b);
 		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 		screen_put(LINES - 1, 0, COLS, buf_str(&b),

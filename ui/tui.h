@@ -369,6 +369,8 @@ size_t		 status_wrap_message(struct tui *, const char *, size_t,
 int		 status_height(struct tui *);
 /* A view's footer: the message whole, if any (1), over its last rows. */
 int		 status_draw_message(struct tui *);
+/* A form's keys on the last line, or on its row y under a message. */
+void		 status_draw_keys(struct tui *, int, const char *);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);

@@ -38,13 +38,14 @@ rulesets_rule_check(struct validate_ctx *ctx)
 /*
  * Rows come in evaluation order; "position" is not the server's: the
  * table and the console number the rules they list. The expression, the
- * widest, is last so it takes what is left.
+ * widest, is last so it takes what is left; on a wide screen the
+ * description shares it, so a whole sentence shows.
  */
 static const struct kind_column rulesets_rule_columns[] = {
 	{ .header = "#", .path = "position", .width = 3,
 	  .format = KIND_FMT_NUMBER, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	{ .header = "DESCRIPTION", .path = "description", .width = 18,
-	  .flags = KIND_COL_DEFAULT },
+	  .max = 48, .flags = KIND_COL_DEFAULT },
 	{ .header = "ACTION", .path = "action", .width = 17,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "RATE", .path = "ratelimit.requests_per_period",

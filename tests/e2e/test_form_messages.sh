@@ -56,7 +56,7 @@ e2e_type 60
 e2e_keys Enter
 e2e_wait_for '1 field needs attention: match.headers'
 e2e_wait_for '… (!: all of it)'
-# Rows 21-23: the error, its start and the key; the keys of the list below.
+# Rows 21-23: the error, its start and the key; the form's keys below.
 got=$(rows_of 21 23)
 case $got in
 "1fieldneedsattention:match.headers[0].op:'$op-a'"*"…(!:allofit)") ;;

@@ -152,7 +152,7 @@ test_missing_default_file(void **state)
 	assert_string_equal(cfg->prefs.theme, "default");
 	assert_int_equal(cfg->prefs.output, CONFIG_OUTPUT_TABLE);
 	assert_int_equal(cfg->prefs.chunk_size, 52428800);
-	assert_int_equal(cfg->prefs.poll_interval, 1);
+	assert_int_equal(cfg->prefs.poll_interval, 5);
 	assert_int_equal(cfg->prefs.list_refresh, 5);
 	assert_int_equal(cfg->prefs.ascii, 0);
 	assert_int_equal(cfg->prefs.mouse, 0);

@@ -7,14 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "pager.h"
 #include "resource.h"
 #include "screen.h"
 #include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
-
-#define PANEL_FLEX_MIN		32
 
 /* ---- the cursor ------------------------------------------------------- */
 
@@ -351,32 +350,7 @@ panel_list_action(struct panel *p, enum action a)
 void
 panel_layout(struct panel *p, int w)
 {
-	int	used = 2, flex = 0, i, n = (int)p->ncols, width;
-
-	for (i = 0; i < n; i++) {
-		width = p->cols[i]->width;
-		if (width == 0)
-			flex++;
-		else
-			used += width + 1;
-	}
-	/* Drop columns from the right until the flexible ones fit. */
-	while (n > 1 && used + flex * (PANEL_FLEX_MIN + 1) > w) {
-		n--;
-		if (p->cols[n]->width == 0)
-			flex--;
-		else
-			used -= p->cols[n]->width + 1;
-	}
-	for (i = 0; i < (int)p->ncols; i++) {
-		if (i >= n)
-			p->widths[i] = 0;
-		else if (p->cols[i]->width > 0)
-			p->widths[i] = p->cols[i]->width;
-		else
-			p->widths[i] = MAXIMUM(PANEL_FLEX_MIN,
-			    (w - used) / MAXIMUM(flex, 1) - 1);
-	}
+	layout_widths(p->cols, p->ncols, w, p->widths);
 }
 
 /*

@@ -1361,10 +1361,10 @@ rlform_draw(struct tui *t, struct modal *m)
 		    screen_role(THEME_ROLE_WARNING));
 		free(lint);
 	}
-	screen_put(end - 1, 1, COLS - 2, f->editing ?
+	status_draw_keys(t, end - 1, f->editing ?
 	    "Enter keep  Esc undo  Tab next field" :
 	    "Enter edit/pick  V validate  S save  T test  L simulate  Esc "
-	    "cancel", screen_role(THEME_ROLE_DIM));
+	    "cancel");
 }
 
 /* ---- opening ------------------------------------------------------------- */

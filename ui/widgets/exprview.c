@@ -378,10 +378,9 @@ exprview_draw(struct tui *t, struct modal *m)
 		screen_fill(y, 1, w, in);
 	free(rows);
 	exprview_draw_message(t, v, y0 + h);
-	screen_put(LINES - 2, 1, COLS - 2, v->ncands > 0 ?
+	status_draw_keys(t, LINES - 2, v->ncands > 0 ?
 	    "Up/Down choose  Tab/Enter take it  Esc close the list" :
-	    "Tab complete  C-f format  Enter new line  Esc back to the form",
-	    screen_role(THEME_ROLE_DIM));
+	    "Tab complete  C-f format  Enter new line  Esc back to the form");
 	if (v->ncands > 0)
 		exprview_draw_popup(v, cy, cx);
 	else

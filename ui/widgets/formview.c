@@ -401,10 +401,12 @@ formview_draw(struct tui *t, struct modal *m)
 		    screen_role(THEME_ROLE_ERROR));
 		free(err[i]);
 	}
-	if (nerr == 0)
-		screen_put(y, 1, COLS - 2, v->sending ? "sending..." :
-		    "Tab/S-Tab move  Left/Right/letter pick a choice  Enter "
-		    "submit  Esc cancel", screen_role(THEME_ROLE_DIM));
+	if (nerr == 0 && v->sending)
+		screen_put(y, 1, COLS - 2, "sending...",
+		    screen_role(THEME_ROLE_DIM));
+	status_draw_keys(t, nerr == 0 && !v->sending ? y : -1,
+	    "Tab/S-Tab move  Left/Right/letter pick a choice  Enter submit  "
+	    "Esc cancel");
 }
 
 void

@@ -1,0 +1,72 @@
+#!/bin/bash
+# While a form is open the last line shows the form's keys, not the list's
+# beneath it: the rule form's (and, typing in a field, the field's), the
+# expression editor's (and its completion list's), a generic form's; the
+# list's hints come back when the form closes. 80x24.
+set -eu
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+
+E2E_COLS=80 E2E_ROWS=24
+e2e_init form_keys
+e2e_edgemu_start
+
+_last_is() { [[ $(tail -n 1 <<<"$_e2e_scr") =~ $1 ]]; }
+# last_row REGEX: until the screen's last line matches REGEX.
+last_row() {
+	_e2e_poll "$E2E_TIMEOUT" "the last line /$1/" _last_is "$1"
+}
+# once TEXT: TEXT is on one line of the screen only.
+once() {
+	[ "$(grep -cF -- "$1" "$E2E_DIR/screen.now")" -eq 1 ] ||
+	    e2e_fail "'$1' not on exactly one line"
+}
+
+e2e_console_start
+e2e_wait_match '^ operations  300$'
+e2e_keys :
+e2e_type rules
+e2e_keys Enter
+e2e_wait_match '^ rate-limit-rules  6$'
+last_row '^ \? help  : command  / filter  Enter details  n new'
+
+# n: the rule form's keys where the list's were, on that line alone.
+e2e_keys n
+e2e_wait_for "new rate limiting rule"
+last_row '^ Enter edit/pick  V validate  S save  T test  L simulate  Esc cancel$'
+once "Enter edit/pick"
+e2e_assert_not_contains "? help"
+# Typing in the description: the field's keys.
+e2e_keys Enter
+last_row '^ Enter keep  Esc undo  Tab next field$'
+e2e_keys Escape
+last_row '^ Enter edit/pick  V validate '
+
+# The expression editor (k k: from the description up to the
+# expression), then its list of names.
+e2e_keys k k Enter
+e2e_wait_for "required: which requests the rule applies to"
+last_row '^ Tab complete  C-f format  Enter new line  Esc back to the form$'
+e2e_type http.re
+e2e_keys Tab
+last_row '^ Up/Down choose  Tab/Enter take it  Esc close the list$'
+e2e_keys Escape
+last_row '^ Tab complete  C-f format '
+e2e_keys Escape
+last_row '^ Enter edit/pick  V validate '
+e2e_keys Escape
+e2e_wait_for "Discard the changes in this form? (y/n)"
+e2e_keys y
+last_row '^ \? help  : command  / filter  Enter details  n new'
+
+# A generic form (a legacy rate limit's): its keys, then the list's.
+e2e_keys :
+e2e_type rl
+e2e_keys Enter
+e2e_wait_match '^ rate-limits  8$'
+e2e_keys n
+e2e_wait_for "new rate-limits"
+last_row '^ Tab/S-Tab move  Left/Right/letter pick a choice  Enter submit  Esc cancel$'
+once "Tab/S-Tab move"
+e2e_keys Escape
+last_row '^ \? help  : command  / filter  Enter details  t enable/disable'
+e2e_quit_and_check_sane : q Enter
