@@ -1,6 +1,7 @@
 /* Running edgetui as a user would in the integration tests. */
 #include "config.h"
 
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -90,7 +91,7 @@ cli_spawn(struct fixture *f, const char *const *extra_env,
 {
 	char		*env[64], *argv[CLI_ARGS_MAX];
 	size_t		 n = 0, i, j, a = 0;
-	pid_t		 pid;
+	pid_t		 pid, parent = getpid();
 	int		 fd;
 
 	env_put(env, &n, itest_printf("CLOUDFLARE_API_TOKEN=%s",
@@ -130,6 +131,13 @@ cli_spawn(struct fixture *f, const char *const *extra_env,
 	pid = fork();
 	assert_true(pid != -1);
 	if (pid == 0) {
+		/*
+		 * Ends with the test program, even stopped (test_cli's resume
+		 * stops it): a failed assertion leaves no client behind.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+		    getppid() != parent)
+			_exit(127);
 		/* No terminal: edit must not find one to ask on. */
 		setsid();
 		fd = open("/dev/null", O_RDONLY);

@@ -1061,8 +1061,8 @@ test_one_patch_at_a_time(void **state)
 
 	loc = tus_create(e, 20 * MIB, NULL, NULL, uid);
 	file = video_file(e, uid);
-	patcher_start(&p, e, loc, 0, src, 10 * MIB, MIB);
 	assert_false(head_in_progress(e, loc));
+	patcher_start(&p, e, loc, 0, src, 10 * MIB, MIB);
 	/* Bytes on disk: the first PATCH holds the upload. */
 	wait_file_size(file, 1);
 	assert_true(head_in_progress(e, loc));
