@@ -643,6 +643,9 @@ test_edit(void **state)
 	assert_true(has(r.err, "expression:1:1: "));
 	assert_true(has(r.err, "\nhttp.hostt eq x\n^^^"));
 	assert_false(has(r.err, "column"));
+	/* Shown once: not again as lines of their own. */
+	assert_false(has(r.err, "edgetui: ^"));
+	assert_false(has(r.err, "edgetui: http.hostt"));
 	run_free(&r);
 	text = slurp(reopened);
 	assert_non_null(text);

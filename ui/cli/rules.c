@@ -549,6 +549,7 @@ rules_edit_loop(struct edit *e, enum expr_plan plan, cJSON **edited)
 	struct rulesets_lint	 l;
 	cJSON			*last = NULL;
 	char			*cause = NULL, *why = NULL, *line, *nl;
+	char			*comment;
 	size_t			 flen;
 
 	*edited = NULL;
@@ -581,7 +582,14 @@ rules_edit_loop(struct edit *e, enum expr_plan plan, cJSON **edited)
 		goto out;
 	}
 	cli_expr_error(l.text, &l.err);
-	/* The other problems, one per line, without the one just shown. */
+	/*
+	 * The other problems, one per line, without the one just shown; the
+	 * lint's own comment (the editor given up on it) is that one alone.
+	 */
+	comment = rulesets_lint_comment(&l);
+	if (strstr(cause, comment) != NULL)
+		*cause = '\0';
+	free(comment);
 	flen = strlen(l.field);
 	for (line = cause; line != NULL && *line != '\0'; line = nl) {
 		if ((nl = strchr(line, '\n')) != NULL)
