@@ -643,6 +643,8 @@ test_edit(void **state)
 	assert_true(has(r.err, "expression:1:1: "));
 	assert_true(has(r.err, "\nhttp.hostt eq x\n^^^"));
 	assert_false(has(r.err, "column"));
+	/* Once: not again as "other problems" after the caret. */
+	assert_null(strstr(strstr(r.err, "^^^"), "http.hostt"));
 	run_free(&r);
 	text = slurp(reopened);
 	assert_non_null(text);

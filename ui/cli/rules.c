@@ -548,7 +548,7 @@ rules_edit_loop(struct edit *e, enum expr_plan plan, cJSON **edited)
 {
 	struct rulesets_lint	 l;
 	cJSON			*last = NULL;
-	char			*cause = NULL, *why = NULL, *line, *nl;
+	char			*cause = NULL, *why = NULL, *line, *nl, *shown;
 	size_t			 flen;
 
 	*edited = NULL;
@@ -581,9 +581,19 @@ rules_edit_loop(struct edit *e, enum expr_plan plan, cJSON **edited)
 		goto out;
 	}
 	cli_expr_error(l.text, &l.err);
-	/* The other problems, one per line, without the one just shown. */
+	/*
+	 * The other problems, one per line, without the one just shown: its
+	 * text and caret lines go too.
+	 */
+	shown = rulesets_lint_comment(&l);
+	line = cause;
+	if (line != NULL && strncmp(line, shown, strlen(shown)) == 0) {
+		line += strlen(shown);
+		line += *line == '\n';
+	}
+	free(shown);
 	flen = strlen(l.field);
-	for (line = cause; line != NULL && *line != '\0'; line = nl) {
+	for (; line != NULL && *line != '\0'; line = nl) {
 		if ((nl = strchr(line, '\n')) != NULL)
 			*nl++ = '\0';
 		if (strncmp(line, l.field, flen) != 0 || line[flen] != ':')
