@@ -63,14 +63,18 @@ requestlog_selected(struct requestlog *l)
 	return (l->n > 0 ? &l->e[l->n - 1 - l->sel] : NULL);
 }
 
-/* A row in cols columns: the path gives way (its middle) to the rest. */
+/*
+ * A row in cols columns: the path gives way (its middle) to the rest, down
+ * to its least; then a note that does not fit whole gives way to "…"
+ * (Enter shows the entry whole), rather than being cut mid-word.
+ */
 static void
 requestlog_line(const struct http_log_entry *e, struct buf *b, int cols)
 {
 	struct tm	 tm;
-	struct buf	 note = BUF_INITIALIZER;
+	struct buf	 why = BUF_INITIALIZER, tries = BUF_INITIALIZER;
 	char		 when[16], *path;
-	int		 room;
+	int		 room, left, wwhy, wtries;
 
 	localtime_r(&e->time, &tm);
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
@@ -81,18 +85,28 @@ requestlog_line(const struct http_log_entry *e, struct buf *b, int cols)
 		buf_adds(b, "  -");
 	buf_addf(b, " %6ld ms  %5ld  ", e->latency_ms, e->budget_left);
 	if (e->attempt == 0)
-		buf_addf(&note, "  (not sent: %s)", status_message(e->status));
+		buf_addf(&why, "  (not sent: %s)", status_message(e->status));
 	else if (e->http_status == 0)
-		buf_addf(&note, "  (%s)", status_message(e->status));
+		buf_addf(&why, "  (%s)", status_message(e->status));
 	if (e->attempt > 1)
-		buf_addf(&note, "  (attempt %d)", e->attempt);
-	room = cols - (int)text_width(buf_str(b)) -
-	    (int)text_width(buf_str(&note));
+		buf_addf(&tries, "  (attempt %d)", e->attempt);
+	wwhy = (int)text_width(buf_str(&why));
+	wtries = (int)text_width(buf_str(&tries));
+	room = cols - (int)text_width(buf_str(b)) - wwhy - wtries;
 	path = pathshort(e->path, (size_t)MAXIMUM(room, REQUESTLOG_PATH_MIN));
 	buf_adds(b, path);
-	buf_adds(b, buf_str(&note));
+	left = cols - (int)text_width(buf_str(b));
+	if (wwhy + wtries <= left) {
+		buf_adds(b, buf_str(&why));
+		buf_adds(b, buf_str(&tries));
+	} else if (wwhy + 2 <= left) {
+		buf_adds(b, buf_str(&why));
+		buf_adds(b, " …");
+	} else if (left >= 3)
+		buf_adds(b, "  …");
 	free(path);
-	buf_free(&note);
+	buf_free(&why);
+	buf_free(&tries);
 }
 
 /* ---- one entry -------------------------------------------------------------- */

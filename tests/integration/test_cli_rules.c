@@ -646,6 +646,7 @@ test_edit(void **state)
 	/* Shown once: not again as lines of their own. */
 	assert_false(has(r.err, "edgetui: ^"));
 	assert_false(has(r.err, "edgetui: http.hostt"));
+	assert_null(strstr(strstr(r.err, "^^^"), "http.hostt"));
 	run_free(&r);
 	text = slurp(reopened);
 	assert_non_null(text);

@@ -193,10 +193,15 @@ rlmigrate_view_draw(struct tui *t, struct modal *m)
 	if (status_draw_message(t))
 		return;
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	/* Short enough for 80 columns. */
-	screen_put(LINES - 1, 0, COLS, " y add them  d add them, disable "
-	    "the legacy rules  q cancel  arrows scroll",
-	    screen_role(THEME_ROLE_WARNING));
+	/* Short enough for 80 columns; read-only offers no y or d. */
+	if (tui_readonly(t) != NULL)
+		screen_put(LINES - 1, 0, COLS, " read-only: a preview, nothing "
+		    "can be added  q close  arrows scroll",
+		    screen_role(THEME_ROLE_DIM));
+	else
+		screen_put(LINES - 1, 0, COLS, " y add them  d add them, "
+		    "disable the legacy rules  q cancel  arrows scroll",
+		    screen_role(THEME_ROLE_WARNING));
 }
 
 static void

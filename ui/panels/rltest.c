@@ -639,7 +639,8 @@ rltest_row(const struct rltest *s, size_t i, int y)
 		screen_fill(y, 0, COLS, a);
 	} else if ((int)i == s->first)
 		a |= A_BOLD;
-	screen_put(y, 1, COLS - 1, buf_str(&b), a);
+	/* The expression is cut with an ellipsis: Enter explains it whole. */
+	screen_cell(y, 1, COLS - 1, buf_str(&b), a);
 	buf_free(&b);
 }
 

@@ -492,7 +492,7 @@ textview_modal_draw(struct tui *t, struct modal *m)
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	screen_put(1, 1, COLS - 1, v->tv.title,
+	screen_cell(1, 1, COLS - 1, v->tv.title,
 	    screen_role(THEME_ROLE_TITLE));
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
