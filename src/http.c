@@ -1079,7 +1079,8 @@ static void
 http_judge(struct http_call *call, struct http_outcome *o)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*len, *e;
+	const char	*len, *e, *reason;
+	size_t		 elen, rlen;
 
 	if (call->too_big) {
 		/* The server answered, but with more than is read. */
@@ -1104,10 +1105,17 @@ http_judge(struct http_call *call, struct http_outcome *o)
 		/* A response cut short is no response. */
 		o->code = 0;
 		o->status = http_net_status(o->rc);
-		buf_adds(&b, curl_easy_strerror(o->rc));
+		reason = curl_easy_strerror(o->rc);
+		buf_adds(&b, reason);
+		/* The detail, without the reason it may end with again. */
 		e = call->errbuf;
-		if (*e != '\0' && strcasecmp(e, curl_easy_strerror(o->rc)) != 0)
-			buf_addf(&b, " (%.*s)", (int)strcspn(e, "\r\n"), e);
+		elen = strcspn(e, "\r\n");
+		rlen = strlen(reason);
+		if (elen > rlen + 2 && strncasecmp(e + elen - rlen, reason,
+		    rlen) == 0 && e[elen - rlen - 2] == ':')
+			elen -= rlen + 2;
+		if (elen > 0 && strncasecmp(e, reason, elen) != 0)
+			buf_addf(&b, " (%.*s)", (int)elen, e);
 		o->text = buf_detach(&b, NULL);
 		return;
 	}

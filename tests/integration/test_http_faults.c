@@ -655,6 +655,10 @@ test_connect_refused(void **state)
 	assert_null(strstr(cause, "/things"));
 	assert_non_null(strstr(cause, "connect"));
 	assert_null(strstr(cause, TOKEN));
+	/* curl's reason once: its detail without the reason again. */
+	assert_non_null(strstr(cause, "Couldn't connect to server"));
+	assert_null(strstr(strstr(cause, "Couldn't connect to server") + 1,
+	    "Couldn't connect to server"));
 	assert_int_equal(faultd_count(held), 0);
 	free(cause);
 	http_response_free(&resp);
