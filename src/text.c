@@ -286,12 +286,12 @@ text_ellipsize(const char *s, size_t cols, const char *ellipsis)
 }
 
 char *
-text_cell(const char *s, size_t cols)
+text_cell(const char *s, size_t cols, const char *ellipsis)
 {
 	char	*clean = text_clean(s), *cut, *cell;
 	size_t	 w;
 
-	cut = text_ellipsize(clean, cols, "...");
+	cut = text_ellipsize(clean, cols, ellipsis != NULL ? ellipsis : "...");
 	w = text_width(cut);
 	cell = xprintf("%s%*s", cut, (int)(w < cols ? cols - w : 0), "");
 	free(cut);

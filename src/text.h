@@ -54,9 +54,10 @@ size_t		 text_wrap(const char *, size_t);
 char		*text_ellipsize(const char *, size_t, const char *);
 /*
  * A table cell: s cleaned for the terminal (text_clean), cut to cols
- * columns with "..." and padded with spaces to them (allocated).
+ * columns with the ellipsis ("..." when NULL) and padded with spaces to
+ * them (allocated).
  */
-char		*text_cell(const char *, size_t);
+char		*text_cell(const char *, size_t, const char *);
 
 /*
  * Substring search ignoring ASCII case: the first match in the len bytes

@@ -67,16 +67,19 @@ test_cell(void **state)
 	char	*s;
 
 	(void)state;
-	s = text_cell("ab", 5);
+	s = text_cell("ab", 5, NULL);
 	assert_string_equal(s, "ab   ");
 	free(s);
-	s = text_cell("abcdefgh", 5);
+	s = text_cell("abcdefgh", 5, NULL);
 	assert_string_equal(s, "ab...");
 	free(s);
-	s = text_cell("a\x1b[31mred", 6);
+	s = text_cell("a\x1b[31mred", 6, NULL);
 	assert_string_equal(s, "ared  ");
 	free(s);
-	s = text_cell("\xc3\xa9t\xc3\xa9", 4);
+	s = text_cell("abcdefgh", 5, "\xe2\x80\xa6");
+	assert_string_equal(s, "abcd\xe2\x80\xa6");
+	free(s);
+	s = text_cell("\xc3\xa9t\xc3\xa9", 4, NULL);
 	assert_string_equal(s, "\xc3\xa9t\xc3\xa9 ");
 	assert_int_equal(text_width(s), 4);
 	free(s);

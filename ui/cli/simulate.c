@@ -65,7 +65,7 @@ cli_sim_text(const char *s, size_t width)
 {
 	char	*text;
 
-	text = width == 0 ? text_clean(s) : text_cell(s, width);
+	text = width == 0 ? text_clean(s) : text_cell(s, width, NULL);
 	fputs(text, stdout);
 	free(text);
 }

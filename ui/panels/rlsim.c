@@ -71,7 +71,7 @@ static char	*rlsim_last;
 static void
 rlsim_cell(struct buf *b, const char *s, size_t cols)
 {
-	char	*cell = text_cell(s, cols);
+	char	*cell = text_cell(s, cols, screen_ellipsis());
 
 	buf_adds(b, cell);
 	free(cell);

@@ -99,7 +99,7 @@ rltest_rule_name(const cJSON *rule)
 static void
 rltest_cell(struct buf *b, const char *s, size_t cols)
 {
-	char	*cell = text_cell(s, cols);
+	char	*cell = text_cell(s, cols, screen_ellipsis());
 
 	buf_adds(b, cell);
 	free(cell);
