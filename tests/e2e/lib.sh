@@ -392,6 +392,15 @@ e2e_type() {
 	    e2e_fail "tmux send-keys -l failed"
 }
 
+# e2e_command TEXT REGEX: the console command :TEXT, typed and entered,
+# then until a line matches REGEX (what it opens).
+e2e_command() {
+	e2e_keys :
+	e2e_type "$1"
+	e2e_keys Enter
+	e2e_wait_match "$2"
+}
+
 # e2e_resize COLS ROWS
 e2e_resize() {
 	local size

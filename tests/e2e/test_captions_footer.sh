@@ -11,10 +11,7 @@ e2e_edgemu_start
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match '^ videos  50$'
+e2e_command videos '^ videos  50$'
 e2e_keys /
 e2e_type "Annual report"
 e2e_keys Enter

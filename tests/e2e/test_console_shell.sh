@@ -114,10 +114,7 @@ e2e_keys :
 e2e_type "profile nosuch"
 e2e_keys Enter
 e2e_wait_for "no profile 'nosuch'"
-e2e_keys :
-e2e_type rl
-e2e_keys Enter
-e2e_wait_match "^ rate-limits  9$"
+e2e_command rl "^ rate-limits  9$"
 
 # A resize re-lays out the list.
 e2e_resize 80 24

@@ -65,10 +65,7 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 
 # The command line takes an alias of the kind.
-e2e_keys :
-e2e_type dops
-e2e_keys Enter
-e2e_wait_match '^ discovered-operations  40$'
+e2e_command dops '^ discovered-operations  40$'
 e2e_assert_contains "STATE   ORIGIN"
 e2e_wait_match '^[ >] POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
 e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '

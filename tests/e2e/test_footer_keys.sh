@@ -11,16 +11,10 @@ e2e_edgemu_start
 e2e_console_start
 e2e_wait_match '^ operations  300$'
 
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  [0-9]+$'
+e2e_command rules '^ rate-limit-rules  [0-9]+$'
 e2e_wait_match '^ \? help .*  C-t test'
 
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match '^ videos  [0-9]+'
+e2e_command videos '^ videos  [0-9]+'
 # The keys only videos have come first: the footer drops what does not fit.
 e2e_wait_match '^ \? help .*  L from URL  U one-time URL  D download  C clip  S sign URL'
 e2e_assert_not_contains 'U upload URL'

@@ -23,10 +23,7 @@ once() {
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  6$'
+e2e_command rules '^ rate-limit-rules  6$'
 last_row '^ \? help  : command  / filter  Enter details  n new'
 
 # n: the rule form's keys where the list's were, on that line alone.
@@ -59,10 +56,7 @@ e2e_keys y
 last_row '^ \? help  : command  / filter  Enter details  n new'
 
 # A generic form (a legacy rate limit's): its keys, then the list's.
-e2e_keys :
-e2e_type rl
-e2e_keys Enter
-e2e_wait_match '^ rate-limits  8$'
+e2e_command rl '^ rate-limits  8$'
 e2e_keys n
 e2e_wait_for "new rate-limits"
 last_row '^ Tab/S-Tab move  Left/Right/letter pick a choice  Enter submit  Esc cancel$'

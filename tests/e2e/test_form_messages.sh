@@ -29,10 +29,7 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 
 # ---- the rate-limits form: an error of three rows and more
-e2e_keys :
-e2e_type rate-limits
-e2e_keys Enter
-e2e_wait_match '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits  [0-9]+$'
 e2e_keys n
 e2e_wait_for 'new rate-limits'
 e2e_keys Tab Tab Tab Tab
@@ -116,10 +113,7 @@ e2e_wait_gone "edit rate-limits $id"
 
 # ---- the rule form at 40 columns: the refusal over three rows, kept
 # for !, and the status message under it whole
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  [0-9]+$'
+e2e_command rules '^ rate-limit-rules  [0-9]+$'
 e2e_keys n
 e2e_wait_for 'new rate limiting rule (no plan'
 e2e_keys Enter
@@ -168,10 +162,7 @@ e2e_keys y
 e2e_wait_gone 'new rate limiting rule'
 
 # ---- the migration preview shows what a key did
-e2e_keys :
-e2e_type rate-limits
-e2e_keys Enter
-e2e_wait_match '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits  [0-9]+$'
 e2e_keys M
 e2e_wait_for 'migrate 1 legacy rate limit'
 e2e_wait_for 'y add them  d add them'

@@ -47,10 +47,7 @@ uid=$(e2e_api GET "$STREAM?search=Keynote%20rehearsal" | stream_field uid)
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_wait_match "^> Keynote rehearsal\.mp4 "
 
 # ---- the form: unchanged, Enter sends nothing; a change is sent alone
@@ -166,10 +163,7 @@ e2e_resize 80 24
 login=$(e2e_api GET "$RL" | grep -oE '"id":"[0-9a-f]{32}","disabled":(true|false),"description":"Protect the login form[^"]*"' |
     grep -oE '[0-9a-f]{32}')
 [ -n "$login" ] || e2e_fail "no login rule"
-e2e_keys :
-e2e_type rate-limits
-e2e_keys Enter
-e2e_wait_match "^ rate-limits  [0-9]+$"
+e2e_command rate-limits "^ rate-limits  [0-9]+$"
 e2e_keys e
 e2e_wait_for "edit rate-limits $login"
 e2e_assert_not_contains "match.response.origin_tr "

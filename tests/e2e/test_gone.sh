@@ -57,10 +57,7 @@ e2e_keys Enter
 e2e_wait_match '^ operations  300  >  operations '
 e2e_keys q
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type discovered-operations
-e2e_keys Enter
-e2e_wait_match '^ discovered-operations  [0-9]+$'
+e2e_command discovered-operations '^ discovered-operations  [0-9]+$'
 e2e_assert_not_contains "is retired"
 
 if grep -qE ' (POST|PUT|PATCH|DELETE) /zones/[0-9a-f]+/rate_limits' \

@@ -98,10 +98,7 @@ e2e_keys Enter
 e2e_wait_for "saved rate-limits $back"
 e2e_api GET "$RL/$back" | grep -q '"description":"[^"]* changed"' ||
     e2e_fail "the form's description did not reach the server"
-e2e_keys :
-e2e_type journal
-e2e_keys Enter
-e2e_wait_match "rate-limits +$back +updated: description"
+e2e_command journal "rate-limits +$back +updated: description"
 e2e_keys u
 e2e_wait_for "Apply 1 change to rate-limits $back? (y/n)"
 e2e_assert_contains "description"
@@ -114,18 +111,12 @@ e2e_wait_for "journal: 4 changes of profile"
 # ---- a deleted video: the journal says it cannot be restored.
 e2e_keys q
 e2e_wait_gone "journal: 4 changes"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_keys d
 e2e_wait_for "(y/n)"
 e2e_keys y
 e2e_wait_for "deleted videos "
-e2e_keys :
-e2e_type journal
-e2e_keys Enter
-e2e_wait_match "videos +[0-9a-f]{32} +deleted"
+e2e_command journal "videos +[0-9a-f]{32} +deleted"
 e2e_keys u
 e2e_wait_for "cannot undo: a deleted video cannot be restored"
 e2e_assert_not_contains "(y/n)"
@@ -145,10 +136,7 @@ printf 'meta:\n  name: after rename\n' >"$E2E_DIR/rename.yaml"
 "$EDGETUI" update live-inputs "$liuid" -f "$E2E_DIR/rename.yaml" \
     >"$E2E_DIR/rename.out" 2>&1 || e2e_fail "update: $(cat "$E2E_DIR/rename.out")"
 grep -q "$publish" "$JOURNAL" && e2e_fail "the journal holds the publish URL"
-e2e_keys :
-e2e_type journal
-e2e_keys Enter
-e2e_wait_match "live-inputs +$liuid +updated: meta"
+e2e_command journal "live-inputs +$liuid +updated: meta"
 e2e_keys u
 e2e_wait_for "Apply 1 change to live-inputs $liuid? (y/n)"
 e2e_assert_contains 'meta.name: "after rename" → "before rename"'

@@ -40,10 +40,7 @@ check_caret() {
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^> 1 +Login form'
+e2e_command rules '^> 1 +Login form'
 e2e_keys E
 e2e_wait_match "^edit: expression: column [0-9]+: unknown field 'foo.bar'$"
 e2e_wait_match '^ *\^{7}$'

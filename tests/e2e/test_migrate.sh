@@ -32,10 +32,7 @@ rs_sent() {
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type rl
-e2e_keys Enter
-e2e_wait_match '^ rate-limits  8$'
+e2e_command rl '^ rate-limits  8$'
 id1=$(e2e_screen | grep -F "Protect the login form" | grep -oE '[0-9a-f]{32}')
 id2=$(e2e_screen | grep -F "Public API burst limit" | grep -oE '[0-9a-f]{32}')
 [ -n "$id1" ] && [ -n "$id2" ] || e2e_fail "the two rules' ids are not shown"

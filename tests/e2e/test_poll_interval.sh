@@ -29,10 +29,7 @@ dl_gets() {
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_keys /
 e2e_type "Quarterly all-hands"
 e2e_keys Enter

@@ -20,10 +20,7 @@ rs_changes() {
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  [0-9]+$'
+e2e_command rules '^ rate-limit-rules  [0-9]+$'
 e2e_wait_match '^> 1   Login form'
 
 e2e_keys Enter

@@ -25,10 +25,7 @@ stream_mp4 "$E2E_DIR/clips/clip.mp4" 2000 4096
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type li
-e2e_keys Enter
-e2e_wait_match "^ live-inputs  [0-9]+$"
+e2e_command li "^ live-inputs  [0-9]+$"
 e2e_wait_for "log check"
 e2e_keys G
 e2e_wait_match "^>.*log check"
@@ -68,10 +65,7 @@ e2e_wait_gone "request log: "
 
 # An upload runs on its own client and connection: its tus create (POST)
 # and PATCH are in the same log.
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_keys u
 e2e_wait_for "video file to upload"
 e2e_type clips/clip.mp4
@@ -79,10 +73,7 @@ e2e_keys Enter
 e2e_wait_for "name of the video"
 e2e_keys Enter
 e2e_wait_match "uploaded clip\.mp4: video [0-9a-f]{32}"
-e2e_keys :
-e2e_type log
-e2e_keys Enter
-e2e_wait_match "^ request log: "
+e2e_command log "^ request log: "
 e2e_wait_match "  PATCH +204 +[0-9]+ ms +[0-9]+  http://127\.0\.0\.1:[0-9]+/"
 e2e_wait_match "  POST +201 +[0-9]+ ms +[0-9]+  $ACC/stream$"
 e2e_keys q

@@ -17,10 +17,7 @@ ROW='^ [0-9:]{8}  GET +- +[0-9]+ ms +[0-9]+  '
 e2e_console_start
 e2e_wait_match '^ operations  0$'
 e2e_wait_for "attempts)"
-e2e_keys :
-e2e_type log
-e2e_keys Enter
-e2e_wait_match "^ request log: 3 requests in this session"
+e2e_command log "^ request log: 3 requests in this session"
 e2e_wait_match "${ROW}…/operations\\?page…  \\(transport failure\\)$"
 e2e_wait_count "\\(transport failure\\) …$" 2
 e2e_wait_match "${ROW}…/operations\\?pa…  \\(transport failure\\) …$"

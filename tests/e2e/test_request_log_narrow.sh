@@ -16,18 +16,9 @@ ROW='^ [0-9:]{8}  GET +200 +[0-9]+ ms +[0-9]+  '
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type li
-e2e_keys Enter
-e2e_wait_match '^ live-inputs  [0-9]+$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  6$'
-e2e_keys :
-e2e_type log
-e2e_keys Enter
-e2e_wait_match "^ request log: 4 requests in this session, newest first"
+e2e_command li '^ live-inputs  [0-9]+$'
+e2e_command rules '^ rate-limit-rules  6$'
+e2e_command log "^ request log: 4 requests in this session, newest first"
 e2e_wait_match "${ROW}…/phases/http_ratelimit/entrypoint$"
 e2e_wait_match "${ROW}/accounts/${ACC:0:4}…/stream/live_inputs(\\?|$)"
 e2e_wait_match "${ROW}/zones/${ZONE:0:4}…/…/settings/operations\\?per…$"

@@ -63,10 +63,7 @@ export EDITOR=$E2E_DIR/editor.sh
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  1$'
+e2e_command rules '^ rate-limit-rules  1$'
 e2e_wait_match '^> .*Search API'
 e2e_wait_for "n new"
 

@@ -20,10 +20,7 @@ ep_absent() {
 ep_absent || e2e_fail "the zone already has an entry point"
 
 e2e_console_start
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  0'
+e2e_command rules '^ rate-limit-rules  0'
 e2e_keys n
 e2e_wait_for "new rate limiting rule"
 e2e_keys Enter

@@ -22,10 +22,7 @@ e2e_api PUT "/zones/$CLOUDFLARE_ZONE_ID/rulesets/phases/http_ratelimit/entrypoin
 name=ip.src.nowhere$(printf 'x%.0s' $(seq 150))
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  1$'
+e2e_command rules '^ rate-limit-rules  1$'
 e2e_keys n
 e2e_wait_for "V validate  S save"
 e2e_keys k k

@@ -21,10 +21,7 @@ export EDITOR=$E2E_DIR/editor.sh
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^> 1 +Login form'
+e2e_command rules '^> 1 +Login form'
 e2e_keys E
 e2e_wait_for "Apply 1 change"
 e2e_keys y

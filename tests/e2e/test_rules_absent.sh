@@ -16,10 +16,7 @@ if e2e_api GET "$EP" >/dev/null 2>&1 ||
 fi
 
 e2e_console_start
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  0'
+e2e_command rules '^ rate-limit-rules  0'
 e2e_wait_for "no records"
 e2e_assert_not_contains "404"
 

@@ -37,10 +37,7 @@ rules_fields() {
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  6$'
+e2e_command rules '^ rate-limit-rules  6$'
 e2e_wait_for 'entry point version 2   plan unknown: language-only lint, the server decides'
 e2e_wait_match '^  #   DESCRIPTION +ACTION +RATE +TIMEOUT +ENABLED +CHARACTERISTICS +EXPRESSION'
 e2e_wait_match '^> 1   Login form: block… block +5/60s +600 +yes +cf\.colo\.id,ip\.… http\.request\.uri\.path eq "/login'
@@ -191,10 +188,7 @@ e2e_wait_match '^  1   Login form: block… block +5/60s +600 +yes '
 e2e_wait_match '^. 4   Checkout abuse'
 
 # The journal has the restore.
-e2e_keys :
-e2e_type journal
-e2e_keys Enter
-e2e_wait_match 'rate-limit-rule +[0-9a-f]{32} +updated: rules'
+e2e_command journal 'rate-limit-rule +[0-9a-f]{32} +updated: rules'
 e2e_wait_match 'rate-limit-rule +[0-9a-f]{32} +deleted'
 # Undo points to the versions: a rule's path needs its ruleset.
 e2e_keys u

@@ -90,10 +90,7 @@ e2e_keys Escape
 e2e_wait_gone 'rules tester'
 
 # A new tester, by C-t in the rules list, starts with the last one's values.
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^> 1   Login form'
+e2e_command rules '^> 1   Login form'
 e2e_keys C-t
 e2e_wait_for 'rules tester'
 e2e_wait_match '^ URL +https://example\.com/login'
@@ -148,10 +145,7 @@ mkfifo "$E2E_DIR/pipe.json" "$E2E_DIR/release"
 	read -r -t 60 _ <&4 || true
 } >"$E2E_DIR/pipe.json" &
 writer=$!
-e2e_keys :
-e2e_type "simulate $E2E_DIR/pipe.json"
-e2e_keys Enter
-e2e_wait_match '^  [0-9]+ lines read$'
+e2e_command "simulate $E2E_DIR/pipe.json" '^  [0-9]+ lines read$'
 e2e_wait_for 'Esc or q cancels the run.'
 e2e_keys Escape
 e2e_wait_for 'pipe.json: cancelled; nothing was kept'

@@ -10,10 +10,7 @@ e2e_init rules_wide
 e2e_edgemu_start
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type rules
-e2e_keys Enter
-e2e_wait_match '^ rate-limit-rules  6$'
+e2e_command rules '^ rate-limit-rules  6$'
 e2e_wait_match '^> 1   Login form: block credential stuffing +block +5/60s +600 +yes +cf\.colo\.id,ip\.… http\.request\.uri\.path eq "/login" and http\.'
 e2e_wait_match '^  6   Password reset: count failures only +block +5/600s +3600 +yes .* [0-9a-f]{32}$'
 

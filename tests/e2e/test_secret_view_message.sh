@@ -14,10 +14,7 @@ e2e_edgemu_start
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type signing-keys
-e2e_keys Enter
-e2e_wait_match "^ signing-keys  2$"
+e2e_command signing-keys "^ signing-keys  2$"
 e2e_keys n
 e2e_wait_for "Create a new signing key? (y/n)"
 e2e_keys y

@@ -126,10 +126,7 @@ e2e_keys q
 e2e_wait_gone "Signed URLs for video"
 
 # ---- a new signing key, remembered for signing here
-e2e_keys :
-e2e_type signing-keys
-e2e_keys Enter
-e2e_wait_match "^ signing-keys  2$"
+e2e_command signing-keys "^ signing-keys  2$"
 e2e_keys n
 e2e_wait_for "Create a new signing key? (y/n)"
 e2e_keys y
@@ -163,10 +160,7 @@ e2e_wait_match "^ signing-keys  3$"
 
 # ---- S signs here with the remembered key, an address range allowed
 # The videos list comes back as it was left, filtered.
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
+e2e_command videos "^ videos  1 of 1  /Interview with the CTO$"
 e2e_keys S
 e2e_wait_for "signed URLs for this video"
 e2e_wait_match "^ key +\* < $kid >"

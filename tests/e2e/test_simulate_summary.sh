@@ -18,10 +18,7 @@ done >"$log"
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type "simulate $log"
-e2e_keys Enter
-e2e_wait_match '^ 2000 lines \(combined\), 0 bad, 2000 requests; [0-9]+'
+e2e_command "simulate $log" '^ 2000 lines \(combined\), 0 bad, 2000 requests; [0-9]+'
 e2e_wait_match '^   (.* )?rule$'
 e2e_keys q
 e2e_wait_gone 'lines (combined)'

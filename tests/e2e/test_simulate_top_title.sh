@@ -17,10 +17,7 @@ done >"$log"
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type "simulate $log"
-e2e_keys Enter
-e2e_wait_match '^ 20 lines \(combined\), 0 bad, 20 requests; '
+e2e_command "simulate $log" '^ 20 lines \(combined\), 0 bad, 20 requests; '
 # Too narrow for the marks at the row's end: they lead the name.
 e2e_wait_match '^ 5 +\(disabled\) Version 2 AP'
 e2e_keys Enter

@@ -30,10 +30,7 @@ url="http://127.0.0.1:$port/media/talk.mp4"
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 
 # ---- L: a URL that is not http(s) is asked again, with why.
 e2e_keys L

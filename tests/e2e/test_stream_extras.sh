@@ -15,10 +15,7 @@ uid=$(e2e_api GET "$STREAM?search=Quarterly%20all-hands" | stream_field uid)
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_keys /
 e2e_type "Quarterly all-hands"
 e2e_wait_match "^> Quarterly all-hands\.mp4 +ready "

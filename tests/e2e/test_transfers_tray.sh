@@ -52,10 +52,7 @@ upload() {	# FILE NAME
 	grep -oE "uploaded $2: video [0-9a-f]{32}" "$E2E_DIR/screen.now" |
 	    grep -oE '[0-9a-f]{32}$'
 }
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 alpha=$(upload a.mp4 "Alpha clip")
 beta=$(upload b.mp4 "Beta clip")
 e2e_keys /

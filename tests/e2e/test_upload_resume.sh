@@ -29,10 +29,7 @@ journal=$XDG_STATE_HOME/edgetui/uploads.json
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_keys u
 e2e_wait_for "video file to upload"
 e2e_type big

@@ -48,10 +48,7 @@ EOF
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type user-schemas
-e2e_keys Enter
-e2e_wait_match '^ user-schemas  2$'
+e2e_command user-schemas '^ user-schemas  2$'
 e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 yes '
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 no '
 

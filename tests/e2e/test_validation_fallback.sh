@@ -34,10 +34,7 @@ e2e_api GET "/zones/$CLOUDFLARE_ZONE_ID/api_gateway/operations/$op/schema_valida
     grep -qE '"mitigation_action": *"block"' ||
     e2e_fail "the classic API does not have block for $op"
 
-e2e_keys :
-e2e_type validation-schemas
-e2e_keys Enter
-e2e_wait_match '^ user-schemas \(classic API: this server has no current one\)  2$'
+e2e_command validation-schemas '^ user-schemas \(classic API: this server has no current one\)  2$'
 e2e_wait_for "no /schema_validation on this server (404): using the classic API"
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 +no '
 

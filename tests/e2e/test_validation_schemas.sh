@@ -43,10 +43,7 @@ EOF
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_keys :
-e2e_type validation-schemas
-e2e_keys Enter
-e2e_wait_match '^ validation-schemas  2$'
+e2e_command validation-schemas '^ validation-schemas  2$'
 e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 +yes '
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 +no '
 # At 80 columns the footer ends with the last hint that fits whole.
@@ -138,10 +135,7 @@ fi
 [ "$(e2e_api_status)" = 404 ] || e2e_fail "reading the deleted schema: HTTP $(e2e_api_status), not 404"
 
 # The zone's settings: each value with its meaning, then one PUT.
-e2e_keys :
-e2e_type validation-settings
-e2e_keys Enter
-e2e_wait_match '^ validation-settings$'
+e2e_command validation-settings '^ validation-settings$'
 e2e_wait_for "Default action: log (a request that breaks its schema is logged, and passes)"
 e2e_wait_for "Override: none set (no override: each operation's action, else the default)"
 e2e_keys e

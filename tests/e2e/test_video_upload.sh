@@ -20,10 +20,7 @@ echo notes >"$E2E_DIR/clips/notes.txt"
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_expect_screen videos-list.txt
 
 # u: the path (the pane's working directory is the work dir), completed.

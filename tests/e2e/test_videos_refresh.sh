@@ -28,10 +28,7 @@ stream_mp4 "$E2E_DIR/refresh-me.mp4" 4000 8192
 console_at=$(wc -l <"$E2E_DIR/edgemu.log")
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  43$"
+e2e_command videos "^ videos  43$"
 stream_wait_list_gets "$console_at" 1
 
 e2e_keys u

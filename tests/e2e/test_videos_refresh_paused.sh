@@ -25,10 +25,7 @@ wait_clock() {
 at=$(wc -l <"$E2E_DIR/edgemu.log")
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 e2e_wait_match "^[ >] .* (queued|inprogress) "
 
 # Shown: the list is fetched again and again while videos are pending:
@@ -38,10 +35,7 @@ stream_wait_list_gets "$at" 3
 # Another list shown: at most the refresh already on its way (and one the
 # screen showed before edgemu logged it), then none, where a refresh that
 # went on would fetch eight times.
-e2e_keys :
-e2e_type rl
-e2e_keys Enter
-e2e_wait_match "^ rate-limits  8$"
+e2e_command rl "^ rate-limits  8$"
 at=$(wc -l <"$E2E_DIR/edgemu.log")
 wait_clock
 hidden=$(stream_list_gets "$at")
@@ -50,10 +44,7 @@ echo "e2e: $hidden list GETs in 16 s hidden"
 
 # Shown again: it fetches at once and goes on.
 at=$(wc -l <"$E2E_DIR/edgemu.log")
-e2e_keys :
-e2e_type videos
-e2e_keys Enter
-e2e_wait_match "^ videos  50$"
+e2e_command videos "^ videos  50$"
 stream_wait_list_gets "$at" 2
 
 e2e_quit_and_check_sane : q Enter
