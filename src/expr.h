@@ -93,6 +93,9 @@ int	 expr_request_set(struct expr_request *, const char *method,
 /* Host, scheme and path+query given apart (logs carry them so). */
 int	 expr_request_set_parts(struct expr_request *, const char *method,
 	     const char *scheme, const char *host, const char *uri);
+/* Whether set_parts would take scheme, host and uri (1) or fail (0). */
+int	 expr_request_parts_ok(const char *scheme, const char *host,
+	     const char *uri);
 /* Client address (IPv4 or IPv6 text); -1 when not an address. */
 int	 expr_request_set_ip(struct expr_request *, const char *);
 void	 expr_request_set_country(struct expr_request *, const char *);
