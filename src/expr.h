@@ -127,6 +127,16 @@ struct expr_memo	*expr_memo_new(const struct expr *);
 void			 expr_memo_free(struct expr_memo *);
 int			 expr_eval_memo(struct expr_memo *,
 			     struct expr_request *);
+/*
+ * One memo for up to 64 expressions (those that read the same fields, as
+ * expr_memo_same_fields says, share it best): bit i of the result is
+ * expression i's.
+ */
+struct expr_memo	*expr_memo_new_set(const struct expr *const *, size_t);
+uint64_t		 expr_eval_memo_set(struct expr_memo *,
+			     struct expr_request *);
+int			 expr_memo_same_fields(const struct expr *,
+			     const struct expr *);
 
 /*
  * Explain: each node of the tree, in source order, depth first, with its

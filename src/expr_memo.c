@@ -5,7 +5,9 @@
  * result is kept in a direct-mapped table keyed by those values, compared
  * byte for byte. An expression that reads a map or an array is always
  * evaluated; so is one whose values rarely repeat (a client address), as
- * the table would only cost time.
+ * the table would only cost time. Expressions that read the same fields
+ * (rules on the path) can share one memo: a slot keeps all their results,
+ * and a request's values are hashed and looked up once for all.
  */
 #include "config.h"
 
@@ -30,12 +32,13 @@ struct memo_slot {
 	uint64_t	 hash;
 	uint32_t	 len;
 	uint8_t		 used;
-	uint8_t		 result;
+	uint64_t	 result;	/* bit i: es[i] */
 	char		 key[MEMO_KEY_MAX];
 };
 
 struct expr_memo {
-	const struct expr	*e;
+	const struct expr	**es;
+	size_t			 nes;
 	enum expr_field		*fields;	/* read, each once */
 	size_t			 nfields;
 	int			 never;		/* reads a map, an array */
@@ -78,17 +81,51 @@ memo_walk(struct expr_memo *m, const struct expr_node *n)
 }
 
 struct expr_memo *
-expr_memo_new(const struct expr *e)
+expr_memo_new_set(const struct expr *const *es, size_t n)
 {
 	struct expr_memo	*m;
+	size_t			 i;
 
 	m = xcalloc(1, sizeof *m);
-	m->e = e;
-	if (e != NULL)
-		memo_walk(m, e->root);
+	m->es = xcalloc(n + 1, sizeof *m->es);
+	m->nes = n;
+	for (i = 0; i < n; i++) {
+		m->es[i] = es[i];
+		if (es[i] == NULL)
+			m->never = 1;
+		else
+			memo_walk(m, es[i]->root);
+	}
 	if (!m->never)
 		m->slots = xcalloc(MEMO_SLOTS, sizeof *m->slots);
 	return (m);
+}
+
+struct expr_memo *
+expr_memo_new(const struct expr *e)
+{
+	return (expr_memo_new_set(&e, 1));
+}
+
+int
+expr_memo_same_fields(const struct expr *a, const struct expr *b)
+{
+	struct expr_memo	*ma, *mb;
+	size_t			 i, j;
+	int			 same;
+
+	ma = expr_memo_new_set(&a, 1);
+	mb = expr_memo_new_set(&b, 1);
+	same = !ma->never && !mb->never && ma->nfields == mb->nfields;
+	for (i = 0; same && i < ma->nfields; i++) {
+		for (j = 0; j < mb->nfields; j++)
+			if (ma->fields[i] == mb->fields[j])
+				break;
+		same = j < mb->nfields;
+	}
+	expr_memo_free(ma);
+	expr_memo_free(mb);
+	return (same);
 }
 
 void
@@ -98,6 +135,7 @@ expr_memo_free(struct expr_memo *m)
 		return;
 	free(m->slots);
 	free(m->fields);
+	free(m->es);
 	free(m);
 }
 
@@ -222,19 +260,31 @@ memo_account(struct expr_memo *m, int hit)
 	m->lookups = m->hits = 0;
 }
 
-int
-expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
+/* Each expression evaluated: bit i, es[i]'s result. */
+static uint64_t
+memo_eval(const struct expr_memo *m, struct expr_request *rq)
+{
+	uint64_t	r = 0;
+	size_t		i;
+
+	for (i = 0; i < m->nes; i++)
+		if (expr_eval(m->es[i], rq) == 1)
+			r |= (uint64_t)1 << i;
+	return (r);
+}
+
+uint64_t
+expr_eval_memo_set(struct expr_memo *m, struct expr_request *rq)
 {
 	struct memo_slot	*s;
-	uint64_t		 h = 0;
+	uint64_t		 h = 0, r;
 	size_t			 i;
-	int			 r;
 
-	if (m->slots == NULL || m->e == NULL)
-		return (expr_eval(m->e, rq));
+	if (m->slots == NULL)
+		return (memo_eval(m, rq));
 	if (m->rest > 0) {
 		m->rest--;
-		return (expr_eval(m->e, rq));
+		return (memo_eval(m, rq));
 	}
 	for (i = 0; i < m->nfields; i++) {
 		h = (h ^ expr_request_field_hash(rq, m->fields[i])) *
@@ -246,7 +296,7 @@ expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
 		memo_account(m, 1);
 		return (s->result);
 	}
-	r = expr_eval(m->e, rq);
+	r = memo_eval(m, rq);
 	if (memo_key(m, rq) != 0) {
 		memo_account(m, 0);
 		return (r);
@@ -254,8 +304,16 @@ expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
 	memcpy(s->key, m->key, m->len);
 	s->len = (uint32_t)m->len;
 	s->hash = h;
-	s->result = (uint8_t)r;
+	s->result = r;
 	s->used = 1;
 	memo_account(m, 0);
 	return (r);
+}
+
+int
+expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
+{
+	if (m->slots == NULL)
+		return (expr_eval(m->es[0], rq));
+	return ((int)(expr_eval_memo_set(m, rq) & 1));
 }

@@ -60,6 +60,10 @@ struct sim_rule {
 	struct expr		*expr;
 	struct expr		*counting;	/* NULL: expr counts */
 	struct sim_keyer	*keyer;
+	size_t			 group;		/* of expr's result */
+	size_t			 cgroup;	/* of counting's */
+	unsigned		 bit;		/* in the group's results */
+	unsigned		 cbit;
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
 	uint32_t		 limit;		/* requests_per_period */
@@ -154,12 +158,23 @@ struct sim_batch {
 	struct buf		 keys;
 };
 
+/*
+ * Expressions that read the same fields are evaluated together (one
+ * memo lookup gives all their results, expr_memo_new_set).
+ */
+#define SIM_GROUP_MAX	64
+
+struct sim_group {
+	const struct expr	*es[SIM_GROUP_MAX];
+	size_t			 n;
+};
+
 /* What one thread evaluates with: expressions are shared, not this. */
 struct sim_eval {
 	struct expr_request	*rq;
 	struct buf		 cookie;	/* a Cookie header from Cookies */
-	struct expr_memo	**memo;		/* per rule, of expr */
-	struct expr_memo	**cmemo;	/* of counting */
+	struct expr_memo	**memo;		/* per group */
+	uint64_t		*results;	/* per group, of the request */
 	uint64_t		 gen;		/* the request */
 	uint64_t		*kgen;		/* per keyer: its lookup's */
 	size_t			*klookup;	/* that lookup */
@@ -171,6 +186,8 @@ struct simulate {
 	size_t			 nrules;
 	struct sim_keyer	**keyers;
 	size_t			 nkeyers;
+	struct sim_group	*groups;
+	size_t			 ngroups;
 	struct sim_eval		*eval;		/* the caller's */
 	struct sim_batch	*one;		/* simulate_request's */
 	unsigned		 headers;	/* SIM_H_*: what rules read */
@@ -216,13 +233,11 @@ sim_eval_new(const struct simulate *sim)
 
 	ev = xcalloc(1, sizeof *ev);
 	ev->rq = expr_request_new();
-	ev->memo = xcalloc(sim->nrules + 1, sizeof *ev->memo);
-	ev->cmemo = xcalloc(sim->nrules + 1, sizeof *ev->cmemo);
-	for (i = 0; i < sim->nrules; i++) {
-		ev->memo[i] = expr_memo_new(sim->rules[i].expr);
-		if (sim->rules[i].counting != NULL)
-			ev->cmemo[i] = expr_memo_new(sim->rules[i].counting);
-	}
+	ev->memo = xcalloc(sim->ngroups + 1, sizeof *ev->memo);
+	ev->results = xcalloc(sim->ngroups + 1, sizeof *ev->results);
+	for (i = 0; i < sim->ngroups; i++)
+		ev->memo[i] = expr_memo_new_set(sim->groups[i].es,
+		    sim->groups[i].n);
 	ev->kgen = xcalloc(sim->nkeyers + 1, sizeof *ev->kgen);
 	ev->klookup = xcalloc(sim->nkeyers + 1, sizeof *ev->klookup);
 	return (ev);
@@ -235,12 +250,10 @@ sim_eval_free(const struct simulate *sim, struct sim_eval *ev)
 
 	if (ev == NULL)
 		return;
-	for (i = 0; i < sim->nrules; i++) {
+	for (i = 0; i < sim->ngroups; i++)
 		expr_memo_free(ev->memo[i]);
-		expr_memo_free(ev->cmemo[i]);
-	}
 	free(ev->memo);
-	free(ev->cmemo);
+	free(ev->results);
 	free(ev->kgen);
 	free(ev->klookup);
 	expr_request_free(ev->rq);
@@ -565,6 +578,30 @@ sim_rule_free(struct sim_rule *r)
 	free(r->description);
 }
 
+/* The group of an expression, with those that read the same fields. */
+static void
+sim_group(struct simulate *sim, const struct expr *e, size_t *group,
+    unsigned *bit)
+{
+	struct sim_group	*g;
+	size_t			 i;
+
+	for (i = 0; i < sim->ngroups; i++) {
+		g = &sim->groups[i];
+		if (g->n < SIM_GROUP_MAX && expr_memo_same_fields(g->es[0], e))
+			break;
+	}
+	if (i == sim->ngroups) {
+		sim->groups = xreallocarray(sim->groups, sim->ngroups + 1,
+		    sizeof *sim->groups);
+		sim->groups[sim->ngroups++].n = 0;
+	}
+	g = &sim->groups[i];
+	*group = i;
+	*bit = (unsigned)g->n;
+	g->es[g->n++] = e;
+}
+
 /* Each keyer's table, with the numbers of its rules in their places. */
 static void
 sim_tables(struct simulate *sim)
@@ -587,6 +624,12 @@ sim_tables(struct simulate *sim)
 		}
 		k->tab = simtab_new(tr, k->nrules);
 		free(tr);
+	}
+	for (i = 0; i < sim->nrules; i++) {
+		r = &sim->rules[i];
+		sim_group(sim, r->expr, &r->group, &r->bit);
+		if (r->counting != NULL)
+			sim_group(sim, r->counting, &r->cgroup, &r->cbit);
 	}
 	sim->eval = sim_eval_new(sim);
 	sim->one = sim_batch_new(0);
@@ -659,6 +702,7 @@ simulate_free(struct simulate *sim)
 		sim_keyer_free(sim->keyers[i]);
 	free(sim->keyers);
 	sim_eval_free(sim, sim->eval);
+	free(sim->groups);
 	sim_batch_free(sim->one);
 	free(sim);
 }
@@ -901,11 +945,13 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 		    sizeof *b->lookups);
 	}
 	ev->gen++;
+	for (i = 0; i < sim->ngroups; i++)
+		ev->results[i] = expr_eval_memo_set(ev->memo[i], ev->rq);
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
-		matched = expr_eval_memo(ev->memo[i], ev->rq) == 1;
+		matched = (int)(ev->results[r->group] >> r->bit & 1);
 		counted = r->counting != NULL ?
-		    expr_eval_memo(ev->cmemo[i], ev->rq) == 1 : matched;
+		    (int)(ev->results[r->cgroup] >> r->cbit & 1) : matched;
 		if (!matched && !counted)
 			continue;
 		k = r->keyer;
