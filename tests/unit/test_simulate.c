@@ -2,7 +2,8 @@
  * Unit tests for simulate.c: the sliding window at its edges, mitigation
  * timeouts that end and start again, what each characteristic keys on,
  * the top clients, and the rules it reads, refuses or leaves out. The
- * expected numbers are worked out by hand next to each case.
+ * expected numbers are worked out by hand next to each case. A log of
+ * many batches gives the same report on two threads as on one.
  */
 #include "config.h"
 
@@ -399,6 +400,121 @@ test_progress(void **state)
 	free(path);
 }
 
+/* The report and the bad lines kept, as one text to compare. */
+static char *
+report_text(struct simulate *sim, struct accesslog *l)
+{
+	struct simulate_report	 rep;
+	cJSON			*j, *bad;
+	char			*text;
+	size_t			 i;
+
+	simulate_report(sim, l, &rep);
+	j = simulate_report_json(&rep);
+	cJSON_AddNumberToObject(j, "requests", (double)rep.requests);
+	bad = cJSON_AddArrayToObject(j, "bad");
+	for (i = 0; i < rep.nbad; i++) {
+		cJSON_AddItemToArray(bad, cJSON_CreateNumber(
+		    (double)rep.bad[i].line));
+		cJSON_AddItemToArray(bad, cJSON_CreateString(rep.bad[i].why));
+		cJSON_AddItemToArray(bad, cJSON_CreateString(rep.bad[i].text));
+	}
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	simulate_report_free(&rep);
+	return (text);
+}
+
+static char *
+run_threads(const char *path, const char *rules, int threads)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*cause = NULL, *text;
+
+	sim = sim_from(rules, NULL);
+	simulate_set_threads(sim, threads);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, NULL, NULL, &cause), 0);
+	text = report_text(sim, l);
+	accesslog_close(l);
+	simulate_free(sim);
+	return (text);
+}
+
+/*
+ * 60 000 lines (about 15 batches) of bursts from a few hundred clients,
+ * times that sometimes go back, lines that are no request and URIs the
+ * rules cannot read spread over the whole log (the first five of them are
+ * kept, in line order): two threads give one thread's report.
+ */
+static void
+test_threads_same(void **state)
+{
+	static const char *paths[] = { "/", "/login", "/api/v1/items",
+	    "/static/app.js", "/search?q=shoes", "/api/v2/orders?page=2" };
+	static const char *rules = "["
+	    "{\"id\":\"a\",\"expression\":\"http.request.uri.path eq \\\"/login\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\",\"ip.src\"],"
+	    "\"period\":10,\"requests_per_period\":3,\"mitigation_timeout\":60}},"
+	    "{\"id\":\"b\",\"expression\":\"starts_with(http.request.uri.path, \\\"/api/\\\")\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\",\"ip.src\"],"
+	    "\"period\":5,\"requests_per_period\":4,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"c\",\"expression\":\"true\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"http.request.headers[\\\"x-key\\\"]\"],"
+	    "\"period\":60,\"requests_per_period\":5,\"mitigation_timeout\":10,"
+	    "\"counting_expression\":\"http.response.code ge 400\"}},"
+	    "{\"id\":\"d\",\"expression\":\"http.user_agent contains \\\"curl\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"http.request.uri.path\"],"
+	    "\"period\":1,\"requests_per_period\":1,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"e\",\"expression\":\"any(http.request.uri.args[\\\"page\\\"][*] eq \\\"2\\\")\","
+	    "\"ratelimit\":{\"characteristics\":[\"ip.src.asnum\"],"
+	    "\"period\":30,\"requests_per_period\":10,\"mitigation_timeout\":5}}]";
+	char		*path, *one, *two;
+	FILE		*f;
+	unsigned	 i, c, n;
+	long long	 t;
+
+	assert_true(asprintf(&path, "%s/many.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 60000; i++) {
+		n = i * 2654435761U;
+		if (i % 9973 == 7) {
+			fprintf(f, "not a request %u\n", i);
+			continue;
+		}
+		c = (n >> 7) % 300;
+		/* Bursts of one client; now and then a time a bit back. */
+		if ((n >> 3) % 17 == 0)
+			c = (i / 64) % 300;
+		t = (T0 + i / 40) * NS + (long long)(n % 1000) * 1000 -
+		    ((n >> 11) % 23 == 0 ? 3 * NS : 0);
+		fprintf(f, "{\"ClientIP\":\"10.0.%u.%u\",\"EdgeColoCode\":\"%s\","
+		    "\"ClientRequestHost\":\"www.example.com\","
+		    "\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"%s\","
+		    "\"ClientRequestUserAgent\":\"%s\",\"ClientASN\":%u,"
+		    "\"EdgeResponseStatus\":%d,"
+		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
+		    "\"EdgeStartTimestamp\":%lld}\n", c / 250, c % 250 + 1,
+		    c % 3 ? "SJC" : "LHR", i % 12011 == 5 ? "no-slash" :
+		    paths[(n >> 13) % 6], c % 4 ? "Mozilla/5.0" : "curl/8",
+		    64500 + c % 7, (n >> 17) % 5 ? 200 : 403, c % 40, t);
+	}
+	assert_int_equal(fclose(f), 0);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	assert_string_equal(two, one);
+	/* Something to compare: mitigations and both kinds of bad line. */
+	assert_non_null(strstr(one, "\"bad_lines\":\t12,"));
+	assert_non_null(strstr(one, "a URI the rules cannot read"));
+	assert_null(strstr(one, "\"requests_mitigated\":\t0,"));
+	free(one);
+	free(two);
+	free(path);
+}
+
 static int
 setup(void **state)
 {
@@ -417,6 +533,8 @@ main(void)
 		cmocka_unit_test(test_rules_read),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_threads_same, setup,
 		    testdir_teardown),
 	};
 
