@@ -137,6 +137,11 @@ uint64_t		 expr_eval_memo_set(struct expr_memo *,
 			     struct expr_request *);
 int			 expr_memo_same_fields(const struct expr *,
 			     const struct expr *);
+/* Start reading the memo's place for the request, to be looked up by the
+ * next expr_eval_memo_set of the same request: memos of several
+ * expressions read at once wait for memory once. */
+void			 expr_memo_prefetch(struct expr_memo *,
+			     struct expr_request *);
 
 /*
  * Explain: each node of the tree, in source order, depth first, with its

@@ -48,6 +48,8 @@ struct expr_memo {
 	uint32_t		 lookups;	/* in this window */
 	uint32_t		 hits;
 	uint32_t		 rest;		/* evaluations not kept */
+	uint64_t		 hash;		/* of the request, when */
+	int			 hashed;	/* expr_memo_prefetch gave it */
 };
 
 /* The fields a subtree reads; *never when one is not a plain value. */
@@ -273,24 +275,49 @@ memo_eval(const struct expr_memo *m, struct expr_request *rq)
 	return (r);
 }
 
+static uint64_t
+memo_hash(const struct expr_memo *m, struct expr_request *rq)
+{
+	uint64_t	h = 0;
+	size_t		i;
+
+	for (i = 0; i < m->nfields; i++) {
+		h = (h ^ expr_request_field_hash(rq, m->fields[i])) *
+		    0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return (h);
+}
+
+void
+expr_memo_prefetch(struct expr_memo *m, struct expr_request *rq)
+{
+	const struct memo_slot	*s;
+
+	if (m->slots == NULL || m->rest > 0)
+		return;
+	m->hash = memo_hash(m, rq);
+	m->hashed = 1;
+	s = &m->slots[m->hash & (MEMO_SLOTS - 1)];
+	__builtin_prefetch(s);
+	__builtin_prefetch(s->key + 40);
+}
+
 uint64_t
 expr_eval_memo_set(struct expr_memo *m, struct expr_request *rq)
 {
 	struct memo_slot	*s;
-	uint64_t		 h = 0, r;
-	size_t			 i;
+	uint64_t		 h, r;
+	int			 hashed = m->hashed;
 
+	m->hashed = 0;
 	if (m->slots == NULL)
 		return (memo_eval(m, rq));
 	if (m->rest > 0) {
 		m->rest--;
 		return (memo_eval(m, rq));
 	}
-	for (i = 0; i < m->nfields; i++) {
-		h = (h ^ expr_request_field_hash(rq, m->fields[i])) *
-		    0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
+	h = hashed ? m->hash : memo_hash(m, rq);
 	s = &m->slots[h & (MEMO_SLOTS - 1)];
 	if (s->used && s->hash == h && memo_same(m, rq, s)) {
 		memo_account(m, 1);

@@ -946,6 +946,8 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 	}
 	ev->gen++;
 	for (i = 0; i < sim->ngroups; i++)
+		expr_memo_prefetch(ev->memo[i], ev->rq);
+	for (i = 0; i < sim->ngroups; i++)
 		ev->results[i] = expr_eval_memo_set(ev->memo[i], ev->rq);
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
