@@ -640,6 +640,7 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 {
 	struct simulate	*sim;
 	const cJSON	*list = rules, *j;
+	const char	*env;
 	size_t		 n = 0, nnotes = 0;
 	int		 rv;
 
@@ -654,7 +655,9 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 		return (NULL);
 	}
 	sim = xcalloc(1, sizeof *sim);
-	sim->threads = 2;
+	/* One thread on request, to compare (edgetui(1), ENVIRONMENT). */
+	env = getenv("EDGETUI_SIMULATE_THREADS");
+	sim->threads = env != NULL && strcmp(env, "1") == 0 ? 1 : 2;
 	if (cJSON_IsObject(list)) {
 		sim->rules = xcalloc(1, sizeof *sim->rules);
 		rv = sim_rule_parse(sim, list, 1, &sim->rules[0], notes,
@@ -1020,43 +1023,92 @@ sim_eval_batch(const struct simulate *sim, struct sim_eval *ev,
 		    &b->recs[i]));
 }
 
-/* Requests [from, to) of an evaluated batch counted, in their order. */
-static void
-sim_count_chunk(struct simulate *sim, struct sim_batch *b, size_t from,
-    size_t to)
-{
-	struct sim_pending	*p, *end;
-	struct sim_lookup	*l;
-	struct sim_rule		*r;
-	struct sim_queued	*q;
-	size_t			 i, l0, p0;
-	int64_t			 t;
-	int			 flags, any;
+/*
+ * A batch is counted in chunks of SIM_CHUNK requests, each a step behind
+ * the next in a pipeline: chunk c + 3's slots are asked for, chunk c + 2's
+ * clients found (in the log's order) and their states asked for, chunk
+ * c + 1's rings asked for, and chunk c applied, so each read has had a
+ * step's time to arrive. A client found early is only an empty state.
+ */
+struct sim_span {
+	size_t	q0, q1;		/* queued */
+	size_t	l0, l1;		/* lookups */
+	size_t	p0, p1;		/* pending */
+};
 
-	l0 = from > 0 ? b->queued[from - 1].lend : 0;
-	p0 = from > 0 ? b->queued[from - 1].pend : 0;
-	/* All lookups first: a new client may move its table's states. */
-	for (i = l0; i < b->queued[to - 1].lend; i++) {
+static int
+sim_span(const struct sim_batch *b, size_t c, struct sim_span *sp)
+{
+	sp->q0 = c * SIM_CHUNK;
+	if (sp->q0 >= b->nqueued)
+		return (0);
+	sp->q1 = MINIMUM(sp->q0 + SIM_CHUNK, b->nqueued);
+	sp->l0 = sp->q0 > 0 ? b->queued[sp->q0 - 1].lend : 0;
+	sp->p0 = sp->q0 > 0 ? b->queued[sp->q0 - 1].pend : 0;
+	sp->l1 = b->queued[sp->q1 - 1].lend;
+	sp->p1 = b->queued[sp->q1 - 1].pend;
+	return (1);
+}
+
+static void
+sim_step_slots(struct sim_batch *b, size_t c)
+{
+	struct sim_span	sp;
+	size_t		i;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (i = sp.l0; i < sp.l1; i++)
+		simtab_prefetch(b->lookups[i].keyer->tab, b->lookups[i].hash);
+}
+
+static void
+sim_step_find(struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
+	struct sim_lookup	*l;
+	struct sim_span		 sp;
+	size_t			 i;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (i = sp.l0; i < sp.l1; i++) {
 		l = &b->lookups[i];
 		l->client = simtab_find(l->keyer->tab, l->hash,
 		    b->keys.data + l->off, l->len);
 	}
-	/* The next chunk's slots while this one's states come. */
-	if (to < b->nqueued)
-		for (i = b->queued[to - 1].lend;
-		    i < b->queued[MINIMUM(to + SIM_CHUNK, b->nqueued) - 1].lend;
-		    i++)
-			simtab_prefetch(b->lookups[i].keyer->tab,
-			    b->lookups[i].hash);
-	end = b->pending + b->queued[to - 1].pend;
-	for (p = b->pending + p0; p < end; p++)
+	for (p = b->pending + sp.p0; p < b->pending + sp.p1; p++)
 		simtab_prefetch_state(p->rule->keyer->tab,
 		    b->lookups[p->lookup].client, p->rule->at);
-	for (p = b->pending + p0; p < end; p++)
+}
+
+static void
+sim_step_rings(struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
+	struct sim_span		 sp;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (p = b->pending + sp.p0; p < b->pending + sp.p1; p++)
 		simtab_prefetch_ring(p->rule->keyer->tab,
 		    b->lookups[p->lookup].client, p->rule->at);
-	p = b->pending + p0;
-	for (q = b->queued + from; q < b->queued + to; q++) {
+}
+
+static void
+sim_step_apply(struct simulate *sim, struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
+	struct sim_rule		*r;
+	struct sim_queued	*q;
+	struct sim_span		 sp;
+	int64_t			 t;
+	int			 flags, any;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	p = b->pending + sp.p0;
+	for (q = b->queued + sp.q0; q < b->queued + sp.q1; q++) {
 		t = q->time;
 		for (any = 0; p < b->pending + q->pend; p++) {
 			r = p->rule;
@@ -1084,13 +1136,19 @@ sim_count_chunk(struct simulate *sim, struct sim_batch *b, size_t from,
 static void
 sim_count(struct simulate *sim, struct sim_batch *b)
 {
-	size_t	i, n;
+	size_t	c, n = (b->nqueued + SIM_CHUNK - 1) / SIM_CHUNK;
 
-	for (i = 0; i < b->nlookups && i < SIM_CHUNK; i++)
-		simtab_prefetch(b->lookups[i].keyer->tab, b->lookups[i].hash);
-	for (i = 0; i < b->nqueued; i += n) {
-		n = MINIMUM(SIM_CHUNK, b->nqueued - i);
-		sim_count_chunk(sim, b, i, i + n);
+	sim_step_slots(b, 0);
+	sim_step_slots(b, 1);
+	sim_step_slots(b, 2);
+	sim_step_find(b, 0);
+	sim_step_find(b, 1);
+	sim_step_rings(b, 0);
+	for (c = 0; c < n; c++) {
+		sim_step_slots(b, c + 3);
+		sim_step_find(b, c + 2);
+		sim_step_rings(b, c + 1);
+		sim_step_apply(sim, b, c);
 	}
 	sim->requests += b->nqueued;
 	b->nrecs = b->textlen = b->npairs = 0;
