@@ -1004,10 +1004,12 @@ sim_rec_out(struct sim_eval *ev, const struct sim_batch *b,
 	rec->asnum = sr->asnum;
 	rec->nheaders = sr->nheaders;
 	rec->ncookies = sr->ncookies;
-	memcpy(rec->headers, b->pairs + sr->headers,
-	    sr->nheaders * sizeof *rec->headers);
-	memcpy(rec->cookies, b->pairs + sr->cookies,
-	    sr->ncookies * sizeof *rec->cookies);
+	if (sr->nheaders > 0)
+		memcpy(rec->headers, b->pairs + sr->headers,
+		    sr->nheaders * sizeof *rec->headers);
+	if (sr->ncookies > 0)
+		memcpy(rec->cookies, b->pairs + sr->cookies,
+		    sr->ncookies * sizeof *rec->cookies);
 	return (rec);
 }
 
