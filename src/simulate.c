@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -655,9 +656,11 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 		return (NULL);
 	}
 	sim = xcalloc(1, sizeof *sim);
-	/* One thread on request, to compare (edgetui(1), ENVIRONMENT). */
+	/* One thread on one processor, or on request to compare (edgetui(1),
+	 * ENVIRONMENT). */
 	env = getenv("EDGETUI_SIMULATE_THREADS");
-	sim->threads = env != NULL && strcmp(env, "1") == 0 ? 1 : 2;
+	sim->threads = (env != NULL && strcmp(env, "1") == 0) ||
+	    sysconf(_SC_NPROCESSORS_ONLN) == 1 ? 1 : 2;
 	if (cJSON_IsObject(list)) {
 		sim->rules = xcalloc(1, sizeof *sim->rules);
 		rv = sim_rule_parse(sim, list, 1, &sim->rules[0], notes,
