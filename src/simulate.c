@@ -91,6 +91,9 @@ struct sim_rule {
 #define SIM_LINES	4096
 #define SIM_TEXT	(3 * 1024 * 1024)	/* > ACCESSLOG_LINE_MAX */
 #define SIM_RING	4
+#if SIM_TEXT <= ACCESSLOG_LINE_MAX
+#error "a batch must hold the longest line"
+#endif
 
 /*
  * Counting reads tables much larger than the caches: each pass over
