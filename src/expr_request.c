@@ -386,10 +386,12 @@ rq_parts_ok(const char **scheme, const char **host, const char **uri,
 		*host = NULL;
 	if (*uri == NULL)
 		*uri = "/";
-	return (!((*scheme != NULL && !rq_scheme_ok(*scheme, strlen(*scheme))) ||
-	    (*host != NULL && (!rq_clean(*host, strlen(*host)) ||
-	    rq_host(*host, strlen(*host), hp, hn) == -1)) ||
-	    !rq_uri_ok(*uri, strlen(*uri), 0)));
+	if (*scheme != NULL && !rq_scheme_ok(*scheme, strlen(*scheme)))
+		return (0);
+	if (*host != NULL && (!rq_clean(*host, strlen(*host)) ||
+	    rq_host(*host, strlen(*host), hp, hn) == -1))
+		return (0);
+	return (rq_uri_ok(*uri, strlen(*uri), 0));
 }
 
 int

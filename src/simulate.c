@@ -176,7 +176,7 @@ struct sim_group {
 /* What one thread evaluates with: expressions are shared, not this. */
 struct sim_eval {
 	struct expr_request	*rq;
-	struct buf		 cookie;	/* a Cookie header from Cookies */
+	struct buf		 cookie;	/* a Cookie header */
 	struct expr_memo	**memo;		/* per group */
 	uint64_t		*results;	/* per group, of the request */
 	uint64_t		 gen;		/* the request */
@@ -1197,7 +1197,7 @@ simulate_set_threads(struct simulate *sim, int threads)
 	sim->threads = threads;
 }
 
-/* ---- the log, in batches -------------------------------------------------- */
+/* ---- the log, in batches ----------------------------------------------- */
 
 /* A string of the record in the batch's copy of line (or a constant). */
 static const char *
