@@ -86,11 +86,13 @@ struct sim_rule {
  * caller, as it owns the reader's callbacks) and a second one evaluate
  * batches as they come, one batch at a time each, and count each batch
  * after the one before it: the counts are those of one request at a time
- * in the log's order. SIM_RING batches at most are read ahead.
+ * in the log's order. SIM_RING batches at most are read ahead: short
+ * batches in a deep ring, so that a thread the system stops in the middle
+ * of one holds the other up little.
  */
-#define SIM_LINES	4096
+#define SIM_LINES	1024
 #define SIM_TEXT	(3 * 1024 * 1024)	/* > ACCESSLOG_LINE_MAX */
-#define SIM_RING	4
+#define SIM_RING	16
 #if SIM_TEXT <= ACCESSLOG_LINE_MAX
 #error "a batch must hold the longest line"
 #endif
@@ -1361,8 +1363,10 @@ sim_hand_over(struct sim_run *run, struct sim_batch **cur, int wait)
 		(*cur)->state = SIM_READ;
 		run->read++;
 		pthread_cond_broadcast(&run->cond);
+		/* No thread (no resources): this one does it all. */
 		if (!run->started && !wait && run->sim->threads > 1) {
-			run->eval = sim_eval_new(run->sim);
+			if (run->eval == NULL)
+				run->eval = sim_eval_new(run->sim);
 			if (pthread_create(&run->thread, NULL, sim_thread,
 			    run) == 0)
 				run->started = 1;

@@ -444,7 +444,7 @@ run_threads(const char *path, const char *rules, int threads)
 }
 
 /*
- * 60 000 lines (about 15 batches) of bursts from a few hundred clients,
+ * 60 000 lines (some 60 batches) of bursts from a few hundred clients,
  * times that sometimes go back, lines that are no request and URIs the
  * rules cannot read spread over the whole log (the first five of them are
  * kept, in line order): two threads give one thread's report.
