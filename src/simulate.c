@@ -1205,9 +1205,12 @@ simulate_set_threads(struct simulate *sim, int threads)
 static const char *
 sim_moved(const char *s, const char *line, size_t len, const char *copy)
 {
-	if (s == NULL || s < line || s > line + len)
+	uintptr_t	p = (uintptr_t)s, l = (uintptr_t)line;
+
+	/* A constant may be anywhere: compared as numbers, not pointers. */
+	if (s == NULL || p < l || p > l + len)
 		return (s);
-	return (copy + (s - line));
+	return (copy + (p - l));
 }
 
 /* The request just read copied into the batch; -1 when it is full. */
