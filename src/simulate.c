@@ -1447,7 +1447,9 @@ simulate_log(struct simulate *sim, struct accesslog *log,
 			}
 		}
 	}
-	sim_hand_over(&run, &cur, 1);
+	/* Cancelled or unreadable: what was read ahead is not evaluated. */
+	if (rv == 0)
+		sim_hand_over(&run, &cur, 1);
 	sim_run_end(&run);
 	return (rv);
 }

@@ -16,6 +16,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "accesslog.h"
@@ -515,6 +521,103 @@ test_threads_same(void **state)
 	free(path);
 }
 
+/* Cancels once the writer has written all and the reader has taken it. */
+struct cancel {
+	int	done;		/* the writer says so here */
+	int	fifo;		/* another reader's end: anything left? */
+	int	written;
+};
+
+static int
+readable(int fd)
+{
+	struct pollfd	pfd = { fd, POLLIN, 0 };
+
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN));
+}
+
+static int
+cancel_cb(void *arg)
+{
+	struct cancel	*c = arg;
+	char		 ch;
+
+	if (!c->written && readable(c->done))
+		c->written = read(c->done, &ch, 1) == 1;
+	return (c->written && !readable(c->fifo));
+}
+
+/*
+ * 20 batches and 500 lines from a pipe, then a cancel while the reader
+ * waits for more: simulate_log returns without evaluating the batch it
+ * was reading (nor, on two threads, any it had read ahead).
+ */
+static void
+test_cancel_stops(void **state)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate_report		 rep;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	struct cancel			 c;
+	char				*path, *cause = NULL, ch;
+	int				 done[2], ctl[2], threads, i, st;
+	const int			 lines = 20 * 1024 + 500;
+	pid_t				 pid;
+	FILE				*f;
+
+	assert_true(asprintf(&path, "%s/fifo", (char *)*state) > 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	for (threads = 1; threads <= 2; threads++) {
+		assert_int_equal(pipe(done), 0);
+		assert_int_equal(pipe(ctl), 0);
+		if ((pid = fork()) == 0) {
+			close(done[0]);
+			close(ctl[1]);
+			if ((f = fopen(path, "w")) == NULL)
+				_exit(1);
+			for (i = 0; i < lines; i++)
+				fprintf(f, "{\"ClientIP\":\"192.0.2.%d\","
+				    "\"EdgeStartTimestamp\":%lld}\n", i % 200,
+				    T0 + i / 1000);
+			fflush(f);
+			/* Written; the pipe open until the test is done. */
+			if (write(done[1], "w", 1) != 1)
+				_exit(1);
+			(void)read(ctl[0], &ch, 1);
+			_exit(0);
+		}
+		assert_true(pid > 0);
+		close(done[1]);
+		close(ctl[0]);
+		memset(&c, 0, sizeof c);
+		c.done = done[0];
+		o.cancelled = cancel_cb;
+		o.cancel_arg = &c;
+		sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+		simulate_set_threads(sim, threads);
+		assert_non_null(l = accesslog_open(path, &o, &cause));
+		assert_true((c.fifo = open(path, O_RDONLY | O_NONBLOCK)) != -1);
+		assert_int_equal(simulate_log(sim, l, NULL, NULL, &cause), -1);
+		assert_non_null(strstr(cause, "cancelled"));
+		free(cause);
+		cause = NULL;
+		assert_int_equal(accesslog_lines(l), lines);
+		simulate_report(sim, l, &rep);
+		/* The 500 lines of the batch being read: not evaluated. */
+		assert_true(rep.requests <= 20 * 1024);
+		simulate_report_free(&rep);
+		accesslog_close(l);
+		simulate_free(sim);
+		close(c.fifo);
+		close(done[0]);
+		close(ctl[1]);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	free(path);
+}
+
 static int
 setup(void **state)
 {
@@ -535,6 +638,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_progress, setup,
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_same, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_stops, setup,
 		    testdir_teardown),
 	};
 
