@@ -109,25 +109,48 @@ expr_memo_new(const struct expr *e)
 	return (expr_memo_new_set(&e, 1));
 }
 
+/* The fields a subtree reads, as a set; *never as memo_walk's. */
+struct memo_fields {
+	uint64_t	 bits[(EXPR_F__COUNT + 63) / 64];
+	int		 never;
+};
+
+static void
+memo_fields_walk(struct memo_fields *f, const struct expr_node *n)
+{
+	const struct expr_field_info	*fi;
+	enum expr_tkind			 outer;
+	size_t				 i;
+
+	if (n == NULL)
+		return;
+	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
+		fi = expr_field_info(n->field);
+		outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
+		if (outer != EXPR_T_STRING && outer != EXPR_T_INT &&
+		    outer != EXPR_T_IP && outer != EXPR_T_BOOL)
+			f->never = 1;
+		f->bits[n->field / 64] |= (uint64_t)1 << (n->field % 64);
+	}
+	for (i = 0; i < n->nkids; i++)
+		memo_fields_walk(f, n->kids[i]);
+	memo_fields_walk(f, n->lhs);
+}
+
+/* Asked per rule per group: the fields compared, no memo built. */
 int
 expr_memo_same_fields(const struct expr *a, const struct expr *b)
 {
-	struct expr_memo	*ma, *mb;
-	size_t			 i, j;
-	int			 same;
+	struct memo_fields	fa, fb;
 
-	ma = expr_memo_new_set(&a, 1);
-	mb = expr_memo_new_set(&b, 1);
-	same = !ma->never && !mb->never && ma->nfields == mb->nfields;
-	for (i = 0; same && i < ma->nfields; i++) {
-		for (j = 0; j < mb->nfields; j++)
-			if (ma->fields[i] == mb->fields[j])
-				break;
-		same = j < mb->nfields;
-	}
-	expr_memo_free(ma);
-	expr_memo_free(mb);
-	return (same);
+	if (a == NULL || b == NULL)
+		return (0);
+	memset(&fa, 0, sizeof fa);
+	memset(&fb, 0, sizeof fb);
+	memo_fields_walk(&fa, a->root);
+	memo_fields_walk(&fb, b->root);
+	return (!fa.never && !fb.never &&
+	    memcmp(fa.bits, fb.bits, sizeof fa.bits) == 0);
 }
 
 void
