@@ -88,10 +88,14 @@ struct sim_rule {
  * after the one before it: the counts are those of one request at a time
  * in the log's order. SIM_RING batches at most are read ahead: short
  * batches in a deep ring, so that a thread the system stops in the middle
- * of one holds the other up little.
+ * of one holds the other up little; on one thread, a ring of one. A batch
+ * is allocated when the ring first reaches it, and its text grows from
+ * SIM_TEXT_MIN as its lines need, to SIM_TEXT at most: a short log, or
+ * one of short lines, takes little memory.
  */
 #define SIM_LINES	1024
 #define SIM_TEXT	(3 * 1024 * 1024)	/* > ACCESSLOG_LINE_MAX */
+#define SIM_TEXT_MIN	(64 * 1024)
 #define SIM_RING	16
 #if SIM_TEXT <= ACCESSLOG_LINE_MAX
 #error "a batch must hold the longest line"
@@ -144,10 +148,12 @@ enum sim_state {
 
 struct sim_batch {
 	enum sim_state		 state;
-	struct sim_rec		*recs;		/* SIM_LINES */
+	struct sim_rec		*recs;		/* SIM_LINES at most */
 	size_t			 nrecs;
-	char			*text;		/* SIM_TEXT */
+	size_t			 recscap;
+	char			*text;		/* SIM_TEXT at most */
 	size_t			 textlen;
+	size_t			 textcap;
 	struct accesslog_pair	*pairs;
 	size_t			 npairs;
 	size_t			 pairscap;
@@ -202,18 +208,11 @@ struct simulate {
 	uint64_t		 any;
 };
 
-/* A batch; with room for lines of the log (text) or not (one request). */
+/* A batch; its lines (of the log) are given room as they come. */
 static struct sim_batch *
-sim_batch_new(int text)
+sim_batch_new(void)
 {
-	struct sim_batch	*b;
-
-	b = xcalloc(1, sizeof *b);
-	if (text) {
-		b->recs = xreallocarray(NULL, SIM_LINES, sizeof *b->recs);
-		b->text = xmalloc(SIM_TEXT);
-	}
-	return (b);
+	return (xcalloc(1, sizeof (struct sim_batch)));
 }
 
 static void
@@ -638,7 +637,7 @@ sim_tables(struct simulate *sim)
 			sim_group(sim, r->counting, &r->cgroup, &r->cbit);
 	}
 	sim->eval = sim_eval_new(sim);
-	sim->one = sim_batch_new(0);
+	sim->one = sim_batch_new();
 }
 
 struct simulate *
@@ -1213,6 +1212,47 @@ sim_moved(const char *s, const char *line, size_t len, const char *copy)
 	return (copy + (p - l));
 }
 
+/* The batch's text in a larger buffer, its requests' strings moved. */
+static void
+sim_batch_grow(struct sim_batch *b, size_t need)
+{
+	struct sim_rec	*sr;
+	char		*old = b->text, *text;
+	size_t		 cap, i, last = b->textlen > 0 ? b->textlen - 1 : 0;
+
+	cap = b->textcap > 0 ? b->textcap : SIM_TEXT_MIN;
+	while (cap < need)
+		cap *= 2;
+	cap = MINIMUM(cap, SIM_TEXT);
+	text = xmalloc(cap);
+	if (b->textlen > 0)
+		memcpy(text, old, b->textlen);
+	for (i = 0; i < b->nrecs; i++) {
+		sr = &b->recs[i];
+		sr->ip = sim_moved(sr->ip, old, last, text);
+		sr->host = sim_moved(sr->host, old, last, text);
+		sr->method = sim_moved(sr->method, old, last, text);
+		sr->uri = sim_moved(sr->uri, old, last, text);
+		sr->scheme = sim_moved(sr->scheme, old, last, text);
+		sr->user_agent = sim_moved(sr->user_agent, old, last, text);
+		sr->referer = sim_moved(sr->referer, old, last, text);
+		sr->country = sim_moved(sr->country, old, last, text);
+		sr->colo = sim_moved(sr->colo, old, last, text);
+		sr->version = sim_moved(sr->version, old, last, text);
+		sr->ja3 = sim_moved(sr->ja3, old, last, text);
+		sr->ja4 = sim_moved(sr->ja4, old, last, text);
+	}
+	for (i = 0; i < b->npairs; i++) {
+		b->pairs[i].name = sim_moved(b->pairs[i].name, old, last,
+		    text);
+		b->pairs[i].value = sim_moved(b->pairs[i].value, old, last,
+		    text);
+	}
+	free(old);
+	b->text = text;
+	b->textcap = cap;
+}
+
 /* The request just read copied into the batch; -1 when it is full. */
 static int
 sim_batch_add(struct sim_batch *b, const struct accesslog_record *rec,
@@ -1224,6 +1264,13 @@ sim_batch_add(struct sim_batch *b, const struct accesslog_record *rec,
 
 	if (b->nrecs == SIM_LINES || SIM_TEXT - b->textlen < len + 1)
 		return (-1);
+	if (b->textcap - b->textlen < len + 1)
+		sim_batch_grow(b, b->textlen + len + 1);
+	if (b->nrecs == b->recscap) {
+		b->recscap = MINIMUM(b->recscap * 2 + 64, SIM_LINES);
+		b->recs = xreallocarray(b->recs, b->recscap,
+		    sizeof *b->recs);
+	}
 	if (b->pairscap - b->npairs < need) {
 		b->pairscap = b->pairscap * 2 + need;
 		b->pairs = xreallocarray(b->pairs, b->pairscap,
@@ -1269,7 +1316,7 @@ sim_batch_add(struct sim_batch *b, const struct accesslog_record *rec,
 
 /*
  * The batches in flight: batch number n (from 0, in the log's order) is
- * ring[n % SIM_RING]. Each is read, then evaluated by either thread, then
+ * ring[n % run->nring]. Each is read, then evaluated by either thread, then
  * counted when the one before it has been. All under lock.
  */
 struct sim_run {
@@ -1280,7 +1327,8 @@ struct sim_run {
 	int			 started;
 	int			 stop;		/* the second thread ends */
 	struct sim_eval		*eval;		/* the second thread's */
-	struct sim_batch	*ring[SIM_RING];
+	struct sim_batch	*ring[SIM_RING];	/* NULL: not yet used */
+	size_t			 nring;		/* of them used */
 	uint64_t		 read;		/* batches handed over */
 	uint64_t		 next_eval;
 	uint64_t		 next_count;
@@ -1294,7 +1342,7 @@ sim_take(struct sim_run *run, struct sim_batch **b, int *count)
 	struct sim_batch	*c;
 
 	if (!run->counting && run->next_count < run->read) {
-		c = run->ring[run->next_count % SIM_RING];
+		c = run->ring[run->next_count % run->nring];
 		if (c->state == SIM_EVALUATED) {
 			run->counting = 1;
 			*b = c;
@@ -1303,7 +1351,7 @@ sim_take(struct sim_run *run, struct sim_batch **b, int *count)
 		}
 	}
 	if (run->next_eval < run->read) {
-		c = run->ring[run->next_eval++ % SIM_RING];
+		c = run->ring[run->next_eval++ % run->nring];
 		c->state = SIM_EVALUATING;
 		*b = c;
 		*count = 0;
@@ -1377,15 +1425,18 @@ sim_hand_over(struct sim_run *run, struct sim_batch **cur, int wait)
 	}
 	/* Until the next batch is free (or all are): help, or wait. */
 	for (;;) {
+		b = run->ring[run->read % run->nring];
 		if (wait ? run->next_count == run->read :
-		    run->ring[run->read % SIM_RING]->state == SIM_FREE)
+		    b == NULL || b->state == SIM_FREE)
 			break;
 		if (sim_take(run, &b, &count))
 			sim_work(run, run->sim->eval, b, count);
 		else
 			pthread_cond_wait(&run->cond, &run->lock);
 	}
-	*cur = run->ring[run->read % SIM_RING];
+	if (run->ring[run->read % run->nring] == NULL)
+		run->ring[run->read % run->nring] = sim_batch_new();
+	*cur = run->ring[run->read % run->nring];
 	pthread_mutex_unlock(&run->lock);
 }
 
@@ -1417,7 +1468,7 @@ simulate_log(struct simulate *sim, struct accesslog *log,
 	struct sim_batch		*cur;
 	struct sim_run			 run;
 	const char			*line;
-	size_t				 i, len;
+	size_t				 len;
 	uint64_t			 n = 0, done, total;
 	int				 rv;
 
@@ -1425,9 +1476,8 @@ simulate_log(struct simulate *sim, struct accesslog *log,
 	run.sim = sim;
 	pthread_mutex_init(&run.lock, NULL);
 	pthread_cond_init(&run.cond, NULL);
-	for (i = 0; i < SIM_RING; i++)
-		run.ring[i] = sim_batch_new(1);
-	cur = run.ring[0];
+	run.nring = sim->threads > 1 ? SIM_RING : 1;
+	cur = run.ring[0] = sim_batch_new();
 	while ((rv = accesslog_next(log, &rec, cause)) == 1) {
 		if (!sim_readable(rec))
 			accesslog_reject(log, "a URI the rules cannot read");
