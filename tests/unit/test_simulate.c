@@ -449,11 +449,36 @@ run_threads(const char *path, const char *rules, int threads)
 	return (text);
 }
 
+/* The report of the log given one request at a time (no batches), an
+ * unreadable URI rejected as simulate_log does. */
+static char *
+run_requests(const char *path, const char *rules)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	const struct accesslog_record	*rec;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*cause = NULL, *text;
+	int				 rv;
+
+	sim = sim_from(rules, NULL);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	while ((rv = accesslog_next(l, &rec, &cause)) == 1)
+		if (simulate_request(sim, rec) != 0)
+			accesslog_reject(l, "a URI the rules cannot read");
+	assert_int_equal(rv, 0);
+	text = report_text(sim, l);
+	accesslog_close(l);
+	simulate_free(sim);
+	return (text);
+}
+
 /*
  * 60 000 lines (some 60 batches) of bursts from a few hundred clients,
  * times that sometimes go back, lines that are no request and URIs the
  * rules cannot read spread over the whole log (the first five of them are
- * kept, in line order): two threads give one thread's report.
+ * kept, in line order): two threads give one thread's report, and one
+ * thread that of the requests given one at a time.
  */
 static void
 test_threads_same(void **state)
@@ -477,7 +502,7 @@ test_threads_same(void **state)
 	    "{\"id\":\"e\",\"expression\":\"any(http.request.uri.args[\\\"page\\\"][*] eq \\\"2\\\")\","
 	    "\"ratelimit\":{\"characteristics\":[\"ip.src.asnum\"],"
 	    "\"period\":30,\"requests_per_period\":10,\"mitigation_timeout\":5}}]";
-	char		*path, *one, *two;
+	char		*path, *one, *two, *each;
 	FILE		*f;
 	unsigned	 i, c, n;
 	long long	 t;
@@ -511,13 +536,16 @@ test_threads_same(void **state)
 
 	one = run_threads(path, rules, 1);
 	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
 	assert_string_equal(two, one);
+	assert_string_equal(one, each);
 	/* Something to compare: mitigations and both kinds of bad line. */
 	assert_non_null(strstr(one, "\"bad_lines\":\t12,"));
 	assert_non_null(strstr(one, "a URI the rules cannot read"));
 	assert_null(strstr(one, "\"requests_mitigated\":\t0,"));
 	free(one);
 	free(two);
+	free(each);
 	free(path);
 }
 
