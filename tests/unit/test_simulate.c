@@ -549,6 +549,59 @@ test_threads_same(void **state)
 	free(path);
 }
 
+/*
+ * Lines of up to near the longest a log may have, among short ones with
+ * headers, so that a batch's text grows (its requests' strings moved) to
+ * its largest: the report is that of the requests given one at a time.
+ */
+static void
+test_long_lines(void **state)
+{
+	static const char *rules = "["
+	    "{\"id\":\"a\",\"expression\":\"http.user_agent contains \\\"curl\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\","
+	    "\"http.request.headers[\\\"x-key\\\"]\"],"
+	    "\"period\":10,\"requests_per_period\":3,\"mitigation_timeout\":60}},"
+	    "{\"id\":\"b\",\"expression\":\"true\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":5,"
+	    "\"requests_per_period\":4,\"mitigation_timeout\":0}}]";
+	char		*path, *one, *two, *each, *ua;
+	FILE		*f;
+	unsigned	 i;
+	size_t		 n;
+
+	assert_true(asprintf(&path, "%s/long.json", (char *)*state) > 0);
+	assert_non_null(ua = malloc(1000 * 1000 + 1));
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 3000; i++) {
+		/* 1 000 000, 300 000, 70 000 bytes; else a short one. */
+		n = i % 997 == 3 ? 1000 * 1000 : i % 211 == 5 ? 300 * 1000 :
+		    i % 101 == 9 ? 70 * 1000 : 8;
+		memset(ua, i % 2 ? 'x' : 'y', n);
+		memcpy(ua, i % 3 ? "curl/8" : "Mozilla", i % 3 ? 6 : 7);
+		ua[n] = '\0';
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		    "\"ClientRequestUserAgent\":\"%s\","
+		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
+		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, ua, i % 5,
+		    (T0 + i / 20) * NS);
+	}
+	assert_int_equal(fclose(f), 0);
+	free(ua);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
+	assert_string_equal(one, each);
+	assert_string_equal(two, each);
+	assert_non_null(strstr(one, "\"lines\":\t3000,"));
+	assert_null(strstr(one, "\"requests_mitigated\":\t0,"));
+	free(one);
+	free(two);
+	free(each);
+	free(path);
+}
+
 /* Cancels once the writer has written all and the reader has taken it. */
 struct cancel {
 	int	done;		/* the writer says so here */
@@ -666,6 +719,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_progress, setup,
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_same, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_long_lines, setup,
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_stops, setup,
 		    testdir_teardown),
