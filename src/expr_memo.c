@@ -52,21 +52,29 @@ struct expr_memo {
 	int			 hashed;	/* expr_memo_prefetch gave it */
 };
 
+/* Whether a field's value is one a memo's key can hold. */
+static int
+memo_plain(enum expr_field field)
+{
+	const struct expr_field_info	*fi;
+	enum expr_tkind			 outer;
+
+	fi = expr_field_info(field);
+	outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
+	return (outer == EXPR_T_STRING || outer == EXPR_T_INT ||
+	    outer == EXPR_T_IP || outer == EXPR_T_BOOL);
+}
+
 /* The fields a subtree reads; *never when one is not a plain value. */
 static void
 memo_walk(struct expr_memo *m, const struct expr_node *n)
 {
-	const struct expr_field_info	*fi;
-	enum expr_tkind			 outer;
-	size_t				 i;
+	size_t	i;
 
 	if (n == NULL)
 		return;
 	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
-		fi = expr_field_info(n->field);
-		outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
-		if (outer != EXPR_T_STRING && outer != EXPR_T_INT &&
-		    outer != EXPR_T_IP && outer != EXPR_T_BOOL)
+		if (!memo_plain(n->field))
 			m->never = 1;
 		for (i = 0; i < m->nfields; i++)
 			if (m->fields[i] == n->field)
@@ -118,17 +126,12 @@ struct memo_fields {
 static void
 memo_fields_walk(struct memo_fields *f, const struct expr_node *n)
 {
-	const struct expr_field_info	*fi;
-	enum expr_tkind			 outer;
-	size_t				 i;
+	size_t	i;
 
 	if (n == NULL)
 		return;
 	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
-		fi = expr_field_info(n->field);
-		outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
-		if (outer != EXPR_T_STRING && outer != EXPR_T_INT &&
-		    outer != EXPR_T_IP && outer != EXPR_T_BOOL)
+		if (!memo_plain(n->field))
 			f->never = 1;
 		f->bits[n->field / 64] |= (uint64_t)1 << (n->field % 64);
 	}
