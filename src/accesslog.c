@@ -63,6 +63,8 @@ struct accesslog {
 	struct accesslog_keys	 keys;
 	char			 head[sizeof ((struct accesslog_bad *)0)->text];
 	size_t			 hlen;		/* of the last line, in head */
+	const char		*recline;	/* that of rec, as scanned */
+	size_t			 reclen;
 };
 
 int
@@ -1160,12 +1162,21 @@ accesslog_next(struct accesslog *l, const struct accesslog_record **rec,
 		    sizeof why, &l->keys) == 0) {
 			l->opts.format = f;
 			l->rec.line = l->lineno;
+			l->recline = line;
+			l->reclen = len;
 			*rec = &l->rec;
 			return (1);
 		}
 		accesslog_keep_bad(l, l->head, l->hlen, why);
 	}
 	return (rv);
+}
+
+const char *
+accesslog_record_line(const struct accesslog *l, size_t *len)
+{
+	*len = l->reclen;
+	return (l->recline);
 }
 
 void

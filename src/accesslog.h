@@ -89,6 +89,13 @@ void		 accesslog_close(struct accesslog *);
 int		 accesslog_next(struct accesslog *,
 		     const struct accesslog_record **, char **);
 
+/*
+ * The line of the request last returned as its scan left it (len bytes
+ * and a NUL): the record's strings that are not constants point into it,
+ * so a caller that keeps records longer copies it and moves them.
+ */
+const char	*accesslog_record_line(const struct accesslog *, size_t *);
+
 /* The request last returned is no request after all (its URI cannot be
  * read, say): counted as a bad line for that reason. */
 void		 accesslog_reject(struct accesslog *, const char *);

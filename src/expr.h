@@ -93,6 +93,9 @@ int	 expr_request_set(struct expr_request *, const char *method,
 /* Host, scheme and path+query given apart (logs carry them so). */
 int	 expr_request_set_parts(struct expr_request *, const char *method,
 	     const char *scheme, const char *host, const char *uri);
+/* Whether set_parts would take scheme, host and uri (1) or fail (0). */
+int	 expr_request_parts_ok(const char *scheme, const char *host,
+	     const char *uri);
 /* Client address (IPv4 or IPv6 text); -1 when not an address. */
 int	 expr_request_set_ip(struct expr_request *, const char *);
 void	 expr_request_set_country(struct expr_request *, const char *);
@@ -123,6 +126,21 @@ struct expr_memo;
 struct expr_memo	*expr_memo_new(const struct expr *);
 void			 expr_memo_free(struct expr_memo *);
 int			 expr_eval_memo(struct expr_memo *,
+			     struct expr_request *);
+/*
+ * One memo for up to 64 expressions (those that read the same fields, as
+ * expr_memo_same_fields says, share it best): bit i of the result is
+ * expression i's.
+ */
+struct expr_memo	*expr_memo_new_set(const struct expr *const *, size_t);
+uint64_t		 expr_eval_memo_set(struct expr_memo *,
+			     struct expr_request *);
+int			 expr_memo_same_fields(const struct expr *,
+			     const struct expr *);
+/* Start reading the memo's place for the request, to be looked up by the
+ * next expr_eval_memo_set of the same request: memos of several
+ * expressions read at once wait for memory once. */
+void			 expr_memo_prefetch(struct expr_memo *,
 			     struct expr_request *);
 
 /*

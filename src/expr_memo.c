@@ -5,7 +5,9 @@
  * result is kept in a direct-mapped table keyed by those values, compared
  * byte for byte. An expression that reads a map or an array is always
  * evaluated; so is one whose values rarely repeat (a client address), as
- * the table would only cost time.
+ * the table would only cost time. Expressions that read the same fields
+ * (rules on the path) can share one memo: a slot keeps all their results,
+ * and a request's values are hashed and looked up once for all.
  */
 #include "config.h"
 
@@ -30,12 +32,13 @@ struct memo_slot {
 	uint64_t	 hash;
 	uint32_t	 len;
 	uint8_t		 used;
-	uint8_t		 result;
+	uint64_t	 result;	/* bit i: es[i] */
 	char		 key[MEMO_KEY_MAX];
 };
 
 struct expr_memo {
-	const struct expr	*e;
+	const struct expr	**es;
+	size_t			 nes;
 	enum expr_field		*fields;	/* read, each once */
 	size_t			 nfields;
 	int			 never;		/* reads a map, an array */
@@ -45,23 +48,33 @@ struct expr_memo {
 	uint32_t		 lookups;	/* in this window */
 	uint32_t		 hits;
 	uint32_t		 rest;		/* evaluations not kept */
+	uint64_t		 hash;		/* of the request, when */
+	int			 hashed;	/* expr_memo_prefetch gave it */
 };
+
+/* Whether a field's value is one a memo's key can hold. */
+static int
+memo_plain(enum expr_field field)
+{
+	const struct expr_field_info	*fi;
+	enum expr_tkind			 outer;
+
+	fi = expr_field_info(field);
+	outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
+	return (outer == EXPR_T_STRING || outer == EXPR_T_INT ||
+	    outer == EXPR_T_IP || outer == EXPR_T_BOOL);
+}
 
 /* The fields a subtree reads; *never when one is not a plain value. */
 static void
 memo_walk(struct expr_memo *m, const struct expr_node *n)
 {
-	const struct expr_field_info	*fi;
-	enum expr_tkind			 outer;
-	size_t				 i;
+	size_t	i;
 
 	if (n == NULL)
 		return;
 	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
-		fi = expr_field_info(n->field);
-		outer = fi != NULL ? EXPR_TYPE_OUTER(fi->type) : EXPR_T_NONE;
-		if (outer != EXPR_T_STRING && outer != EXPR_T_INT &&
-		    outer != EXPR_T_IP && outer != EXPR_T_BOOL)
+		if (!memo_plain(n->field))
 			m->never = 1;
 		for (i = 0; i < m->nfields; i++)
 			if (m->fields[i] == n->field)
@@ -78,17 +91,69 @@ memo_walk(struct expr_memo *m, const struct expr_node *n)
 }
 
 struct expr_memo *
-expr_memo_new(const struct expr *e)
+expr_memo_new_set(const struct expr *const *es, size_t n)
 {
 	struct expr_memo	*m;
+	size_t			 i;
 
 	m = xcalloc(1, sizeof *m);
-	m->e = e;
-	if (e != NULL)
-		memo_walk(m, e->root);
+	m->es = xcalloc(n + 1, sizeof *m->es);
+	m->nes = n;
+	for (i = 0; i < n; i++) {
+		m->es[i] = es[i];
+		if (es[i] == NULL)
+			m->never = 1;
+		else
+			memo_walk(m, es[i]->root);
+	}
 	if (!m->never)
 		m->slots = xcalloc(MEMO_SLOTS, sizeof *m->slots);
 	return (m);
+}
+
+struct expr_memo *
+expr_memo_new(const struct expr *e)
+{
+	return (expr_memo_new_set(&e, 1));
+}
+
+/* The fields a subtree reads, as a set; *never as memo_walk's. */
+struct memo_fields {
+	uint64_t	 bits[(EXPR_F__COUNT + 63) / 64];
+	int		 never;
+};
+
+static void
+memo_fields_walk(struct memo_fields *f, const struct expr_node *n)
+{
+	size_t	i;
+
+	if (n == NULL)
+		return;
+	if (n->kind == EXPR_N_VALUE && n->field != EXPR_F_NONE) {
+		if (!memo_plain(n->field))
+			f->never = 1;
+		f->bits[n->field / 64] |= (uint64_t)1 << (n->field % 64);
+	}
+	for (i = 0; i < n->nkids; i++)
+		memo_fields_walk(f, n->kids[i]);
+	memo_fields_walk(f, n->lhs);
+}
+
+/* Asked per rule per group: the fields compared, no memo built. */
+int
+expr_memo_same_fields(const struct expr *a, const struct expr *b)
+{
+	struct memo_fields	fa, fb;
+
+	if (a == NULL || b == NULL)
+		return (0);
+	memset(&fa, 0, sizeof fa);
+	memset(&fb, 0, sizeof fb);
+	memo_fields_walk(&fa, a->root);
+	memo_fields_walk(&fb, b->root);
+	return (!fa.never && !fb.never &&
+	    memcmp(fa.bits, fb.bits, sizeof fa.bits) == 0);
 }
 
 void
@@ -98,6 +163,7 @@ expr_memo_free(struct expr_memo *m)
 		return;
 	free(m->slots);
 	free(m->fields);
+	free(m->es);
 	free(m);
 }
 
@@ -222,31 +288,68 @@ memo_account(struct expr_memo *m, int hit)
 	m->lookups = m->hits = 0;
 }
 
-int
-expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
+/* Each expression evaluated: bit i, es[i]'s result. */
+static uint64_t
+memo_eval(const struct expr_memo *m, struct expr_request *rq)
 {
-	struct memo_slot	*s;
-	uint64_t		 h = 0;
-	size_t			 i;
-	int			 r;
+	uint64_t	r = 0;
+	size_t		i;
 
-	if (m->slots == NULL || m->e == NULL)
-		return (expr_eval(m->e, rq));
-	if (m->rest > 0) {
-		m->rest--;
-		return (expr_eval(m->e, rq));
-	}
+	for (i = 0; i < m->nes; i++)
+		if (expr_eval(m->es[i], rq) == 1)
+			r |= (uint64_t)1 << i;
+	return (r);
+}
+
+static uint64_t
+memo_hash(const struct expr_memo *m, struct expr_request *rq)
+{
+	uint64_t	h = 0;
+	size_t		i;
+
 	for (i = 0; i < m->nfields; i++) {
 		h = (h ^ expr_request_field_hash(rq, m->fields[i])) *
 		    0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
+	return (h);
+}
+
+void
+expr_memo_prefetch(struct expr_memo *m, struct expr_request *rq)
+{
+	const struct memo_slot	*s;
+
+	if (m->slots == NULL || m->rest > 0)
+		return;
+	m->hash = memo_hash(m, rq);
+	m->hashed = 1;
+	s = &m->slots[m->hash & (MEMO_SLOTS - 1)];
+	__builtin_prefetch(s);
+	__builtin_prefetch(s->key + 40);
+}
+
+uint64_t
+expr_eval_memo_set(struct expr_memo *m, struct expr_request *rq)
+{
+	struct memo_slot	*s;
+	uint64_t		 h, r;
+	int			 hashed = m->hashed;
+
+	m->hashed = 0;
+	if (m->slots == NULL)
+		return (memo_eval(m, rq));
+	if (m->rest > 0) {
+		m->rest--;
+		return (memo_eval(m, rq));
+	}
+	h = hashed ? m->hash : memo_hash(m, rq);
 	s = &m->slots[h & (MEMO_SLOTS - 1)];
 	if (s->used && s->hash == h && memo_same(m, rq, s)) {
 		memo_account(m, 1);
 		return (s->result);
 	}
-	r = expr_eval(m->e, rq);
+	r = memo_eval(m, rq);
 	if (memo_key(m, rq) != 0) {
 		memo_account(m, 0);
 		return (r);
@@ -254,8 +357,16 @@ expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
 	memcpy(s->key, m->key, m->len);
 	s->len = (uint32_t)m->len;
 	s->hash = h;
-	s->result = (uint8_t)r;
+	s->result = r;
 	s->used = 1;
 	memo_account(m, 0);
 	return (r);
+}
+
+int
+expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
+{
+	if (m->slots == NULL)
+		return (expr_eval(m->es[0], rq));
+	return ((int)(expr_eval_memo_set(m, rq) & 1));
 }

@@ -375,6 +375,34 @@ expr_request_set(struct expr_request *rq, const char *method, const char *url)
 	return (0);
 }
 
+/* Whether set_parts takes them; the host without a port in *hp. */
+static int
+rq_parts_ok(const char **scheme, const char **host, const char **uri,
+    const char **hp, size_t *hn)
+{
+	if (*scheme != NULL && **scheme == '\0')
+		*scheme = NULL;
+	if (*host != NULL && **host == '\0')
+		*host = NULL;
+	if (*uri == NULL)
+		*uri = "/";
+	if (*scheme != NULL && !rq_scheme_ok(*scheme, strlen(*scheme)))
+		return (0);
+	if (*host != NULL && (!rq_clean(*host, strlen(*host)) ||
+	    rq_host(*host, strlen(*host), hp, hn) == -1))
+		return (0);
+	return (rq_uri_ok(*uri, strlen(*uri), 0));
+}
+
+int
+expr_request_parts_ok(const char *scheme, const char *host, const char *uri)
+{
+	const char	*hp = NULL;
+	size_t		 hn = 0;
+
+	return (rq_parts_ok(&scheme, &host, &uri, &hp, &hn));
+}
+
 int
 expr_request_set_parts(struct expr_request *rq, const char *method,
     const char *scheme, const char *host, const char *uri)
@@ -382,16 +410,7 @@ expr_request_set_parts(struct expr_request *rq, const char *method,
 	const char	*hp = NULL;
 	size_t		 hn = 0;
 
-	if (scheme != NULL && *scheme == '\0')
-		scheme = NULL;
-	if (host != NULL && *host == '\0')
-		host = NULL;
-	if (uri == NULL)
-		uri = "/";
-	if ((scheme != NULL && !rq_scheme_ok(scheme, strlen(scheme))) ||
-	    (host != NULL && (!rq_clean(host, strlen(host)) ||
-	    rq_host(host, strlen(host), &hp, &hn) == -1)) ||
-	    !rq_uri_ok(uri, strlen(uri), 0))
+	if (!rq_parts_ok(&scheme, &host, &uri, &hp, &hn))
 		return (-1);
 	rq->dirty = 1;
 	rq->scheme = scheme != NULL ?

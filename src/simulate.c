@@ -7,17 +7,20 @@
 #include "config.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "accesslog.h"
 #include "buf.h"
 #include "civil.h"
+#include "common.h"
 #include "expr.h"
 #include "jsonutil.h"
 #include "log.h"
@@ -48,8 +51,7 @@ struct sim_keyer {
 	size_t		 nchars;
 	struct simtab	*tab;
 	size_t		 nrules;	/* of tab */
-	uint64_t	 gen;		/* the request of lookup */
-	size_t		 lookup;	/* its key in the batch */
+	size_t		 index;		/* in simulate's keyers */
 };
 
 struct sim_rule {
@@ -58,9 +60,11 @@ struct sim_rule {
 	int			 enabled;
 	struct expr		*expr;
 	struct expr		*counting;	/* NULL: expr counts */
-	struct expr_memo	*memo;		/* of expr */
-	struct expr_memo	*cmemo;		/* of counting */
 	struct sim_keyer	*keyer;
+	size_t			 group;		/* of expr's result */
+	size_t			 cgroup;	/* of counting's */
+	unsigned		 bit;		/* in the group's results */
+	unsigned		 cbit;
 	int64_t			 period;	/* ns */
 	int64_t			 timeout;	/* ns; 0 throttles */
 	uint32_t		 limit;		/* requests_per_period */
@@ -75,12 +79,34 @@ struct sim_rule {
 };
 
 /*
- * Requests are counted in batches: each pass over a batch starts the
- * memory reads the next one needs (slots, states, the rings' places) for
- * all of its requests at once, as the tables are much larger than the
- * caches. A request's keys and the rules it matched wait in the batch.
+ * The log is read in batches of requests, each copied with its line
+ * (SIM_LINES, SIM_TEXT); a batch is then evaluated (which rules matched
+ * or counted each request, and the keys of those that did) and counted,
+ * in the log's order. The thread that reads the log (simulate_log's
+ * caller, as it owns the reader's callbacks) and a second one evaluate
+ * batches as they come, one batch at a time each, and count each batch
+ * after the one before it: the counts are those of one request at a time
+ * in the log's order. SIM_RING batches at most are read ahead: short
+ * batches in a deep ring, so that a thread the system stops in the middle
+ * of one holds the other up little; on one thread, a ring of one. A batch
+ * is allocated when the ring first reaches it, and its text grows from
+ * SIM_TEXT_MIN as its lines need, to SIM_TEXT at most: a short log, or
+ * one of short lines, takes little memory.
  */
-#define SIM_BATCH	16
+#define SIM_LINES	1024
+#define SIM_TEXT	(3 * 1024 * 1024)	/* > ACCESSLOG_LINE_MAX */
+#define SIM_TEXT_MIN	(64 * 1024)
+#define SIM_RING	16
+#if SIM_TEXT <= ACCESSLOG_LINE_MAX
+#error "a batch must hold the longest line"
+#endif
+
+/*
+ * Counting reads tables much larger than the caches: each pass over
+ * SIM_CHUNK requests starts the memory reads the next one needs (slots,
+ * states, the rings' places) for all of them at once.
+ */
+#define SIM_CHUNK	16
 
 struct sim_lookup {
 	struct sim_keyer	*keyer;
@@ -99,7 +125,72 @@ struct sim_pending {
 
 struct sim_queued {
 	int64_t			 time;
-	size_t			 end;		/* of its pending */
+	size_t			 pend;		/* the end of its pending */
+	size_t			 lend;		/* the end of its lookups */
+};
+
+/* A request of a batch: its strings in the batch's text (or constant),
+ * its headers and cookies in the batch's pairs. */
+struct sim_rec {
+	int64_t			 time_ns;
+	const char		*ip, *host, *method, *uri, *scheme;
+	const char		*user_agent, *referer, *country, *colo;
+	const char		*version, *ja3, *ja4;
+	int			 status;
+	int64_t			 asnum;
+	size_t			 headers, nheaders;
+	size_t			 cookies, ncookies;
+};
+
+enum sim_state {
+	SIM_FREE, SIM_READ, SIM_EVALUATING, SIM_EVALUATED
+};
+
+struct sim_batch {
+	enum sim_state		 state;
+	struct sim_rec		*recs;		/* SIM_LINES at most */
+	size_t			 nrecs;
+	size_t			 recscap;
+	char			*text;		/* SIM_TEXT at most */
+	size_t			 textlen;
+	size_t			 textcap;
+	struct accesslog_pair	*pairs;
+	size_t			 npairs;
+	size_t			 pairscap;
+	/* Evaluated: what each request counts, in its order. */
+	struct sim_queued	*queued;
+	size_t			 nqueued;
+	size_t			 queuedcap;
+	struct sim_pending	*pending;
+	size_t			 npending;
+	size_t			 pendingcap;
+	struct sim_lookup	*lookups;
+	size_t			 nlookups;
+	size_t			 lookupscap;
+	struct buf		 keys;
+};
+
+/*
+ * Expressions that read the same fields are evaluated together (one
+ * memo lookup gives all their results, expr_memo_new_set).
+ */
+#define SIM_GROUP_MAX	64
+
+struct sim_group {
+	const struct expr	*es[SIM_GROUP_MAX];
+	size_t			 n;
+};
+
+/* What one thread evaluates with: expressions are shared, not this. */
+struct sim_eval {
+	struct expr_request	*rq;
+	struct buf		 cookie;	/* a Cookie header */
+	struct expr_memo	**memo;		/* per group */
+	uint64_t		*results;	/* per group, of the request */
+	uint64_t		 gen;		/* the request */
+	uint64_t		*kgen;		/* per keyer: its lookup's */
+	size_t			*klookup;	/* that lookup */
+	struct accesslog_record	 rec;		/* of a sim_rec */
 };
 
 struct simulate {
@@ -107,20 +198,73 @@ struct simulate {
 	size_t			 nrules;
 	struct sim_keyer	**keyers;
 	size_t			 nkeyers;
-	struct expr_request	*rq;
-	struct buf		 cookie;	/* a Cookie header from Cookies */
-	struct sim_queued	 queued[SIM_BATCH];
-	size_t			 nqueued;
-	struct sim_pending	*pending;	/* SIM_BATCH per rule */
-	size_t			 npending;
-	struct sim_lookup	*lookups;	/* SIM_BATCH per keyer */
-	size_t			 nlookups;
-	struct buf		 keys;
+	struct sim_group	*groups;
+	size_t			 ngroups;
+	struct sim_eval		*eval;		/* the caller's */
+	struct sim_batch	*one;		/* simulate_request's */
 	unsigned		 headers;	/* SIM_H_*: what rules read */
-	uint64_t		 gen;
+	int			 threads;
 	uint64_t		 requests;
 	uint64_t		 any;
 };
+
+/* A batch; its lines (of the log) are given room as they come. */
+static struct sim_batch *
+sim_batch_new(void)
+{
+	return (xcalloc(1, sizeof (struct sim_batch)));
+}
+
+static void
+sim_batch_free(struct sim_batch *b)
+{
+	if (b == NULL)
+		return;
+	free(b->recs);
+	free(b->text);
+	free(b->pairs);
+	free(b->queued);
+	free(b->pending);
+	free(b->lookups);
+	buf_free(&b->keys);
+	free(b);
+}
+
+static struct sim_eval *
+sim_eval_new(const struct simulate *sim)
+{
+	struct sim_eval	*ev;
+	size_t		 i;
+
+	ev = xcalloc(1, sizeof *ev);
+	ev->rq = expr_request_new();
+	ev->memo = xcalloc(sim->ngroups + 1, sizeof *ev->memo);
+	ev->results = xcalloc(sim->ngroups + 1, sizeof *ev->results);
+	for (i = 0; i < sim->ngroups; i++)
+		ev->memo[i] = expr_memo_new_set(sim->groups[i].es,
+		    sim->groups[i].n);
+	ev->kgen = xcalloc(sim->nkeyers + 1, sizeof *ev->kgen);
+	ev->klookup = xcalloc(sim->nkeyers + 1, sizeof *ev->klookup);
+	return (ev);
+}
+
+static void
+sim_eval_free(const struct simulate *sim, struct sim_eval *ev)
+{
+	size_t	i;
+
+	if (ev == NULL)
+		return;
+	for (i = 0; i < sim->ngroups; i++)
+		expr_memo_free(ev->memo[i]);
+	free(ev->memo);
+	free(ev->results);
+	free(ev->kgen);
+	free(ev->klookup);
+	expr_request_free(ev->rq);
+	buf_free(&ev->cookie);
+	free(ev);
+}
 
 /* ---- reading the rules ------------------------------------------------- */
 
@@ -243,7 +387,7 @@ sim_keyer_get(struct simulate *sim, const cJSON *chars, const char *who,
 	k->signature = buf_detach(&sig, NULL);
 	k->chars = xreallocarray(NULL, (size_t)cJSON_GetArraySize(chars),
 	    sizeof *k->chars);
-	k->gen = UINT64_MAX;
+	k->index = sim->nkeyers;
 	cJSON_ArrayForEach(c, chars) {
 		sim_char_parse(c->valuestring, &k->chars[k->nchars]);
 		if (k->chars[k->nchars++].kind == SC_NONE) {
@@ -406,14 +550,12 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 	if ((r->expr = sim_expr(s, 0, who, "expression", cause)) == NULL)
 		return (-1);
 	sim->headers |= sim_reads_headers(s);
-	r->memo = expr_memo_new(r->expr);
 	s = sim_string(rl, "counting_expression");
 	if (s != NULL && *s != '\0') {
 		if ((r->counting = sim_expr(s, 1, who, "counting_expression",
 		    cause)) == NULL)
 			return (-1);
 		sim->headers |= sim_reads_headers(s);
-		r->cmemo = expr_memo_new(r->counting);
 	}
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
@@ -433,14 +575,36 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 static void
 sim_rule_free(struct sim_rule *r)
 {
-	expr_memo_free(r->memo);
-	expr_memo_free(r->cmemo);
 	if (r->expr != NULL)
 		expr_free(r->expr);
 	if (r->counting != NULL)
 		expr_free(r->counting);
 	free(r->id);
 	free(r->description);
+}
+
+/* The group of an expression, with those that read the same fields. */
+static void
+sim_group(struct simulate *sim, const struct expr *e, size_t *group,
+    unsigned *bit)
+{
+	struct sim_group	*g;
+	size_t			 i;
+
+	for (i = 0; i < sim->ngroups; i++) {
+		g = &sim->groups[i];
+		if (g->n < SIM_GROUP_MAX && expr_memo_same_fields(g->es[0], e))
+			break;
+	}
+	if (i == sim->ngroups) {
+		sim->groups = xreallocarray(sim->groups, sim->ngroups + 1,
+		    sizeof *sim->groups);
+		sim->groups[sim->ngroups++].n = 0;
+	}
+	g = &sim->groups[i];
+	*group = i;
+	*bit = (unsigned)g->n;
+	g->es[g->n++] = e;
 }
 
 /* Each keyer's table, with the numbers of its rules in their places. */
@@ -466,8 +630,14 @@ sim_tables(struct simulate *sim)
 		k->tab = simtab_new(tr, k->nrules);
 		free(tr);
 	}
-	sim->lookups = xcalloc(SIM_BATCH * (sim->nkeyers + 1),
-	    sizeof *sim->lookups);
+	for (i = 0; i < sim->nrules; i++) {
+		r = &sim->rules[i];
+		sim_group(sim, r->expr, &r->group, &r->bit);
+		if (r->counting != NULL)
+			sim_group(sim, r->counting, &r->cgroup, &r->cbit);
+	}
+	sim->eval = sim_eval_new(sim);
+	sim->one = sim_batch_new();
 }
 
 struct simulate *
@@ -475,6 +645,7 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 {
 	struct simulate	*sim;
 	const cJSON	*list = rules, *j;
+	const char	*env;
 	size_t		 n = 0, nnotes = 0;
 	int		 rv;
 
@@ -489,9 +660,11 @@ simulate_new(const cJSON *rules, char ***notes, char **cause)
 		return (NULL);
 	}
 	sim = xcalloc(1, sizeof *sim);
-	sim->rq = expr_request_new();
-	sim->pending = xcalloc(SIM_BATCH * ((size_t)cJSON_GetArraySize(list) +
-	    1), sizeof *sim->pending);
+	/* One thread on one processor, or on request to compare (edgetui(1),
+	 * ENVIRONMENT). */
+	env = getenv("EDGETUI_SIMULATE_THREADS");
+	sim->threads = (env != NULL && strcmp(env, "1") == 0) ||
+	    sysconf(_SC_NPROCESSORS_ONLN) == 1 ? 1 : 2;
 	if (cJSON_IsObject(list)) {
 		sim->rules = xcalloc(1, sizeof *sim->rules);
 		rv = sim_rule_parse(sim, list, 1, &sim->rules[0], notes,
@@ -538,11 +711,9 @@ simulate_free(struct simulate *sim)
 	for (i = 0; i < sim->nkeyers; i++)
 		sim_keyer_free(sim->keyers[i]);
 	free(sim->keyers);
-	expr_request_free(sim->rq);
-	buf_free(&sim->cookie);
-	free(sim->pending);
-	free(sim->lookups);
-	buf_free(&sim->keys);
+	sim_eval_free(sim, sim->eval);
+	free(sim->groups);
+	sim_batch_free(sim->one);
 	free(sim);
 }
 
@@ -617,6 +788,24 @@ sim_arg(const char *uri, const char *name, size_t *len)
 	return (NULL);
 }
 
+/* n >= 0 in decimal into num (24 bytes), as "%lld" writes it: its length.
+ * A printf for every request keyed on its network costs. */
+static size_t
+sim_decimal(int64_t n, char *num)
+{
+	char	tmp[24];
+	size_t	len = 0, i;
+
+	do {
+		tmp[len++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0);
+	for (i = 0; i < len; i++)
+		num[i] = tmp[len - 1 - i];
+	num[len] = '\0';
+	return (len);
+}
+
 /* A characteristic's value in a request; NULL when it has none. */
 static const char *
 sim_value(const struct sim_char *c, const struct accesslog_record *rec,
@@ -638,8 +827,7 @@ sim_value(const struct sim_char *c, const struct accesslog_record *rec,
 		break;
 	case SC_ASN:
 		if (rec->asnum >= 0) {
-			*len = (size_t)snprintf(num, 24, "%lld",
-			    (long long)rec->asnum);
+			*len = sim_decimal(rec->asnum, num);
 			v = num;
 		}
 		break;
@@ -667,7 +855,7 @@ sim_value(const struct sim_char *c, const struct accesslog_record *rec,
 /* Each value as 1, its bytes and 0 (a missing one as a lone 0), added to
  * the batch's keys. */
 static void
-sim_key(struct simulate *sim, struct sim_lookup *l,
+sim_key(struct sim_batch *b, struct sim_lookup *l,
     const struct accesslog_record *rec)
 {
 	const struct sim_keyer	*k = l->keyer;
@@ -679,10 +867,10 @@ sim_key(struct simulate *sim, struct sim_lookup *l,
 		v[i] = sim_value(&k->chars[i], rec, num[i], &len[i]);
 		total += v[i] != NULL ? len[i] + 2 : 1;
 	}
-	buf_reserve(&sim->keys, total);
-	l->off = sim->keys.len;
+	buf_reserve(&b->keys, total);
+	l->off = b->keys.len;
 	l->len = total;
-	o = sim->keys.data + l->off;
+	o = b->keys.data + l->off;
 	for (i = 0; i < k->nchars; i++) {
 		if (v[i] == NULL) {
 			*o++ = '\0';
@@ -693,15 +881,23 @@ sim_key(struct simulate *sim, struct sim_lookup *l,
 		o += len[i];
 		*o++ = '\0';
 	}
-	sim->keys.len += total;
-	l->hash = sim_hash(sim->keys.data + l->off, total);
+	b->keys.len += total;
+	l->hash = sim_hash(b->keys.data + l->off, total);
+}
+
+/* Whether the rules can read the request (its URI, its host). */
+static int
+sim_readable(const struct accesslog_record *rec)
+{
+	return (expr_request_parts_ok(rec->scheme, rec->host, rec->uri));
 }
 
 /* The request as the expressions see it. */
 static int
-sim_fill(struct simulate *sim, const struct accesslog_record *rec)
+sim_fill(const struct simulate *sim, struct sim_eval *ev,
+    const struct accesslog_record *rec)
 {
-	struct expr_request	*rq = sim->rq;
+	struct expr_request	*rq = ev->rq;
 	size_t			 i;
 
 	expr_request_reset(rq);
@@ -736,46 +932,214 @@ sim_fill(struct simulate *sim, const struct accesslog_record *rec)
 		    rec->headers[i].value);
 	}
 	if (rec->ncookies > 0 && (sim->headers & SIM_H_COOKIE)) {
-		buf_reset(&sim->cookie);
+		buf_reset(&ev->cookie);
 		for (i = 0; i < rec->ncookies; i++)
-			buf_addf(&sim->cookie, "%s%s=%s", i == 0 ? "" : "; ",
+			buf_addf(&ev->cookie, "%s%s=%s", i == 0 ? "" : "; ",
 			    rec->cookies[i].name, rec->cookies[i].value);
-		expr_request_add_header(rq, "Cookie", buf_str(&sim->cookie));
+		expr_request_add_header(rq, "Cookie", buf_str(&ev->cookie));
 	}
 	return (0);
 }
 
-/* The batch counted, in the order of its requests. */
-static void
-sim_flush(struct simulate *sim)
+/* A request's rules evaluated, what they count added to the batch. */
+static int
+sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
+    struct sim_batch *b, const struct accesslog_record *rec)
 {
-	struct sim_pending	*p, *end = sim->pending + sim->npending;
+	struct sim_pending	*p;
 	struct sim_lookup	*l;
+	struct sim_queued	*q;
+	struct sim_rule		*r;
+	struct sim_keyer	*k;
+	size_t			 i;
+	int			 matched, counted;
+
+	if (sim_fill(sim, ev, rec) != 0)
+		return (-1);
+	if (b->nqueued == b->queuedcap) {
+		b->queuedcap = b->queuedcap * 2 + SIM_CHUNK;
+		b->queued = xreallocarray(b->queued, b->queuedcap,
+		    sizeof *b->queued);
+	}
+	if (b->pendingcap - b->npending < sim->nrules) {
+		b->pendingcap = b->pendingcap * 2 + sim->nrules;
+		b->pending = xreallocarray(b->pending, b->pendingcap,
+		    sizeof *b->pending);
+	}
+	if (b->lookupscap - b->nlookups < sim->nkeyers) {
+		b->lookupscap = b->lookupscap * 2 + sim->nkeyers;
+		b->lookups = xreallocarray(b->lookups, b->lookupscap,
+		    sizeof *b->lookups);
+	}
+	ev->gen++;
+	for (i = 0; i < sim->ngroups; i++)
+		expr_memo_prefetch(ev->memo[i], ev->rq);
+	for (i = 0; i < sim->ngroups; i++)
+		ev->results[i] = expr_eval_memo_set(ev->memo[i], ev->rq);
+	for (i = 0; i < sim->nrules; i++) {
+		r = &sim->rules[i];
+		matched = (int)(ev->results[r->group] >> r->bit & 1);
+		counted = r->counting != NULL ?
+		    (int)(ev->results[r->cgroup] >> r->cbit & 1) : matched;
+		if (!matched && !counted)
+			continue;
+		k = r->keyer;
+		if (ev->kgen[k->index] != ev->gen) {
+			ev->kgen[k->index] = ev->gen;
+			ev->klookup[k->index] = b->nlookups;
+			l = &b->lookups[b->nlookups++];
+			l->keyer = k;
+			sim_key(b, l, rec);
+		}
+		p = &b->pending[b->npending++];
+		p->rule = r;
+		p->lookup = ev->klookup[k->index];
+		p->matched = matched;
+		p->counted = counted;
+	}
+	q = &b->queued[b->nqueued++];
+	q->time = rec->time_ns;
+	q->pend = b->npending;
+	q->lend = b->nlookups;
+	return (0);
+}
+
+/* A request of a batch as a record again. */
+static const struct accesslog_record *
+sim_rec_out(struct sim_eval *ev, const struct sim_batch *b,
+    const struct sim_rec *sr)
+{
+	struct accesslog_record	*rec = &ev->rec;
+
+	rec->time_ns = sr->time_ns;
+	rec->ip = sr->ip;
+	rec->host = sr->host;
+	rec->method = sr->method;
+	rec->uri = sr->uri;
+	rec->scheme = sr->scheme;
+	rec->user_agent = sr->user_agent;
+	rec->referer = sr->referer;
+	rec->country = sr->country;
+	rec->colo = sr->colo;
+	rec->version = sr->version;
+	rec->ja3 = sr->ja3;
+	rec->ja4 = sr->ja4;
+	rec->status = sr->status;
+	rec->asnum = sr->asnum;
+	rec->nheaders = sr->nheaders;
+	rec->ncookies = sr->ncookies;
+	if (sr->nheaders > 0)
+		memcpy(rec->headers, b->pairs + sr->headers,
+		    sr->nheaders * sizeof *rec->headers);
+	if (sr->ncookies > 0)
+		memcpy(rec->cookies, b->pairs + sr->cookies,
+		    sr->ncookies * sizeof *rec->cookies);
+	return (rec);
+}
+
+static void
+sim_eval_batch(const struct simulate *sim, struct sim_eval *ev,
+    struct sim_batch *b)
+{
+	size_t	i;
+
+	for (i = 0; i < b->nrecs; i++)
+		/* The reader took readable requests only. */
+		(void)sim_eval_one(sim, ev, b, sim_rec_out(ev, b,
+		    &b->recs[i]));
+}
+
+/*
+ * A batch is counted in chunks of SIM_CHUNK requests, each a step behind
+ * the next in a pipeline: chunk c + 3's slots are asked for, chunk c + 2's
+ * clients found (in the log's order) and their states asked for, chunk
+ * c + 1's rings asked for, and chunk c applied, so each read has had a
+ * step's time to arrive. A client found early is only an empty state.
+ */
+struct sim_span {
+	size_t	q0, q1;		/* queued */
+	size_t	l0, l1;		/* lookups */
+	size_t	p0, p1;		/* pending */
+};
+
+static int
+sim_span(const struct sim_batch *b, size_t c, struct sim_span *sp)
+{
+	sp->q0 = c * SIM_CHUNK;
+	if (sp->q0 >= b->nqueued)
+		return (0);
+	sp->q1 = MINIMUM(sp->q0 + SIM_CHUNK, b->nqueued);
+	sp->l0 = sp->q0 > 0 ? b->queued[sp->q0 - 1].lend : 0;
+	sp->p0 = sp->q0 > 0 ? b->queued[sp->q0 - 1].pend : 0;
+	sp->l1 = b->queued[sp->q1 - 1].lend;
+	sp->p1 = b->queued[sp->q1 - 1].pend;
+	return (1);
+}
+
+static void
+sim_step_slots(struct sim_batch *b, size_t c)
+{
+	struct sim_span	sp;
+	size_t		i;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (i = sp.l0; i < sp.l1; i++)
+		simtab_prefetch(b->lookups[i].keyer->tab, b->lookups[i].hash);
+}
+
+static void
+sim_step_find(struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
+	struct sim_lookup	*l;
+	struct sim_span		 sp;
+	size_t			 i;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (i = sp.l0; i < sp.l1; i++) {
+		l = &b->lookups[i];
+		l->client = simtab_find(l->keyer->tab, l->hash,
+		    b->keys.data + l->off, l->len);
+	}
+	for (p = b->pending + sp.p0; p < b->pending + sp.p1; p++)
+		simtab_prefetch_state(p->rule->keyer->tab,
+		    b->lookups[p->lookup].client, p->rule->at);
+}
+
+static void
+sim_step_rings(struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
+	struct sim_span		 sp;
+
+	if (!sim_span(b, c, &sp))
+		return;
+	for (p = b->pending + sp.p0; p < b->pending + sp.p1; p++)
+		simtab_prefetch_ring(p->rule->keyer->tab,
+		    b->lookups[p->lookup].client, p->rule->at);
+}
+
+static void
+sim_step_apply(struct simulate *sim, struct sim_batch *b, size_t c)
+{
+	struct sim_pending	*p;
 	struct sim_rule		*r;
 	struct sim_queued	*q;
-	size_t			 i;
+	struct sim_span		 sp;
 	int64_t			 t;
 	int			 flags, any;
 
-	/* All lookups first: a new client may move its table's states. */
-	for (i = 0; i < sim->nlookups; i++) {
-		l = &sim->lookups[i];
-		l->client = simtab_find(l->keyer->tab, l->hash,
-		    sim->keys.data + l->off, l->len);
-	}
-	for (p = sim->pending; p < end; p++)
-		simtab_prefetch_state(p->rule->keyer->tab,
-		    sim->lookups[p->lookup].client, p->rule->at);
-	for (p = sim->pending; p < end; p++)
-		simtab_prefetch_ring(p->rule->keyer->tab,
-		    sim->lookups[p->lookup].client, p->rule->at);
-	p = sim->pending;
-	for (q = sim->queued; q < sim->queued + sim->nqueued; q++) {
+	if (!sim_span(b, c, &sp))
+		return;
+	p = b->pending + sp.p0;
+	for (q = b->queued + sp.q0; q < b->queued + sp.q1; q++) {
 		t = q->time;
-		for (any = 0; p < sim->pending + q->end; p++) {
+		for (any = 0; p < b->pending + q->pend; p++) {
 			r = p->rule;
 			flags = simtab_apply(r->keyer->tab,
-			    sim->lookups[p->lookup].client, r->at, p->matched,
+			    b->lookups[p->lookup].client, r->at, p->matched,
 			    p->counted, t);
 			r->matched += (uint64_t)p->matched;
 			r->counted += (uint64_t)p->counted;
@@ -792,61 +1156,308 @@ sim_flush(struct simulate *sim)
 		}
 		sim->any += (uint64_t)any;
 	}
-	sim->nqueued = sim->npending = sim->nlookups = 0;
-	buf_reset(&sim->keys);
 }
 
-/* A request's rules evaluated and what they count put in the batch (which
- * must have room for it). */
-static int
-sim_queue(struct simulate *sim, const struct accesslog_record *rec)
+/* An evaluated batch counted; then it is empty. */
+static void
+sim_count(struct simulate *sim, struct sim_batch *b)
 {
-	struct sim_pending	*p;
-	struct sim_lookup	*l;
-	struct sim_rule		*r;
-	struct sim_keyer	*k;
-	size_t			 i;
-	int			 matched, counted;
+	size_t	c, n = (b->nqueued + SIM_CHUNK - 1) / SIM_CHUNK;
 
-	if (sim_fill(sim, rec) != 0)
-		return (-1);
-	sim->gen++;
-	sim->requests++;
-	for (i = 0; i < sim->nrules; i++) {
-		r = &sim->rules[i];
-		matched = expr_eval_memo(r->memo, sim->rq) == 1;
-		counted = r->counting != NULL ?
-		    expr_eval_memo(r->cmemo, sim->rq) == 1 : matched;
-		if (!matched && !counted)
-			continue;
-		k = r->keyer;
-		if (k->gen != sim->gen) {
-			k->gen = sim->gen;
-			k->lookup = sim->nlookups++;
-			l = &sim->lookups[k->lookup];
-			l->keyer = k;
-			sim_key(sim, l, rec);
-			simtab_prefetch(k->tab, l->hash);
-		}
-		p = &sim->pending[sim->npending++];
-		p->rule = r;
-		p->lookup = k->lookup;
-		p->matched = matched;
-		p->counted = counted;
+	sim_step_slots(b, 0);
+	sim_step_slots(b, 1);
+	sim_step_slots(b, 2);
+	sim_step_find(b, 0);
+	sim_step_find(b, 1);
+	sim_step_rings(b, 0);
+	for (c = 0; c < n; c++) {
+		sim_step_slots(b, c + 3);
+		sim_step_find(b, c + 2);
+		sim_step_rings(b, c + 1);
+		sim_step_apply(sim, b, c);
 	}
-	sim->queued[sim->nqueued].time = rec->time_ns;
-	sim->queued[sim->nqueued++].end = sim->npending;
-	return (0);
+	sim->requests += b->nqueued;
+	b->nrecs = b->textlen = b->npairs = 0;
+	b->nqueued = b->npending = b->nlookups = 0;
+	buf_reset(&b->keys);
 }
 
 int
 simulate_request(struct simulate *sim, const struct accesslog_record *rec)
 {
-	int	rv;
+	if (!sim_readable(rec) || sim_eval_one(sim, sim->eval, sim->one,
+	    rec) != 0)
+		return (-1);
+	sim_count(sim, sim->one);
+	return (0);
+}
 
-	rv = sim_queue(sim, rec);
-	sim_flush(sim);
-	return (rv);
+void
+simulate_set_threads(struct simulate *sim, int threads)
+{
+	sim->threads = threads;
+}
+
+/* ---- the log, in batches ----------------------------------------------- */
+
+/* A string of the record in the batch's copy of line (or a constant). */
+static const char *
+sim_moved(const char *s, const char *line, size_t len, const char *copy)
+{
+	uintptr_t	p = (uintptr_t)s, l = (uintptr_t)line;
+
+	/* A constant may be anywhere: compared as numbers, not pointers. */
+	if (s == NULL || p < l || p > l + len)
+		return (s);
+	return (copy + (p - l));
+}
+
+/* The batch's text in a larger buffer, its requests' strings moved. */
+static void
+sim_batch_grow(struct sim_batch *b, size_t need)
+{
+	struct sim_rec	*sr;
+	char		*old = b->text, *text;
+	size_t		 cap, i, last = b->textlen > 0 ? b->textlen - 1 : 0;
+
+	cap = b->textcap > 0 ? b->textcap : SIM_TEXT_MIN;
+	while (cap < need)
+		cap *= 2;
+	cap = MINIMUM(cap, SIM_TEXT);
+	text = xmalloc(cap);
+	if (b->textlen > 0)
+		memcpy(text, old, b->textlen);
+	for (i = 0; i < b->nrecs; i++) {
+		sr = &b->recs[i];
+		sr->ip = sim_moved(sr->ip, old, last, text);
+		sr->host = sim_moved(sr->host, old, last, text);
+		sr->method = sim_moved(sr->method, old, last, text);
+		sr->uri = sim_moved(sr->uri, old, last, text);
+		sr->scheme = sim_moved(sr->scheme, old, last, text);
+		sr->user_agent = sim_moved(sr->user_agent, old, last, text);
+		sr->referer = sim_moved(sr->referer, old, last, text);
+		sr->country = sim_moved(sr->country, old, last, text);
+		sr->colo = sim_moved(sr->colo, old, last, text);
+		sr->version = sim_moved(sr->version, old, last, text);
+		sr->ja3 = sim_moved(sr->ja3, old, last, text);
+		sr->ja4 = sim_moved(sr->ja4, old, last, text);
+	}
+	for (i = 0; i < b->npairs; i++) {
+		b->pairs[i].name = sim_moved(b->pairs[i].name, old, last,
+		    text);
+		b->pairs[i].value = sim_moved(b->pairs[i].value, old, last,
+		    text);
+	}
+	free(old);
+	b->text = text;
+	b->textcap = cap;
+}
+
+/* The request just read copied into the batch; -1 when it is full. */
+static int
+sim_batch_add(struct sim_batch *b, const struct accesslog_record *rec,
+    const char *line, size_t len)
+{
+	struct sim_rec	*sr;
+	const char	*c;
+	size_t		 i, need = rec->nheaders + rec->ncookies;
+
+	if (b->nrecs == SIM_LINES || SIM_TEXT - b->textlen < len + 1)
+		return (-1);
+	if (b->textcap - b->textlen < len + 1)
+		sim_batch_grow(b, b->textlen + len + 1);
+	if (b->nrecs == b->recscap) {
+		b->recscap = MINIMUM(b->recscap * 2 + 64, SIM_LINES);
+		b->recs = xreallocarray(b->recs, b->recscap,
+		    sizeof *b->recs);
+	}
+	if (b->pairscap - b->npairs < need) {
+		b->pairscap = b->pairscap * 2 + need;
+		b->pairs = xreallocarray(b->pairs, b->pairscap,
+		    sizeof *b->pairs);
+	}
+	c = b->text + b->textlen;
+	memcpy(b->text + b->textlen, line, len + 1);
+	b->textlen += len + 1;
+	sr = &b->recs[b->nrecs++];
+	sr->time_ns = rec->time_ns;
+	sr->ip = sim_moved(rec->ip, line, len, c);
+	sr->host = sim_moved(rec->host, line, len, c);
+	sr->method = sim_moved(rec->method, line, len, c);
+	sr->uri = sim_moved(rec->uri, line, len, c);
+	sr->scheme = sim_moved(rec->scheme, line, len, c);
+	sr->user_agent = sim_moved(rec->user_agent, line, len, c);
+	sr->referer = sim_moved(rec->referer, line, len, c);
+	sr->country = sim_moved(rec->country, line, len, c);
+	sr->colo = sim_moved(rec->colo, line, len, c);
+	sr->version = sim_moved(rec->version, line, len, c);
+	sr->ja3 = sim_moved(rec->ja3, line, len, c);
+	sr->ja4 = sim_moved(rec->ja4, line, len, c);
+	sr->status = rec->status;
+	sr->asnum = rec->asnum;
+	sr->headers = b->npairs;
+	sr->nheaders = rec->nheaders;
+	for (i = 0; i < rec->nheaders; i++) {
+		b->pairs[b->npairs].name = sim_moved(rec->headers[i].name,
+		    line, len, c);
+		b->pairs[b->npairs++].value = sim_moved(rec->headers[i].value,
+		    line, len, c);
+	}
+	sr->cookies = b->npairs;
+	sr->ncookies = rec->ncookies;
+	for (i = 0; i < rec->ncookies; i++) {
+		b->pairs[b->npairs].name = sim_moved(rec->cookies[i].name,
+		    line, len, c);
+		b->pairs[b->npairs++].value = sim_moved(rec->cookies[i].value,
+		    line, len, c);
+	}
+	return (0);
+}
+
+/*
+ * The batches in flight: batch number n (from 0, in the log's order) is
+ * ring[n % run->nring]. Each is read, then evaluated by either thread, then
+ * counted when the one before it has been. All under lock.
+ */
+struct sim_run {
+	struct simulate		*sim;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;
+	pthread_t		 thread;
+	int			 started;
+	int			 stop;		/* the second thread ends */
+	struct sim_eval		*eval;		/* the second thread's */
+	struct sim_batch	*ring[SIM_RING];	/* NULL: not yet used */
+	size_t			 nring;		/* of them used */
+	uint64_t		 read;		/* batches handed over */
+	uint64_t		 next_eval;
+	uint64_t		 next_count;
+	int			 counting;
+};
+
+/* Work for a thread, taken: 1 with *b and *count, 0 none. */
+static int
+sim_take(struct sim_run *run, struct sim_batch **b, int *count)
+{
+	struct sim_batch	*c;
+
+	if (!run->counting && run->next_count < run->read) {
+		c = run->ring[run->next_count % run->nring];
+		if (c->state == SIM_EVALUATED) {
+			run->counting = 1;
+			*b = c;
+			*count = 1;
+			return (1);
+		}
+	}
+	if (run->next_eval < run->read) {
+		c = run->ring[run->next_eval++ % run->nring];
+		c->state = SIM_EVALUATING;
+		*b = c;
+		*count = 0;
+		return (1);
+	}
+	return (0);
+}
+
+/* The work taken done, the lock let go meanwhile. */
+static void
+sim_work(struct sim_run *run, struct sim_eval *ev, struct sim_batch *b,
+    int count)
+{
+	pthread_mutex_unlock(&run->lock);
+	if (count)
+		sim_count(run->sim, b);
+	else
+		sim_eval_batch(run->sim, ev, b);
+	pthread_mutex_lock(&run->lock);
+	if (count) {
+		b->state = SIM_FREE;
+		run->next_count++;
+		run->counting = 0;
+	} else
+		b->state = SIM_EVALUATED;
+	pthread_cond_broadcast(&run->cond);
+}
+
+static void *
+sim_thread(void *arg)
+{
+	struct sim_run		*run = arg;
+	struct sim_batch	*b;
+	int			 count;
+
+	pthread_mutex_lock(&run->lock);
+	while (!run->stop) {
+		if (sim_take(run, &b, &count))
+			sim_work(run, run->eval, b, count);
+		else
+			pthread_cond_wait(&run->cond, &run->lock);
+	}
+	pthread_mutex_unlock(&run->lock);
+	return (NULL);
+}
+
+/*
+ * The batch being read handed over; with wait, every batch counted after.
+ * The second thread starts with the second batch: a short log is one
+ * batch, done on this thread.
+ */
+static void
+sim_hand_over(struct sim_run *run, struct sim_batch **cur, int wait)
+{
+	struct sim_batch	*b;
+	int			 count;
+
+	pthread_mutex_lock(&run->lock);
+	if ((*cur)->nrecs > 0) {
+		(*cur)->state = SIM_READ;
+		run->read++;
+		pthread_cond_broadcast(&run->cond);
+		/* No thread (no resources): this one does it all. */
+		if (!run->started && !wait && run->sim->threads > 1) {
+			if (run->eval == NULL)
+				run->eval = sim_eval_new(run->sim);
+			if (pthread_create(&run->thread, NULL, sim_thread,
+			    run) == 0)
+				run->started = 1;
+		}
+	}
+	/* Until the next batch is free (or all are): help, or wait. */
+	for (;;) {
+		b = run->ring[run->read % run->nring];
+		if (wait ? run->next_count == run->read :
+		    b == NULL || b->state == SIM_FREE)
+			break;
+		if (sim_take(run, &b, &count))
+			sim_work(run, run->sim->eval, b, count);
+		else
+			pthread_cond_wait(&run->cond, &run->lock);
+	}
+	if (run->ring[run->read % run->nring] == NULL)
+		run->ring[run->read % run->nring] = sim_batch_new();
+	*cur = run->ring[run->read % run->nring];
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* The second thread stopped, the batches freed. */
+static void
+sim_run_end(struct sim_run *run)
+{
+	size_t	i;
+
+	if (run->started) {
+		pthread_mutex_lock(&run->lock);
+		run->stop = 1;
+		pthread_cond_broadcast(&run->cond);
+		pthread_mutex_unlock(&run->lock);
+		pthread_join(run->thread, NULL);
+	}
+	sim_eval_free(run->sim, run->eval);
+	for (i = 0; i < SIM_RING; i++)
+		sim_batch_free(run->ring[i]);
+	pthread_cond_destroy(&run->cond);
+	pthread_mutex_destroy(&run->lock);
 }
 
 int
@@ -854,24 +1465,42 @@ simulate_log(struct simulate *sim, struct accesslog *log,
     simulate_progress_cb progress, void *arg, char **cause)
 {
 	const struct accesslog_record	*rec;
+	struct sim_batch		*cur;
+	struct sim_run			 run;
+	const char			*line;
+	size_t				 len;
 	uint64_t			 n = 0, done, total;
 	int				 rv;
 
+	memset(&run, 0, sizeof run);
+	run.sim = sim;
+	pthread_mutex_init(&run.lock, NULL);
+	pthread_cond_init(&run.cond, NULL);
+	run.nring = sim->threads > 1 ? SIM_RING : 1;
+	cur = run.ring[0] = sim_batch_new();
 	while ((rv = accesslog_next(log, &rec, cause)) == 1) {
-		if (sim_queue(sim, rec) != 0)
+		if (!sim_readable(rec))
 			accesslog_reject(log, "a URI the rules cannot read");
-		if (sim->nqueued == SIM_BATCH)
-			sim_flush(sim);
+		else {
+			line = accesslog_record_line(log, &len);
+			if (sim_batch_add(cur, rec, line, len) != 0) {
+				sim_hand_over(&run, &cur, 0);
+				(void)sim_batch_add(cur, rec, line, len);
+			}
+		}
 		if ((++n & 0xffff) == 0 && progress != NULL) {
-			sim_flush(sim);
 			accesslog_progress(log, &done, &total);
 			if (progress(arg, done, total) != 0) {
 				*cause = xstrdup("cancelled");
+				sim_run_end(&run);
 				return (-1);
 			}
 		}
 	}
-	sim_flush(sim);
+	/* Cancelled or unreadable: what was read ahead is not evaluated. */
+	if (rv == 0)
+		sim_hand_over(&run, &cur, 1);
+	sim_run_end(&run);
 	return (rv);
 }
 

@@ -79,6 +79,10 @@ size_t		 simulate_nrules(const struct simulate *);
 int		 simulate_request(struct simulate *,
 		     const struct accesslog_record *);
 
+/* Threads simulate_log may use (2 unless said; 1 runs it all on the
+ * caller's): the report is the same. */
+void		 simulate_set_threads(struct simulate *, int);
+
 /*
  * Every request of the log. progress (may be NULL) is called every 64 Ki
  * lines with bytes read and the file's size (0 unknown); a non-zero

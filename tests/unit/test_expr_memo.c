@@ -1,7 +1,8 @@
 /*
  * Unit tests for remembered evaluation (expr_eval_memo): over streams of
  * requests whose values repeat, differ by kind only (missing, empty), are
- * too long to remember or rarely repeat, it answers as expr_eval does;
+ * too long to remember or rarely repeat, it answers as expr_eval does,
+ * for one expression and for a set of them (expr_eval_memo_set);
  * and addresses read as inet_pton reads them.
  */
 #include "config.h"
@@ -127,6 +128,86 @@ test_memo_matches_eval(void **state)
 	    "http.response.code ge 400", 1, 20000);
 }
 
+/* One memo for several expressions: each bit is that expression's
+ * expr_eval, whether they read the same fields or not. */
+static void
+same_as_eval_set(const char *const *texts, size_t n, unsigned nrequests)
+{
+	struct expr_error	 err;
+	struct expr		*e[8];
+	struct expr_memo	*m;
+	struct expr_request	*rq;
+	uint64_t		 want, got;
+	unsigned		 i;
+	size_t			 j;
+
+	assert_true(n <= 8);
+	for (j = 0; j < n; j++)
+		if ((e[j] = expr_parse(texts[j], NULL, &err)) == NULL)
+			fail_msg("%s: %s", texts[j], err.message);
+	m = expr_memo_new_set((const struct expr *const *)e, n);
+	rq = expr_request_new();
+	for (i = 0; i < nrequests; i++) {
+		request(rq, i);
+		for (want = 0, j = 0; j < n; j++)
+			if (expr_eval(e[j], rq) == 1)
+				want |= (uint64_t)1 << j;
+		got = expr_eval_memo_set(m, rq);
+		if (got != want || expr_eval_memo_set(m, rq) != want)
+			fail_msg("%s...: request %u: memo %llx, eval %llx",
+			    texts[0], i, (unsigned long long)got,
+			    (unsigned long long)want);
+	}
+	expr_request_free(rq);
+	expr_memo_free(m);
+	for (j = 0; j < n; j++)
+		expr_free(e[j]);
+}
+
+static void
+test_memo_set(void **state)
+{
+	static const char *paths[] = {
+		"http.request.uri.path eq \"/login\"",
+		"starts_with(http.request.uri.path, \"/api/\")",
+		"http.request.uri.path.extension in {\"js\" \"css\"}",
+		"lower(http.request.uri.path) contains \"login\"",
+		"http.request.uri.path ne \"/\"",
+	};
+	static const char *mixed[] = {
+		"http.request.uri.path eq \"/login\"",
+		"http.user_agent contains \"curl\"",
+		"http.request.method in {\"POST\" \"PUT\"} and not ssl",
+		"ip.src.asnum in {64500..64501}",
+		"true",
+	};
+	static const char *never[] = {
+		"any(http.request.uri.args[\"page\"][*] eq \"2\")",
+		"http.request.uri.path eq \"/login\"",
+	};
+	const char	*a = paths[0], *b = mixed[1], *c = never[0];
+	struct expr	*ea, *eb, *ec, *ea2;
+	struct expr_error err;
+
+	(void)state;
+	same_as_eval_set(paths, 5, 20000);
+	same_as_eval_set(mixed, 5, 20000);
+	same_as_eval_set(never, 2, 5000);
+	ea = expr_parse(a, NULL, &err);
+	ea2 = expr_parse(paths[1], NULL, &err);
+	eb = expr_parse(b, NULL, &err);
+	ec = expr_parse(c, NULL, &err);
+	assert_true(ea != NULL && ea2 != NULL && eb != NULL && ec != NULL);
+	assert_true(expr_memo_same_fields(ea, ea2));
+	assert_false(expr_memo_same_fields(ea, eb));
+	/* An argument map is never remembered: not shared either. */
+	assert_false(expr_memo_same_fields(ec, ec));
+	expr_free(ea);
+	expr_free(ea2);
+	expr_free(eb);
+	expr_free(ec);
+}
+
 /* A value and no value, or "" and none, are different keys. */
 static void
 test_memo_kinds(void **state)
@@ -208,6 +289,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memo_matches_eval),
+		cmocka_unit_test(test_memo_set),
 		cmocka_unit_test(test_memo_kinds),
 		cmocka_unit_test(test_ip_as_inet_pton),
 	};

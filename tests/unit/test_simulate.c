@@ -2,7 +2,8 @@
  * Unit tests for simulate.c: the sliding window at its edges, mitigation
  * timeouts that end and start again, what each characteristic keys on,
  * the top clients, and the rules it reads, refuses or leaves out. The
- * expected numbers are worked out by hand next to each case.
+ * expected numbers are worked out by hand next to each case. A log of
+ * many batches gives the same report on two threads as on one.
  */
 #include "config.h"
 
@@ -14,6 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -399,6 +406,299 @@ test_progress(void **state)
 	free(path);
 }
 
+/* The report and the bad lines kept, as one text to compare. */
+static char *
+report_text(struct simulate *sim, struct accesslog *l)
+{
+	struct simulate_report	 rep;
+	cJSON			*j, *bad;
+	char			*text;
+	size_t			 i;
+
+	simulate_report(sim, l, &rep);
+	j = simulate_report_json(&rep);
+	cJSON_AddNumberToObject(j, "requests", (double)rep.requests);
+	bad = cJSON_AddArrayToObject(j, "bad");
+	for (i = 0; i < rep.nbad; i++) {
+		cJSON_AddItemToArray(bad, cJSON_CreateNumber(
+		    (double)rep.bad[i].line));
+		cJSON_AddItemToArray(bad, cJSON_CreateString(rep.bad[i].why));
+		cJSON_AddItemToArray(bad, cJSON_CreateString(rep.bad[i].text));
+	}
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	simulate_report_free(&rep);
+	return (text);
+}
+
+static char *
+run_threads(const char *path, const char *rules, int threads)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*cause = NULL, *text;
+
+	sim = sim_from(rules, NULL);
+	simulate_set_threads(sim, threads);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	assert_int_equal(simulate_log(sim, l, NULL, NULL, &cause), 0);
+	text = report_text(sim, l);
+	accesslog_close(l);
+	simulate_free(sim);
+	return (text);
+}
+
+/* The report of the log given one request at a time (no batches), an
+ * unreadable URI rejected as simulate_log does. */
+static char *
+run_requests(const char *path, const char *rules)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	const struct accesslog_record	*rec;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	char				*cause = NULL, *text;
+	int				 rv;
+
+	sim = sim_from(rules, NULL);
+	assert_non_null(l = accesslog_open(path, &o, &cause));
+	while ((rv = accesslog_next(l, &rec, &cause)) == 1)
+		if (simulate_request(sim, rec) != 0)
+			accesslog_reject(l, "a URI the rules cannot read");
+	assert_int_equal(rv, 0);
+	text = report_text(sim, l);
+	accesslog_close(l);
+	simulate_free(sim);
+	return (text);
+}
+
+/*
+ * 60 000 lines (some 60 batches) of bursts from a few hundred clients,
+ * times that sometimes go back, lines that are no request and URIs the
+ * rules cannot read spread over the whole log (the first five of them are
+ * kept, in line order): two threads give one thread's report, and one
+ * thread that of the requests given one at a time.
+ */
+static void
+test_threads_same(void **state)
+{
+	static const char *paths[] = { "/", "/login", "/api/v1/items",
+	    "/static/app.js", "/search?q=shoes", "/api/v2/orders?page=2" };
+	static const char *rules = "["
+	    "{\"id\":\"a\",\"expression\":\"http.request.uri.path eq \\\"/login\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\",\"ip.src\"],"
+	    "\"period\":10,\"requests_per_period\":3,\"mitigation_timeout\":60}},"
+	    "{\"id\":\"b\",\"expression\":\"starts_with(http.request.uri.path, \\\"/api/\\\")\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\",\"ip.src\"],"
+	    "\"period\":5,\"requests_per_period\":4,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"c\",\"expression\":\"true\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"http.request.headers[\\\"x-key\\\"]\"],"
+	    "\"period\":60,\"requests_per_period\":5,\"mitigation_timeout\":10,"
+	    "\"counting_expression\":\"http.response.code ge 400\"}},"
+	    "{\"id\":\"d\",\"expression\":\"http.user_agent contains \\\"curl\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"http.request.uri.path\"],"
+	    "\"period\":1,\"requests_per_period\":1,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"e\",\"expression\":\"any(http.request.uri.args[\\\"page\\\"][*] eq \\\"2\\\")\","
+	    "\"ratelimit\":{\"characteristics\":[\"ip.src.asnum\"],"
+	    "\"period\":30,\"requests_per_period\":10,\"mitigation_timeout\":5}}]";
+	char		*path, *one, *two, *each;
+	FILE		*f;
+	unsigned	 i, c, n;
+	long long	 t;
+
+	assert_true(asprintf(&path, "%s/many.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 60000; i++) {
+		n = i * 2654435761U;
+		if (i % 9973 == 7) {
+			fprintf(f, "not a request %u\n", i);
+			continue;
+		}
+		c = (n >> 7) % 300;
+		/* Bursts of one client; now and then a time a bit back. */
+		if ((n >> 3) % 17 == 0)
+			c = (i / 64) % 300;
+		t = (T0 + i / 40) * NS + (long long)(n % 1000) * 1000 -
+		    ((n >> 11) % 23 == 0 ? 3 * NS : 0);
+		fprintf(f, "{\"ClientIP\":\"10.0.%u.%u\",\"EdgeColoCode\":\"%s\","
+		    "\"ClientRequestHost\":\"www.example.com\","
+		    "\"ClientRequestMethod\":\"GET\",\"ClientRequestURI\":\"%s\","
+		    "\"ClientRequestUserAgent\":\"%s\",\"ClientASN\":%u,"
+		    "\"EdgeResponseStatus\":%d,"
+		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
+		    "\"EdgeStartTimestamp\":%lld}\n", c / 250, c % 250 + 1,
+		    c % 3 ? "SJC" : "LHR", i % 12011 == 5 ? "no-slash" :
+		    paths[(n >> 13) % 6], c % 4 ? "Mozilla/5.0" : "curl/8",
+		    64500 + c % 7, (n >> 17) % 5 ? 200 : 403, c % 40, t);
+	}
+	assert_int_equal(fclose(f), 0);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
+	assert_string_equal(two, one);
+	assert_string_equal(one, each);
+	/* Something to compare: mitigations and both kinds of bad line. */
+	assert_non_null(strstr(one, "\"bad_lines\":\t12,"));
+	assert_non_null(strstr(one, "a URI the rules cannot read"));
+	assert_null(strstr(one, "\"requests_mitigated\":\t0,"));
+	free(one);
+	free(two);
+	free(each);
+	free(path);
+}
+
+/*
+ * Lines of up to near the longest a log may have, among short ones with
+ * headers, so that a batch's text grows (its requests' strings moved) to
+ * its largest: the report is that of the requests given one at a time.
+ */
+static void
+test_long_lines(void **state)
+{
+	static const char *rules = "["
+	    "{\"id\":\"a\",\"expression\":\"http.user_agent contains \\\"curl\\\"\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\","
+	    "\"http.request.headers[\\\"x-key\\\"]\"],"
+	    "\"period\":10,\"requests_per_period\":3,\"mitigation_timeout\":60}},"
+	    "{\"id\":\"b\",\"expression\":\"true\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":5,"
+	    "\"requests_per_period\":4,\"mitigation_timeout\":0}}]";
+	char		*path, *one, *two, *each, *ua;
+	FILE		*f;
+	unsigned	 i;
+	size_t		 n;
+
+	assert_true(asprintf(&path, "%s/long.json", (char *)*state) > 0);
+	assert_non_null(ua = malloc(1000 * 1000 + 1));
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 3000; i++) {
+		/* 1 000 000, 300 000, 70 000 bytes; else a short one. */
+		n = i % 997 == 3 ? 1000 * 1000 : i % 211 == 5 ? 300 * 1000 :
+		    i % 101 == 9 ? 70 * 1000 : 8;
+		memset(ua, i % 2 ? 'x' : 'y', n);
+		memcpy(ua, i % 3 ? "curl/8" : "Mozilla", i % 3 ? 6 : 7);
+		ua[n] = '\0';
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		    "\"ClientRequestUserAgent\":\"%s\","
+		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
+		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, ua, i % 5,
+		    (T0 + i / 20) * NS);
+	}
+	assert_int_equal(fclose(f), 0);
+	free(ua);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
+	assert_string_equal(one, each);
+	assert_string_equal(two, each);
+	assert_non_null(strstr(one, "\"lines\":\t3000,"));
+	assert_null(strstr(one, "\"requests_mitigated\":\t0,"));
+	free(one);
+	free(two);
+	free(each);
+	free(path);
+}
+
+/* Cancels once the writer has written all and the reader has taken it. */
+struct cancel {
+	int	done;		/* the writer says so here */
+	int	fifo;		/* another reader's end: anything left? */
+	int	written;
+};
+
+static int
+readable(int fd)
+{
+	struct pollfd	pfd = { fd, POLLIN, 0 };
+
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN));
+}
+
+static int
+cancel_cb(void *arg)
+{
+	struct cancel	*c = arg;
+	char		 ch;
+
+	if (!c->written && readable(c->done))
+		c->written = read(c->done, &ch, 1) == 1;
+	return (c->written && !readable(c->fifo));
+}
+
+/*
+ * 20 batches and 500 lines from a pipe, then a cancel while the reader
+ * waits for more: simulate_log returns without evaluating the batch it
+ * was reading (nor, on two threads, any it had read ahead).
+ */
+static void
+test_cancel_stops(void **state)
+{
+	struct accesslog_options	 o = { ACCESSLOG_AUTO, NULL, NULL };
+	struct simulate_report		 rep;
+	struct simulate			*sim;
+	struct accesslog		*l;
+	struct cancel			 c;
+	char				*path, *cause = NULL, ch;
+	int				 done[2], ctl[2], threads, i, st;
+	const int			 lines = 20 * 1024 + 500;
+	pid_t				 pid;
+	FILE				*f;
+
+	assert_true(asprintf(&path, "%s/fifo", (char *)*state) > 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	for (threads = 1; threads <= 2; threads++) {
+		assert_int_equal(pipe(done), 0);
+		assert_int_equal(pipe(ctl), 0);
+		if ((pid = fork()) == 0) {
+			close(done[0]);
+			close(ctl[1]);
+			if ((f = fopen(path, "w")) == NULL)
+				_exit(1);
+			for (i = 0; i < lines; i++)
+				fprintf(f, "{\"ClientIP\":\"192.0.2.%d\","
+				    "\"EdgeStartTimestamp\":%lld}\n", i % 200,
+				    T0 + i / 1000);
+			fflush(f);
+			/* Written; the pipe open until the test is done. */
+			if (write(done[1], "w", 1) != 1)
+				_exit(1);
+			(void)read(ctl[0], &ch, 1);
+			_exit(0);
+		}
+		assert_true(pid > 0);
+		close(done[1]);
+		close(ctl[0]);
+		memset(&c, 0, sizeof c);
+		c.done = done[0];
+		o.cancelled = cancel_cb;
+		o.cancel_arg = &c;
+		sim = sim_rule("[\"ip.src\"]", 10, 100, 0);
+		simulate_set_threads(sim, threads);
+		assert_non_null(l = accesslog_open(path, &o, &cause));
+		assert_true((c.fifo = open(path, O_RDONLY | O_NONBLOCK)) != -1);
+		assert_int_equal(simulate_log(sim, l, NULL, NULL, &cause), -1);
+		assert_non_null(strstr(cause, "cancelled"));
+		free(cause);
+		cause = NULL;
+		assert_int_equal(accesslog_lines(l), lines);
+		simulate_report(sim, l, &rep);
+		/* The 500 lines of the batch being read: not evaluated. */
+		assert_true(rep.requests <= 20 * 1024);
+		simulate_report_free(&rep);
+		accesslog_close(l);
+		simulate_free(sim);
+		close(c.fifo);
+		close(done[0]);
+		close(ctl[1]);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	free(path);
+}
+
 static int
 setup(void **state)
 {
@@ -417,6 +717,12 @@ main(void)
 		cmocka_unit_test(test_rules_read),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_threads_same, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_long_lines, setup,
+		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_stops, setup,
 		    testdir_teardown),
 	};
 
