@@ -211,6 +211,9 @@ test_list_in_order(void **state)
 	/* Numbered in order; a 0 timeout throttles. */
 	assert_true(has(r.out, " #  DESCRIPTION"));
 	assert_true(has(r.out, "throttle"));
+	/* A cell cut to its column says so; one that fits is whole. */
+	assert_true(has(r.out, "  Public API: thr...  "));
+	assert_true(has(r.out, "  Search scrapers     "));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));

@@ -70,11 +70,15 @@ cli_table_cell(const struct cli_table *t, size_t i, const char *text)
 	const struct kind_column	*col = t->cols[i];
 	size_t				 w = (size_t)t->widths[i], n;
 	int				 last = i + 1 == t->ncols;
-	char				 cell[CLI_CELL_MAX];
+	char				 cell[CLI_CELL_MAX], *cut;
 
 	snprintf(cell, sizeof cell, "%s", text);
-	if (!last || col->width > 0)
-		text_cut(cell, w);
+	/* Cut, a cell says so, as rules simulate's table does. */
+	if ((!last || col->width > 0) && text_width(cell) > w) {
+		cut = text_ellipsize(cell, w, "...");
+		snprintf(cell, sizeof cell, "%s", cut);
+		free(cut);
+	}
 	n = text_width(cell);
 	if (i != 0)
 		fputs("  ", stdout);
