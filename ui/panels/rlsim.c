@@ -456,35 +456,44 @@ rlsim_draw_progress(struct rlsim *s)
 	buf_free(&b);
 }
 
+/* A report row's text: the rule's name, its counts, then marks (or ""). */
+static void
+rlsim_row_text(struct buf *b, const cJSON *r, size_t i, const char *name,
+    const char *marks)
+{
+	buf_reset(b);
+	buf_addf(b, "%-3zu ", i + 1);
+	rlsim_cell(b, name, 24);
+	buf_addf(b, " %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s",
+	    rlsim_num(r, "matched"), rlsim_num(r, "counted"),
+	    rlsim_num(r, "clients"), rlsim_num(r, "clients_mitigated"),
+	    rlsim_num(r, "requests_mitigated"),
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r,
+	    "first_mitigation")) ? rlsim_str(r, "first_mitigation") : "-",
+	    marks);
+}
+
 static void
 rlsim_row(struct rlsim *s, const cJSON *r, size_t i, int y)
 {
 	struct buf	 b = BUF_INITIALIZER;
 	const cJSON	*rule = cJSON_GetArrayItem(s->rules, (int)i);
-	const char	*name, *first;
-	char		 marks[32], *named = NULL;
+	const char	*name;
+	char		 marks[32], *named;
 	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
-	int		 front;
 
 	name = *rlsim_str(r, "description") != '\0' ?
 	    rlsim_str(r, "description") : rlsim_str(r, "id");
-	first = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r,
-	    "first_mitigation")) ? rlsim_str(r, "first_mitigation") : "-";
 	snprintf(marks, sizeof marks, "%s%s",
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled")) ?
 	    " (disabled)" : "", (int)i == s->edited_at ? " (edited)" : "");
+	rlsim_row_text(&b, r, i, name, marks);
 	/* Too narrow for the marks at the end: they lead the name instead. */
-	front = *marks != '\0' && 4 + 24 + 52 + (int)strlen(first) +
-	    (int)strlen(marks) > COLS - 1;
-	if (front)
-		name = named = xprintf("%s %s", marks + 1, name);
-	buf_addf(&b, "%-3zu ", i + 1);
-	rlsim_cell(&b, name, 24);
-	buf_addf(&b, " %9.0f %9.0f %8.0f %9.0f %10.0f  %s%s",
-	    rlsim_num(r, "matched"), rlsim_num(r, "counted"),
-	    rlsim_num(r, "clients"), rlsim_num(r, "clients_mitigated"),
-	    rlsim_num(r, "requests_mitigated"), first, front ? "" : marks);
-	free(named);
+	if (*marks != '\0' && text_width(buf_str(&b)) > (size_t)COLS - 1) {
+		named = xprintf("%s %s", marks + 1, name);
+		rlsim_row_text(&b, r, i, named, "");
+		free(named);
+	}
 	if (i == s->sel) {
 		a = screen_role(THEME_ROLE_ROW_SELECTED);
 		screen_fill(y, 0, COLS, a);
