@@ -547,6 +547,145 @@ test_path_nul(void **state)
 	free(uuid);
 }
 
+/* ---- item: raw control bytes in JSON bodies ------------------------------- */
+
+#define ENTRY	"/zones/" ZONE "/rulesets/phases/http_ratelimit/entrypoint"
+#define SV_OPS	"/zones/" ZONE "/schema_validation/settings/operations"
+#define LIVE	"/accounts/" ACCOUNT "/stream/live_inputs"
+#define RULE(path, more)						\
+	"{\"action\":\"block\",\"expression\":\"http.request.uri.path eq "	\
+	"\\\"" path "\\\"\"" more ",\"ratelimit\":{\"characteristics\":"	\
+	"[\"cf.colo.id\",\"ip.src\"],\"period\":60,"			\
+	"\"requests_per_period\":5,\"mitigation_timeout\":600}}"
+
+/* A body of len bytes (a NUL may be in it) refused with 400 saying says. */
+static void
+raw_refused(struct edgemu *e, const char *method, const char *path,
+    const char *body, size_t len, const char *says)
+{
+	struct http_resp	 r;
+	const cJSON		*m;
+
+	http_request(e, method, path, "application/json", body, len, NULL,
+	    &r);
+	if (r.status != 400)
+		fail_msg("%s %s: %ld, not 400: %.300s", method, path, r.status,
+		    r.body);
+	assert_envelope(&r);
+	m = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r.json,
+	    "errors"), 0), "message");
+	if (strstr(m->valuestring, says) == NULL)
+		fail_msg("%s %s: '%s' does not say '%s'", method, path,
+		    m->valuestring, says);
+	http_resp_free(&r);
+}
+
+/* A new operation of ZONE: its id (caller frees). */
+static char *
+new_operation(struct edgemu *e, const char *endpoint)
+{
+	char	*body, *id;
+	cJSON	*list;
+
+	body = itest_printf("[{\"method\":\"GET\",\"host\":\"c.example.com\","
+	    "\"endpoint\":\"%s\"}]", endpoint);
+	list = api_ok(e, "POST", OPS, body);
+	id = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "operation_id")->valuestring);
+	cJSON_Delete(list);
+	free(body);
+	return (id);
+}
+
+/* The operation's own Schema Validation action, "null" for none. */
+static char *
+sv_action(struct edgemu *e, const char *id)
+{
+	char		*path = itest_printf(SV_OPS "/%s", id), *s;
+	cJSON		*v = api_ok(e, "GET", path, NULL);
+	const cJSON	*a = cJSON_GetObjectItem(v, "mitigation_action");
+
+	s = strdup(cJSON_IsString(a) ? a->valuestring : "null");
+	cJSON_Delete(v);
+	free(path);
+	return (s);
+}
+
+/*
+ * JSON takes no raw control character in a string: cJSON would keep it,
+ * and end the string at a NUL, so "<id>\0junk" named the real id and an
+ * expression was stored shorter than sent. Every JSON route refuses such
+ * a body, and nothing changes.
+ */
+static void
+test_json_raw_control(void **state)
+{
+	static const char	 nul_expr[] = RULE("/admin\0 and false", "");
+	static const char	 ctl_desc[] = RULE("/c", ",\"description\":\"a\x01"
+				    "b\"");
+	struct edgemu		*e = *state;
+	cJSON			*rs, *now, *live;
+	const char		*rsid, *first, *second;
+	char			*path, *body, *op, *action;
+	size_t			 n;
+
+	rs = api_ok(e, "PUT", ENTRY, "{\"rules\":[" RULE("/a", "") ","
+	    RULE("/b", "") "]}");
+	rsid = cJSON_GetObjectItem(rs, "id")->valuestring;
+	first = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(rs,
+	    "rules"), 0), "id")->valuestring;
+	second = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(rs,
+	    "rules"), 1), "id")->valuestring;
+	path = itest_printf("/zones/" ZONE "/rulesets/%s/rules", rsid);
+	raw_refused(e, "POST", path, nul_expr, sizeof nul_expr - 1,
+	    "NUL byte");
+	raw_refused(e, "POST", path, ctl_desc, sizeof ctl_desc - 1,
+	    "raw control character (0x01)");
+	free(path);
+	path = itest_printf("/zones/" ZONE "/rulesets/%s/rules/%s", rsid,
+	    second);
+	body = itest_printf("{\"position\":{\"before\":\"%s#junk\"}}", first);
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "PATCH", path, body, n, "NUL byte");
+	free(body);
+	free(path);
+	now = api_ok(e, "GET", ENTRY, NULL);
+	assert_string_equal(cJSON_GetObjectItem(now, "version")->valuestring,
+	    cJSON_GetObjectItem(rs, "version")->valuestring);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(now, "rules"), 0), "id")->valuestring, first);
+	cJSON_Delete(now);
+	cJSON_Delete(rs);
+
+	op = new_operation(e, "/raw");
+	body = itest_printf("{\"%s#junk\":{\"mitigation_action\":\"block\"}}",
+	    op);
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "PATCH", SV_OPS, body, n, "NUL byte");
+	free(body);
+	action = sv_action(e, op);
+	assert_string_equal(action, "null");
+	free(action);
+	free(op);
+
+	body = strdup("{\"meta\":{\"name\":\"ab#cd\"}}");
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "POST", LIVE, body, n, "NUL byte");
+	free(body);
+	/* A raw NUL between tokens is no white space either. */
+	raw_refused(e, "POST", LIVE, "{\"meta\":\0{}}", 12, "NUL byte");
+	live = api_ok(e, "GET", LIVE, NULL);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(live,
+	    "liveInputs")), 0);
+	cJSON_Delete(live);
+	/* Escaped, the same characters are no NUL and are taken. */
+	cJSON_Delete(api_ok(e, "POST", LIVE, "{\"meta\":{\"name\":"
+	    "\"a\\tb\\u0001c\"}}"));
+}
+
 /* Upper-case hex ids name the same account or zone as lower-case ones. */
 static void
 test_upper_case_ids(void **state)
@@ -788,6 +927,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_path_nul,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_upper_case_ids,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_json_raw_control,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_stream_list_params,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
