@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -686,6 +687,51 @@ test_json_raw_control(void **state)
 	    "\"a\\tb\\u0001c\"}}"));
 }
 
+/* ---- item: an id twice in a bulk PATCH ------------------------------------ */
+
+/*
+ * Ids are the same in any case, so a bulk PATCH's map naming one in two
+ * cases names it twice: refused as a key given twice is, nothing applied.
+ */
+static void
+test_bulk_id_twice(void **state)
+{
+	struct edgemu	*e = *state;
+	char		*op, *upper, *body, *action, *p;
+	const char	*const paths[] = { SV_OPS, OPS "/schema_validation" };
+	size_t		 i;
+
+	op = new_operation(e, "/twice");
+	upper = strdup(op);
+	for (p = upper; *p != '\0'; p++)
+		*p = (char)toupper((unsigned char)*p);
+	body = itest_printf("{\"%s\":{\"mitigation_action\":\"block\"},"
+	    "\"%s\":{\"mitigation_action\":\"log\"}}", op, upper);
+	for (i = 0; i < nitems(paths); i++) {
+		free(refused(e, "PATCH", paths[i], body, 400, "given twice"));
+		action = sv_action(e, op);
+		assert_string_equal(action, "null");
+		free(action);
+	}
+	free(body);
+	/* Discovered operations: refused before any is looked up. */
+	body = strdup("{\"0123abcd-0000-4000-8000-00000000000a\":{\"state\":"
+	    "\"review\"},\"0123ABCD-0000-4000-8000-00000000000A\":{\"state\":"
+	    "\"ignored\"}}");
+	free(refused(e, "PATCH", "/zones/" ZONE "/api_gateway/discovery/"
+	    "operations", body, 400, "given twice"));
+	free(body);
+	/* Once, in upper case, it applies. */
+	body = itest_printf("{\"%s\":{\"mitigation_action\":\"log\"}}", upper);
+	cJSON_Delete(api_ok(e, "PATCH", SV_OPS, body));
+	action = sv_action(e, op);
+	assert_string_equal(action, "log");
+	free(action);
+	free(body);
+	free(upper);
+	free(op);
+}
+
 /* Upper-case hex ids name the same account or zone as lower-case ones. */
 static void
 test_upper_case_ids(void **state)
@@ -929,6 +975,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_upper_case_ids,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_json_raw_control,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_bulk_id_twice,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_stream_list_params,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
