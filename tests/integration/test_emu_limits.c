@@ -732,6 +732,22 @@ test_bulk_id_twice(void **state)
 	free(op);
 }
 
+/* ---- item: repeated query parameters -------------------------------------- */
+
+/* A parameter that takes one value is refused given twice; lists repeat. */
+static void
+test_query_repeats(void **state)
+{
+	struct edgemu	*e = *state;
+
+	free(refused(e, "GET", OPS "?page=1&per_page=5&page=2", NULL, 400,
+	    "page: given more than once"));
+	free(refused(e, "GET", OPS "?omit_source=true&omit_source[]=false",
+	    NULL, 400, "omit_source: given more than once"));
+	cJSON_Delete(api_ok(e, "GET", OPS "?host=a.example.com&"
+	    "host[]=b.example.com&method=GET&method=POST", NULL));
+}
+
 /* Upper-case hex ids name the same account or zone as lower-case ones. */
 static void
 test_upper_case_ids(void **state)
@@ -977,6 +993,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_json_raw_control,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_bulk_id_twice,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_query_repeats,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_stream_list_params,
 		    edgemu_fixture_plain, edgemu_fixture_stop),

@@ -1247,6 +1247,39 @@ test_score_header_name(void **state)
 	cJSON_Delete(rs);
 }
 
+/*
+ * dry_run given twice is refused, whichever comes last: the write it
+ * would have made is not made.
+ */
+static void
+test_dry_run_twice(void **state)
+{
+	static const char *const one[] = { "/a" };
+	static const char *const twice[] = {
+		"?dry_run=true&dry_run=false", "?dry_run=false&dry_run=true",
+		"?dry_run=true&dry_run=true",
+	};
+	struct edgemu	*e = *state;
+	cJSON		*rs, *now;
+	char		*p, *body;
+	size_t		 i;
+
+	rs = put_paths(e, one, 1);
+	body = rule("/b", NULL);
+	for (i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+		p = itest_printf(SETS "/%s/rules%s", str(rs, "id"), twice[i]);
+		refused(e, "POST", p, body, 400, "dry_run: given more than "
+		    "once");
+		free(p);
+	}
+	now = api_ok(e, "GET", ENTRY, NULL);
+	assert_string_equal(str(now, "version"), str(rs, "version"));
+	assert_order(now, "/a");
+	cJSON_Delete(now);
+	free(body);
+	cJSON_Delete(rs);
+}
+
 int
 main(void)
 {
@@ -1285,6 +1318,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_patch_null_position,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_score_header_name,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_dry_run_twice,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 	};
 
