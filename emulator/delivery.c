@@ -423,17 +423,13 @@ delivery_watch(struct req *req, struct reply *rep)
 	reply_raw(rep, 200, page, sizeof page - 1, "text/html; charset=utf-8");
 }
 
-/* The manifests' one segment: the uploaded bytes, with ranges. */
+/* The manifests' one segment: the uploaded bytes, as a download is sent. */
 static void
 delivery_segment(struct req *req, struct reply *rep)
 {
-	struct MHD_Response	*resp;
-	struct stat		 sb;
-	char			 account[HEX32_LEN + 1], uid[HEX32_LEN + 1];
-	char			*path, range[96];
-	uint64_t		 first = 0, last = 0, size;
-	enum downloads_range	 kind;
-	int			 fd;
+	struct stat	 sb;
+	char		 account[HEX32_LEN + 1], uid[HEX32_LEN + 1], *path;
+	int		 fd;
 
 	if (delivery_resolve(req, rep, DELIVERY_PLAY, account, uid) != 0)
 		return;
@@ -448,39 +444,7 @@ delivery_segment(struct req *req, struct reply *rep)
 		    "to serve (a demo video)", uid);
 		return;
 	}
-	size = (uint64_t)sb.st_size;
-	kind = downloads_range(req_header(req, MHD_HTTP_HEADER_RANGE), size,
-	    &first, &last);
-	if (kind == DOWNLOADS_RANGE_UNSATISFIABLE) {
-		close(fd);
-		snprintf(range, sizeof range, "bytes */%llu",
-		    (unsigned long long)size);
-		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
-		reply_raw(rep, MHD_HTTP_RANGE_NOT_SATISFIABLE, NULL, 0, NULL);
-		return;
-	}
-	if (kind == DOWNLOADS_RANGE_NONE) {
-		first = 0;
-		last = size - 1;
-	}
-	if ((resp = MHD_create_response_from_fd_at_offset64(last - first + 1,
-	    fd, first)) == NULL) {
-		close(fd);
-		reply_error(rep, 500, ERR_INTERNAL, "cannot serve video %s",
-		    uid);
-		return;
-	}
-	rep->response = resp;
-	rep->status = kind == DOWNLOADS_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
-	    MHD_HTTP_OK;
-	reply_header(rep, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
-	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, "video/mp4");
-	if (kind == DOWNLOADS_RANGE_OK) {
-		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
-		    (unsigned long long)first, (unsigned long long)last,
-		    (unsigned long long)size);
-		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
-	}
+	downloads_send_fd(req, rep, fd, (uint64_t)sb.st_size, "video/mp4");
 }
 
 /* ---- the area ------------------------------------------------------------ */

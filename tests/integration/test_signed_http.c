@@ -597,6 +597,44 @@ test_server_token_with_key(void **state)
 	free(mp4);
 }
 
+/*
+ * The manifests' segment (stream.mp4) answers ranges as the MP4 download
+ * does: a Range gets its part, an If-Range (no validators are sent, so
+ * none matches) the whole file.
+ */
+static void
+test_segment_ranges(void **state)
+{
+	struct edgemu		*e = *state;
+	struct http_resp	 r;
+	unsigned char		*mp4;
+	size_t			 len;
+	char			*uid, *url, *t;
+	const char		*part[] = { "Range: bytes=10-19", NULL };
+	const char		*if_range[] = { "Range: bytes=10-19",
+	    "If-Range: \"some-etag\"", NULL };
+
+	uid = private_video(e, &mp4, &len);
+	t = server_token(e, uid, NULL);
+	url = url_of(e, uid, "playback.hls", t);
+	strcpy(strstr(url, "video.m3u8"), "stream.mp4");
+	http_request_with(e, "GET", url, part, NULL, 0, "", &r);
+	assert_int_equal(r.status, 206);
+	assert_int_equal(r.len, 10);
+	assert_memory_equal(r.body, mp4 + 10, 10);
+	http_resp_free(&r);
+	http_request_with(e, "GET", url, if_range, NULL, 0, "", &r);
+	assert_int_equal(r.status, 200);
+	assert_null(http_header(&r, "content-range"));
+	assert_int_equal(r.len, len);
+	assert_memory_equal(r.body, mp4, len);
+	http_resp_free(&r);
+	free(url);
+	free(t);
+	free(uid);
+	free(mp4);
+}
+
 int
 main(void)
 {
@@ -606,6 +644,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_local_token,
 		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_server_token_with_key,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_segment_ranges,
 		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 	};
 
