@@ -196,6 +196,36 @@ delivery_origin_ok(const cJSON *allowed, const char *origin)
 	return (ok);
 }
 
+/*
+ * Every origin the request names must be allowed: each Origin header (a
+ * client may repeat it) and each origin of one header's list (RFC 6454
+ * 7.1: separated by spaces). NULL when all are, else the first refused.
+ */
+static char *
+delivery_origin_refused(struct req *req, const cJSON *allowed)
+{
+	const char	*v[8], *p;
+	char		*one;
+	size_t		 n, i, len;
+
+	n = req_header_values(req, "Origin", v, nitems(v));
+	if (n > nitems(v))
+		return (xprintf("(%zu Origin headers)", n));
+	for (i = 0; i < n; i++) {
+		p = v[i] + strspn(v[i], " \t");
+		do {
+			len = strcspn(p, " \t");
+			one = xstrndup(p, len);
+			if (!delivery_origin_ok(allowed, one))
+				return (one);
+			free(one);
+			p += len;
+			p += strspn(p, " \t");
+		} while (*p != '\0');
+	}
+	return (NULL);
+}
+
 /* ---- resolving {ref} --------------------------------------------------- */
 
 /* The account of a video by uid alone: 1, 0 none, -1 store failure. */
@@ -246,10 +276,10 @@ int
 delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
     char account[HEX32_LEN + 1], char uid[HEX32_LEN + 1])
 {
-	const char		*ref = req_param(req, "ref"), *origin;
+	const char		*ref = req_param(req, "ref");
 	struct streamtoken	 t;
 	cJSON			*origins = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *origin;
 	unsigned int		 status;
 	int			 signed_only, tokened = !util_is_hex32(ref), rc;
 
@@ -292,11 +322,11 @@ delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
 		    "allow downloads (downloadable is not true)");
 		goto out;
 	}
-	origin = req_header(req, "Origin");
-	if (origin != NULL && cJSON_GetArraySize(origins) > 0 &&
-	    !delivery_origin_ok(origins, origin)) {
+	if (cJSON_GetArraySize(origins) > 0 &&
+	    (origin = delivery_origin_refused(req, origins)) != NULL) {
 		reply_error(rep, 403, ERR_AUTH_INVALID, "origin %.200s is not "
 		    "in the video's allowedOrigins", origin);
+		free(origin);
 		goto out;
 	}
 	rc = 0;
