@@ -235,9 +235,8 @@ merge_stamps_differ(const struct kind *k, const cJSON *mine,
 
 static void merge_strip(const struct kind *, cJSON *, struct buf *);
 
-/* Whether a and b differ in a field that is not the server's. */
-static int
-merge_differ(const struct kind *k, const cJSON *a, const cJSON *b)
+int
+merge_differs(const struct kind *k, const cJSON *a, const cJSON *b)
 {
 	struct buf	 path = BUF_INITIALIZER;
 	cJSON		*x = merge_dup(a), *y = merge_dup(b);
@@ -272,7 +271,7 @@ merge_records(const struct kind *k, const cJSON *base, const cJSON *mine,
 		w.moved = !merge_unchanged(k, base, theirs);
 	else
 		w.moved = merge_stamps_differ(k, mine, theirs);
-	m->theirs_changed = w.known ? w.moved && merge_differ(k, base,
+	m->theirs_changed = w.known ? w.moved && merge_differs(k, base,
 	    theirs) : w.moved;
 	if (!cJSON_IsObject(theirs))
 		theirs = empty = cJSON_CreateObject();
@@ -342,6 +341,21 @@ merge_unchanged(const struct kind *k, const cJSON *base, const cJSON *theirs)
 		n++;
 	}
 	return (n > 0);
+}
+
+cJSON *
+merge_update_body(const struct kind *k, const cJSON *theirs,
+    const cJSON *merged, const char *id)
+{
+	const struct kind_field	*f;
+	cJSON			*body;
+
+	body = edit_update_body(k, theirs, merged, id);
+	/* What only a create sets (an output's url): an update ignores it. */
+	for (f = k->fields; f != NULL && f->path != NULL; f++)
+		if ((f->flags & KIND_F_CREATE) && strchr(f->path, '.') == NULL)
+			cJSON_DeleteItemFromObjectCaseSensitive(body, f->path);
+	return (body);
 }
 
 /* ---- text --------------------------------------------------------------- */

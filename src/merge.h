@@ -64,11 +64,21 @@ enum merge_pick {
 cJSON	*merge_resolve(const struct merge *, enum merge_pick);
 
 /*
+ * The body of the kind's update once merged (edit_update_body against
+ * theirs: a PUT sends the record with its id, a PATCH or POST what
+ * differs), without what only a create sets. Caller frees.
+ */
+cJSON	*merge_update_body(const struct kind *, const cJSON *, const cJSON *,
+	     const char *);
+
+/*
  * Whether theirs is base by the kind's stamps (version, last_updated,
  * modified): 1 when every stamp either has is in both and equal, and
  * there is one at least; 0 otherwise (no stamps: not known).
  */
 int	 merge_unchanged(const struct kind *, const cJSON *, const cJSON *);
+/* Whether two copies differ in a field that is not the server's. */
+int	 merge_differs(const struct kind *, const cJSON *, const cJSON *);
 /* Whether the field at a dotted path is the server's (id, version...). */
 int	 merge_server_field(const struct kind *, const char *);
 
