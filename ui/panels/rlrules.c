@@ -578,13 +578,19 @@ rlrules_move_word(enum rlrules_op op)
 	}
 }
 
-/* Move the rule, now at place at in ep, to place to (an index). */
+/*
+ * Move the rule, now at place at in ep, to place to: before or after the
+ * rule there now, first or last, or (by_index: where the user meant it to
+ * go, from a place it has no longer) to that index.
+ */
 static void
-rlrules_move_to(struct panel *p, const cJSON *ep, int at, int to)
+rlrules_move_to(struct panel *p, const cJSON *ep, int at, int to,
+    int by_index)
 {
 	struct rlrules		*s = p->priv;
 	struct rlrules_call	*c = &s->batch->calls[s->batch->next];
-	const cJSON		*theirs;
+	const cJSON		*theirs, *other;
+	const char		*oid = NULL;
 	cJSON			*body, *pos;
 
 	if (to == 0 || to == at) {
@@ -597,10 +603,18 @@ rlrules_move_to(struct panel *p, const cJSON *ep, int at, int to)
 		return;
 	}
 	theirs = rulesets_rule_find(ep, c->id, NULL);
+	other = cJSON_GetArrayItem(rulesets_rules(ep), to - 1);
+	if (c->op == RLRULES_UP || c->op == RLRULES_DOWN)
+		oid = kind_record_id(p->kind, other);
 	/* Only its position: the rule moves unchanged (api-map-next 11.2). */
 	body = cJSON_CreateObject();
 	pos = cJSON_AddObjectToObject(body, "position");
-	cJSON_AddNumberToObject(pos, "index", to);
+	if (by_index)
+		cJSON_AddNumberToObject(pos, "index", to);
+	else if (c->op == RLRULES_UP || c->op == RLRULES_FIRST)
+		cJSON_AddStringToObject(pos, "before", oid != NULL ? oid : "");
+	else
+		cJSON_AddStringToObject(pos, "after", oid != NULL ? oid : "");
 	free(c->moved);
 	c->moved = xprintf("%s to #%d", rlrules_move_word(c->op), to);
 	rlrules_send(p, ep, theirs, body);
@@ -635,7 +649,7 @@ rlrules_moveq_answer(struct tui *t, void *arg, enum conflict_answer a)
 		return;
 	c = &s->batch->calls[s->batch->next];
 	if (a == CONFLICT_MINE) {
-		rlrules_move_to(q->p, q->ep, q->at, q->to);
+		rlrules_move_to(q->p, q->ep, q->at, q->to, 1);
 		return;
 	}
 	c->note = xprintf("not moved: kept its place on the server, #%d",
@@ -699,7 +713,7 @@ rlrules_move_fresh(struct panel *p, struct rlrules_call *c,
 		    MAXIMUM(1, MINIMUM(n, to)));
 		return;
 	}
-	rlrules_move_to(p, ep, at, rlrules_move_target(c->op, at, n));
+	rlrules_move_to(p, ep, at, rlrules_move_target(c->op, at, n), 0);
 }
 
 /* The entry point read before a write came: the write, from it. */
@@ -803,6 +817,14 @@ rlrules_move(struct panel *p, enum rlrules_op op)
 	if (rulesets_rule_find(s->ep, id, &at) == NULL) {
 		tui_message(p->tui, TUI_MSG_WARN, "this rule is not in the "
 		    "entry point as last read: refresh (r); nothing was sent");
+		cJSON_Delete(rec);
+		return;
+	}
+	/* Nowhere to go as listed (and nothing under way to change that). */
+	if (s->batch == NULL && rlrules_move_target(op, at,
+	    cJSON_GetArraySize(rulesets_rules(s->ep))) == 0) {
+		tui_message(p->tui, TUI_MSG_INFO, "the rule is already %s",
+		    op == RLRULES_UP || op == RLRULES_FIRST ? "first" : "last");
 		cJSON_Delete(rec);
 		return;
 	}

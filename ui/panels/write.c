@@ -232,9 +232,9 @@ panel_write_read(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	char			*why;
 
 	if (ev->kind == JOBS_EVENT_FAILED) {
-		why = ev->http_status == 404 ? xstrdup("it is no longer on the "
-		    "server (deleted meanwhile?)") : xprintf("its copy on the "
-		    "server could not be read (%s)", tui_cause(r, ev));
+		why = ev->http_status == 404 ? xprintf("%s (deleted "
+		    "meanwhile?)", tui_cause(r, ev)) : xprintf("its copy on "
+		    "the server could not be read (%s)", tui_cause(r, ev));
 		panel_write_failed(p, r, why);
 		free(why);
 		return;
