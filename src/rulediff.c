@@ -450,12 +450,14 @@ rulediff_take_conflicts(struct merge *into, struct merge *from,
 			free(c->keys[j]);
 		c->nkeys = 0;
 	}
+	into->changed += from->changed;
+	if (from->nconflicts == 0)
+		return;
 	into->conflicts = xreallocarray(into->conflicts, into->nconflicts +
 	    from->nconflicts, sizeof *into->conflicts);
 	memcpy(into->conflicts + into->nconflicts, from->conflicts,
 	    from->nconflicts * sizeof *from->conflicts);
 	into->nconflicts += from->nconflicts;
-	into->changed += from->changed;
 	free(from->conflicts);
 	from->conflicts = NULL;
 	from->nconflicts = 0;

@@ -731,7 +731,7 @@ rlrules_read(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return;
 	}
 	if ((theirs = rulesets_rule_find(ev->result, c->id, NULL)) == NULL) {
-		c->error = xstrdup("no longer on the server (deleted "
+		c->error = xstrdup("not found on the server (deleted "
 		    "meanwhile?)");
 		rlrules_call_done(p);
 		return;

@@ -210,16 +210,14 @@ panel_write_theirs(struct panel *p, const char *id, const cJSON *result)
 	return (NULL);
 }
 
+/* The save stops before anything is sent: why, in its form if open. */
 static void
 panel_write_failed(struct panel *p, struct tui_req *r, const char *why)
 {
-	char	*msg;
-
-	msg = xprintf("not saved: %s; nothing was sent", why);
-	if (r->modal == NULL || !formview_failed(p->tui, r->modal, msg))
-		tui_message(p->tui, TUI_MSG_ERROR, "%s %s: %s", p->kind->name,
-		    r->id != NULL ? r->id : "", msg);
-	free(msg);
+	if (r->modal == NULL || !formview_failed(p->tui, r->modal, why))
+		tui_message(p->tui, TUI_MSG_ERROR, "%s %s not saved: %s; "
+		    "nothing was sent", p->kind->name, r->id != NULL ? r->id :
+		    "", why);
 }
 
 /* The server's copy came: merge, then send or ask. */
@@ -232,9 +230,9 @@ panel_write_read(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	char			*why;
 
 	if (ev->kind == JOBS_EVENT_FAILED) {
-		why = ev->http_status == 404 ? xprintf("%s (deleted "
-		    "meanwhile?)", tui_cause(r, ev)) : xprintf("its copy on "
-		    "the server could not be read (%s)", tui_cause(r, ev));
+		why = ev->http_status == 404 ? xstrdup(tui_cause(r, ev)) :
+		    xprintf("its copy on the server could not be read (%s)",
+		    tui_cause(r, ev));
 		panel_write_failed(p, r, why);
 		free(why);
 		return;
@@ -242,8 +240,8 @@ panel_write_read(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	if (ev->kind != JOBS_EVENT_DONE)
 		return;
 	if ((theirs = panel_write_theirs(p, r->id, ev->result)) == NULL) {
-		panel_write_failed(p, r, "it is no longer on the server "
-		    "(deleted meanwhile?)");
+		panel_write_failed(p, r, "not found on the server (deleted "
+		    "meanwhile?)");
 		return;
 	}
 	mine = cJSON_GetObjectItemCaseSensitive(r->data, "mine");
