@@ -612,10 +612,10 @@ test_output_disable(void **state)
 	RUN_VIA(&rc, &r, "disable", "live-outputs", out_id, "--live-input",
 	    input_id);
 	assert_int_equal(r.status, 0);
+	assert_int_equal(racer_stop(&rc, "PUT"), 0);
 	assert_true(rc.acted);
 	assert_true(has(r.out, "the server already has these values; "
 	    "nothing was sent"));
-	assert_int_equal(racer_stop(&rc, "PUT"), 0);
 	run_free(&r);
 	cJSON_Delete(input);
 	cJSON_Delete(out);
