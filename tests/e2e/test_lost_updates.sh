@@ -114,4 +114,20 @@ e2e_wait_for 'the rule on the server already has these values: nothing was sent'
 [ "$(rule_member 'SIXTH CHANGE' requests_per_period)" = 66 ] ||
     e2e_fail "keep theirs: requests per period is not the server's"
 
+# ---- e at the question: the form again, on the server's copy with yours --
+e2e_keys e
+to_requests
+colleague 'SIXTH CHANGE' 'requests_per_period: 55'
+e2e_keys Enter C-u
+e2e_type 88
+e2e_keys Enter S
+e2e_wait_for 'ratelimit.requests_per_period: 55 → 88'
+e2e_keys e
+e2e_wait_for 'the server changed (theirs → yours, which the form shows):'
+e2e_wait_match '^ *requests per period +88'
+e2e_keys S
+e2e_wait_for "saved rate limiting rule"
+[ "$(rule_member 'SIXTH CHANGE' requests_per_period)" = 88 ] ||
+    e2e_fail "edit again: the form's value was not saved"
+
 e2e_quit_and_check_sane : q Enter
