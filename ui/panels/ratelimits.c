@@ -1,7 +1,8 @@
 /*
  * Rate limits (legacy): t enables or disables the rule under the cursor,
  * or sets the marked ones all one way after asking, by PUT, the whole rule
- * as the API wants it; M moves rules to rate limiting rules (rlmigrate.c).
+ * as the API wants it, made from the rule as the server has it then
+ * (panel_send_update); M moves rules to rate limiting rules (rlmigrate.c).
  * A 410 from the server becomes the generic panel's banner
  * (api_gone_message), which then says where rate limiting rules are.
  */

@@ -2,11 +2,13 @@
  * The rate limiting rules panel (:rules): the rules of the zone's
  * http_ratelimit entry point in evaluation order, numbered, under a line
  * naming the entry point's version and the plan lint uses. K and J move a
- * rule (a PATCH of only its position), t enables or disables it or the
- * marked ones (a PATCH of the whole rule: the API's PATCH is not a merge),
- * d deletes, v opens the entry point's versions (rlversions.c). A rule's
- * calls need the entry point's id, kept from the last list. Writes go one
- * after the other, each journaled; the list then reloads.
+ * rule one place, { and } to the top or the bottom (a PATCH of only its
+ * position), t enables or disables it or the marked ones (a PATCH of the
+ * whole rule: the API's PATCH is not a merge), d deletes, v opens the
+ * entry point's versions (rlversions.c). Writes go one after the other,
+ * each from the entry point read just before (a rule's change made since
+ * the list is kept: merge.h), each journaled; the list then reloads. A
+ * change asked for while one is under way waits its turn.
  */
 #include "config.h"
 
