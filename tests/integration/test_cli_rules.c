@@ -179,6 +179,54 @@ test_list_absent_is_empty(void **state)
 	free(path);
 }
 
+/* The widest line of text. */
+static size_t
+widest_line(const char *text)
+{
+	size_t	len, widest = 0;
+
+	for (; *text != '\0'; text += len + (text[len] == '\n')) {
+		len = strcspn(text, "\n");
+		if (len > widest)
+			widest = len;
+	}
+	return (widest);
+}
+
+/*
+ * A table fits the terminal's width (COLUMNS here): the lines never wrap,
+ * the other columns go before a name is cut, and a wide terminal shows
+ * whole what a narrow one cuts.
+ */
+static void
+table_widths(struct fixture *f)
+{
+	struct run	r;
+
+	RUN_ENV(f, "COLUMNS=80", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 80);
+	assert_int_equal(count_lines(r.out), 7);
+	assert_true(has(r.out, "  Login form: block credential stuffing"));
+	assert_true(has(r.out, "  Password reset: count failures only"));
+	assert_null(strstr(r.out, "..."));
+	run_free(&r);
+	RUN_ENV(f, "COLUMNS=220", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 220);
+	assert_true(has(r.out, "  Login form: block credential stuffing  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_true(has(r.out, "EXPRESSION"));
+	run_free(&r);
+	/* Too narrow for the names: cut, and saying so, but no wrap. */
+	RUN_ENV(f, "COLUMNS=60", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 60);
+	assert_true(has(r.out, "  Login form: block"));
+	assert_true(has(r.out, "..."));
+	run_free(&r);
+}
+
 static void
 test_list_in_order(void **state)
 {
@@ -211,13 +259,15 @@ test_list_in_order(void **state)
 	/* Numbered in order; a 0 timeout throttles. */
 	assert_true(has(r.out, " #  DESCRIPTION"));
 	assert_true(has(r.out, "throttle"));
-	/* A cell cut to its column says so; one that fits is whole. */
-	assert_true(has(r.out, "  Public API: thr...  "));
-	assert_true(has(r.out, "  Search scrapers     "));
+	/* No terminal and no COLUMNS: nothing is cut. */
+	assert_true(has(r.out, "  Public API: throttle bursts  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_null(strstr(r.out, "..."));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));
 	run_free(&r);
+	table_widths(f);
 
 	id = rule_id(f, 2);
 	RUN(f, &r, "get", "rlr", id, "-o", "json");

@@ -97,6 +97,8 @@ struct cli_table {
 	int				 widths[32];
 	size_t				 ncols;
 	struct kind_column		 id_col;
+	int				 fitted;	/* widths set */
+	int				 cut;	/* cells cut to them */
 };
 
 /* table.c */
@@ -130,12 +132,24 @@ void	 cli_journal(struct cli *, const char *, const char *, long,
 
 /* output.c */
 void	 cli_table_init(struct cli_table *, const struct kind *);
-void	 cli_table_header(const struct cli_table *);
+void	 cli_table_header(struct cli_table *);
 void	 cli_table_row(const struct cli_table *, const cJSON *);
 void	 cli_print_json(const cJSON *);
 void	 cli_print_json_item(const cJSON *);
 void	 cli_print_yaml(const cJSON *);
 void	 cli_print_record(struct cli *, const struct kind *, const cJSON *);
+
+/*
+ * fit.c: the width tables fit (COLUMNS, else the terminal's; 0: none
+ * known, nothing is cut), and the columns' widths for it from the first
+ * records to print (cli_table_header fits them to none when not done).
+ */
+int	 cli_term_width(void);
+void	 cli_table_fit(struct cli_table *, const cJSON *const *, size_t);
+void	 cli_table_fit_list(struct cli_table *, const cJSON *);
+/* The same from each column's widest cell (-1: none measured), for a
+ * width (0: none). */
+void	 cli_table_fit_widths(struct cli_table *, const int *, int);
 
 /* body.c */
 char	*cli_read_text(const char *, size_t *, char **);

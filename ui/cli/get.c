@@ -150,8 +150,10 @@ cli_list(struct cli *c, const struct kind *k)
 			http_response_free(&resp);
 			break;
 		}
-		if (c->out == CLI_OUT_TABLE && !header++)
+		if (c->out == CLI_OUT_TABLE && !header++) {
+			cli_table_fit(&t, (const cJSON *const *)items, n);
 			cli_table_header(&t);
+		}
 		cli_list_print(c, &t, items, n, &count);
 		http_response_free(&resp);
 	}

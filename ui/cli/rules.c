@@ -212,6 +212,7 @@ rules_print_list(struct cli *c, const cJSON *rules, long limit)
 		numbered = cJSON_Duplicate(list, 1);
 		rulesets_number(numbered);
 		cli_table_init(&t, &kind_rate_limit_rules);
+		cli_table_fit_list(&t, numbered);
 		cli_table_header(&t);
 		cJSON_ArrayForEach(r, numbered)
 			cli_table_row(&t, r);

@@ -72,6 +72,7 @@ cli_set_print(struct cli *c, const struct kind *k, const cJSON *result)
 		return;
 	}
 	cli_table_init(&t, k);
+	cli_table_fit(&t, NULL, 0);
 	cli_table_header(&t);
 	cJSON_ArrayForEach(m, result) {
 		rec = cJSON_Duplicate(m, 1);
