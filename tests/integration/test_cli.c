@@ -99,6 +99,42 @@ rule_threshold(struct fixture *f, const char *id)
 
 /* ---- tests -------------------------------------------------------------- */
 
+/*
+ * Every line of the kinds table has its aliases and its verbs where the
+ * header has ALIASES and VERBS (a blank before each), and is no wider
+ * than width (0: any).
+ */
+static void
+kinds_aligned(const char *out, size_t width)
+{
+	const char	*line, *nl;
+	size_t		 aliases, verbs, len;
+
+	nl = strchr(out, '\n');
+	assert_non_null(nl);
+	aliases = (size_t)(strstr(out, "ALIASES") - out);
+	verbs = (size_t)(strstr(out, "VERBS") - out);
+	assert_true(aliases < verbs && verbs < (size_t)(nl - out));
+	for (line = nl + 1; *line != '\0'; line += len + 1) {
+		len = strcspn(line, "\n");
+		if (width > 0 && len > width)
+			fail_msg("a line of %zu columns: %.*s", len, (int)len,
+			    line);
+		if (len > aliases && line[aliases] != ' ')
+			assert_true(line[aliases - 1] == ' ' &&
+			    line[aliases - 2] == ' ');
+		if (len > verbs && line[verbs] != ' ' &&
+		    (line[verbs - 1] != ' ' || line[verbs - 2] != ' '))
+			fail_msg("verbs not in their column: %.*s", (int)len,
+			    line);
+		/* Nothing starts between the columns. */
+		if (len > verbs - 1)
+			assert_true(line[verbs - 1] == ' ');
+		if (line[len] == '\0')
+			break;
+	}
+}
+
 static void
 test_kinds(void **state)
 {
@@ -112,6 +148,19 @@ test_kinds(void **state)
 	assert_non_null(strstr(r.out, "rate-limits"));
 	assert_non_null(strstr(r.out, "rate-limit-rules"));
 	assert_non_null(strstr(r.out, "signing-keys"));
+	kinds_aligned(r.out, 0);
+	run_free(&r);
+	/* At 80 columns the long aliases wrap in their column: no line does. */
+	{
+		const char *const env[] = { "COLUMNS=80", NULL };
+		const char *const args[] = { "kinds", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	kinds_aligned(r.out, 80);
+	assert_non_null(strstr(r.out, "\nlive-outputs "));
+	assert_non_null(strstr(r.out, "simulcast"));
 	run_free(&r);
 
 	RUN(f, &r, "kinds", "-o", "json");
