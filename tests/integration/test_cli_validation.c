@@ -19,6 +19,7 @@
 
 #include "clitest.h"
 #include "itest.h"
+#include "testdir.h"
 
 static const char openapi_yaml[] =
 	"openapi: 3.0.0\n"
@@ -338,6 +339,72 @@ test_classic_deprecated(void **state)
 	run_free(&r);
 }
 
+/* edgemu with only the classic API, as an older server. */
+static int
+classic_setup(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, "--no-schema-validation-api", NULL);
+	assert_non_null(f->home = testdir_new("cli"));
+	*state = f;
+	return (0);
+}
+
+/* The first operation id of the demo zone (caller frees). */
+static char *
+first_operation(struct fixture *f)
+{
+	cJSON	*r = api_get(f, "api_gateway/operations?per_page=5");
+	char	*id;
+
+	id = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(r, 0),
+	    "operation_id")->valuestring);
+	cJSON_Delete(r);
+	return (id);
+}
+
+/*
+ * A server without /schema_validation: as the console does, get lists the
+ * schemas by the classic API and set and clear use its bulk call; what
+ * has no fallback names the classic kind, not just "No route".
+ */
+static void
+test_classic_fallback(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*op = first_operation(f);
+
+	RUN(f, &r, "get", "validation-schemas");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "Shop storefront"));
+	assert_true(has(r.err, "user-schemas"));
+	run_free(&r);
+	RUN(f, &r, "set", "opval", op, "--action", "log");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "log"));
+	assert_true(has(r.err, "classic API"));
+	run_free(&r);
+	assert_action(f, op, "log");
+	RUN(f, &r, "clear", "opval", op);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	assert_action(f, op, NULL);
+	/* No fallback for these: the message says where to go. */
+	RUN(f, &r, "get", "validation-settings");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "No route"));
+	assert_true(has(r.err, "use user-schemas"));
+	run_free(&r);
+	RUN(f, &r, "get", "opval");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "use user-schemas"));
+	run_free(&r);
+	free(op);
+}
+
 int
 main(void)
 {
@@ -350,6 +417,8 @@ main(void)
 		    cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_classic_deprecated,
 		    cli_setup, cli_teardown),
+		cmocka_unit_test_setup_teardown(test_classic_fallback,
+		    classic_setup, cli_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

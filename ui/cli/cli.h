@@ -116,6 +116,17 @@ void	 cli_teardown(struct cli *);
 /* cause.c */
 char	*cli_cause(const struct http_response *, const char *, enum status);
 
+/*
+ * classic.c: a server without the current Schema Validation API. Whether
+ * an answer says so; the hint a failure's message then ends with (NULL
+ * for any other); get validation-schemas as user-schemas (*kind); set and
+ * clear's map by the classic bulk PATCH.
+ */
+int	 cli_classic_no_route(const struct http_response *);
+const char *cli_classic_hint(const struct http_response *);
+int	 cli_classic_list_kind(struct cli *, const struct kind **);
+int	 cli_classic_set(struct cli *, const cJSON *, struct http_response *);
+
 /* request.c */
 int	 cli_get_absent(struct cli *, const char *, struct http_response *,
 	     int *);

@@ -1,16 +1,19 @@
 /*
  * delete: every id checked before anything is sent, several at once with
- * the bulk call where the kind's API has one.
+ * the bulk call where the kind's API has one; a record deleted alone is
+ * read first, so the journal keeps it for an undo.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "http.h"
 #include "kind.h"
+#include "pager.h"
 #include "xmalloc.h"
 
 #include "cli.h"
@@ -44,22 +47,70 @@ cli_delete_bulk(struct cli *c, const struct kind *k, int n, char **ids)
 	return (rv);
 }
 
+/*
+ * The record as it is before its delete, for the journal (undo re-creates
+ * it from this copy): read by id, else found in the list of a kind read
+ * only whole. *before stays NULL when the server has no such record: the
+ * delete then says so. 0, or the exit status after the message.
+ */
+static int
+cli_delete_before(struct cli *c, const struct kind *k, const char *id,
+    const char *path, cJSON **before)
+{
+	struct http_response	 resp;
+	const cJSON		*items, *v;
+	char			*list, *cause = NULL;
+	int			 rv, absent = 0;
+
+	*before = NULL;
+	if ((k->verbs & KIND_VERB_GET) || k->shape == KIND_SHAPE_OBJECT)
+		rv = cli_get_absent(c, path, &resp, &absent);
+	else if ((k->verbs & KIND_VERB_LIST) && k->paging == PAGER_SINGLE &&
+	    id != NULL) {
+		if ((list = kind_list_path(k, c->vars, &cause)) == NULL) {
+			rv = cli_usage_error("%s", cause);
+			free(cause);
+			return (rv);
+		}
+		rv = cli_get_absent(c, list, &resp, &absent);
+		free(list);
+		items = k->shape == KIND_SHAPE_WRAPPED ?
+		    cJSON_GetObjectItemCaseSensitive(resp.api.result,
+		    k->list_key) : resp.api.result;
+		cJSON_ArrayForEach(v, items)
+			if (kind_record_id(k, v) != NULL &&
+			    strcmp(kind_record_id(k, v), id) == 0)
+				*before = cJSON_Duplicate(v, 1);
+		http_response_free(&resp);
+		return (rv);
+	} else
+		return (0);	/* no way to read it: journaled without */
+	if (rv == 0 && !absent && resp.api.result != NULL)
+		*before = cJSON_Duplicate(resp.api.result, 1);
+	http_response_free(&resp);
+	return (rv);
+}
+
 static int
 cli_delete_one(struct cli *c, const struct kind *k, const char *id,
     const char *path)
 {
 	struct http_response	 resp;
+	cJSON			*before;
 	int			 rv;
 
+	if ((rv = cli_delete_before(c, k, id, path, &before)) != 0)
+		return (rv);
 	rv = cli_send_json(c, "DELETE", path, NULL, &resp);
 	if (rv == 0) {
-		cli_journal(c, "DELETE", path, resp.http_status, NULL, NULL);
+		cli_journal(c, "DELETE", path, resp.http_status, before, NULL);
 		if (id != NULL)
 			printf("deleted %s %s\n", k->name, id);
 		else
 			printf("deleted %s\n", k->name);
 	}
 	http_response_free(&resp);
+	cJSON_Delete(before);
 	return (rv);
 }
 

@@ -190,6 +190,8 @@ cli_cmd_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	if (id == NULL && k->shape != KIND_SHAPE_OBJECT) {
 		if ((k->verbs & KIND_VERB_LIST) == 0)
 			return (cli_usage_error("%s cannot be listed", k->name));
+		if ((rv = cli_classic_list_kind(c, &k)) != 0)
+			return (rv);
 		return (cli_list(c, k));
 	}
 	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
