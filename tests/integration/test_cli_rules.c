@@ -323,6 +323,18 @@ test_rulesets_and_versions(void **state)
 	assert_true(has(r.out, "VERSION"));
 	assert_false(has(r.out, "RULES"));
 	assert_false(has(r.out, " - "));
+	/* Newest first, the current one marked. */
+	assert_true(has(r.out, "CURRENT"));
+	assert_non_null(strstr(r.out, "\n      2  yes "));
+	assert_true(strstr(r.out, "\n      2 ") < strstr(r.out, "\n      1 "));
+	assert_false(has(strstr(r.out, "\n      1 "), "yes"));
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "-o", "json");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_string_equal(str(cJSON_GetArrayItem(v, 0), "version"), "2");
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(v, 0), "current"));
+	cJSON_Delete(v);
 	run_free(&r);
 	RUN(f, &r, "get", "rule-versions", "1");
 	assert_int_equal(r.status, 0);

@@ -823,6 +823,88 @@ rules_version_print(struct cli *c, const cJSON *rs)
 	rules_print_list(c, rulesets_rules(rs), 0);
 }
 
+/* A list as a table of kind's columns, fitted to it. */
+static void
+rules_print_table(struct cli *c, const struct kind *k, const cJSON *list)
+{
+	struct cli_table	 t;
+	const cJSON		*r;
+
+	(void)c;
+	cli_table_init(&t, k);
+	cli_table_fit_list(&t, list);
+	cli_table_header(&t);
+	cJSON_ArrayForEach(r, list)
+		cli_table_row(&t, r);
+	fflush(stdout);
+}
+
+static void
+rules_print_versions(struct cli *c, const cJSON *list)
+{
+	if (c->out == CLI_OUT_JSON)
+		cli_print_json(list);
+	else if (cJSON_GetArraySize(list) == 0)
+		fputs("[]\n", stdout);
+	else
+		cli_print_yaml(list);
+	fflush(stdout);
+}
+
+/*
+ * The list of versions, newest first; a table marks the current one (the
+ * newest), which the records do not say.
+ */
+static int
+rules_version_list(struct cli *c, const struct kind *k)
+{
+	struct kind_column		 cols[16];
+	struct kind			 marked = *k;
+	struct http_response		 resp;
+	cJSON				*list, *first;
+	char				*path, *cause = NULL;
+	size_t				 i;
+	int				 rv;
+
+	if (c->o->seen & CLI_OPT_FILTER)
+		return (cli_usage_error("--filter: %s has no server-side "
+		    "filters", k->name));
+	if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0 || (rv = cli_get(c, path, &resp)) != 0)
+		goto out;
+	list = cJSON_IsArray(resp.api.result) ?
+	    cJSON_Duplicate(resp.api.result, 1) : cJSON_CreateArray();
+	rulesets_versions_newest_first(list);
+	while (c->o->limit > 0 && cJSON_GetArraySize(list) > c->o->limit)
+		cJSON_DeleteItemFromArray(list, cJSON_GetArraySize(list) - 1);
+	if (c->out != CLI_OUT_TABLE) {
+		rules_print_versions(c, list);
+		cJSON_Delete(list);
+		goto out;
+	}
+	/* The kind's columns with CURRENT after VERSION. */
+	cols[0] = k->columns[0];
+	cols[1] = (struct kind_column){ .header = "CURRENT", .path =
+	    "current", .width = 7, .format = KIND_FMT_BOOL, .none = "",
+	    .flags = KIND_COL_DEFAULT };
+	for (i = 1; k->columns[i].header != NULL && i + 2 < nitems(cols); i++)
+		cols[i + 1] = k->columns[i];
+	cols[i + 1].header = NULL;
+	marked.columns = cols;
+	if ((first = cJSON_GetArrayItem(list, 0)) != NULL)
+		cJSON_AddTrueToObject(first, "current");
+	rules_print_table(c, &marked, list);
+	cJSON_Delete(list);
+out:
+	http_response_free(&resp);
+	free(path);
+	return (rv);
+}
+
 static int
 rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 {
@@ -832,7 +914,7 @@ rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	int			 rv;
 
 	if (argc < 2)
-		return (cli_cmd_get(c, k, argc, argv));
+		return (rules_version_list(c, k));
 	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
 		return (cli_usage_error("--limit and --filter are for lists"));
 	for (s = n; isdigit((unsigned char)*s); s++)
