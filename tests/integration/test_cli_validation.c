@@ -225,13 +225,25 @@ test_validation_settings(void **state)
 	free(put);
 }
 
+/* Runs of blanks made one (a table's padding depends on its values). */
+static void
+squeeze(char *s)
+{
+	char	*w = s, *start = s;
+
+	for (; *s != '\0'; s++)
+		if (*s != ' ' || w == start || w[-1] != ' ')
+			*w++ = *s;
+	*w = '\0';
+}
+
 static void
 test_operation_validation(void **state)
 {
 	struct fixture	*f = *state;
 	struct run	 r;
 	cJSON		*ops, *list;
-	char		*a, *b, *text;
+	char		*a, *b, *text, *row, *line;
 
 	ops = api_get(f, "api_gateway/operations?per_page=5");
 	assert_true(cJSON_GetArraySize(ops) >= 2);
@@ -239,6 +251,14 @@ test_operation_validation(void **state)
 	    "operation_id")->valuestring);
 	b = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 1),
 	    "operation_id")->valuestring);
+	/* How a's row names its operation: method, host, endpoint. */
+	row = itest_printf(" block %s %s %s",
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "method")->valuestring,
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "host")->valuestring,
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "endpoint")->valuestring);
 	cJSON_Delete(ops);
 
 	RUN(f, &r, "set", "operation-validation", a, "--action", "block");
@@ -247,6 +267,24 @@ test_operation_validation(void **state)
 	assert_true(has(r.out, "block"));
 	run_free(&r);
 	assert_action(f, a, "block");
+	/* The list shows whose action each is; JSON stays the server's. */
+	RUN(f, &r, "get", "operation-validation");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "METHOD"));
+	assert_true(has(r.out, "ENDPOINT"));
+	line = strstr(r.out, a);
+	assert_non_null(line);
+	line = strndup(line, strcspn(line, "\n"));
+	squeeze(line);
+	if (!has(line, row))
+		fail_msg("no '%s' in '%s'", row, line);
+	free(line);
+	run_free(&r);
+	RUN(f, &r, "get", "operation-validation", "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_false(has(r.out, "endpoint"));
+	run_free(&r);
+	free(row);
 
 	/* Two ids: one bulk call, both set. */
 	RUN(f, &r, "set", "operation-validation", a, b, "--action", "log");

@@ -162,6 +162,15 @@ void	 cli_table_fit_list(struct cli_table *, const cJSON *);
  * width (0: none). */
 void	 cli_table_fit_widths(struct cli_table *, const int *, int);
 
+/*
+ * join.c: a table of records that only name another's id (an operation's
+ * validation action) shows that record's fields too: the kind to print
+ * them with, and the records filled by reading each named one. Tables
+ * only: k itself and nothing read for -o json or yaml.
+ */
+const struct kind *cli_join_kind(const struct cli *, const struct kind *);
+void	 cli_join(struct cli *, const struct kind *, cJSON *const *, size_t);
+
 /* body.c */
 char	*cli_read_text(const char *, size_t *, char **);
 cJSON	*cli_read_body(const char *, char **);

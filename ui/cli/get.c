@@ -132,7 +132,7 @@ cli_list(struct cli *c, const struct kind *k)
 	po.flags |= flags;
 	p = pager_new(k->paging, per_page, &po);
 
-	cli_table_init(&t, k);
+	cli_table_init(&t, cli_join_kind(c, k));
 	for (;;) {
 		buf_truncate(&q, base);
 		if (!pager_next_query(p, &q))
@@ -150,6 +150,7 @@ cli_list(struct cli *c, const struct kind *k)
 			http_response_free(&resp);
 			break;
 		}
+		cli_join(c, k, items, n);
 		if (c->out == CLI_OUT_TABLE && !header++) {
 			cli_table_fit(&t, (const cJSON *const *)items, n);
 			cli_table_header(&t);
@@ -206,8 +207,10 @@ cli_cmd_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	}
 	if ((rv = cli_connect(c)) != 0)
 		goto out;
-	if ((rv = cli_get(c, path, &resp)) == 0)
-		cli_print_record(c, k, resp.api.result);
+	if ((rv = cli_get(c, path, &resp)) == 0) {
+		cli_join(c, k, &resp.api.result, resp.api.result != NULL);
+		cli_print_record(c, cli_join_kind(c, k), resp.api.result);
+	}
 	http_response_free(&resp);
 out:
 	free(path);

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "http.h"
 #include "kind.h"
+#include "xmalloc.h"
 
 #include "cli.h"
 
@@ -64,27 +65,37 @@ cli_set_print(struct cli *c, const struct kind *k, const cJSON *result)
 {
 	struct cli_table	 t;
 	const cJSON		*m;
-	cJSON			*rec;
+	cJSON			*rec, *list, **items;
+	size_t			 n = 0;
 
-	if (c->out != CLI_OUT_TABLE || !cJSON_IsObject(result) ||
-	    kind_record_id(k, result) != NULL) {
+	if (c->out != CLI_OUT_TABLE || !cJSON_IsObject(result)) {
 		cli_print_record(c, k, result);
 		return;
 	}
-	cli_table_init(&t, k);
-	cli_table_fit(&t, NULL, 0);
-	cli_table_header(&t);
+	/* One record, or the bulk answer's map made records. */
+	list = cJSON_CreateArray();
+	if (kind_record_id(k, result) != NULL)
+		cJSON_AddItemToArray(list, cJSON_Duplicate(result, 1));
 	cJSON_ArrayForEach(m, result) {
-		rec = cJSON_Duplicate(m, 1);
-		if (!cJSON_IsObject(rec)) {
-			cJSON_Delete(rec);
-			rec = cJSON_CreateObject();
-		}
+		if (kind_record_id(k, result) != NULL)
+			break;
+		rec = cJSON_IsObject(m) ? cJSON_Duplicate(m, 1) :
+		    cJSON_CreateObject();
 		cJSON_DeleteItemFromObjectCaseSensitive(rec, k->id_field);
 		cJSON_AddStringToObject(rec, k->id_field, m->string);
-		cli_table_row(&t, rec);
-		cJSON_Delete(rec);
+		cJSON_AddItemToArray(list, rec);
 	}
+	items = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *items);
+	cJSON_ArrayForEach(rec, list)
+		items[n++] = rec;
+	cli_join(c, k, items, n);
+	cli_table_init(&t, cli_join_kind(c, k));
+	cli_table_fit_list(&t, list);
+	cli_table_header(&t);
+	cJSON_ArrayForEach(rec, list)
+		cli_table_row(&t, rec);
+	free(items);
+	cJSON_Delete(list);
 	fflush(stdout);
 }
 
