@@ -1056,6 +1056,92 @@ test_upload_resume(void **state)
 	free(file);
 }
 
+/* edgemu taking at most 2 MB a second of an upload: a run lasts. */
+static int
+setup_slow_upload(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, "--processing-seconds", "1",
+	    "--upload-rate", "2000000", NULL);
+	assert_non_null(f->home = testdir_new("cli"));
+	*state = f;
+	return (0);
+}
+
+/*
+ * Ctrl-C during an upload says where it stopped and how to go on (status
+ * 130); the same command then resumes it; once finished, the same file
+ * again is said to be there already and sends nothing, unless --again.
+ */
+static void
+test_upload_interrupt_and_again(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	struct timespec	 slice = { 0, 20 * 1000 * 1000 };
+	const char	*args[] = { "upload", NULL, "--chunk-size", "5242880",
+			    NULL };
+	char		*file, *outp, *errp, *url = NULL, *err, uid[33];
+	time_t		 deadline;
+	pid_t		 pid;
+	int		 st, before;
+
+	file = itest_printf("%s/twelve.mp4", f->home);
+	write_mp4(file, 12 * 1024 * 1024, 0xcafe);
+	args[1] = file;
+	before = count_videos(f);
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	pid = cli_spawn(f, NULL, args, outp, errp);
+	/* Once the upload exists (in the journal), Ctrl-C. */
+	for (deadline = time(NULL) + UP_DEADLINE; url == NULL;
+	    nanosleep(&slice, NULL)) {
+		assert_true(time(NULL) < deadline);
+		url = journal_url(f);
+	}
+	assert_int_equal(kill(pid, SIGINT), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 130);
+	err = slurp(errp);
+	assert_non_null(strstr(err, "interrupted at "));
+	assert_non_null(strstr(err, " MiB of 12; run the same command again "
+	    "to resume"));
+	free(err);
+	assert_true(settled_offset(f, url) < 12 * 1024 * 1024);
+
+	run_cli(f, NULL, args, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "resuming at "));
+	assert_uid_line(r.out);
+	memcpy(uid, r.out, 32);
+	uid[32] = '\0';
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 1);
+
+	/* Again: the video it made, nothing sent. */
+	run_cli(f, NULL, args, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "already uploaded as "));
+	assert_non_null(strstr(r.err, uid));
+	assert_non_null(strstr(r.err, "--again"));
+	assert_int_equal(strncmp(r.out, uid, 32), 0);
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 1);
+	RUN(f, &r, "upload", file, "--again", "--chunk-size", "10485760");
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	assert_true(strncmp(r.out, uid, 32) != 0);
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 2);
+	free(url);
+	free(outp);
+	free(errp);
+	free(file);
+}
+
 /* A journal entry for file whose upload the server never had. */
 static void
 journal_forgotten(struct fixture *f, const char *file)
@@ -1204,6 +1290,8 @@ main(void)
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_forgotten,
 		    setup_media, cli_teardown),
+		cmocka_unit_test_setup_teardown(test_upload_interrupt_and_again,
+		    setup_slow_upload, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_resume,
 		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_download, setup_media,
