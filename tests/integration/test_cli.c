@@ -493,6 +493,21 @@ test_delete(void **state)
 	run_free(&r);
 	assert_int_equal(count_rules(f), before - 1);
 	free(id);
+	/* -o json: the record as it was, the line on stderr. */
+	id = first_rule(f);
+	RUN(f, &r, "-o", "json", "delete", "rate-limits", id);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, id));
+	assert_non_null(list = cJSON_Parse(r.out));
+	assert_int_equal(cJSON_GetArraySize(list), 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "id")->valuestring, id);
+	assert_non_null(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "threshold"));
+	cJSON_Delete(list);
+	run_free(&r);
+	assert_int_equal(count_rules(f), before - 2);
+	free(id);
 
 	/* Several operations: one bulk call. */
 	path = itest_printf("/zones/%s/api_gateway/operations?per_page=5",

@@ -782,6 +782,16 @@ test_delete_several(void **state)
 	assert_int_equal(index_of(f, "Public API: throttle bursts"), -1);
 	assert_int_equal(index_of(f, "Search scrapers"), 1);
 	cJSON_Delete(ep);
+	free(a);
+	/* -o yaml: the rule deleted, as it was; the line on stderr. */
+	a = rule_id(f, 1);
+	RUN(f, &r, "-o", "yaml", "delete", "rules", a);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, a));
+	assert_true(has(r.out, "- id: "));
+	assert_true(has(r.out, a));
+	assert_true(has(r.out, "description: Search scrapers"));
+	run_free(&r);
 	free(v);
 	free(w);
 	free(a);

@@ -176,6 +176,14 @@ char	*cli_read_text(const char *, size_t *, char **);
 cJSON	*cli_read_body(const char *, char **);
 int	 cli_validate(const struct kind *, const cJSON *, enum validate_mode);
 
+/*
+ * delete.c, also for rules.c: a record deleted said (with -o json|yaml on
+ * stderr, the record kept in list), and the list printed at the end.
+ */
+void	 cli_deleted(struct cli *, const struct kind *, const char *,
+	     const cJSON *, cJSON *);
+void	 cli_deleted_print(struct cli *, const cJSON *);
+
 /* update.c, also for edit and delete */
 char	*cli_item_path(struct cli *, const struct kind *, const char *,
 	     int *);

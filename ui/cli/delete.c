@@ -18,8 +18,50 @@
 
 #include "cli.h"
 
+/*
+ * One record deleted: a line on stdout for a table; with -o json|yaml the
+ * line goes to stderr and the record (as it was; its id alone when it was
+ * not read) to the list printed at the end.
+ */
+void
+cli_deleted(struct cli *c, const struct kind *k, const char *id,
+    const cJSON *rec, cJSON *list)
+{
+	cJSON	*one;
+
+	if (id != NULL)
+		fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr,
+		    "deleted %s %s\n", k->name, id);
+	else
+		fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr,
+		    "deleted %s\n", k->name);
+	if (c->out == CLI_OUT_TABLE || list == NULL)
+		return;
+	if (rec != NULL)
+		one = cJSON_Duplicate(rec, 1);
+	else {
+		one = cJSON_CreateObject();
+		if (id != NULL && k->id_field != NULL)
+			cJSON_AddStringToObject(one, k->id_field, id);
+	}
+	cJSON_AddItemToArray(list, one);
+}
+
+/* -o json|yaml: the records deleted, one list. */
+void
+cli_deleted_print(struct cli *c, const cJSON *list)
+{
+	if (c->out == CLI_OUT_JSON)
+		cli_print_json(list);
+	else if (c->out == CLI_OUT_YAML && cJSON_GetArraySize(list) == 0)
+		fputs("[]\n", stdout);
+	else if (c->out == CLI_OUT_YAML)
+		cli_print_yaml(list);
+}
+
 static int
-cli_delete_bulk(struct cli *c, const struct kind *k, int n, char **ids)
+cli_delete_bulk(struct cli *c, const struct kind *k, int n, char **ids,
+    cJSON *deleted)
 {
 	struct http_response	 resp;
 	cJSON			*body, *list;
@@ -39,7 +81,7 @@ cli_delete_bulk(struct cli *c, const struct kind *k, int n, char **ids)
 	if (rv == 0) {
 		cli_journal(c, "DELETE", path, resp.http_status, body, NULL);
 		for (i = 0; i < n; i++)
-			printf("deleted %s %s\n", k->name, ids[i]);
+			cli_deleted(c, k, ids[i], NULL, deleted);
 	}
 	http_response_free(&resp);
 	cJSON_Delete(body);
@@ -93,7 +135,7 @@ cli_delete_before(struct cli *c, const struct kind *k, const char *id,
 
 static int
 cli_delete_one(struct cli *c, const struct kind *k, const char *id,
-    const char *path)
+    const char *path, cJSON *deleted)
 {
 	struct http_response	 resp;
 	cJSON			*before;
@@ -104,10 +146,7 @@ cli_delete_one(struct cli *c, const struct kind *k, const char *id,
 	rv = cli_send_json(c, "DELETE", path, NULL, &resp);
 	if (rv == 0) {
 		cli_journal(c, "DELETE", path, resp.http_status, before, NULL);
-		if (id != NULL)
-			printf("deleted %s %s\n", k->name, id);
-		else
-			printf("deleted %s\n", k->name);
+		cli_deleted(c, k, id, before, deleted);
 	}
 	http_response_free(&resp);
 	cJSON_Delete(before);
@@ -118,6 +157,7 @@ int
 cli_cmd_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	char	**paths;
+	cJSON	 *deleted;
 	int	  i, n = argc - 1, rv = 0, one;
 
 	if (k->shape == KIND_SHAPE_OBJECT) {
@@ -136,16 +176,21 @@ cli_cmd_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 	}
 	if ((rv = cli_connect(c)) != 0)
 		goto out;
+	deleted = cJSON_CreateArray();
 	if (n > 1 && (k->verbs & KIND_VERB_BULK_DELETE) &&
-	    k->bulk_delete_key != NULL) {
-		rv = cli_delete_bulk(c, k, n, argv + 1);
-		goto out;
+	    k->bulk_delete_key != NULL)
+		rv = cli_delete_bulk(c, k, n, argv + 1, deleted);
+	else {
+		for (i = 0; i < n; i++) {
+			one = cli_delete_one(c, k, k->shape ==
+			    KIND_SHAPE_OBJECT ? NULL : argv[i + 1], paths[i],
+			    deleted);
+			rv = MAXIMUM(rv, one);
+		}
 	}
-	for (i = 0; i < n; i++) {
-		one = cli_delete_one(c, k, k->shape == KIND_SHAPE_OBJECT ?
-		    NULL : argv[i + 1], paths[i]);
-		rv = MAXIMUM(rv, one);
-	}
+	if (cJSON_GetArraySize(deleted) > 0 || rv == 0)
+		cli_deleted_print(c, deleted);
+	cJSON_Delete(deleted);
 out:
 	for (i = 0; i < n; i++)
 		free(paths[i]);

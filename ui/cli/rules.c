@@ -689,7 +689,7 @@ static int
 rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct http_response	 resp;
-	cJSON			*ep;
+	cJSON			*ep, *deleted;
 	char			*path, *one;
 	int			 i, rv = 0, r;
 
@@ -698,6 +698,7 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 		    k->name));
 	if ((rv = rules_load_ids(c, &argc, argv, "deleted", &path, &ep)) != 0)
 		goto out;
+	deleted = cJSON_CreateArray();
 	for (i = 1; i < argc; i++) {
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
 		    &r)) != NULL) {
@@ -706,13 +707,17 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 				cli_journal(c, "DELETE", one, resp.http_status,
 				    rulesets_rule_find(ep, argv[i], NULL),
 				    NULL);
-				printf("deleted %s %s\n", k->name, argv[i]);
+				cli_deleted(c, k, argv[i], rulesets_rule_find(
+				    ep, argv[i], NULL), deleted);
 			}
 			http_response_free(&resp);
 			free(one);
 		}
 		rv = MAXIMUM(rv, r);
 	}
+	if (cJSON_GetArraySize(deleted) > 0 || rv == 0)
+		cli_deleted_print(c, deleted);
+	cJSON_Delete(deleted);
 out:
 	cJSON_Delete(ep);
 	free(path);
