@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,23 +303,45 @@ config_init_write(const char *path, const struct buf *text)
 
 /* ---- the token ----------------------------------------------------------- */
 
+/* The terminal as it was, for a signal that comes while echo is off. */
+static struct termios	config_init_tty;
+
+static void
+config_init_signal(int sig)
+{
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &config_init_tty);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* One line of standard input, not echoed on a terminal; NULL at the end. */
 static char *
 config_init_secret(const char *prompt)
 {
-	struct termios	 old, quiet;
-	char		*line;
-	int		 tty = isatty(STDIN_FILENO) &&
-			     tcgetattr(STDIN_FILENO, &old) == 0;
+	static const int	 sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction	 sa, old[nitems(sigs)];
+	struct termios		 quiet;
+	char			*line;
+	size_t			 i;
+	int			 tty = isatty(STDIN_FILENO) &&
+				     tcgetattr(STDIN_FILENO,
+				     &config_init_tty) == 0;
 
 	if (tty) {
-		quiet = old;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = config_init_signal;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < nitems(sigs); i++)
+			sigaction(sigs[i], &sa, &old[i]);
+		quiet = config_init_tty;
 		quiet.c_lflag &= ~(tcflag_t)ECHO;
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
 	}
 	line = config_init_read(prompt);
 	if (tty) {
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &config_init_tty);
+		for (i = 0; i < nitems(sigs); i++)
+			sigaction(sigs[i], &old[i], NULL);
 		fputc('\n', stderr);
 	}
 	return (line);
