@@ -19,6 +19,7 @@ extern const struct area shield_area;
 extern const struct area ratelimit_area;
 extern const struct area rulesets_area;
 extern const struct area delivery_area;
+extern const struct area tokens_area;
 
 /* Videos first: later areas' demo data refers to the demo videos. */
 const struct area *const server_areas[] = {
@@ -38,5 +39,6 @@ const struct area *const server_areas[] = {
 	&ratelimit_area,
 	&rulesets_area,
 	&delivery_area,
+	&tokens_area,
 	NULL
 };

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,64 @@ rulesets_number(cJSON *rules)
 		cJSON_DeleteItemFromObjectCaseSensitive(r, "position");
 		cJSON_AddNumberToObject(r, "position", ++i);
 	}
+}
+
+/* A version's number ("12"), or -1 for one that is not. */
+static long long
+rulesets_version_number(const cJSON *v)
+{
+	const cJSON	*n = cJSON_GetObjectItemCaseSensitive(v, "version");
+	const char	*s;
+	long long	 x = 0;
+
+	if (cJSON_IsNumber(n))
+		return (n->valuedouble >= 0 ? (long long)n->valuedouble : -1);
+	if (!cJSON_IsString(n) || *n->valuestring == '\0')
+		return (-1);
+	for (s = n->valuestring; *s >= '0' && *s <= '9'; s++) {
+		if (x > (LLONG_MAX - 9) / 10)
+			return (-1);
+		x = x * 10 + (*s - '0');
+	}
+	return (*s == '\0' ? x : -1);
+}
+
+struct rulesets_ver {
+	cJSON		*item;
+	long long	 n;
+	size_t		 at;
+};
+
+static int
+rulesets_ver_cmp(const void *a0, const void *b0)
+{
+	const struct rulesets_ver	*a = a0, *b = b0;
+
+	if (a->n != b->n)
+		return (a->n > b->n ? -1 : 1);
+	return (a->at < b->at ? -1 : a->at > b->at);
+}
+
+void
+rulesets_versions_newest_first(cJSON *list)
+{
+	struct rulesets_ver	*v;
+	cJSON			*item;
+	size_t			 n = 0, i;
+
+	if (!cJSON_IsArray(list))
+		return;
+	v = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *v);
+	while ((item = cJSON_DetachItemFromArray(list, 0)) != NULL) {
+		v[n].item = item;
+		v[n].n = rulesets_version_number(item);
+		v[n].at = n;
+		n++;
+	}
+	qsort(v, n, sizeof *v, rulesets_ver_cmp);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(list, v[i].item);
+	free(v);
 }
 
 /* ---- bodies ------------------------------------------------------------- */

@@ -179,6 +179,54 @@ test_list_absent_is_empty(void **state)
 	free(path);
 }
 
+/* The widest line of text. */
+static size_t
+widest_line(const char *text)
+{
+	size_t	len, widest = 0;
+
+	for (; *text != '\0'; text += len + (text[len] == '\n')) {
+		len = strcspn(text, "\n");
+		if (len > widest)
+			widest = len;
+	}
+	return (widest);
+}
+
+/*
+ * A table fits the terminal's width (COLUMNS here): the lines never wrap,
+ * the other columns go before a name is cut, and a wide terminal shows
+ * whole what a narrow one cuts.
+ */
+static void
+table_widths(struct fixture *f)
+{
+	struct run	r;
+
+	RUN_ENV(f, "COLUMNS=80", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 80);
+	assert_int_equal(count_lines(r.out), 7);
+	assert_true(has(r.out, "  Login form: block credential stuffing"));
+	assert_true(has(r.out, "  Password reset: count failures only"));
+	assert_null(strstr(r.out, "..."));
+	run_free(&r);
+	RUN_ENV(f, "COLUMNS=220", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 220);
+	assert_true(has(r.out, "  Login form: block credential stuffing  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_true(has(r.out, "EXPRESSION"));
+	run_free(&r);
+	/* Too narrow for the names: cut, and saying so, but no wrap. */
+	RUN_ENV(f, "COLUMNS=60", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 60);
+	assert_true(has(r.out, "  Login form: block"));
+	assert_true(has(r.out, "..."));
+	run_free(&r);
+}
+
 static void
 test_list_in_order(void **state)
 {
@@ -211,13 +259,15 @@ test_list_in_order(void **state)
 	/* Numbered in order; a 0 timeout throttles. */
 	assert_true(has(r.out, " #  DESCRIPTION"));
 	assert_true(has(r.out, "throttle"));
-	/* A cell cut to its column says so; one that fits is whole. */
-	assert_true(has(r.out, "  Public API: thr...  "));
-	assert_true(has(r.out, "  Search scrapers     "));
+	/* No terminal and no COLUMNS: nothing is cut. */
+	assert_true(has(r.out, "  Public API: throttle bursts  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_null(strstr(r.out, "..."));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));
 	run_free(&r);
+	table_widths(f);
 
 	id = rule_id(f, 2);
 	RUN(f, &r, "get", "rlr", id, "-o", "json");
@@ -273,6 +323,18 @@ test_rulesets_and_versions(void **state)
 	assert_true(has(r.out, "VERSION"));
 	assert_false(has(r.out, "RULES"));
 	assert_false(has(r.out, " - "));
+	/* Newest first, the current one marked. */
+	assert_true(has(r.out, "CURRENT"));
+	assert_non_null(strstr(r.out, "\n      2  yes "));
+	assert_true(strstr(r.out, "\n      2 ") < strstr(r.out, "\n      1 "));
+	assert_false(has(strstr(r.out, "\n      1 "), "yes"));
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "-o", "json");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_string_equal(str(cJSON_GetArrayItem(v, 0), "version"), "2");
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(v, 0), "current"));
+	cJSON_Delete(v);
 	run_free(&r);
 	RUN(f, &r, "get", "rule-versions", "1");
 	assert_int_equal(r.status, 0);
@@ -720,6 +782,16 @@ test_delete_several(void **state)
 	assert_int_equal(index_of(f, "Public API: throttle bursts"), -1);
 	assert_int_equal(index_of(f, "Search scrapers"), 1);
 	cJSON_Delete(ep);
+	free(a);
+	/* -o yaml: the rule deleted, as it was; the line on stderr. */
+	a = rule_id(f, 1);
+	RUN(f, &r, "-o", "yaml", "delete", "rules", a);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, a));
+	assert_true(has(r.out, "- id: "));
+	assert_true(has(r.out, a));
+	assert_true(has(r.out, "description: Search scrapers"));
+	run_free(&r);
 	free(v);
 	free(w);
 	free(a);

@@ -297,6 +297,34 @@ test_usage(void **state)
 	RUN(f, &r, "get", "rate-limits", "--apply");
 	assert_int_equal(r.status, 2);
 	run_free(&r);
+	/* Read-only: --apply is refused before the rules are read. */
+	RUN(f, &r, "--readonly", "migrate", "rate-limits", "--apply", "--plan",
+	    "pro");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "read-only: migrate --apply refused"));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+}
+
+/* -o json: each legacy rule, its translation and its warnings. */
+static void
+test_json(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*v, *one;
+
+	RUN(f, &r, "-o", "json", "migrate", "rate-limits", "--plan",
+	    "business");
+	assert_int_equal(r.status, 0);
+	assert_non_null(v = cJSON_Parse(r.out));
+	assert_true(cJSON_GetArraySize(v) > 0);
+	one = cJSON_GetArrayItem(v, 0);
+	assert_true(cJSON_IsString(cJSON_GetObjectItem(one, "legacy_id")));
+	assert_true(cJSON_IsObject(cJSON_GetObjectItem(one, "rule")));
+	assert_true(cJSON_IsArray(cJSON_GetObjectItem(one, "warnings")));
+	cJSON_Delete(v);
+	run_free(&r);
 }
 
 /*
@@ -366,6 +394,7 @@ main(void)
 		T(test_apply_idempotent),
 		T(test_quota),
 		T(test_usage),
+		T(test_json),
 		cmocka_unit_test_setup_teardown(test_failure_half_way,
 		    business_setup, cli_teardown),
 #undef T

@@ -36,7 +36,8 @@ const struct cli_complete_group cli_complete_groups[] = {
 	{ CLI_OPT_FIELD,	"opacity padding scale position validation "
 				"enable action" },
 	{ CLI_OPT_YES,		"yes" },
-	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size from-url" },
+	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size from-url "
+	    "again" },
 	{ CLI_OPT_WAIT,		"wait" },
 	{ CLI_OPT_MIGRATE,	"apply disable-legacy" },
 	{ CLI_OPT_PLAN,		"plan counting" },

@@ -213,6 +213,7 @@ rules_print_list(struct cli *c, const cJSON *rules, long limit)
 		numbered = cJSON_Duplicate(list, 1);
 		rulesets_number(numbered);
 		cli_table_init(&t, &kind_rate_limit_rules);
+		cli_table_fit_list(&t, numbered);
 		cli_table_header(&t);
 		cJSON_ArrayForEach(r, numbered)
 			cli_table_row(&t, r);
@@ -831,7 +832,7 @@ static int
 rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct http_response	 resp;
-	cJSON			*ep;
+	cJSON			*ep, *deleted;
 	char			*path, *one;
 	int			 i, rv = 0, r;
 
@@ -840,6 +841,7 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 		    k->name));
 	if ((rv = rules_load_ids(c, &argc, argv, "deleted", &path, &ep)) != 0)
 		goto out;
+	deleted = cJSON_CreateArray();
 	for (i = 1; i < argc; i++) {
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
 		    &r)) != NULL) {
@@ -848,13 +850,17 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 				cli_journal(c, "DELETE", one, resp.http_status,
 				    rulesets_rule_find(ep, argv[i], NULL),
 				    NULL);
-				printf("deleted %s %s\n", k->name, argv[i]);
+				cli_deleted(c, k, argv[i], rulesets_rule_find(
+				    ep, argv[i], NULL), deleted);
 			}
 			http_response_free(&resp);
 			free(one);
 		}
 		rv = MAXIMUM(rv, r);
 	}
+	if (cJSON_GetArraySize(deleted) > 0 || rv == 0)
+		cli_deleted_print(c, deleted);
+	cJSON_Delete(deleted);
 out:
 	cJSON_Delete(ep);
 	free(path);
@@ -980,6 +986,88 @@ rules_version_print(struct cli *c, const cJSON *rs)
 	rules_print_list(c, rulesets_rules(rs), 0);
 }
 
+/* A list as a table of kind's columns, fitted to it. */
+static void
+rules_print_table(struct cli *c, const struct kind *k, const cJSON *list)
+{
+	struct cli_table	 t;
+	const cJSON		*r;
+
+	(void)c;
+	cli_table_init(&t, k);
+	cli_table_fit_list(&t, list);
+	cli_table_header(&t);
+	cJSON_ArrayForEach(r, list)
+		cli_table_row(&t, r);
+	fflush(stdout);
+}
+
+static void
+rules_print_versions(struct cli *c, const cJSON *list)
+{
+	if (c->out == CLI_OUT_JSON)
+		cli_print_json(list);
+	else if (cJSON_GetArraySize(list) == 0)
+		fputs("[]\n", stdout);
+	else
+		cli_print_yaml(list);
+	fflush(stdout);
+}
+
+/*
+ * The list of versions, newest first; a table marks the current one (the
+ * newest), which the records do not say.
+ */
+static int
+rules_version_list(struct cli *c, const struct kind *k)
+{
+	struct kind_column		 cols[16];
+	struct kind			 marked = *k;
+	struct http_response		 resp;
+	cJSON				*list, *first;
+	char				*path, *cause = NULL;
+	size_t				 i;
+	int				 rv;
+
+	if (c->o->seen & CLI_OPT_FILTER)
+		return (cli_usage_error("--filter: %s has no server-side "
+		    "filters", k->name));
+	if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0 || (rv = cli_get(c, path, &resp)) != 0)
+		goto out;
+	list = cJSON_IsArray(resp.api.result) ?
+	    cJSON_Duplicate(resp.api.result, 1) : cJSON_CreateArray();
+	rulesets_versions_newest_first(list);
+	while (c->o->limit > 0 && cJSON_GetArraySize(list) > c->o->limit)
+		cJSON_DeleteItemFromArray(list, cJSON_GetArraySize(list) - 1);
+	if (c->out != CLI_OUT_TABLE) {
+		rules_print_versions(c, list);
+		cJSON_Delete(list);
+		goto out;
+	}
+	/* The kind's columns with CURRENT after VERSION. */
+	cols[0] = k->columns[0];
+	cols[1] = (struct kind_column){ .header = "CURRENT", .path =
+	    "current", .width = 7, .format = KIND_FMT_BOOL, .none = "",
+	    .flags = KIND_COL_DEFAULT };
+	for (i = 1; k->columns[i].header != NULL && i + 2 < nitems(cols); i++)
+		cols[i + 1] = k->columns[i];
+	cols[i + 1].header = NULL;
+	marked.columns = cols;
+	if ((first = cJSON_GetArrayItem(list, 0)) != NULL)
+		cJSON_AddTrueToObject(first, "current");
+	rules_print_table(c, &marked, list);
+	cJSON_Delete(list);
+out:
+	http_response_free(&resp);
+	free(path);
+	return (rv);
+}
+
 static int
 rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 {
@@ -989,7 +1077,7 @@ rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	int			 rv;
 
 	if (argc < 2)
-		return (cli_cmd_get(c, k, argc, argv));
+		return (rules_version_list(c, k));
 	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
 		return (cli_usage_error("--limit and --filter are for lists"));
 	for (s = n; isdigit((unsigned char)*s); s++)

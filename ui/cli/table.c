@@ -195,10 +195,11 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "upload",
 		.synopsis = "upload FILE|--from-url URL [--name N] [--creator C] "
-		    "[--require-signed-urls] [--chunk-size BYTES]",
+		    "[--require-signed-urls] [--chunk-size BYTES] [--again]",
 		.summary = "TUS upload; prints the video's uid; a re-run resumes\n"
 		    "--chunk-size: 5 MiB..200 MiB, in 256 KiB steps\n"
-		    "--from-url: the server fetches the video from URL",
+		    "--from-url: the server fetches the video from URL\n"
+		    "--again: a file uploaded before, once more",
 		.flags = CLI_OPT_NAME | CLI_OPT_UPLOAD,
 		.mutates = 1,
 		.min_args = 0,
