@@ -71,8 +71,18 @@ char		*expr_format(const struct expr *);
 /* The source text as given to expr_parse. */
 const char	*expr_text(const struct expr *);
 
-/* "expression:1:COL: MESSAGE\n<text>\n<caret under COL>\n"; caller frees. */
+/*
+ * "expression:LINE:COL: MESSAGE\n<the line>\n<caret under COL>\n", LINE
+ * and COL within the text's lines (err's column counts a newline as a
+ * character); caller frees.
+ */
 char		*expr_error_render(const char *text, const struct expr_error *);
+/* The error's line and column in text (both 1-based). */
+void		 expr_error_place(const char *text, const struct expr_error *,
+		     int *line, int *col);
+/* "column 5", or "line 2, column 5" for text of several lines; caller
+ * frees. */
+char		*expr_error_where(const char *text, const struct expr_error *);
 
 /*
  * A request as the rules see it. Set it from a method and URL, then add what

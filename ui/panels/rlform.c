@@ -430,7 +430,7 @@ rlform_checked(struct rlform *f)
 {
 	struct rulesets_lint	 l;
 	cJSON			*rule;
-	char			*cause = NULL;
+	char			*cause = NULL, *where;
 
 	if ((rule = rlform_rule(f, &cause)) == NULL) {
 		rlform_answer(f, 0, "%s; nothing was sent", cause);
@@ -441,7 +441,12 @@ rlform_checked(struct rlform *f)
 		return (rule);
 	cJSON_Delete(rule);
 	f->focus = rlform_field_of(l.field);
-	if (l.err.column > 0)
+	if (l.err.column > 0 && l.text != NULL) {
+		where = expr_error_where(l.text, &l.err);
+		rlform_answer(f, 0, "%s: %s: %s; nothing was sent", l.field,
+		    where, l.err.message);
+		free(where);
+	} else if (l.err.column > 0)
 		rlform_answer(f, 0, "%s: column %d: %s; nothing was sent",
 		    l.field, l.err.column, l.err.message);
 	else

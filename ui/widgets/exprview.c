@@ -277,12 +277,16 @@ exprview_draw_popup(struct exprview *v, int y, int x)
 static char *
 exprview_problem(const struct exprview *v)
 {
+	char	*where, *s;
+
 	if (!v->bad)
 		return (NULL);
-	if (v->err.column > 0)
-		return (xprintf("column %d: %s", v->err.column,
-		    v->err.message));
-	return (xstrdup(v->err.message));
+	if (v->err.column <= 0)
+		return (xstrdup(v->err.message));
+	where = expr_error_where(v->t.buf, &v->err);
+	s = xprintf("%s: %s", where, v->err.message);
+	free(where);
+	return (s);
 }
 
 /*
@@ -421,8 +425,9 @@ exprview_format(struct exprview *v)
 
 	if ((e = expr_parse(v->t.buf, &v->opts, &err)) == NULL) {
 		free(v->note);
-		v->note = xprintf("not formatted: column %d: %s", err.column,
-		    err.message);
+		s = expr_error_where(v->t.buf, &err);
+		v->note = xprintf("not formatted: %s: %s", s, err.message);
+		free(s);
 		return;
 	}
 	s = expr_format(e);
