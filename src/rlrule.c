@@ -119,6 +119,13 @@ rlrule_is_challenge(const char *action)
 }
 
 int
+rlrule_action_terminates(const char *action)
+{
+	return (action != NULL && (strcmp(action, "block") == 0 ||
+	    rlrule_is_challenge(action)));
+}
+
+int
 rlrule_period_ok(int period, enum expr_plan plan)
 {
 	return (rlrule_in(period, rlrule_supported, RLRULE_NSUPPORTED) &&

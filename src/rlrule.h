@@ -47,6 +47,11 @@ int	 rlrule_timeout_ok(int, const char *action, enum expr_plan);
 
 /* The actions of this phase, NULL-ended. */
 extern const char *const rlrule_actions[];
+/*
+ * Whether an action ends the phase's evaluation when it applies (block
+ * and the challenges; log lets the next rules run): api-map-3 18.8.
+ */
+int	 rlrule_action_terminates(const char *);
 /* The content types of a block's response, NULL-ended. */
 extern const char *const rlrule_content_types[];
 

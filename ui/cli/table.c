@@ -334,10 +334,13 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "rules test",
 		.synopsis = "rules test --request 'METHOD URL' [--ip IP] "
-		    "[-H 'Name: value']... [--country CC]",
+		    "[-H 'Name: value']... [--country CC] [--status CODE]",
 		.summary = "each rate limiting rule's verdict on that request,\n"
-		    "in order, and the first that matches; changes nothing",
-		.flags = CLI_OPT_REQUEST,
+		    "in order: every matching rule counts it, and the first\n"
+		    "that blocks or challenges acts once over its rate;\n"
+		    "--status gives counting expressions the response;\n"
+		    "changes nothing",
+		.flags = CLI_OPT_REQUEST | CLI_OPT_STATUS,
 		.min_args = 0,
 		.max_args = 0,
 		.run = cli_cmd_rules_test

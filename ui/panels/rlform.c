@@ -1142,12 +1142,37 @@ rlform_lint(const struct rlform *f, enum rlform_id i, struct expr_error *err)
 	return (exprview_lint(f->val[i], &o, i == RLF_COUNTING, err));
 }
 
+/* What the lint says under an expression (an error or a warning), or NULL;
+ * *error says which. */
+static char *
+rlform_lint_message(const struct rlform *f, enum rlform_id i, int *error)
+{
+	struct expr_options	o;
+
+	memset(&o, 0, sizeof o);
+	o.plan = f->plan;
+	o.counting = i == RLF_COUNTING;
+	return (exprview_lint_message(f->val[i], &o, i == RLF_COUNTING,
+	    error));
+}
+
+/* Whether the lint says something under an expression: a row for it. */
+static int
+rlform_said(const struct rlform *f, enum rlform_id i)
+{
+	char	*msg;
+	int	 error;
+
+	msg = rlform_lint_message(f, i, &error);
+	free(msg);
+	return (msg != NULL);
+}
+
 /* The rows a field takes: an expression's lines (three at most) and its
  * lint's message. */
 static int
 rlform_height(const struct rlform *f, size_t i)
 {
-	struct expr_error	 err;
 	const char		*s;
 	int			 lines = 1;
 
@@ -1156,8 +1181,7 @@ rlform_height(const struct rlform *f, size_t i)
 	for (s = f->val[i]; *s != '\0'; s++)
 		if (*s == '\n' && s[1] != '\0')
 			lines++;
-	return (MINIMUM(lines, 3) + (rlform_lint(f, (enum rlform_id)i,
-	    &err) != 0));
+	return (MINIMUM(lines, 3) + rlform_said(f, (enum rlform_id)i));
 }
 
 /*
@@ -1171,11 +1195,12 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 	struct expr_error	 err;
 	const char		*s = f->val[i];
 	size_t			 start = 0, end, es = 0, ee = 0;
-	int			 rows = 0, bad;
+	int			 rows = 0, bad, error;
 	char			*msg;
 
-	bad = rlform_lint(f, i, &err) != 0;
-	if (bad && err.column > 0) {
+	msg = rlform_lint_message(f, i, &error);
+	bad = msg != NULL;
+	if (rlform_lint(f, i, &err) != 0 && err.column > 0) {
 		es = exprtext_column_offset(s, err.column);
 		ee = exprtext_column_offset(s, err.column +
 		    MAXIMUM(err.length, 1));
@@ -1193,12 +1218,11 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 		screen_put(y + rows - 1, x + w - 1, 1, screen_ellipsis(),
 		    attr);
 	if (bad && rows < maxrows) {
-		msg = err.column > 0 ? xprintf("column %d: %s", err.column,
-		    err.message) : xstrdup(err.message);
-		screen_put(y + rows, x, w, msg, screen_role(THEME_ROLE_ERROR));
-		free(msg);
+		screen_put(y + rows, x, w, msg, screen_role(error ?
+		    THEME_ROLE_ERROR : THEME_ROLE_WARNING));
 		rows++;
 	}
+	free(msg);
 	return (rows);
 }
 
