@@ -243,8 +243,8 @@ rltest_judge(struct rltest *s, const cJSON *rules)
 		return;
 	}
 	sum = ruletest_summary(s->res, s->n, s->acts);
-	tui_message(t, rltest_counted(s) ? TUI_MSG_OK : TUI_MSG_INFO, "%s",
-	    sum);
+	tui_message(t, rltest_counted(s) ? TUI_MSG_OK : TUI_MSG_INFO, "%s: %s",
+	    s->asked, sum);
 	free(sum);
 }
 
