@@ -997,7 +997,8 @@ test_lint_plan_from_profile(void **state)
 	    "profiles:\n"
 	    "  shop:\n"
 	    "    plan: business\n", 0600);
-	RUN(f, &r, "create", "rules", "-f", file);
+	/* A zone with room: the demo's six rules are over Business's 5. */
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
 	assert_int_equal(r.status, 0);
 	run_free(&r);
 	/* A plan the config does not know is a problem of the file. */
@@ -1013,6 +1014,54 @@ test_lint_plan_from_profile(void **state)
 }
 
 /* ---- expr --------------------------------------------------------------- */
+
+/*
+ * The plan's quota is checked before anything is sent: the profile says
+ * Pro (2 rules) and the zone has 6, so a seventh is refused here, even by
+ * a server that would take it.
+ */
+static void
+test_create_over_quota(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*dir, *cfg, *file, *v, *w;
+
+	dir = itest_printf("%s/config", f->home);
+	(void)mkdir(dir, 0700);
+	free(dir);
+	dir = itest_printf("%s/config/edgetui", f->home);
+	(void)mkdir(dir, 0700);
+	cfg = itest_printf("%s/config.yaml", dir);
+	spill(cfg, "default_profile: shop\nprofiles:\n  shop:\n"
+	    "    plan: pro\n", 0600);
+	file = rule_file(f, "quota");
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "the zone has 6 rules: with this one, 7 rules "
+	    "is over the Pro plan's limit of 2"));
+	assert_true(has(r.err, "nothing was sent"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	/* Room on a zone without rules: the first and the second go. */
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "3 rules is over the Pro plan's limit of 2"));
+	run_free(&r);
+	free(v);
+	free(file);
+	free(cfg);
+	free(dir);
+}
 
 /*
  * expr check and eval say what a valid expression most likely gets wrong
@@ -1410,6 +1459,7 @@ main(void)
 		T(test_expr_eval),
 		T(test_rules_test),
 		T(test_rules_test_every_match),
+		T(test_create_over_quota),
 		T(test_expr_notes),
 		T(test_legacy_gone),
 	};

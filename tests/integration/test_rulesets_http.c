@@ -1050,14 +1050,14 @@ test_plan_free(void **state)
 	a = plan_rule("block", 10, 10, NULL);
 	b = plan_rule("js_challenge", 10, 0, NULL);
 	body = itest_printf("{\"rules\":[%s,%s]}", a, b);
-	refused(e, "PUT", ENTRY, body, 400, "rules: 2 rules is over the free "
+	refused(e, "PUT", ENTRY, body, 400, "rules: 2 rules is over the Free "
 	    "plan's limit of 1");
 	free(body);
 	body = itest_printf("{\"rules\":[%s]}", a);
 	rs = api_ok(e, "PUT", ENTRY, body);
 	free(body);
 	body = itest_printf(SETS "/%s/rules", str(rs, "id"));
-	refused(e, "POST", body, b, 400, "over the free plan's limit of 1");
+	refused(e, "POST", body, b, 400, "over the Free plan's limit of 1");
 	free(body);
 	free(a);
 	free(b);
@@ -1086,7 +1086,7 @@ test_plan_pro(void **state)
 	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s]}", a, a, a);
-	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the pro plan's "
+	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the Pro plan's "
 	    "limit of 2");
 	free(body);
 	body = itest_printf("{\"rules\":[%s,%s]}", a, a);
@@ -1121,7 +1121,7 @@ test_plan_business(void **state)
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s,%s,%s,%s]}", a, a, a, a, a,
 	    a);
-	refused(e, "PUT", ENTRY, body, 400, "6 rules is over the business "
+	refused(e, "PUT", ENTRY, body, 400, "6 rules is over the Business "
 	    "plan's limit of 5");
 	free(body);
 	free(a);

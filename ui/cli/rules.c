@@ -278,6 +278,28 @@ out:
 
 /* ---- create ------------------------------------------------------------- */
 
+/*
+ * Room for one more rule on the profile's plan, before anything is sent:
+ * the service refuses a rule past its quota. 0, or the exit status.
+ */
+static int
+rules_quota(struct cli *c, const cJSON *ep)
+{
+	struct rlrule_problem	 p;
+	enum expr_plan		 plan;
+	int			 n, rv;
+
+	if ((rv = cli_expr_plan(c, &plan)) != 0)
+		return (rv);
+	n = cJSON_GetArraySize(rulesets_rules(ep));
+	if (rlrule_quota(n + 1, plan, &p) == 0)
+		return (0);
+	return (cli_error(HTTP_EXIT_USAGE, "%s: the zone has %d rule%s: with "
+	    "this one, %s (delete one first, or check the profile's plan:); "
+	    "nothing was sent", kind_rate_limit_rules.name, n, n == 1 ? "" :
+	    "s", p.message));
+}
+
 /* --position, the one form option a rule takes; -1 after the message. */
 static int
 rules_position(struct cli *c, struct rulesets_position *pos, int *given)
@@ -384,7 +406,8 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "JSON, '-' for stdin)", k->name));
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
-	if ((rv = rules_read(c, path, &rule, &ep)) != 0)
+	if ((rv = rules_read(c, path, &rule, &ep)) != 0 ||
+	    (rv = rules_quota(c, ep)) != 0)
 		goto out;
 	/* Checked before the entry point is made, too. */
 	if ((rv = rules_add(c, ep, rule, &pos, given, &resp, &post)) != 0)
