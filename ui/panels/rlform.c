@@ -424,6 +424,24 @@ rlform_field_of(const char *path)
 	return (RLF_EXPR);
 }
 
+/*
+ * For a new rule: that the plan's quota has no room for it (the service
+ * refuses it whole), or NULL. The rules are counted as last listed.
+ */
+static char *
+rlform_quota(const struct rlform *f)
+{
+	struct rlrule_problem	p;
+	int			n;
+
+	if (f->id != NULL || (n = rlrules_count(f->p)) < 0 ||
+	    rlrule_quota(n + 1, f->plan, &p) == 0)
+		return (NULL);
+	return (xprintf("the zone has %d rule%s: with a new one, %s (delete "
+	    "one first, or set the profile's plan:)", n, n == 1 ? "" : "s",
+	    p.message));
+}
+
 /* The rule to send, checked as the service would on the plan; or NULL. */
 static cJSON *
 rlform_checked(struct rlform *f)
@@ -432,6 +450,11 @@ rlform_checked(struct rlform *f)
 	cJSON			*rule;
 	char			*cause = NULL, *where;
 
+	if ((cause = rlform_quota(f)) != NULL) {
+		rlform_answer(f, 0, "%s; nothing was sent", cause);
+		free(cause);
+		return (NULL);
+	}
 	if ((rule = rlform_rule(f, &cause)) == NULL) {
 		rlform_answer(f, 0, "%s; nothing was sent", cause);
 		free(cause);
@@ -1280,6 +1303,8 @@ rlform_live_lint(const struct rlform *f)
 	cJSON			*rule;
 	char			*cause = NULL;
 
+	if ((cause = rlform_quota(f)) != NULL)
+		return (cause);
 	if ((rule = rlform_rule(f, &cause)) == NULL)
 		return (cause);
 	if (rulesets_lint(rule, f->plan, &l) == 0 || l.text != NULL ||
@@ -1416,7 +1441,7 @@ rlform_free(struct modal *m)
 	free(f);
 }
 
-static void
+static struct rlform *
 rlform_open(struct panel *p, const cJSON *rule, const char *id)
 {
 	struct rlform	*f;
@@ -1441,14 +1466,23 @@ rlform_open(struct panel *p, const cJSON *rule, const char *id)
 	/* A new rule starts where it needs words: its description. */
 	f->focus = rule == NULL ? RLF_DESCRIPTION : RLF_ACTION;
 	tui_push(p->tui, &f->m);
+	return (f);
 }
 
 void
 rlform_new(struct panel *p)
 {
+	struct rlform	*f;
+	char		*full;
+
 	if (tui_refuse_readonly(p->tui, "new"))
 		return;
-	rlform_open(p, NULL, NULL);
+	f = rlform_open(p, NULL, NULL);
+	/* Said before a whole rule is typed; the form shows it too. */
+	if ((full = rlform_quota(f)) != NULL) {
+		tui_message(p->tui, TUI_MSG_WARN, "%s", full);
+		free(full);
+	}
 }
 
 void

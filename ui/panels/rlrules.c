@@ -6,7 +6,9 @@
  * marked ones (a PATCH of the whole rule: the API's PATCH is not a merge),
  * d deletes, v opens the entry point's versions (rlversions.c). A rule's
  * calls need the entry point's id, kept from the last list. Writes go one
- * after the other, each journaled; the list then reloads.
+ * after the other, each journaled; the list then reloads. A rule the
+ * profile's plan forbids is marked ! (why is said above the list when
+ * the cursor is on it), and so is a zone over the plan's quota.
  */
 #include "config.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "configfile.h"
+#include "rlrule.h"
 #include "rulesets.h"
 #include "screen.h"
 #include "tui.h"
@@ -24,6 +27,8 @@
 #include "panels/rltest.h"
 
 #define RLRULES_SUB	0x726c		/* the panel's writes */
+
+extern const struct panel_ops panel_rate_limit_rules_ops;
 
 /* One write of a batch and, once answered, how it went. */
 struct rlrules_call {
@@ -47,10 +52,18 @@ struct rlrules_batch {
 	char			*moved;		/* "up to #2": a move's */
 };
 
+/* A rule the plan forbids, as last listed. */
+struct rlrules_mark {
+	char			*id;
+	char			*why;		/* "field: message" */
+};
+
 struct rlrules {
 	cJSON			*ep;		/* as last listed; or NULL */
 	int			 absent;	/* 404: no entry point yet */
 	struct rlrules_batch	*batch;
+	struct rlrules_mark	*marks;
+	size_t			 nmarks;
 };
 
 static struct rlrules *
@@ -82,12 +95,27 @@ rlrules_batch_free(struct rlrules_batch *b)
 }
 
 static void
+rlrules_marks_free(struct rlrules *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nmarks; i++) {
+		free(s->marks[i].id);
+		free(s->marks[i].why);
+	}
+	free(s->marks);
+	s->marks = NULL;
+	s->nmarks = 0;
+}
+
+static void
 rlrules_closed(struct panel *p)
 {
 	struct rlrules	*s = p->priv;
 
 	cJSON_Delete(s->ep);
 	rlrules_batch_free(s->batch);
+	rlrules_marks_free(s);
 }
 
 enum expr_plan
@@ -97,6 +125,104 @@ rlrules_plan(struct tui *t)
 
 	pr = config_profile(t->cfg, t->session.profile);
 	return (pr != NULL ? (enum expr_plan)pr->plan : EXPR_PLAN_NONE);
+}
+
+/* ---- what the plan forbids --------------------------------------------- */
+
+/* The rules of the entry point the plan forbids, as the linter says. */
+static void
+rlrules_marks_set(struct panel *p, struct rlrules *s)
+{
+	struct rlrule_problem	 pb;
+	enum expr_plan		 plan = rlrules_plan(p->tui);
+	const cJSON		*r;
+	const char		*id;
+
+	rlrules_marks_free(s);
+	cJSON_ArrayForEach(r, rulesets_rules(s->ep)) {
+		if ((id = kind_record_id(&kind_rate_limit_rules, r)) == NULL ||
+		    rlrule_plan_check(r, plan, &pb) == 0)
+			continue;
+		s->marks = xreallocarray(s->marks, s->nmarks + 1,
+		    sizeof *s->marks);
+		s->marks[s->nmarks].id = xstrdup(id);
+		if (pb.column > 0)
+			s->marks[s->nmarks++].why = xprintf("%s: column %d: "
+			    "%s", pb.field, pb.column, pb.message);
+		else
+			s->marks[s->nmarks++].why = xprintf("%s: %s",
+			    pb.field, pb.message);
+	}
+}
+
+static const char *
+rlrules_mark_of(const struct rlrules *s, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; s != NULL && id != NULL && i < s->nmarks; i++)
+		if (strcmp(s->marks[i].id, id) == 0)
+			return (s->marks[i].why);
+	return (NULL);
+}
+
+/* '!' in the gutter of a rule the plan forbids (a '*' mark wins). */
+static void
+rlrules_row_mark(struct panel *p, size_t i, int y, attr_t a)
+{
+	if (rows_marked(p->rows, i) ||
+	    rlrules_mark_of(p->priv, rows_id(p->rows, i)) == NULL)
+		return;
+	screen_put(y, 1, 1, "!", i == p->cursor ? a | A_BOLD :
+	    screen_role(THEME_ROLE_WARNING) | A_BOLD);
+}
+
+int
+rlrules_count(struct panel *p)
+{
+	struct rlrules	*s = p->priv;
+
+	if (p->ops != &panel_rate_limit_rules_ops || s == NULL)
+		return (-1);
+	if (s->ep == NULL)
+		return (s->absent ? 0 : -1);
+	return (cJSON_GetArraySize(rulesets_rules(s->ep)));
+}
+
+/*
+ * Under the header, when the plan is broken: the quota (the service then
+ * refuses a new rule and every edit), how many rules are marked, and why
+ * the one under the cursor is. Returns the lines drawn.
+ */
+static int
+rlrules_draw_plan(struct panel *p, int y, int h, int w)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrule_problem	 pb;
+	enum expr_plan		 plan = rlrules_plan(p->tui);
+	const char		*why;
+	attr_t			 a = screen_role(THEME_ROLE_WARNING);
+	struct buf		 b = BUF_INITIALIZER;
+	int			 n = rlrules_count(p), used = 0;
+
+	if (n > 0 && rlrule_quota(n, plan, &pb) != 0 && used < h) {
+		buf_addf(&b, " ! %s: the service refuses a new rule, and any "
+		    "change, until there are %d", pb.message,
+		    rlrule_max_rules(plan));
+		screen_fill(y + used, 0, w, a);
+		screen_put(y + used++, 0, w, buf_str(&b), a);
+	}
+	if (s != NULL && s->nmarks > 0 && used < h) {
+		buf_reset(&b);
+		buf_addf(&b, " ! %zu rule%s the %s plan forbids", s->nmarks,
+		    s->nmarks == 1 ? "" : "s", expr_plan_title(plan));
+		if ((why = rlrules_mark_of(s, panel_current_id(p))) != NULL)
+			buf_addf(&b, "; this one: %s", why);
+		screen_fill(y + used, 0, w, a);
+		screen_put(y + used++, 0, w, buf_str(&b), a);
+	}
+	buf_free(&b);
+	return (used);
 }
 
 /* ---- the header ------------------------------------------------------- */
@@ -129,7 +255,7 @@ rlrules_draw(struct panel *p, int y, int h, int w)
 	screen_fill(y, 0, w, screen_role(THEME_ROLE_DIM));
 	screen_put(y, 0, w, buf_str(&b), screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
-	return (1);
+	return (1 + rlrules_draw_plan(p, y + 1, h - 3, w));
 }
 
 /* ---- the list's answer -------------------------------------------------- */
@@ -168,6 +294,7 @@ rlrules_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 			cJSON_Delete(s->ep);
 			s->ep = NULL;
 			s->absent = 1;
+			rlrules_marks_free(s);
 		}
 		return;
 	}
@@ -182,6 +309,7 @@ rlrules_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	cJSON_Delete(s->ep);
 	s->ep = cJSON_Duplicate(ev->result, 1);
 	s->absent = 0;
+	rlrules_marks_set(p, s);
 }
 
 /* ---- writes, one after the other ---------------------------------------- */
@@ -721,6 +849,7 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.action = rlrules_action,
 	.event = rlrules_event,
 	.draw = rlrules_draw,
+	.row_mark = rlrules_row_mark,
 	.closed = rlrules_closed,
 	.edit_lint = rlyaml_lint,
 	.edit_fetch_path = rlyaml_fetch_path,

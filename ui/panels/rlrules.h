@@ -21,6 +21,8 @@ enum expr_plan	 rlrules_plan(struct tui *);
  */
 char		*rlrules_path(struct panel *, const cJSON *, const char *,
 		     const char *);
+/* The rules as last listed (0: no entry point yet); -1 when not known. */
+int		 rlrules_count(struct panel *);
 /* The rules panel's keys of its own kind context; 0 when not one. */
 int		 rlrules_kind_action(struct panel *, enum action);
 
