@@ -949,6 +949,49 @@ test_demo(void **state)
 	cJSON_Delete(rs);
 }
 
+/*
+ * --demo-data on a smaller plan seeds what the plan holds: as many rules
+ * as its quota, each one the service takes on that plan (a write of the
+ * same rules back is accepted), so the console starts without a rule the
+ * plan forbids.
+ */
+static void
+test_demo_per_plan(void **state)
+{
+	static const struct {
+		const char	*plan;
+		int		 rules;
+	} plans[] = { { "free", 1 }, { "pro", 2 }, { "business", 5 } };
+	struct edgemu	 e;
+	cJSON		*rs, *body;
+	char		*p, *text;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+		memset(&e, 0, sizeof e);
+		edgemu_start(&e, NULL, 1, "--plan", plans[i].plan, NULL);
+		p = itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
+		    "entrypoint", e.zone);
+		rs = api_ok(&e, "GET", p, NULL);
+		if (cJSON_GetArraySize(rules_of(rs)) != plans[i].rules)
+			fail_msg("%s: %d demo rules, not %d", plans[i].plan,
+			    cJSON_GetArraySize(rules_of(rs)), plans[i].rules);
+		body = cJSON_CreateObject();
+		cJSON_AddItemReferenceToObject(body, "rules", rules_of(rs));
+		text = cJSON_PrintUnformatted(body);
+		free(p);
+		p = itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
+		    "entrypoint?dry_run=true", e.zone);
+		dry_ok(&e, "PUT", p, text);
+		free(text);
+		free(p);
+		cJSON_Delete(body);
+		cJSON_Delete(rs);
+		edgemu_finish(&e);
+	}
+}
+
 /* ---- plans -------------------------------------------------------------------- */
 
 static int
@@ -1209,6 +1252,7 @@ main(void)
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_demo,
 		    edgemu_fixture_demo, edgemu_fixture_stop),
+		cmocka_unit_test(test_demo_per_plan),
 		cmocka_unit_test_setup_teardown(test_plan_free, fixture_free,
 		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_plan_pro, fixture_pro,
