@@ -299,8 +299,9 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "expr check",
 		.synopsis = "expr check EXPR [--plan P] [--counting]",
-		.summary = "check a rules expression; exit 2 with the column\n"
-		    "when refused; --plan free, pro, business or\n"
+		.summary = "check a rules expression; exit 2 with the line\n"
+		    "and column when refused, warnings (exit 0) for what\n"
+		    "never matches; --plan free, pro, business or\n"
 		    "enterprise (default: the profile's plan)",
 		.flags = CLI_OPT_PLAN,
 		.min_args = 1,
@@ -322,8 +323,9 @@ const struct cli_command cli_commands[] = {
 		.synopsis = "expr eval EXPR --request 'METHOD URL' [--ip IP] "
 		    "[-H 'Name: value']... [--country CC] [--status CODE] "
 		    "[--counting] [--explain]",
-		.summary = "true or false for that request; --explain shows\n"
-		    "each comparison's value",
+		.summary = "true or false for that request (unknown when it\n"
+		    "depends on a list, which is not read); --explain\n"
+		    "shows each comparison's value",
 		.flags = CLI_OPT_PLAN | CLI_OPT_REQUEST | CLI_OPT_STATUS |
 		    CLI_OPT_EXPLAIN,
 		.min_args = 1,
