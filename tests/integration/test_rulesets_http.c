@@ -978,7 +978,8 @@ test_demo_per_plan(void **state)
 			fail_msg("%s: %d demo rules, not %d", plans[i].plan,
 			    cJSON_GetArraySize(rules_of(rs)), plans[i].rules);
 		body = cJSON_CreateObject();
-		cJSON_AddItemReferenceToObject(body, "rules", rules_of(rs));
+		cJSON_AddItemToObject(body, "rules",
+		    cJSON_Duplicate(rules_of(rs), 1));
 		text = cJSON_PrintUnformatted(body);
 		free(p);
 		p = itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
