@@ -289,9 +289,9 @@ ev_compare(struct ev_ctx *ctx, const struct expr_node *n,
 	case EXPR_OP_IN:
 		return (ev_in(&rhs->set, v));
 	case EXPR_OP_IN_LIST:
-		/* Named lists live in the account; a request alone cannot
-		 * be in one. */
-		return (0);
+		/* Named lists live in the account and are not read here:
+		 * what the caller assumes (expr_unknown.c). */
+		return (expr_request_in_list(ctx->rq, rhs->list));
 	case EXPR_OP_BITAND:
 		return (v->kind == EXPR_V_INT && (v->u.i & rhs->lit.i) != 0);
 	default:

@@ -423,6 +423,8 @@ expr_lex_string(struct expr_lex *lx, int regex, struct expr_lit *lit)
 	}
 	lit->column = expr_lex_col(lx, off);
 	lit->length = expr_lex_col(lx, end) - lit->column;
+	lx->str_start = off;
+	lx->str_end = end;
 	lx->pos = end;
 	return (0);
 }

@@ -86,6 +86,11 @@ struct expr_request {
 	uint32_t	*sort, *sort_tmp;	/* merge sort of pair indexes */
 	size_t		 sort_size;
 
+	/* Lists assumed to hold a value (expr_request_assume_lists). */
+	const char *const *lists;
+	size_t		 nlists;
+	uint64_t	 lists_in;
+
 	struct rq_block	*blocks, *cur;
 	pcre2_general_context *pcre;
 	pcre2_match_data *match;
@@ -258,6 +263,28 @@ expr_request_reset(struct expr_request *rq)
 	rq->verified_bot = 0;
 	rq->headers.n = rq->args.n = rq->cookies.n = rq->resp.n = 0;
 	rq->dirty = 1;
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+void
+expr_request_assume_lists(struct expr_request *rq, const char *const *names,
+    size_t n, uint64_t in)
+{
+	rq->lists = names;
+	rq->nlists = MINIMUM(n, 64);
+	rq->lists_in = in;
+}
+
+int
+expr_request_in_list(const struct expr_request *rq, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < rq->nlists; i++)
+		if (strcmp(rq->lists[i], name) == 0)
+			return ((rq->lists_in >> i) & 1);
+	return (0);
 }
 
 /* ---- setting ------------------------------------------------------------- */
@@ -534,6 +561,12 @@ expr_request_set_status(struct expr_request *rq, int status)
 {
 	rq->dirty = 1;
 	rq->status = status > 0 ? status : 0;
+}
+
+int
+expr_request_has_response(const struct expr_request *rq)
+{
+	return (rq->status != 0 || rq->resp.n > 0);
 }
 
 static struct rq_pair *

@@ -81,6 +81,18 @@ pcre2_match_context	*expr_request_match_context(struct expr_request *);
 void			 expr_func_call(struct expr_request *, enum expr_func,
 			    const struct expr_val *, size_t, struct expr_val *);
 
+/*
+ * Named lists are not read here: whether a value is in one is what the
+ * caller assumes (expr_unknown.c tries each way). List i of names is
+ * taken as holding the value when bit i of in is set; any other list,
+ * and every list by default, as not holding it. names must outlive the
+ * assumption.
+ */
+void			 expr_request_assume_lists(struct expr_request *,
+			    const char *const *, size_t, uint64_t);
+int			 expr_request_in_list(const struct expr_request *,
+			    const char *);
+
 /* Address text (IPv4 or IPv6) to *ip; -1 when it is not one. */
 int			 expr_ip_parse(const char *, size_t, struct expr_ip *);
 

@@ -135,7 +135,9 @@ enum kind_check {
 	KIND_CHECK_NONE,
 	KIND_CHECK_HOST,	/* RFC 3986 host, no port, at most 255 */
 	KIND_CHECK_ENDPOINT,	/* a path: '/', balanced {var}, no ? or # */
-	KIND_CHECK_ORIGIN	/* a domain such as *.example.com */
+	KIND_CHECK_ORIGIN,	/* a domain such as *.example.com */
+	KIND_CHECK_OPENAPI	/* a file: an OpenAPI version Schema
+				   Validation takes (apirules.h) */
 };
 
 /* kind_field flags. */

@@ -412,20 +412,22 @@ rulesets_lint(const cJSON *rule, enum expr_plan plan, struct rulesets_lint *l)
 }
 
 /*
- * A lint's problem as an edited file's comment says it: the field and
- * column, then the expression on one line with a caret under the column.
+ * A lint's problem as an edited file's comment says it: the field, line
+ * and column, then the expression's line with a caret under the column.
  */
 char *
 rulesets_lint_comment(const struct rulesets_lint *l)
 {
-	char	*render, *nl, *s;
+	char	*render, *nl, *s, *where;
 
 	if (l->text == NULL || l->err.column <= 0)
 		return (xprintf("%s: %s", l->field, l->err.message));
 	render = expr_error_render(l->text, &l->err);
 	nl = strchr(render, '\n');
-	s = xprintf("%s: column %d: %s\n%s", l->field, l->err.column,
-	    l->err.message, nl != NULL ? nl + 1 : "");
+	where = expr_error_where(l->text, &l->err);
+	s = xprintf("%s: %s: %s\n%s", l->field, where, l->err.message,
+	    nl != NULL ? nl + 1 : "");
+	free(where);
 	free(render);
 	/* No empty comment line at the end. */
 	if (*s != '\0' && s[strlen(s) - 1] == '\n')

@@ -438,6 +438,27 @@ sim_reads_headers(const char *text)
 	return (h);
 }
 
+/*
+ * Lists live in the account and are not read: a request is taken as in
+ * none of them, so what the rule counts is not known. Said once per list.
+ */
+static void
+sim_lists_note(const struct expr *e, const char *who, char ***notes,
+    size_t *nnotes)
+{
+	const char	*names[8];
+	char		*note;
+	size_t		 n, i;
+
+	n = expr_lists(e, names, nitems(names));
+	for (i = 0; i < n && i < nitems(names); i++) {
+		xasprintf(&note, "%s: list $%s is not known here: requests are "
+		    "taken as not in it, so the rule's counts are unknown, "
+		    "not zero", who, names[i]);
+		sim_note(notes, nnotes, note);
+	}
+}
+
 /* Rule n (1-based) into r; 1 when it was left out with a note. */
 static int
 sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
@@ -497,6 +518,8 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 			return (-1);
 		sim->headers |= sim_reads_headers(s);
 	}
+	sim_lists_note(r->expr, who, notes, nnotes);
+	sim_lists_note(r->counting, who, notes, nnotes);
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
 		s = "";

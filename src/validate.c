@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "encode.h"
 #include "jsonutil.h"
@@ -348,9 +349,35 @@ validate_url(const char *s, const char *example, char *why, size_t size)
 	return (NULL);
 }
 
-/* A file for a multipart part: there, readable, regular, not empty. */
+/* An OpenAPI document's version, as Schema Validation takes it. */
 static void
-validate_file(struct validate_ctx *ctx, const char *path, const char *s)
+validate_openapi(struct validate_ctx *ctx, const char *path, const char *s)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	char		 chunk[65536], *cause = NULL;
+	size_t		 n;
+	FILE		*fp;
+
+	if ((fp = fopen(s, "r")) == NULL)
+		return;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	if (b.len > 0 && apirules_openapi_text(b.data, b.len, &cause) != 0) {
+		validate_add(ctx, path, "'%.*s': %s", validate_quote_len(s), s,
+		    cause);
+		free(cause);
+	}
+	buf_free(&b);
+}
+
+/*
+ * A file for a multipart part: there, readable, regular, not empty; and
+ * what its kind of document needs.
+ */
+static void
+validate_file(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const char *s)
 {
 	struct stat	sb;
 	int		q = validate_quote_len(s);
@@ -362,6 +389,8 @@ validate_file(struct validate_ctx *ctx, const char *path, const char *s)
 		validate_add(ctx, path, "'%.*s' is not a regular file", q, s);
 	else if (sb.st_size == 0)
 		validate_add(ctx, path, "'%.*s' is empty", q, s);
+	else if (f->check == KIND_CHECK_OPENAPI)
+		validate_openapi(ctx, path, s);
 }
 
 /* ---- values ------------------------------------------------------------- */
@@ -481,7 +510,7 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 			    "0d9bf70c-92e1-4bb3-9411-34a3bcc59003";
 		break;
 	case KIND_TYPE_FILE:
-		validate_file(ctx, path, s);
+		validate_file(ctx, f, path, s);
 		return;
 	default:
 		break;
@@ -496,6 +525,7 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 	case KIND_CHECK_ORIGIN:
 		bad = validate_origin(s);
 		break;
+	case KIND_CHECK_OPENAPI:
 	case KIND_CHECK_NONE:
 		break;
 	}

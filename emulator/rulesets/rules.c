@@ -257,16 +257,14 @@ rs_find_rule(const cJSON *rules, const char *id, int *at)
 int
 rs_rules_check(struct req *req, struct reply *rep, const cJSON *rules)
 {
-	const cJSON	*r, *o;
-	const char	*ref, *oref;
-	enum expr_plan	 plan = rs_plan(req);
-	char		 field[64];
-	int		 n = cJSON_GetArraySize(rules), max, i = 0, j;
+	struct rlrule_problem	 p;
+	const cJSON		*r, *o;
+	const char		*ref, *oref;
+	char			 field[64];
+	int			 i = 0, j;
 
-	max = rlrule_max_rules(plan);
-	if (n > max) {
-		rs_invalid(rep, "rules", "%d rules is over the %s plan's limit "
-		    "of %d", n, expr_plan_name(plan), max);
+	if (rlrule_quota(cJSON_GetArraySize(rules), rs_plan(req), &p) != 0) {
+		rs_invalid(rep, p.field, "%s", p.message);
 		return (-1);
 	}
 	cJSON_ArrayForEach(r, rules) {

@@ -33,7 +33,8 @@ static const struct kind_column sv_schema_columns[] = {
 static const struct kind_field sv_schema_fields[] = {
 	{ .path = "source", .type = KIND_TYPE_FILE,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
-	  .help = "The OpenAPI v3 document to upload (JSON or YAML)" },
+	  .check = KIND_CHECK_OPENAPI,
+	  .help = "The OpenAPI 3.0 document to upload (JSON or YAML)" },
 	{ .path = "kind", .type = KIND_TYPE_ENUM,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
 	  .values = shield_schema_kinds, .help = "Kind of schema: openapi_v3" },

@@ -156,10 +156,25 @@ test_validation_schemas(void **state)
 	assert_int_equal(schema_count(f), before + 1);
 
 	/* Refusals: the server's (1), and ours before sending (2). */
-	bad = file_in(f, "bad.yaml", "this: is not\nan: openapi document\n");
+	bad = file_in(f, "bad.yaml", "openapi: 3.0.3\ninfo: {title: t, "
+	    "version: \"1\"}\npaths: {pets: {get: {}}}\n");
 	RUN(f, &r, "create", "validation-schemas", "-f", bad, "--name", "b");
 	assert_int_equal(r.status, 1);
 	assert_true(has(r.err, "not a valid OpenAPI 3 document"));
+	run_free(&r);
+	free(bad);
+	/* OpenAPI 3.1 is not taken (the docs): said before sending. */
+	bad = file_in(f, "v31.yaml", "openapi: 3.1.0\ninfo: {title: t, "
+	    "version: \"1\"}\npaths: {/pets: {get: {}}}\n");
+	RUN(f, &r, "create", "validation-schemas", "-f", bad, "--name", "b");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "openapi: 3.1.0 is not supported: Schema "
+	    "Validation takes OpenAPI 3.0.x documents"));
+	assert_true(has(r.err, "nothing was sent"));
+	run_free(&r);
+	RUN(f, &r, "create", "user-schemas", "-f", bad, "--name", "b");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "openapi: 3.1.0 is not supported"));
 	run_free(&r);
 	RUN(f, &r, "create", "validation-schemas", "-f", file);
 	assert_int_equal(r.status, 2);

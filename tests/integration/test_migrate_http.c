@@ -151,6 +151,11 @@ test_preview(void **state)
 	    "(allowed on business: 10 60 120 300 600)"));
 	assert_true(has(r.out, "# warning: simulate has no equivalent below "
 	    "Enterprise"));
+	/* Eight do not fit in Business's five: said in the preview. */
+	assert_true(has(r.out, "# warning: the Business plan holds 5 rules in "
+	    "the entry point and 8 are translated"));
+	/* Written as `expr fmt` writes it. */
+	assert_false(has(r.out, " == "));
 	/* Nothing was added, and the report only comes with --apply. */
 	ep_count_ref(f, NULL, &total);
 	assert_int_equal(total, before);
@@ -168,6 +173,8 @@ test_preview(void **state)
 	    0), "ref")->valuestring, ids[2]));
 	assert_true(has(r.out, "# warning: methods \"GET\" need the Business "
 	    "plan: dropped, the rule now counts every method"));
+	/* Two fit in Pro's two: no quota warning. */
+	assert_false(has(r.out, "plan holds"));
 	cJSON_Delete(rules);
 	run_free(&r);
 }

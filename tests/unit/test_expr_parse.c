@@ -873,6 +873,76 @@ test_render(void **state)
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
 }
 
+/*
+ * Strings in single quotes, as other languages write them: the message
+ * says to use double quotes. A string left unclosed ends at the next
+ * string's opening quote, and the error found past it is said at the
+ * quote that opened it.
+ */
+static void
+test_quote_hints(void **state)
+{
+	(void)state;
+	refused("http.host eq 'a.com'", &any_plan, 14,
+	    "found ''': use double quotes (\"a.com\")");
+	refused("http.request.method in {'GET' 'POST'}", &any_plan, 25,
+	    "use double quotes (\"GET\")");
+	refused("http.request.headers['x-key'][0] eq \"k\"", &any_plan, 22,
+	    "use double quotes (\"x-key\")");
+	refused("http.host eq 'it\"s'", &any_plan, 14,
+	    "strings take double quotes");
+	refused("http.host eq \"a.com and http.request.method eq \"POST\"",
+	    &any_plan, 14, "unclosed string? the string that opens here is "
+	    "closed only at column 48, just before 'POST'");
+	refused("http.host in {\"a \"b\"}", &any_plan, 15, "unclosed string?");
+	/* At the end of the text: the opening quote, as before. */
+	refused("http.host eq \"a.com", &any_plan, 14, "unterminated string");
+	/* A word after a space is not a string closed too late. */
+	refused("http.host eq \"a\" nd ssl", &any_plan, 18,
+	    "expected and, or, xor or the end, found 'nd'");
+}
+
+/* An expression on several lines: its error by line and column. */
+static void
+test_render_lines(void **state)
+{
+	const char		*text = "http.host eq \"a.com\"\n"
+	    "and http.request.method eqq \"POST\"";
+	struct expr_error	 err;
+	char			*r;
+	int			 line, col;
+
+	(void)state;
+	assert_null(expr_parse(text, NULL, &err));
+	/* The error's column counts the first line and its newline. */
+	assert_int_equal(err.column, 46);
+	expr_error_place(text, &err, &line, &col);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 25);
+	r = expr_error_render(text, &err);
+	assert_string_equal(r, "expression:2:25: expected an operator (eq, "
+	    "ne, contains, in, ...) after 'http.request.method', found "
+	    "'eqq'\n"
+	    "and http.request.method eqq \"POST\"\n"
+	    "                        ^^^\n");
+	free(r);
+	r = expr_error_where(text, &err);
+	assert_string_equal(r, "line 2, column 25");
+	free(r);
+	/* One line: the column alone, as before. */
+	assert_null(expr_parse("http.host eq", NULL, &err));
+	r = expr_error_where("http.host eq", &err);
+	assert_string_equal(r, "column 13");
+	free(r);
+	/* A character of several bytes is one column. */
+	text = "http.host eq \"\xc3\xa9\" and\n ss";
+	assert_null(expr_parse(text, NULL, &err));
+	r = expr_error_render(text, &err);
+	assert_string_equal(r, "expression:2:2: unknown field 'ss' (did you "
+	    "mean ssl?)\n ss\n ^^\n");
+	free(r);
+}
+
 /* ---- formatter ---------------------------------------------------------- */
 
 static void
@@ -1013,6 +1083,8 @@ main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_message_utf8),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_quote_hints),
+		cmocka_unit_test(test_render_lines),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_scheme),

@@ -368,7 +368,7 @@ static const char valid_json[] =
 	"\"/pets/{petId}\":{\"parameters\":[],\"get\":{\"responses\":{}}}}}";
 
 static const char valid_yaml[] =
-	"openapi: 3.1.0\n"
+	"openapi: 3.0.1\n"
 	"info:\n"
 	"  title: Identity\n"
 	"  version: \"2\"\n"

@@ -705,6 +705,30 @@ setup(void **state)
 	return (testdir_setup(state, "simulate"));
 }
 
+/*
+ * A list is not read: the report says the rule's requests are taken as
+ * in none of them, so what it counts is unknown, not zero.
+ */
+static void
+test_rules_lists_note(void **state)
+{
+	struct simulate	*sim;
+	char		**notes = NULL;
+
+	(void)state;
+	sim = sim_from("[{\"description\":\"office\",\"expression\":"
+	    "\"not ip.src in $office_ips\",\"ratelimit\":{\"characteristics\":"
+	    "[\"ip.src\"],\"period\":10,\"requests_per_period\":5}}]", &notes);
+	assert_int_equal(simulate_nrules(sim), 1);
+	assert_non_null(notes);
+	assert_string_equal(notes[0], "rule 1 (office): list $office_ips is not "
+	    "known here: requests are taken as not in it, so the rule's counts "
+	    "are unknown, not zero");
+	assert_null(notes[1]);
+	simulate_notes_free(notes);
+	simulate_free(sim);
+}
+
 int
 main(void)
 {
@@ -715,6 +739,7 @@ main(void)
 		cmocka_unit_test(test_top_clients),
 		cmocka_unit_test(test_long_keys),
 		cmocka_unit_test(test_rules_read),
+		cmocka_unit_test(test_rules_lists_note),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
 		    testdir_teardown),

@@ -22,6 +22,7 @@
 #include "kind.h"
 #include "log.h"
 #include "merge.h"
+#include "rlrule.h"
 #include "rulesets.h"
 #include "ruletest.h"
 #include "text.h"
@@ -279,6 +280,28 @@ out:
 
 /* ---- create ------------------------------------------------------------- */
 
+/*
+ * Room for one more rule on the profile's plan, before anything is sent:
+ * the service refuses a rule past its quota. 0, or the exit status.
+ */
+static int
+rules_quota(struct cli *c, const cJSON *ep)
+{
+	struct rlrule_problem	 p;
+	enum expr_plan		 plan;
+	int			 n, rv;
+
+	if ((rv = cli_expr_plan(c, &plan)) != 0)
+		return (rv);
+	n = cJSON_GetArraySize(rulesets_rules(ep));
+	if (rlrule_quota(n + 1, plan, &p) == 0)
+		return (0);
+	return (cli_error(HTTP_EXIT_USAGE, "%s: the zone has %d rule%s: with "
+	    "this one, %s (delete one first, or check the profile's plan:); "
+	    "nothing was sent", kind_rate_limit_rules.name, n, n == 1 ? "" :
+	    "s", p.message));
+}
+
 /* --position, the one form option a rule takes; -1 after the message. */
 static int
 rules_position(struct cli *c, struct rulesets_position *pos, int *given)
@@ -385,7 +408,8 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "JSON, '-' for stdin)", k->name));
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
-	if ((rv = rules_read(c, path, &rule, &ep)) != 0)
+	if ((rv = rules_read(c, path, &rule, &ep)) != 0 ||
+	    (rv = rules_quota(c, ep)) != 0)
 		goto out;
 	/* Checked before the entry point is made, too. */
 	if ((rv = rules_add(c, ep, rule, &pos, given, &resp, &post)) != 0)
@@ -1146,10 +1170,33 @@ rules_str(const cJSON *rule, const char *key)
 	return (cJSON_IsString(v) ? v->valuestring : "");
 }
 
+/* "match, counted", "match, may count: ...", "no match", ... */
 static void
-rules_test_table(const struct ruletest_result *vs, int n, int first)
+rules_test_verdict(const struct ruletest_result *r, int acts, char *buf,
+    size_t size)
 {
-	char	desc[128], action[64], id[40];
+	const char	*count;
+
+	switch (r->count) {
+	case RULETEST_COUNTED:
+		count = ", counted";
+		break;
+	case RULETEST_MAY_COUNT:
+		count = ", may count";
+		break;
+	default:
+		count = r->verdict == RULETEST_MATCH ? ", not counted" : "";
+		break;
+	}
+	snprintf(buf, size, "%s%s%s%s%s", ruletest_verdict_name(r->verdict),
+	    count, acts ? ", acts first" : "", *r->why != '\0' ? ": " : "",
+	    r->why);
+}
+
+static void
+rules_test_table(const struct ruletest_result *vs, int n, int acts)
+{
+	char	desc[128], action[64], id[40], verdict[400], *sum;
 	int	i;
 
 	printf("%-3s  %-32s  %-24s  %-17s  %s\n", "#", "ID", "DESCRIPTION",
@@ -1161,53 +1208,71 @@ rules_test_table(const struct ruletest_result *vs, int n, int first)
 		text_cut(desc, 24);
 		text_sanitize(rules_str(vs[i].rule, "action"), action,
 		    sizeof action, 0);
-		printf("%-3d  %-32s  %-24s  %-17s  %s%s%s\n", vs[i].position,
-		    id, *desc != '\0' ? desc : "-", action,
-		    ruletest_verdict_name(vs[i].verdict),
-		    *vs[i].why != '\0' ? ": " : "", vs[i].why);
+		rules_test_verdict(&vs[i], i == acts, verdict, sizeof verdict);
+		printf("%-3d  %-32s  %-24s  %-17s  %s\n", vs[i].position,
+		    id, *desc != '\0' ? desc : "-", action, verdict);
 	}
-	if (first < 0) {
-		printf("no rule matches\n");
-		return;
-	}
-	text_sanitize(rules_str(vs[first].rule, "description"), desc,
-	    sizeof desc, 0);
-	text_sanitize(rules_str(vs[first].rule, "id"), id, sizeof id, 0);
-	printf("first match: #%d %s%s%s%s\n", vs[first].position, id,
-	    *desc != '\0' ? " (" : "", desc, *desc != '\0' ? ")" : "");
+	sum = ruletest_summary(vs, (size_t)n, acts);
+	printf("%s\n", sum);
+	free(sum);
+}
+
+/* {position, id, description, action} of a result. */
+static cJSON *
+rules_test_ref(const struct ruletest_result *r)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "position", r->position);
+	cJSON_AddStringToObject(o, "id", rules_str(r->rule, "id"));
+	cJSON_AddStringToObject(o, "description", rules_str(r->rule,
+	    "description"));
+	cJSON_AddStringToObject(o, "action", rules_str(r->rule, "action"));
+	return (o);
 }
 
 static cJSON *
-rules_test_json(const struct ruletest_result *vs, int n, int first)
+rules_test_json(const struct ruletest_result *vs, int n, int acts)
 {
-	cJSON	*o = cJSON_CreateObject(), *list, *one, *m;
+	cJSON	*o = cJSON_CreateObject(), *list, *counted, *may, *one;
+	char	*sum;
 	int	 i;
 
 	list = cJSON_AddArrayToObject(o, "rules");
+	counted = cJSON_CreateArray();
+	may = cJSON_CreateArray();
 	for (i = 0; i < n; i++) {
-		one = cJSON_CreateObject();
-		cJSON_AddNumberToObject(one, "position", vs[i].position);
-		cJSON_AddStringToObject(one, "id", rules_str(vs[i].rule, "id"));
-		cJSON_AddStringToObject(one, "description",
-		    rules_str(vs[i].rule, "description"));
-		cJSON_AddStringToObject(one, "action",
-		    rules_str(vs[i].rule, "action"));
+		one = rules_test_ref(&vs[i]);
 		cJSON_AddStringToObject(one, "verdict",
 		    ruletest_verdict_name(vs[i].verdict));
-		if (*vs[i].why != '\0')
+		/* null: it depends on what is not known here. */
+		if (vs[i].count == RULETEST_MAY_COUNT)
+			cJSON_AddNullToObject(one, "counted");
+		else
+			cJSON_AddBoolToObject(one, "counted",
+			    vs[i].count == RULETEST_COUNTED);
+		cJSON_AddBoolToObject(one, "ends_evaluation",
+		    vs[i].terminates);
+		if (vs[i].verdict == RULETEST_INVALID)
 			cJSON_AddStringToObject(one, "error", vs[i].why);
+		else if (*vs[i].why != '\0')
+			cJSON_AddStringToObject(one, "note", vs[i].why);
 		cJSON_AddItemToArray(list, one);
+		if (vs[i].count == RULETEST_COUNTED)
+			cJSON_AddItemToArray(counted, rules_test_ref(&vs[i]));
+		else if (vs[i].count == RULETEST_MAY_COUNT)
+			cJSON_AddItemToArray(may, rules_test_ref(&vs[i]));
 	}
-	if (first < 0)
-		cJSON_AddNullToObject(o, "first_match");
-	else {
-		m = cJSON_AddObjectToObject(o, "first_match");
-		cJSON_AddNumberToObject(m, "position", vs[first].position);
-		cJSON_AddStringToObject(m, "id", rules_str(vs[first].rule,
-		    "id"));
-		cJSON_AddStringToObject(m, "description",
-		    rules_str(vs[first].rule, "description"));
-	}
+	cJSON_AddItemToObject(o, "counted_by", counted);
+	cJSON_AddItemToObject(o, "may_count", may);
+	if (acts < 0)
+		cJSON_AddNullToObject(o, "acts_first");
+	else
+		cJSON_AddItemToObject(o, "acts_first",
+		    rules_test_ref(&vs[acts]));
+	sum = ruletest_summary(vs, (size_t)n, acts);
+	cJSON_AddStringToObject(o, "summary", sum);
+	free(sum);
 	return (o);
 }
 
@@ -1220,7 +1285,7 @@ cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
 	cJSON			*ep = NULL, *out;
 	char			*path;
 	size_t			 nvs = 0;
-	int			 rv, n, first = -1;
+	int			 rv, n, acts = -1;
 
 	(void)unused_k;
 	(void)argc;
@@ -1232,15 +1297,15 @@ cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
 	if ((rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, path, &ep)) != 0)
 		goto out;
-	vs = ruletest_run(rulesets_rules(ep), rq, &nvs, &first);
+	vs = ruletest_run(rulesets_rules(ep), rq, &nvs, &acts);
 	n = (int)nvs;
 	if (c->out == CLI_OUT_TABLE) {
 		if (n == 0)
 			printf("the zone has no rate limiting rules\n");
 		else
-			rules_test_table(vs, n, first);
+			rules_test_table(vs, n, acts);
 	} else {
-		out = rules_test_json(vs, n, first);
+		out = rules_test_json(vs, n, acts);
 		if (c->out == CLI_OUT_JSON)
 			cli_print_json(out);
 		else

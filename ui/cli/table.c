@@ -300,8 +300,9 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "expr check",
 		.synopsis = "expr check EXPR [--plan P] [--counting]",
-		.summary = "check a rules expression; exit 2 with the column\n"
-		    "when refused; --plan free, pro, business or\n"
+		.summary = "check a rules expression; exit 2 with the line\n"
+		    "and column when refused, warnings (exit 0) for what\n"
+		    "never matches; --plan free, pro, business or\n"
 		    "enterprise (default: the profile's plan)",
 		.flags = CLI_OPT_PLAN,
 		.min_args = 1,
@@ -323,8 +324,9 @@ const struct cli_command cli_commands[] = {
 		.synopsis = "expr eval EXPR --request 'METHOD URL' [--ip IP] "
 		    "[-H 'Name: value']... [--country CC] [--status CODE] "
 		    "[--counting] [--explain]",
-		.summary = "true or false for that request; --explain shows\n"
-		    "each comparison's value",
+		.summary = "true or false for that request (unknown when it\n"
+		    "depends on a list, which is not read); --explain\n"
+		    "shows each comparison's value",
 		.flags = CLI_OPT_PLAN | CLI_OPT_REQUEST | CLI_OPT_STATUS |
 		    CLI_OPT_EXPLAIN,
 		.min_args = 1,
@@ -335,10 +337,13 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "rules test",
 		.synopsis = "rules test --request 'METHOD URL' [--ip IP] "
-		    "[-H 'Name: value']... [--country CC]",
+		    "[-H 'Name: value']... [--country CC] [--status CODE]",
 		.summary = "each rate limiting rule's verdict on that request,\n"
-		    "in order, and the first that matches; changes nothing",
-		.flags = CLI_OPT_REQUEST,
+		    "in order: every matching rule counts it, and the first\n"
+		    "that blocks or challenges acts once over its rate;\n"
+		    "--status gives counting expressions the response;\n"
+		    "changes nothing",
+		.flags = CLI_OPT_REQUEST | CLI_OPT_STATUS,
 		.min_args = 0,
 		.max_args = 0,
 		.run = cli_cmd_rules_test
