@@ -390,11 +390,26 @@ test_malformed_lines(void **state)
 	free(rules);
 }
 
+/* The byte at off (0x8b, the second of a member's magic) changed. */
+static void
+damage_magic(const char *gz, long off)
+{
+	FILE	*fp;
+
+	assert_non_null(fp = fopen(gz, "r+b"));
+	assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+	assert_int_equal(fgetc(fp), 0x8b);
+	assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+	assert_int_equal(fputc(0x8c, fp), 0x8c);
+	assert_int_equal(fclose(fp), 0);
+}
+
 static void
 test_gzip(void **state)
 {
 	struct fixture	*f = *state;
 	struct run	 r;
+	struct stat	 sb;
 	char		*log, *gz, *rules, *text;
 	gzFile		 g;
 
@@ -409,6 +424,23 @@ test_gzip(void **state)
 	RUN(f, &r, "rules", "simulate", "--log", gz, "--rules", rules, "-o",
 	    "json");
 	check_login_report(&r, "with-timeout", "throttle");
+	run_free(&r);
+
+	/*
+	 * A second member whose magic was hit (0x8b became 0x8c): its lines
+	 * are not read, which is said, with status 2, as gzip -t says it.
+	 */
+	assert_int_equal(stat(gz, &sb), 0);
+	assert_non_null(g = gzopen(gz, "ab"));
+	assert_int_equal(gzwrite(g, text, (unsigned)strlen(text)),
+	    (int)strlen(text));
+	assert_int_equal(gzclose(g), Z_OK);
+	damage_magic(gz, (long)sb.st_size + 1);
+	RUN(f, &r, "rules", "simulate", "--log", gz, "--rules", rules, "-o",
+	    "json");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "what follows gzip member 1 is not "
+	    "gzip (trailing garbage)"));
 	run_free(&r);
 	free(text);
 	free(gz);
