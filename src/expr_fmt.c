@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
 static void	fmt_node(struct buf *, const struct expr_node *);
@@ -64,23 +65,31 @@ fmt_raw(struct buf *b, const char *s, size_t len)
 		buf_addc(b, '#');
 }
 
-/* A quoted string whose escapes decode back to s. */
+/* A quoted string whose escapes decode back to s; a byte that is no
+ * part of UTF-8 text is escaped too, as the text must be UTF-8. */
 static void
 fmt_quoted(struct buf *b, const char *s, size_t len)
 {
-	size_t		i;
+	size_t		i, n;
 	unsigned char	c;
+	uint32_t	cp;
 
 	buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len; i += n) {
 		c = (unsigned char)s[i];
+		n = 1;
 		if (c == '"' || c == '\\') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
 		} else if (c < 0x20 || c == 0x7f)
 			buf_addf(b, "\\x%02x", c);
-		else
+		else if (c < 0x80)
 			buf_addc(b, (char)c);
+		else if ((n = text_utf8_decode(s + i, len - i, &cp)) == 0) {
+			buf_addf(b, "\\x%02x", c);
+			n = 1;
+		} else
+			buf_add(b, s + i, n);
 	}
 	buf_addc(b, '"');
 }

@@ -871,6 +871,19 @@ test_render(void **state)
 	refused("ssl and \xe0\x9e\x8b", &any_plan, 9, "found the byte \\xe0");
 	refused("ssl and \xc2\x9b", &any_plan, 9, "found the byte \\xc2");
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
+	/*
+	 * Nor in a string: the API takes UTF-8 text only, so a rule holding
+	 * it could never be sent. An escape writes any byte.
+	 */
+	refused("http.host eq \"a\xff\"", &any_plan, 16, "a string holds the "
+	    "byte \\xff, which is not UTF-8 text as the API takes it "
+	    "(write \\xff for that byte)");
+	refused("http.host eq r#\"\xc3\"#", &any_plan, 17, "byte \\xc3");
+	refused("http.host matches \"^\xed\xa0\x80\"", &any_plan, 21,
+	    "byte \\xed");
+	refused("http.host in {\"\xc3\xa9\" \"\xe9\"}", &any_plan, 20,
+	    "byte \\xe9");
+	expr_free(parse_ok("http.host eq \"\\xff\xc3\xa9\"", &any_plan));
 }
 
 /* ---- formatter ---------------------------------------------------------- */
