@@ -68,6 +68,25 @@ int		 expr_check(const char *, const struct expr_options *,
 /* Canonical text (stable: fmt(parse(fmt(x))) == fmt(x)); caller frees. */
 char		*expr_format(const struct expr *);
 
+/* How expr_format_fit wrote an expression. */
+enum expr_fmt_form {
+	EXPR_FMT_CANONICAL,	/* as expr_format writes it */
+	EXPR_FMT_SHORT,		/* && ~ ==, the shortest names, no spaces */
+	EXPR_FMT_AS_WRITTEN	/* the text as given to expr_parse */
+};
+
+/*
+ * What the CLI's fmt and the console's format key write: the canonical
+ * text where it fits in EXPR_MAX_LENGTH characters (its words are longer
+ * than the symbols), else the short form where that fits, else the text
+ * as written. So it is taken wherever the expression was (expr_check),
+ * and formatting it again gives it back. *form (may be NULL) says which.
+ * Caller frees.
+ */
+char		*expr_format_fit(const struct expr *, enum expr_fmt_form *);
+/* Why a form other than the canonical one was written, for a note. */
+const char	*expr_fmt_form_note(enum expr_fmt_form);
+
 /* The source text as given to expr_parse. */
 const char	*expr_text(const struct expr *);
 

@@ -1092,6 +1092,43 @@ test_expr_fmt(void **state)
 	free(once);
 }
 
+/*
+ * An expression whose canonical words would pass the 4096 characters the
+ * service takes is printed short, with a note: check takes what fmt
+ * prints, and fmt prints it again unchanged.
+ */
+static void
+test_expr_fmt_long(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 x[4200], *out;
+	size_t		 n = 0;
+
+	while (n + strlen("&&cf.client.bot") < 4096) {
+		if (n > 0)
+			n += (size_t)snprintf(x + n, sizeof x - n, "&&");
+		n += (size_t)snprintf(x + n, sizeof x - n, "cf.client.bot");
+	}
+	RUN(f, &r, "expr", "fmt", x);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "note: the canonical form would be longer "
+	    "than the 4096 characters the service takes: written short"));
+	assert_true(strlen(r.out) <= 4097);
+	out = strdup(r.out);
+	out[strlen(out) - 1] = '\0';
+	run_free(&r);
+	RUN(f, &r, "expr", "check", out);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "fmt", out);
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, out, strlen(out)) == 0);
+	assert_int_equal(r.out[strlen(out)], '\n');
+	run_free(&r);
+	free(out);
+}
+
 static void
 test_expr_eval(void **state)
 {
@@ -1276,6 +1313,7 @@ main(void)
 		T(test_lint_plan_from_profile),
 		T(test_expr_check),
 		T(test_expr_fmt),
+		T(test_expr_fmt_long),
 		T(test_expr_eval),
 		T(test_rules_test),
 		T(test_legacy_gone),
