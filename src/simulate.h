@@ -79,6 +79,9 @@ size_t		 simulate_nrules(const struct simulate *);
 int		 simulate_request(struct simulate *,
 		     const struct accesslog_record *);
 
+/* Bytes the counters hold: what grows with the log's clients. */
+size_t		 simulate_bytes(const struct simulate *);
+
 /* Threads simulate_log may use (2 unless said; 1 runs it all on the
  * caller's): the report is the same. */
 void		 simulate_set_threads(struct simulate *, int);

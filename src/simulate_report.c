@@ -23,28 +23,35 @@
 
 /* ---- the report -------------------------------------------------------- */
 
-/* The values other than the colo, then the colo in parentheses. */
+/*
+ * The values other than the colo, then the colo in parentheses. A value
+ * the key kept only the first bytes of (2 opens it) ends with "...".
+ */
 static char *
 sim_client_text(const struct sim_keyer *k, const char *key)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*colo = NULL;
+	const char	*colo = NULL, *colo_cut = "", *cut;
 	size_t		 i;
 
 	for (i = 0; i < k->nchars; i++) {
-		const char	*v = *key == '\1' ? key + 1 : NULL;
+		const char	*v = *key == '\1' || *key == '\2' ? key + 1 :
+				    NULL;
 
+		cut = *key == '\2' ? "..." : "";
 		key += v != NULL ? strlen(v) + 2 : 1;
 		if (k->chars[i].kind == SC_COLO) {
 			colo = v;
+			colo_cut = cut;
 			continue;
 		}
 		if (b.len > 0)
 			buf_addc(&b, ' ');
 		buf_adds(&b, v != NULL ? v : "-");
+		buf_adds(&b, cut);
 	}
 	if (colo != NULL)
-		buf_addf(&b, "%s(%s)", b.len > 0 ? " " : "", colo);
+		buf_addf(&b, "%s(%s%s)", b.len > 0 ? " " : "", colo, colo_cut);
 	if (b.data == NULL)
 		buf_adds(&b, "-");
 	return (buf_detach(&b, NULL));

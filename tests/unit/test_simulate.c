@@ -259,6 +259,109 @@ test_long_keys(void **state)
 	simulate_free(sim);
 }
 
+/* A path of n bytes: "/", six digits of i, then fill. */
+static char *
+long_path(int i, size_t n, const char *fill)
+{
+	char	*p = malloc(n + 8);
+	size_t	 len, f = strlen(fill);
+
+	assert_non_null(p);
+	len = (size_t)snprintf(p, n + 8, "/%06d", i);
+	while (len + f <= n) {
+		memcpy(p + len, fill, f);
+		len += f;
+	}
+	p[len] = '\0';
+	return (p);
+}
+
+/* Requests of n clients on distinct paths of len bytes; the bytes held. */
+static size_t
+bytes_for_paths(int n, size_t len)
+{
+	struct simulate		*sim;
+	struct accesslog_record	 r;
+	size_t			 bytes;
+	char			*path;
+	int			 i;
+
+	sim = sim_rule("[\"cf.colo.id\",\"http.request.uri.path\"]", 60, 2,
+	    0);
+	for (i = 0; i < n; i++) {
+		rec_init(&r, "192.0.2.1", i);
+		r.uri = path = long_path(i, len, "a");
+		assert_int_equal(simulate_request(sim, &r), 0);
+		free(path);
+	}
+	bytes = simulate_bytes(sim);
+	simulate_free(sim);
+	return (bytes);
+}
+
+/*
+ * The counters grow with the clients, not with their keys' bytes: a
+ * client keyed on a 100 KB path takes little more than one on a short
+ * path. It is still told from the others by its whole key, and shown by
+ * its first bytes and "..." (a character never cut in two).
+ */
+static void
+test_keys_bounded(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	struct accesslog_record	 r;
+	size_t			 small, big;
+	char			*a, *b, *u, want[128];
+	int			 i;
+
+	(void)state;
+	small = bytes_for_paths(300, 20);
+	big = bytes_for_paths(300, 100000);
+	if (big > small + 300 * 200)
+		fail_msg("300 clients: %zu bytes on short paths, %zu on 100 KB "
+		    "ones", small, big);
+
+	sim = sim_rule("[\"cf.colo.id\",\"http.request.uri.path\"]", 60, 2,
+	    0);
+	/* Equal but for their last byte: two clients. */
+	a = long_path(1, 100000, "a");
+	b = strdup(a);
+	b[strlen(b) - 1] = 'b';
+	u = long_path(2, 100000, "\xc3\xa9");
+	for (i = 0; i < 4; i++) {
+		rec_init(&r, "192.0.2.1", i * NS);
+		r.uri = a;
+		assert_int_equal(simulate_request(sim, &r), 0);
+		if (i < 3) {
+			r.uri = b;
+			assert_int_equal(simulate_request(sim, &r), 0);
+		}
+		if (i < 1) {
+			r.uri = u;
+			assert_int_equal(simulate_request(sim, &r), 0);
+		}
+	}
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].clients, 3);
+	assert_int_equal(rep.rules[0].requests_mitigated, 2 + 1);
+	assert_int_equal(rep.rules[0].ntop, 3);
+	snprintf(want, sizeof want, "%.64s... (SJC)", a);
+	assert_string_equal(rep.rules[0].top[0].client, want);
+	assert_int_equal(rep.rules[0].top[0].requests, 4);
+	assert_int_equal(rep.rules[0].top[0].mitigated, 2);
+	assert_string_equal(rep.rules[0].top[1].client, want);
+	assert_int_equal(rep.rules[0].top[1].requests, 3);
+	/* "/000002" then é: the 64th byte would cut one in two. */
+	snprintf(want, sizeof want, "%.63s... (SJC)", u);
+	assert_string_equal(rep.rules[0].top[2].client, want);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+	free(a);
+	free(b);
+	free(u);
+}
+
 static void
 test_rules_read(void **state)
 {
@@ -714,6 +817,7 @@ main(void)
 		cmocka_unit_test(test_characteristics),
 		cmocka_unit_test(test_top_clients),
 		cmocka_unit_test(test_long_keys),
+		cmocka_unit_test(test_keys_bounded),
 		cmocka_unit_test(test_rules_read),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
