@@ -131,8 +131,19 @@ void	 expr_request_set_status(struct expr_request *, int);
 void	 expr_request_add_response_header(struct expr_request *,
 	     const char *name, const char *value);
 
-/* 1 true, 0 false. Allocates nothing once the request object is warm. */
-int	 expr_eval(const struct expr *, struct expr_request *);
+/* A value: of an expression, and of each node explain reports. */
+enum expr_value {
+	EXPR_FALSE = 0, EXPR_TRUE = 1, EXPR_MISSING = 2,
+	EXPR_UNKNOWN = 3	/* a regex reached its matching limits */
+};
+
+/*
+ * EXPR_TRUE (1) or EXPR_FALSE (0); EXPR_UNKNOWN when the answer depends on
+ * a regex whose matching reached PCRE2's limits (the service's engine has
+ * none: the rule may match there), which is rare (expr_request.c).
+ * Allocates nothing once the request object is warm.
+ */
+enum expr_value	 expr_eval(const struct expr *, struct expr_request *);
 
 /*
  * The same result as expr_eval, remembered by the values of the fields the
@@ -144,7 +155,7 @@ struct expr_memo;
 
 struct expr_memo	*expr_memo_new(const struct expr *);
 void			 expr_memo_free(struct expr_memo *);
-int			 expr_eval_memo(struct expr_memo *,
+enum expr_value		 expr_eval_memo(struct expr_memo *,
 			     struct expr_request *);
 /*
  * One memo for up to 64 expressions (those that read the same fields, as
@@ -154,6 +165,9 @@ int			 expr_eval_memo(struct expr_memo *,
 struct expr_memo	*expr_memo_new_set(const struct expr *const *, size_t);
 uint64_t		 expr_eval_memo_set(struct expr_memo *,
 			     struct expr_request *);
+/* Of the last expr_eval_memo_set: bit i set when expression i's value
+ * was EXPR_UNKNOWN (its bit in the result is then 0). */
+uint64_t		 expr_memo_unknown(const struct expr_memo *);
 int			 expr_memo_same_fields(const struct expr *,
 			     const struct expr *);
 /* Start reading the memo's place for the request, to be looked up by the
@@ -167,8 +181,6 @@ void			 expr_memo_prefetch(struct expr_memo *,
  * value. Comparisons carry the left value as seen ("missing" when absent),
  * so a user sees which part failed.
  */
-enum expr_value { EXPR_FALSE = 0, EXPR_TRUE = 1, EXPR_MISSING = 2 };
-
 struct expr_step {
 	int		 depth;		/* 0 = the whole expression */
 	int		 column;	/* 1-based start in the source */
@@ -181,8 +193,8 @@ struct expr_step {
 typedef void	(*expr_step_fn)(const struct expr_step *, void *);
 
 /* Evaluates as expr_eval does, calling fn for each node; returns the value. */
-int	 expr_explain(const struct expr *, struct expr_request *,
-	     expr_step_fn, void *);
+enum expr_value	 expr_explain(const struct expr *, struct expr_request *,
+		     expr_step_fn, void *);
 
 /*
  * The scheme, for completion and help: fields and functions with their

@@ -106,6 +106,8 @@ ruletest_verdict_name(enum ruletest_verdict v)
 		return ("disabled");
 	case RULETEST_INVALID:
 		return ("invalid");
+	case RULETEST_UNKNOWN:
+		return ("unknown");
 	case RULETEST_NO_MATCH:
 		break;
 	}
@@ -139,8 +141,18 @@ ruletest_judge(const cJSON *rule, struct expr_request *rq,
 		    err.column, err.message);
 		return;
 	}
-	res->verdict = expr_eval(e, rq) == 1 ? RULETEST_MATCH :
-	    RULETEST_NO_MATCH;
+	switch (expr_eval(e, rq)) {
+	case EXPR_TRUE:
+		res->verdict = RULETEST_MATCH;
+		break;
+	case EXPR_UNKNOWN:
+		res->verdict = RULETEST_UNKNOWN;
+		snprintf(res->why, sizeof res->why, "%s", RULETEST_UNKNOWN_WHY);
+		break;
+	default:
+		res->verdict = RULETEST_NO_MATCH;
+		break;
+	}
 	expr_free(e);
 }
 
@@ -176,6 +188,8 @@ ruletest_value_name(enum expr_value v)
 		return ("true");
 	case EXPR_MISSING:
 		return ("missing");
+	case EXPR_UNKNOWN:
+		return ("unknown");
 	case EXPR_FALSE:
 		break;
 	}

@@ -48,17 +48,23 @@ enum ruletest_verdict {
 	RULETEST_MATCH,
 	RULETEST_NO_MATCH,
 	RULETEST_DISABLED,
-	RULETEST_INVALID	/* the expression does not parse */
+	RULETEST_INVALID,	/* the expression does not parse */
+	RULETEST_UNKNOWN	/* a regex reached its matching limits */
 };
 
-/* "match", "no match", "disabled", "invalid" */
+/* What an unknown verdict's why says. */
+#define RULETEST_UNKNOWN_WHY	"a regex reached its matching limits: not " \
+				"known whether it matches"
+
+/* "match", "no match", "disabled", "invalid", "unknown" */
 const char	*ruletest_verdict_name(enum ruletest_verdict);
 
 struct ruletest_result {
 	int			 position;	/* 1-based */
 	const cJSON		*rule;		/* in the list given */
 	enum ruletest_verdict	 verdict;
-	char			 why[320];	/* invalid: "expression:1:COL: ..." */
+	/* invalid: "expression:1:COL: ..."; unknown: why it is not known */
+	char			 why[320];
 };
 
 /*
@@ -87,7 +93,7 @@ struct ruletest_step	*ruletest_explain(const cJSON *,
 			     struct expr_request *, size_t *,
 			     struct expr_error *);
 void			 ruletest_steps_free(struct ruletest_step *, size_t);
-/* "true", "false", "missing" */
+/* "true", "false", "missing", "unknown" */
 const char		*ruletest_value_name(enum expr_value);
 
 /*

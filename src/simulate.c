@@ -151,6 +151,8 @@ struct sim_eval {
 	uint64_t		 gen;		/* the request */
 	uint64_t		*kgen;		/* per keyer: its lookup's */
 	size_t			*klookup;	/* that lookup */
+	uint64_t		*unknown;	/* per group, of the request */
+	uint64_t		*nunknown;	/* per rule: requests unknown */
 	struct accesslog_record	 rec;		/* of a sim_rec */
 };
 
@@ -192,6 +194,8 @@ sim_eval_new(const struct simulate *sim)
 		    sim->groups[i].n);
 	ev->kgen = xcalloc(sim->nkeyers + 1, sizeof *ev->kgen);
 	ev->klookup = xcalloc(sim->nkeyers + 1, sizeof *ev->klookup);
+	ev->unknown = xcalloc(sim->ngroups + 1, sizeof *ev->unknown);
+	ev->nunknown = xcalloc(sim->nrules + 1, sizeof *ev->nunknown);
 	return (ev);
 }
 
@@ -208,6 +212,8 @@ sim_eval_free(const struct simulate *sim, struct sim_eval *ev)
 	free(ev->results);
 	free(ev->kgen);
 	free(ev->klookup);
+	free(ev->unknown);
+	free(ev->nunknown);
 	expr_request_free(ev->rq);
 	buf_free(&ev->cookie);
 	free(ev);
@@ -584,6 +590,7 @@ sim_tables(struct simulate *sim)
 			sim_group(sim, r->counting, &r->cgroup, &r->cbit);
 	}
 	sim->eval = sim_eval_new(sim);
+	sim->nunknown = sim->eval->nunknown;
 	sim->one = sim_batch_new();
 }
 
@@ -950,6 +957,14 @@ sim_fill(const struct simulate *sim, struct sim_eval *ev,
 	return (0);
 }
 
+/* Whether a rule's expression or counting expression was unknown. */
+static int
+sim_unknown(const struct sim_eval *ev, const struct sim_rule *r)
+{
+	return ((ev->unknown[r->group] >> r->bit & 1) || (r->counting != NULL &&
+	    (ev->unknown[r->cgroup] >> r->cbit & 1)));
+}
+
 /* A request's rules evaluated, what they count added to the batch. */
 static int
 sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
@@ -960,6 +975,7 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 	struct sim_queued	*q;
 	struct sim_rule		*r;
 	struct sim_keyer	*k;
+	uint64_t		 unknown;
 	size_t			 i;
 	int			 matched, counted;
 
@@ -983,10 +999,15 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 	ev->gen++;
 	for (i = 0; i < sim->ngroups; i++)
 		expr_memo_prefetch(ev->memo[i], ev->rq);
-	for (i = 0; i < sim->ngroups; i++)
+	for (i = 0, unknown = 0; i < sim->ngroups; i++) {
 		ev->results[i] = expr_eval_memo_set(ev->memo[i], ev->rq);
+		unknown |= ev->unknown[i] = expr_memo_unknown(ev->memo[i]);
+	}
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
+		/* Neither matched nor counted, as before; but said. */
+		if (unknown != 0 && sim_unknown(ev, r))
+			ev->nunknown[i]++;
 		matched = (int)(ev->results[r->group] >> r->bit & 1);
 		counted = r->counting != NULL ?
 		    (int)(ev->results[r->cgroup] >> r->cbit & 1) : matched;
@@ -1462,6 +1483,8 @@ sim_run_end(struct sim_run *run)
 		pthread_mutex_unlock(&run->lock);
 		pthread_join(run->thread, NULL);
 	}
+	for (i = 0; run->eval != NULL && i < run->sim->nrules; i++)
+		run->sim->rules[i].unknown += run->eval->nunknown[i];
 	sim_eval_free(run->sim, run->eval);
 	for (i = 0; i < SIM_RING; i++)
 		sim_batch_free(run->ring[i]);

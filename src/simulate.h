@@ -40,6 +40,10 @@ struct simulate_rule_report {
 	int			 enabled;
 	uint64_t		 matched;
 	uint64_t		 counted;
+	/* Requests whose expression or counting expression was neither
+	 * true nor false (a regex reached its matching limits): taken as
+	 * neither matched nor counted. */
+	uint64_t		 unknown;
 	uint64_t		 clients;
 	uint64_t		 clients_mitigated;
 	uint64_t		 requests_mitigated;

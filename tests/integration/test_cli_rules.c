@@ -1129,6 +1129,46 @@ test_expr_fmt_long(void **state)
 	free(out);
 }
 
+/*
+ * A regex whose backtracking reaches PCRE2's limits: on 30 a's the DFA
+ * matcher answers (true, as the service's engine says); on 5000 a's,
+ * where it too reaches its limits, the answer is unknown, said on
+ * standard error, and --explain marks the comparison.
+ */
+static void
+test_expr_eval_regex_limits(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 req[5100];
+
+	snprintf(req, sizeof req, "GET https://e.com/");
+	memset(req + strlen(req), 'a', 30);
+	req[18 + 30] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"^/(?:(a|aa)+b|a+)$\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+	memset(req + 18, 'a', 5000);
+	req[18 + 5000] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "unknown\n");
+	assert_true(has(r.err, "note: a regex reached its matching limits: "
+	    "not known whether it matches"));
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\" and ssl", "--request", req, "--explain");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "unknown http.request.uri.path matches", 37)
+	    == 0);
+	assert_true(has(r.out, "\n  unknown http.request.uri.path matches"));
+	assert_true(has(r.out, "\n  true    ssl"));
+	run_free(&r);
+}
+
 static void
 test_expr_eval(void **state)
 {
@@ -1315,6 +1355,7 @@ main(void)
 		T(test_expr_fmt),
 		T(test_expr_fmt_long),
 		T(test_expr_eval),
+		T(test_expr_eval_regex_limits),
 		T(test_rules_test),
 		T(test_legacy_gone),
 	};

@@ -653,6 +653,58 @@ test_threads_same(void **state)
 }
 
 /*
+ * Regexes that reach PCRE2's match limits, over a log of several batches:
+ * a path of 30 a's the DFA matcher decides, one of 600 a's (and digits,
+ * so the memo does not remember it) that stays unknown, among ordinary
+ * ones. Each thread sends a regex to the DFA first once it has reached a
+ * limit, at a different point of the log: the report is still the same on
+ * two threads, on one, and request by request.
+ */
+static void
+test_threads_same_unknown(void **state)
+{
+	static const char *rules = "["
+	    "{\"id\":\"anchored\",\"expression\":\"http.request.uri.path "
+	    "matches \\\"^/(?:(a|aa)+b|a+)[0-9]*$\\\"\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":3,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"loose\",\"expression\":\"http.request.uri.path "
+	    "matches \\\"(a|aa)+[bc]\\\"\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":3,\"mitigation_timeout\":0}}]";
+	char		*path, *one, *two, *each, a[700];
+	FILE		*f;
+	unsigned	 i, n;
+
+	assert_true(asprintf(&path, "%s/re.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 4000; i++) {
+		n = i % 40 == 3 ? 600 : i % 3 == 0 ? 30 : i % 5;
+		memset(a, 'a', n);
+		a[n] = '\0';
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		    "\"ClientRequestHost\":\"www.example.com\","
+		    "\"ClientRequestURI\":\"/%s%s%u\","
+		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, a,
+		    i % 11 == 0 ? "b" : "", i, (T0 + i / 10) * NS);
+	}
+	assert_int_equal(fclose(f), 0);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
+	assert_string_equal(two, one);
+	assert_string_equal(one, each);
+	/* 100 lines of 600 a's, of which 9 have a b and match. */
+	if (strstr(one, "\"unknown\":\t91,") == NULL)
+		fail_msg("%.300s", strstr(one, "\"loose\""));
+	free(one);
+	free(two);
+	free(each);
+	free(path);
+}
+
+/*
  * Lines of up to near the longest a log may have, among short ones with
  * headers, so that a batch's text grows (its requests' strings moved) to
  * its largest: the report is that of the requests given one at a time.
@@ -822,6 +874,8 @@ main(void)
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
 		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_threads_same_unknown,
+		    setup, testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_same, setup,
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_long_lines, setup,

@@ -150,6 +150,8 @@ cli_expr_value_name(enum expr_value v)
 		return ("true");
 	case EXPR_MISSING:
 		return ("missing");
+	case EXPR_UNKNOWN:
+		return ("unknown");
 	case EXPR_FALSE:
 		break;
 	}
@@ -176,7 +178,8 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 	struct expr_error	 err;
 	struct expr_request	*rq;
 	struct expr		*e;
-	int			 rv, v;
+	enum expr_value		 v;
+	int			 rv;
 
 	(void)unused_k;
 	(void)argc;
@@ -202,9 +205,11 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 		v = expr_explain(e, rq, cli_expr_step, NULL);
 	else {
 		v = expr_eval(e, rq);
-		printf("%s\n", v == 1 ? "true" : "false");
+		printf("%s\n", cli_expr_value_name(v));
 	}
 	fflush(stdout);
+	if (v == EXPR_UNKNOWN)
+		fprintf(stderr, "edgetui: note: %s\n", RULETEST_UNKNOWN_WHY);
 	expr_request_free(rq);
 	expr_free(e);
 	return (0);

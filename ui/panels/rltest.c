@@ -384,6 +384,7 @@ rltest_value_role(enum expr_value v)
 	case EXPR_TRUE:
 		return (screen_role(THEME_ROLE_OK));
 	case EXPR_MISSING:
+	case EXPR_UNKNOWN:
 		return (screen_role(THEME_ROLE_WARNING));
 	case EXPR_FALSE:
 		break;
@@ -623,7 +624,7 @@ rltest_row(const struct rltest *s, size_t i, int y)
 	    rltest_rule_name(r->rule)) : xstrdup(rltest_rule_name(r->rule));
 	rltest_cell(&b, name, RLTEST_NAME);
 	free(name);
-	if (r->verdict == RULETEST_INVALID)
+	if (r->verdict == RULETEST_INVALID || r->verdict == RULETEST_UNKNOWN)
 		buf_addf(&b, "  %s", r->why);
 	else
 		buf_addf(&b, "  %s", rltest_str(r->rule, "expression"));
@@ -631,6 +632,8 @@ rltest_row(const struct rltest *s, size_t i, int y)
 		role = THEME_ROLE_OK;
 	else if (r->verdict == RULETEST_INVALID)
 		role = THEME_ROLE_ERROR;
+	else if (r->verdict == RULETEST_UNKNOWN)
+		role = THEME_ROLE_WARNING;
 	else if (r->verdict != RULETEST_MATCH)
 		role = THEME_ROLE_DIM;
 	a = screen_role(role);
