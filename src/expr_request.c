@@ -26,7 +26,7 @@
 #define RQ_MATCH_LIMIT	1000000		/* backtracking steps per match */
 #define RQ_HEAP_LIMIT	8192		/* KiB of backtracking frames */
 #define RQ_JIT_STACK	(1024 * 1024)	/* bytes, at most */
-#define RQ_DFA_STEPS	200000		/* DFA: starts times the value's bytes */
+#define RQ_DFA_STEPS	200000		/* DFA: starts times value bytes */
 #define RQ_DFA_SPACE	8192		/* DFA: ints for its states */
 #define RQ_DFA_FIRST	16		/* regexes sent to the DFA first */
 

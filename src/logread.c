@@ -44,7 +44,7 @@ struct logread {
 	z_stream		 z;		/* next_in/avail_in: unused */
 	int			 zinit;
 	int			 zend;		/* a gzip member just ended */
-	uint64_t		 members;	/* gzip members read to their end */
+	uint64_t		 members;	/* gzip members read whole */
 	unsigned char		*in;		/* LOGREAD_IN_SIZE */
 };
 

@@ -61,7 +61,7 @@ struct sim_rule {
 	uint64_t		 clients;
 	uint64_t		 clients_mitigated;
 	uint64_t		 mitigated;
-	uint64_t		 unknown;	/* another thread's; see sim_eval */
+	uint64_t		 unknown;	/* from other threads */
 	int64_t			 first;		/* ns; -1 none */
 };
 

@@ -360,7 +360,8 @@ test_regex_limits(void **state)
 	int		 i;
 
 	rules = write_text(f, "re.yaml", "- id: anchored\n  action: block\n"
-	    "  expression: 'http.request.uri.path matches \"^/(?:(a|aa)+b|a+)$\"'\n"
+	    "  expression: 'http.request.uri.path matches "
+	    "\"^/(?:(a|aa)+b|a+)$\"'\n"
 	    "  ratelimit: {characteristics: [cf.colo.id, ip.src], period: 60, "
 	    "requests_per_period: 100}\n"
 	    "- id: loose\n  action: block\n"

@@ -623,7 +623,8 @@ test_regex_backtracking(void **state)
 	for (i = 0; i < 2; i++) {
 		TRUE_(rq, "http.request.uri.path matches "
 		    "\"^/(?:(a|aa)+b|a+)$\"");
-		FALSE_(rq, "http.request.uri.path matches \"^/(?:(a|aa)+b|x)$\"");
+		FALSE_(rq, "http.request.uri.path matches "
+		    "\"^/(?:(a|aa)+b|x)$\"");
 		TRUE_(rq, "not http.request.uri.path matches "
 		    "\"^/(?:(a|aa)+b|x)$\"");
 	}

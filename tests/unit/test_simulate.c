@@ -682,7 +682,8 @@ test_threads_same_unknown(void **state)
 		n = i % 40 == 3 ? 600 : i % 3 == 0 ? 30 : i % 5;
 		memset(a, 'a', n);
 		a[n] = '\0';
-		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\","
+		    "\"EdgeColoCode\":\"SJC\","
 		    "\"ClientRequestHost\":\"www.example.com\","
 		    "\"ClientRequestURI\":\"/%s%s%u\","
 		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, a,
@@ -735,7 +736,8 @@ test_long_lines(void **state)
 		memset(ua, i % 2 ? 'x' : 'y', n);
 		memcpy(ua, i % 3 ? "curl/8" : "Mozilla", i % 3 ? 6 : 7);
 		ua[n] = '\0';
-		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\","
+		    "\"EdgeColoCode\":\"SJC\","
 		    "\"ClientRequestUserAgent\":\"%s\","
 		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
 		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, ua, i % 5,

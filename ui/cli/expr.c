@@ -93,7 +93,8 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 	printf("%s\n", text);
 	fflush(stdout);
 	if (form != EXPR_FMT_CANONICAL)
-		fprintf(stderr, "edgetui: note: %s\n", expr_fmt_form_note(form));
+		fprintf(stderr, "edgetui: note: %s\n",
+		    expr_fmt_form_note(form));
 	free(text);
 	expr_free(e);
 	return (0);
