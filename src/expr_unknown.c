@@ -93,7 +93,7 @@ expr_eval_lists(const struct expr *e, struct expr_request *rq)
 
 	n = expr_lists(e, names, EXPR_LISTS_MAX);
 	if (n == 0)
-		return (expr_eval(e, rq) == 1 ? EXPR_TRUE : EXPR_FALSE);
+		return (expr_eval(e, rq));
 	if (n > EXPR_LISTS_MAX)
 		return (EXPR_UNKNOWN);
 	for (m = 0; m < (UINT64_C(1) << n); m++) {
@@ -107,7 +107,8 @@ expr_eval_lists(const struct expr *e, struct expr_request *rq)
 	expr_request_assume_lists(rq, NULL, 0, 0);
 	if (m < (UINT64_C(1) << n))
 		return (EXPR_UNKNOWN);
-	return (first == 1 ? EXPR_TRUE : EXPR_FALSE);
+	/* Every way agrees; a regex past its limits may still not know. */
+	return ((enum expr_value)first);
 }
 
 /* ---- explain ------------------------------------------------------------ */
@@ -153,8 +154,7 @@ expr_explain_lists(const struct expr *e, struct expr_request *rq,
 
 	n = expr_lists(e, names, EXPR_LISTS_MAX);
 	if (n == 0)
-		return (expr_explain(e, rq, fn, arg) == 1 ? EXPR_TRUE :
-		    EXPR_FALSE);
+		return (expr_explain(e, rq, fn, arg));
 	/* Past the limit, two ways only (no list holds it, every one
 	 * does), and the whole is unknown. */
 	if (n > EXPR_LISTS_MAX) {

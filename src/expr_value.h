@@ -76,6 +76,14 @@ pcre2_match_data	*expr_request_match_data(struct expr_request *,
 			    uint32_t);
 /* The match context: bounded backtracking, a JIT stack; NULL as above. */
 pcre2_match_context	*expr_request_match_context(struct expr_request *);
+/*
+ * Whether a compiled regex (with room for pairs ovector pairs) matches the
+ * n bytes at p: 1, 0, or -1 when its matching reached PCRE2's limits and
+ * the answer is not known (expr_request.c says how that is kept rare).
+ */
+int			 expr_request_regex(struct expr_request *,
+			    const pcre2_code *, const char *, size_t,
+			    uint32_t);
 
 /* A function of 12.4 on evaluated arguments, none missing (expr_func.c). */
 void			 expr_func_call(struct expr_request *, enum expr_func,

@@ -238,7 +238,11 @@ ruletest_judge(const cJSON *rule, struct expr_request *rq,
 	case EXPR_UNKNOWN:
 		res->verdict = RULETEST_UNKNOWN;
 		res->count = RULETEST_MAY_COUNT;
-		ruletest_lists_why(e, res->why, sizeof res->why);
+		if (expr_lists(e, NULL, 0) > 0)
+			ruletest_lists_why(e, res->why, sizeof res->why);
+		else
+			snprintf(res->why, sizeof res->why, "%s",
+			    RULETEST_UNKNOWN_WHY);
 		break;
 	default:
 		res->verdict = RULETEST_NO_MATCH;

@@ -57,8 +57,12 @@ enum ruletest_verdict {
 	RULETEST_NO_MATCH,
 	RULETEST_DISABLED,
 	RULETEST_INVALID,	/* the expression does not parse */
-	RULETEST_UNKNOWN	/* it depends on a list not known here */
+	RULETEST_UNKNOWN	/* a list not known here, or a regex's limits */
 };
+
+/* What an unknown verdict's why says when no list is named. */
+#define RULETEST_UNKNOWN_WHY	"a regex reached its matching limits: not " \
+				"known whether it matches"
 
 /* "match", "no match", "disabled", "invalid", "unknown" */
 const char	*ruletest_verdict_name(enum ruletest_verdict);

@@ -168,7 +168,7 @@ e2e_quit_and_check_sane : q Enter
 json=$("$EDGETUI" rules simulate --log "$log" -o json | tr -d ' \t\n')
 want="\"lines\":$lines,\"bad_lines\":1,\"requests_mitigated_by_any\":$mitigated"
 [[ $json == *"$want"* ]] || e2e_fail "rules simulate: no $want in $json"
-want="\"matched\":$requests,\"counted\":$requests,\"clients\":2,"
+want="\"matched\":$requests,\"counted\":$requests,\"unknown\":0,\"clients\":2,"
 want+="\"clients_mitigated\":1,\"requests_mitigated\":$mitigated,"
 want+="\"first_mitigation\":\"$first\""
 [[ $json == *"$want"* ]] || e2e_fail "rules simulate: no $want in $json"

@@ -1262,6 +1262,83 @@ test_expr_fmt(void **state)
 	free(once);
 }
 
+/*
+ * An expression whose canonical words would pass the 4096 characters the
+ * service takes is printed short, with a note: check takes what fmt
+ * prints, and fmt prints it again unchanged.
+ */
+static void
+test_expr_fmt_long(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 x[4200], *out;
+	size_t		 n = 0;
+
+	while (n + strlen("&&cf.client.bot") < 4096) {
+		if (n > 0)
+			n += (size_t)snprintf(x + n, sizeof x - n, "&&");
+		n += (size_t)snprintf(x + n, sizeof x - n, "cf.client.bot");
+	}
+	RUN(f, &r, "expr", "fmt", x);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "note: the canonical form would be longer "
+	    "than the 4096 characters the service takes: written short"));
+	assert_true(strlen(r.out) <= 4097);
+	out = strdup(r.out);
+	out[strlen(out) - 1] = '\0';
+	run_free(&r);
+	RUN(f, &r, "expr", "check", out);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "fmt", out);
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, out, strlen(out)) == 0);
+	assert_int_equal(r.out[strlen(out)], '\n');
+	run_free(&r);
+	free(out);
+}
+
+/*
+ * A regex whose backtracking reaches PCRE2's limits: on 30 a's the DFA
+ * matcher answers (true, as the service's engine says); on 5000 a's,
+ * where it too reaches its limits, the answer is unknown, said on
+ * standard error, and --explain marks the comparison.
+ */
+static void
+test_expr_eval_regex_limits(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 req[5100];
+
+	snprintf(req, sizeof req, "GET https://e.com/");
+	memset(req + strlen(req), 'a', 30);
+	req[18 + 30] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"^/(?:(a|aa)+b|a+)$\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+	memset(req + 18, 'a', 5000);
+	req[18 + 5000] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "unknown\n");
+	assert_true(has(r.err, "note: a regex reached its matching limits: "
+	    "not known whether it matches"));
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\" and ssl", "--request", req, "--explain");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "unknown http.request.uri.path matches", 37)
+	    == 0);
+	assert_true(has(r.out, "\n  unknown http.request.uri.path matches"));
+	assert_true(has(r.out, "\n  true    ssl"));
+	run_free(&r);
+}
+
 static void
 test_expr_eval(void **state)
 {
@@ -1528,7 +1605,9 @@ main(void)
 		T(test_lint_plan_from_profile),
 		T(test_expr_check),
 		T(test_expr_fmt),
+		T(test_expr_fmt_long),
 		T(test_expr_eval),
+		T(test_expr_eval_regex_limits),
 		T(test_rules_test),
 		T(test_rules_test_every_match),
 		T(test_create_over_quota),

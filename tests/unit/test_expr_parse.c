@@ -871,6 +871,19 @@ test_render(void **state)
 	refused("ssl and \xe0\x9e\x8b", &any_plan, 9, "found the byte \\xe0");
 	refused("ssl and \xc2\x9b", &any_plan, 9, "found the byte \\xc2");
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
+	/*
+	 * Nor in a string: the API takes UTF-8 text only, so a rule holding
+	 * it could never be sent. An escape writes any byte.
+	 */
+	refused("http.host eq \"a\xff\"", &any_plan, 16, "a string holds the "
+	    "byte \\xff, which is not UTF-8 text as the API takes it "
+	    "(write \\xff for that byte)");
+	refused("http.host eq r#\"\xc3\"#", &any_plan, 17, "byte \\xc3");
+	refused("http.host matches \"^\xed\xa0\x80\"", &any_plan, 21,
+	    "byte \\xed");
+	refused("http.host in {\"\xc3\xa9\" \"\xe9\"}", &any_plan, 20,
+	    "byte \\xe9");
+	expr_free(parse_ok("http.host eq \"\\xff\xc3\xa9\"", &any_plan));
 }
 
 /*
@@ -1006,6 +1019,156 @@ test_roundtrip(void **state)
 	}
 }
 
+/*
+ * What fmt writes (expr_format_fit) is taken wherever the text was, and
+ * formats to itself, and reads as the same tree (the same canonical text).
+ */
+static void
+check_fit(const char *text, const struct expr_options *o)
+{
+	struct expr_error	 err;
+	struct expr		*e, *e2;
+	enum expr_fmt_form	 form, form2;
+	char			*f1, *f2, *c1, *c2;
+
+	if ((e = expr_parse(text, o, &err)) == NULL)
+		return;
+	f1 = expr_format_fit(e, &form);
+	if ((e2 = expr_parse(f1, o, &err)) == NULL)
+		fail_msg("fmt of '%.60s...' (%zu bytes, form %d) refused: %d: "
+		    "%s", text, strlen(text), (int)form, err.column,
+		    err.message);
+	f2 = expr_format_fit(e2, &form2);
+	if (strcmp(f1, f2) != 0)
+		fail_msg("fmt of '%.60s...' is not stable (form %d then %d)",
+		    text, (int)form, (int)form2);
+	c1 = expr_format(e);
+	c2 = expr_format(e2);
+	assert_string_equal(c1, c2);
+	free(c1);
+	free(c2);
+	free(f1);
+	free(f2);
+	expr_free(e);
+	expr_free(e2);
+}
+
+/* text joined by joiner, as many times as 4096 characters hold. */
+static char *
+repeated(const char *text, const char *joiner, int paren)
+{
+	struct buf	b = BUF_INITIALIZER;
+	size_t		n = strlen(text) + strlen(joiner) + (paren ? 2 : 0);
+
+	do {
+		if (b.len > 0)
+			buf_adds(&b, joiner);
+		buf_addf(&b, paren ? "(%s)" : "%s", text);
+	} while (b.len + n <= EXPR_MAX_LENGTH);
+	return (buf_detach(&b, NULL));
+}
+
+/*
+ * Over the fuzz target's corpus (its first byte the plan and counting, as
+ * there), each text alone and repeated up to the length limit with each
+ * joiner, bare and in parentheses: the canonical words then pass the
+ * limit, and what fmt writes must still be taken.
+ */
+static void
+test_fmt_fits_corpus(void **state)
+{
+	static const char *const joiners[] = { "&&", "||", "^^", " and ",
+	    " or " };
+	const char	*top = getenv("TOP_SRCDIR");
+	struct expr_options o;
+	char		*path, *data, *x;
+	size_t		 i, j, n, seeds = 0;
+	FILE		*f;
+	int		 paren;
+
+	(void)state;
+	if (top == NULL)
+		top = TEST_TOP_SRCDIR;
+	for (i = 1; i < 100; i++) {
+		assert_true(asprintf(&path, "%s/tests/fuzz/corpus/fuzz_expr/"
+		    "seed%zu", top, i) > 0);
+		f = fopen(path, "rb");
+		free(path);
+		if (f == NULL)
+			continue;
+		assert_non_null(data = calloc(1, 8192));
+		n = fread(data, 1, 8191, f);
+		fclose(f);
+		assert_true(n > 0);
+		o.plan = (enum expr_plan)((unsigned char)data[0] % 5);
+		o.counting = ((unsigned char)data[0] & 0x80) != 0;
+		check_fit(data + 1, &o);
+		for (j = 0; j < nitems(joiners); j++)
+			for (paren = 0; paren < 2; paren++) {
+				x = repeated(data + 1, joiners[j], paren);
+				check_fit(x, &o);
+				free(x);
+			}
+		free(data);
+		seeds++;
+	}
+	/* A corpus not found is a test that did not run. */
+	assert_true(seeds >= 10);
+}
+
+/*
+ * Where the canonical words pass the limit, fmt writes the short form;
+ * where even that would (hexadecimal numbers are longer in decimal), the
+ * text as it was.
+ */
+static void
+test_fmt_fits_forms(void **state)
+{
+	struct expr		*e;
+	enum expr_fmt_form	 form;
+	char			*x, *f;
+
+	(void)state;
+	x = repeated("cf.client.bot", "&&", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format(e);
+	assert_true(strlen(f) > EXPR_MAX_LENGTH);
+	free(f);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_SHORT);
+	assert_string_equal(f, x);
+	assert_int_equal(expr_check(f, &any_plan, NULL), 0);
+	free(f);
+	expr_free(e);
+	free(x);
+
+	x = repeated("http.request.method eq \"GET\" and not ssl", " or ", 1);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_CANONICAL);
+	free(f);
+	expr_free(e);
+	free(x);
+	x = repeated("ip.geoip.country==\"FR\"&&!ssl", "||", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_SHORT);
+	assert_non_null(strstr(f, "ip.src.country==\"FR\"&&!ssl||"
+	    "ip.src.country=="));
+	free(f);
+	expr_free(e);
+	free(x);
+
+	x = repeated("ip.src.asnum in {0x7fffffffffffffff}", "||", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_AS_WRITTEN);
+	assert_string_equal(f, x);
+	free(f);
+	expr_free(e);
+	free(x);
+}
+
 /* ---- scheme ------------------------------------------------------------- */
 
 static void
@@ -1087,6 +1250,8 @@ main(void)
 		cmocka_unit_test(test_render_lines),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_fmt_fits_corpus),
+		cmocka_unit_test(test_fmt_fits_forms),
 		cmocka_unit_test(test_scheme),
 	};
 

@@ -208,6 +208,50 @@ test_counting_and_lists(void **state)
 	cJSON_Delete(rules);
 }
 
+/*
+ * A rule whose regex reaches PCRE2's limits on the request (its path of
+ * 5000 a's) is neither a match nor not one: unknown, said why, and its
+ * explained tree says which node.
+ */
+static void
+test_unknown(void **state)
+{
+	static const char	 json[] = "[{\"id\":\"re\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"(a|aa)+[bc]\\\"\"},"
+	    "{\"id\":\"all\",\"expression\":\"true\"}]";
+	struct ruletest_error	 err;
+	struct ruletest_result	*res;
+	struct ruletest_step	*steps;
+	struct expr_error	 xerr;
+	struct expr_request	*rq;
+	cJSON			*rules = cJSON_Parse(json);
+	char			 url[5100];
+	size_t			 n;
+	int			 first;
+
+	(void)state;
+	assert_non_null(rules);
+	snprintf(url, sizeof url, "https://example.com/");
+	memset(url + strlen(url), 'a', 5000);
+	url[19 + 5000] = '\0';
+	assert_non_null(rq = request("GET", url, NULL, NULL, NULL, &err));
+	res = ruletest_run(rules, rq, &n, &first);
+	assert_int_equal(n, 2);
+	assert_int_equal(res[0].verdict, RULETEST_UNKNOWN);
+	assert_string_equal(ruletest_verdict_name(res[0].verdict), "unknown");
+	assert_non_null(strstr(res[0].why, "matching limits"));
+	assert_int_equal(first, 1);
+	steps = ruletest_explain(cJSON_GetArrayItem(rules, 0), rq, &n, &xerr);
+	assert_non_null(steps);
+	assert_int_equal(n, 1);
+	assert_int_equal(steps[0].value, EXPR_UNKNOWN);
+	assert_string_equal(ruletest_value_name(steps[0].value), "unknown");
+	ruletest_steps_free(steps, n);
+	free(res);
+	expr_request_free(rq);
+	cJSON_Delete(rules);
+}
+
 static void
 test_explain(void **state)
 {
@@ -329,6 +373,7 @@ main(void)
 		cmocka_unit_test(test_every_match_counts),
 		cmocka_unit_test(test_counting_and_lists),
 		cmocka_unit_test(test_explain_list),
+		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_rules_with),
 	};

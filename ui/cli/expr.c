@@ -113,6 +113,7 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 	struct expr_options	 opts;
 	struct expr_error	 err;
 	struct expr		*e;
+	enum expr_fmt_form	 form;
 	char			*text;
 
 	(void)c;
@@ -125,9 +126,12 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 		cli_expr_error(argv[1], &err);
 		return (HTTP_EXIT_USAGE);
 	}
-	text = expr_format(e);
+	text = expr_format_fit(e, &form);
 	printf("%s\n", text);
 	fflush(stdout);
+	if (form != EXPR_FMT_CANONICAL)
+		fprintf(stderr, "edgetui: note: %s\n",
+		    expr_fmt_form_note(form));
 	free(text);
 	expr_free(e);
 	return (0);
@@ -228,6 +232,8 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 	}
 	fflush(stdout);
 	cli_expr_lists_note(e);
+	if (v == EXPR_UNKNOWN && expr_lists(e, NULL, 0) == 0)
+		cli_error(-1, "note: %s", RULETEST_UNKNOWN_WHY);
 	expr_request_free(rq);
 	expr_free(e);
 	return (0);

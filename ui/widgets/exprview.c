@@ -465,6 +465,7 @@ exprview_format(struct exprview *v)
 {
 	struct expr_error	 err;
 	struct expr		*e;
+	enum expr_fmt_form	 form;
 	char			*s;
 
 	if ((e = expr_parse(v->t.buf, &v->opts, &err)) == NULL) {
@@ -474,10 +475,14 @@ exprview_format(struct exprview *v)
 		free(s);
 		return;
 	}
-	s = expr_format(e);
+	s = expr_format_fit(e, &form);
 	exprtext_set(&v->t, s);
 	free(s);
 	expr_free(e);
+	if (form != EXPR_FMT_CANONICAL) {
+		free(v->note);
+		v->note = xstrdup(expr_fmt_form_note(form));
+	}
 }
 
 /* A key while the completion list is open; 0 when it closes the list. */
