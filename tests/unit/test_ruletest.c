@@ -216,9 +216,10 @@ test_counting_and_lists(void **state)
 static void
 test_unknown(void **state)
 {
-	static const char	 json[] = "[{\"id\":\"re\",\"expression\":"
+	static const char	 json[] = "[{\"id\":\"re\",\"action\":\"block\","
+	    "\"expression\":"
 	    "\"http.request.uri.path matches \\\"(a|aa)+[bc]\\\"\"},"
-	    "{\"id\":\"all\",\"expression\":\"true\"}]";
+	    "{\"id\":\"all\",\"action\":\"block\",\"expression\":\"true\"}]";
 	struct ruletest_error	 err;
 	struct ruletest_result	*res;
 	struct ruletest_step	*steps;
@@ -240,6 +241,8 @@ test_unknown(void **state)
 	assert_int_equal(res[0].verdict, RULETEST_UNKNOWN);
 	assert_string_equal(ruletest_verdict_name(res[0].verdict), "unknown");
 	assert_non_null(strstr(res[0].why, "matching limits"));
+	assert_int_equal(res[0].count, RULETEST_MAY_COUNT);
+	/* An unknown rule may count it but is not said to act. */
 	assert_int_equal(first, 1);
 	steps = ruletest_explain(cJSON_GetArrayItem(rules, 0), rq, &n, &xerr);
 	assert_non_null(steps);
