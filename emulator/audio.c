@@ -11,6 +11,8 @@
 #include "downloads.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "webhook.h"
 #include "xmalloc.h"
@@ -75,9 +77,9 @@ audio_body(const cJSON *body, const char **label, const char **url,
 		*cause = xstrdup("label: must not be empty");
 		return (-1);
 	}
-	if (util_chars(*label) > AUDIO_LABEL_MAX) {
+	if (text_chars(*label) > STREAMRULES_AUDIO_LABEL_MAX) {
 		*cause = xprintf("label: over the limit of %d characters",
-		    AUDIO_LABEL_MAX);
+		    STREAMRULES_AUDIO_LABEL_MAX);
 		return (-1);
 	}
 	*url = NULL;
@@ -296,9 +298,9 @@ audio_edit_body(const cJSON *b, struct audio_edit *e, char **cause)
 		if (!cJSON_IsString(v) || *v->valuestring == '\0')
 			return (util_fail(cause, "label: must be a non-empty "
 			    "string"));
-		if (util_chars(v->valuestring) > AUDIO_LABEL_MAX)
+		if (text_chars(v->valuestring) > STREAMRULES_AUDIO_LABEL_MAX)
 			return (util_fail(cause, "label: over the limit of %d "
-			    "characters", AUDIO_LABEL_MAX));
+			    "characters", STREAMRULES_AUDIO_LABEL_MAX));
 		e->label = v->valuestring;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(b, "default");

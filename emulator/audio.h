@@ -4,8 +4,6 @@
 
 #include <stddef.h>
 
-#define AUDIO_LABEL_MAX	256	/* characters in a track label */
-
 struct req;
 struct reply;
 struct store;

@@ -25,12 +25,12 @@
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define CAPTIONS_VIDEO		STREAM_ACCOUNT "/stream/{identifier:hex32}"
 #define CAPTIONS_ONE		CAPTIONS_VIDEO "/captions/{language}"
-#define CAPTIONS_FILE_MAX	(10 * 1024 * 1024)
 #define CAPTIONS_CUE_SECONDS	4
 
 /* A deleted caption (or video, through stream_caption) takes its text. */
@@ -288,9 +288,9 @@ captions_put(struct req *req, struct reply *rep)
 		    "WebVTT file of the captions");
 		return;
 	}
-	if (file->len > CAPTIONS_FILE_MAX) {
+	if (file->len > STREAMRULES_CAPTION_FILE_MAX) {
 		reply_error(rep, 413, ERR_TOO_LARGE, "file: %zu bytes, over "
-		    "the limit of %d bytes", file->len, CAPTIONS_FILE_MAX);
+		    "the limit of %d bytes", file->len, STREAMRULES_CAPTION_FILE_MAX);
 		return;
 	}
 	if (!captions_is_webvtt(file->data, file->len) ||

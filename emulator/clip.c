@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apirules.h"
 #include "copy.h"
 #include "jsonutil.h"
 #include "log.h"
@@ -51,7 +52,7 @@ clip_parse(const cJSON *b, struct clip_cut *cut, char **cause)
 	const cJSON	*v;
 
 	v = cJSON_GetObjectItemCaseSensitive(b, "clippedFromVideoUID");
-	if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring))
+	if (!cJSON_IsString(v) || !apirules_hex32_ok(v->valuestring))
 		return (util_fail(cause, "clippedFromVideoUID: required, the "
 		    "uid of a ready video (32 hex digits)"));
 	cut->source = v->valuestring;

@@ -24,12 +24,15 @@
 
 #include <curl/curl.h>
 
+#include "apirules.h"
 #include "copy.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "webhook.h"
 #include "xmalloc.h"
@@ -96,10 +99,10 @@ copy_creator(const cJSON *b, struct req *req, struct stream_new *nv,
 		nv->creator = v->valuestring;
 	}
 	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
-	    strlen(nv->creator)) || util_chars(nv->creator) >
-	    STREAM_CREATOR_MAX))
+	    strlen(nv->creator)) || text_chars(nv->creator) >
+	    STREAMRULES_CREATOR_MAX))
 		return (util_fail(cause, "Upload-Creator: at most %d "
-		    "characters of UTF-8", STREAM_CREATOR_MAX));
+		    "characters of UTF-8", STREAMRULES_CREATOR_MAX));
 	return (0);
 }
 
@@ -156,7 +159,7 @@ copy_new_fields(const cJSON *b, struct req *req, int64_t now,
 		return (-1);
 	if ((v = copy_member(b, "watermark")) != NULL) {
 		v = cJSON_GetObjectItemCaseSensitive(v, "uid");
-		if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring))
+		if (!cJSON_IsString(v) || !apirules_hex32_ok(v->valuestring))
 			return (util_fail(cause, "watermark: must be an object "
 			    "whose uid is a watermark profile's (32 hex "
 			    "digits)"));

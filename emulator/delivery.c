@@ -28,6 +28,7 @@
 
 #include <microhttpd.h>
 
+#include "apirules.h"
 #include "delivery.h"
 #include "downloads.h"
 #include "server.h"
@@ -281,7 +282,7 @@ delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
 	cJSON			*origins = NULL;
 	char			*cause = NULL, *origin;
 	unsigned int		 status;
-	int			 signed_only, tokened = !util_is_hex32(ref), rc;
+	int			 signed_only, tokened = !apirules_hex32_ok(ref), rc;
 
 	memset(&t, 0, sizeof t);
 	if (tokened) {

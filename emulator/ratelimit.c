@@ -19,6 +19,7 @@
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -138,7 +139,7 @@ ratelimit_string(const cJSON *v, const char *path, size_t max, int nonempty,
 		    path, jsonutil_type_name(v)));
 	if (nonempty && *v->valuestring == '\0')
 		return (util_fail(cause, "%s: must not be empty", path));
-	if ((n = util_chars(v->valuestring)) > max)
+	if ((n = text_chars(v->valuestring)) > max)
 		return (util_fail(cause, "%s: %zu characters is over the "
 		    "limit of %zu", path, n, max));
 	return (0);

@@ -21,6 +21,7 @@
 
 #include <microhttpd.h>
 
+#include "apirules.h"
 #include "delivery.h"
 #include "log.h"
 #include "multipart.h"
@@ -371,14 +372,14 @@ route_segment(const char *pat, size_t plen, const char *seg, size_t slen,
 			goto bad;
 		memcpy(tmp, seg, slen);
 		tmp[slen] = '\0';
-		if (!util_is_hex32(tmp))
+		if (!apirules_hex32_ok(tmp))
 			goto bad;
 	} else if (strncmp(colon, ":uuid}", 6) == 0) {
 		if (slen != UUID_LEN)
 			goto bad;
 		memcpy(tmp, seg, slen);
 		tmp[slen] = '\0';
-		if (!util_is_uuid(tmp))
+		if (!apirules_uuid_ok(tmp))
 			goto bad;
 	}
 	return (1);

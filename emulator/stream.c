@@ -17,6 +17,7 @@
 #include "server.h"
 #include "store.h"
 #include "stream_demo.h"
+#include "streamrules.h"
 #include "util.h"
 #include "video.h"
 #include "xmalloc.h"
@@ -109,7 +110,7 @@ stream_filter_parse(const struct query *q, struct stream_filter *f,
 	    stream_filter_time(q, "end", &f->end, cause) != 0 ||
 	    stream_filter_time(q, "after", &after, cause) != 0 ||
 	    stream_filter_time(q, "before", &before, cause) != 0 ||
-	    query_long(q, "limit", 1, STREAM_LIST_MAX, STREAM_LIST_MAX,
+	    query_long(q, "limit", 1, STREAMRULES_LIST_MAX, STREAMRULES_LIST_MAX,
 	    &f->limit, cause) != 0)
 		return (-1);
 	/* after and before are the older names of start and end. */

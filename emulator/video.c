@@ -24,11 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "civil.h"
 #include "delivery.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "video.h"
 #include "xmalloc.h"
@@ -135,11 +138,13 @@ stream_time_iso(int64_t us, char out[ISO_TIME_LEN])
 int
 stream_parse_time(const char *s, int64_t *out)
 {
-	struct timespec	ts;
+	int64_t	sec;
+	long	nsec;
+	int	digits;
 
-	if (s == NULL || util_parse_iso(s, &ts) != 0)
+	if (civil_parse_rfc3339(s, &sec, &nsec, &digits) != 0)
 		return (-1);
-	*out = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	*out = sec * 1000000 + nsec / 1000;
 	return (0);
 }
 
@@ -148,12 +153,12 @@ stream_check_deletion(int64_t when, int64_t created, char **cause)
 {
 	char	iso[ISO_TIME_LEN];
 
-	if (when >= created + 30 * VIDEO_DAY &&
-	    when <= created + 1096 * VIDEO_DAY)
+	if (streamrules_deletion_ok(when, created))
 		return (0);
 	stream_time_iso(created, iso);
-	*cause = xprintf("scheduledDeletion must be 30 to 1096 days after "
-	    "the video was created (%s)", iso);
+	*cause = xprintf("scheduledDeletion must be %d to %d days after the "
+	    "video was created (%s)", STREAMRULES_DELETION_DAYS_MIN,
+	    STREAMRULES_DELETION_DAYS_MAX, iso);
 	return (-1);
 }
 
@@ -725,9 +730,9 @@ stream_check_creator(const cJSON *v, char **cause)
 	if (!cJSON_IsString(v))
 		return (util_fail(cause, "creator: must be a string, not %s",
 		    jsonutil_type_name(v)));
-	if (util_chars(v->valuestring) > STREAM_CREATOR_MAX)
+	if (text_chars(v->valuestring) > STREAMRULES_CREATOR_MAX)
 		return (util_fail(cause, "creator: at most %d characters",
-		    STREAM_CREATOR_MAX));
+		    STREAMRULES_CREATOR_MAX));
 	return (0);
 }
 
@@ -737,9 +742,9 @@ stream_check_max_duration(const cJSON *v, long *out, char **cause)
 	if (!util_jis_integer(v))
 		return (util_fail(cause, "maxDurationSeconds: must be an "
 		    "integer, not %s", jsonutil_type_name(v)));
-	if (v->valuedouble < 1 || v->valuedouble > STREAM_DURATION_MAX)
+	if (v->valuedouble < 1 || v->valuedouble > STREAMRULES_DURATION_MAX)
 		return (util_fail(cause, "maxDurationSeconds: %.15g is out "
-		    "of range (1 to %d)", v->valuedouble, STREAM_DURATION_MAX));
+		    "of range (1 to %d)", v->valuedouble, STREAMRULES_DURATION_MAX));
 	*out = (long)v->valuedouble;
 	return (0);
 }

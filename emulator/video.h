@@ -14,9 +14,6 @@
 #include "util.h"
 
 #define STREAM_ACCOUNT		"/accounts/{account:hex32}"
-#define STREAM_CREATOR_MAX	64		/* characters */
-#define STREAM_DURATION_MAX	21600		/* maxDurationSeconds */
-#define STREAM_LIST_MAX		1000
 #define VIDEO_DAY		(86400LL * 1000000)
 
 struct store;
@@ -85,7 +82,7 @@ int	 video_create_file(struct store *, const char *, const char *, int,
 int64_t	 stream_now(void);
 void	 stream_time_iso(int64_t, char[ISO_TIME_LEN]);
 int	 stream_parse_time(const char *, int64_t *);
-/* scheduledDeletion: 30 to 1096 days after the video was created. */
+/* scheduledDeletion: in streamrules' window after the video's creation. */
 int	 stream_check_deletion(int64_t, int64_t, char **);
 
 /* Checks of body fields shared by edit and direct_upload (value not null). */

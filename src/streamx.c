@@ -20,6 +20,7 @@
 #include "captionlang.h"
 #include "common.h"
 #include "log.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "xmalloc.h"
 
@@ -124,7 +125,7 @@ streamx_vtt_check(const char *path, char **cause)
 		fclose(f);
 		return (-1);
 	}
-	if (sb.st_size > STREAMX_VTT_MAX) {
+	if (sb.st_size > STREAMRULES_CAPTION_FILE_MAX) {
 		xasprintf(cause, "%s: %lld bytes, over the 10 MB captions "
 		    "limit", path, (long long)sb.st_size);
 		fclose(f);

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "apirules.h"
 #include "jsonutil.h"
 #include "internal.h"
+#include "text.h"
 
 static const char rs_versions_sql[] =
 	"SELECT body FROM rs_version WHERE zone = ?1 AND id = ?2"
@@ -101,7 +103,7 @@ rs_ruleset_fields(struct reply *rep, const cJSON *body, int create)
 	}
 	v = rs_member(body, "description");
 	if (v != NULL && (!cJSON_IsString(v) ||
-	    util_chars(v->valuestring) > RS_DESC_MAX)) {
+	    text_chars(v->valuestring) > RS_DESC_MAX)) {
 		rs_invalid(rep, "description", "must be a string of at most "
 		    "%d characters", RS_DESC_MAX);
 		return (-1);
@@ -170,7 +172,7 @@ rs_build_rules(struct req *req, struct reply *rep, const cJSON *in,
 		if ((v = rs_member(r, "id")) != NULL) {
 			snprintf(field, sizeof field, "rules[%d].id", i);
 			if (!cJSON_IsString(v) ||
-			    !util_is_hex32(v->valuestring)) {
+			    !apirules_hex32_ok(v->valuestring)) {
 				rs_invalid(rep, field, "must be a rule id (32 "
 				    "hex digits)");
 				goto fail;
