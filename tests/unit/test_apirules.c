@@ -19,6 +19,7 @@
 
 #include "apirules.h"
 #include "common.h"
+#include "legacyrl.h"
 #include "shieldrules.h"
 #include "streamrules.h"
 #include "xmalloc.h"
@@ -369,6 +370,42 @@ test_stream_values(void **state)
 	assert_false(streamrules_country_ok(""));
 }
 
+/* ---- legacyrl --------------------------------------------------------- */
+
+static void
+test_legacy_rate_limits(void **state)
+{
+	char	msg[200];
+
+	(void)state;
+	assert_true(legacyrl_mode_lasts("ban"));
+	assert_true(legacyrl_mode_lasts("simulate"));
+	assert_false(legacyrl_mode_lasts("challenge"));
+	assert_false(legacyrl_mode_lasts("js_challenge"));
+	assert_false(legacyrl_mode_lasts("managed_challenge"));
+	assert_true(legacyrl_timeout_ok(60, 60));
+	assert_true(legacyrl_timeout_ok(86400, 10));
+	assert_false(legacyrl_timeout_ok(59, 60));
+	snprintf(msg, sizeof msg, LEGACYRL_TIMEOUT_LEFT_OUT, "challenge");
+	assert_string_equal(msg, "must be left out when action.mode is "
+	    "challenge (the zone's Challenge Passage time applies)");
+	snprintf(msg, sizeof msg, LEGACYRL_RESPONSE_LEFT_OUT, "challenge");
+	assert_string_equal(msg, "must be left out when action.mode is "
+	    "challenge (the zone's challenge page is served)");
+
+	assert_true(apirules_in(legacyrl_modes, "managed_challenge"));
+	assert_false(apirules_in(legacyrl_modes, "block"));
+	assert_true(apirules_in(legacyrl_methods, "_ALL_"));
+	assert_false(apirules_in(legacyrl_methods, "get"));
+	assert_false(apirules_in(legacyrl_methods, "OPTIONS"));
+	assert_true(apirules_in(legacyrl_schemes, "HTTPS"));
+	assert_true(apirules_in(legacyrl_ops, "ne"));
+	assert_true(apirules_in(legacyrl_content_types, "text/xml"));
+	assert_false(apirules_in(legacyrl_content_types, "text/html"));
+	assert_true(apirules_in(legacyrl_bypass_names, "url"));
+	assert_false(apirules_in(legacyrl_bypass_names, "host"));
+}
+
 int
 main(void)
 {
@@ -381,6 +418,7 @@ main(void)
 		cmocka_unit_test(test_stream_windows),
 		cmocka_unit_test(test_stream_chunks),
 		cmocka_unit_test(test_stream_values),
+		cmocka_unit_test(test_legacy_rate_limits),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
