@@ -45,9 +45,8 @@ streamsign_is_pem(const char *s, size_t len)
 char *
 streamsign_pem(const char *text, size_t len, char **cause)
 {
-	struct buf	 b = BUF_INITIALIZER;
 	char		*out;
-	size_t		 i, n;
+	size_t		 n;
 
 	if (len > STREAMSIGN_PEM_MAX) {
 		*cause = xprintf("%zu bytes is too long for a signing key",
@@ -57,13 +56,7 @@ streamsign_pem(const char *text, size_t len, char **cause)
 	if (streamsign_is_pem(text, len))
 		return (xstrndup(text, len));
 	/* The API's form: base64, perhaps wrapped. */
-	for (i = 0; i < len; i++)
-		if (!isspace((unsigned char)text[i]))
-			buf_addc(&b, text[i]);
-	out = b.len > 0 ? encode_base64_decode(b.data, b.len, &n) : NULL;
-	if (b.data != NULL)
-		explicit_bzero(b.data, b.len);
-	buf_free(&b);
+	out = encode_base64_decode_text(text, len, &n);
 	if (out != NULL && (strlen(out) != n || !streamsign_is_pem(out, n))) {
 		explicit_bzero(out, n);
 		free(out);
