@@ -290,7 +290,8 @@ captions_put(struct req *req, struct reply *rep)
 	}
 	if (file->len > STREAMRULES_CAPTION_FILE_MAX) {
 		reply_error(rep, 413, ERR_TOO_LARGE, "file: %zu bytes, over "
-		    "the limit of %d bytes", file->len, STREAMRULES_CAPTION_FILE_MAX);
+		    "the limit of %d bytes", file->len,
+		    STREAMRULES_CAPTION_FILE_MAX);
 		return;
 	}
 	if (!captions_is_webvtt(file->data, file->len) ||

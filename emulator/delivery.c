@@ -282,8 +282,9 @@ delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
 	cJSON			*origins = NULL;
 	char			*cause = NULL, *origin;
 	unsigned int		 status;
-	int			 signed_only, tokened = !apirules_hex32_ok(ref), rc;
+	int			 signed_only, tokened, rc;
 
+	tokened = !apirules_hex32_ok(ref);
 	memset(&t, 0, sizeof t);
 	if (tokened) {
 		if (streamtoken_check(req->store, ref, (int64_t)time(NULL), &t,

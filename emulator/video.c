@@ -744,7 +744,8 @@ stream_check_max_duration(const cJSON *v, long *out, char **cause)
 		    "integer, not %s", jsonutil_type_name(v)));
 	if (v->valuedouble < 1 || v->valuedouble > STREAMRULES_DURATION_MAX)
 		return (util_fail(cause, "maxDurationSeconds: %.15g is out "
-		    "of range (1 to %d)", v->valuedouble, STREAMRULES_DURATION_MAX));
+		    "of range (1 to %d)", v->valuedouble,
+		    STREAMRULES_DURATION_MAX));
 	*out = (long)v->valuedouble;
 	return (0);
 }

@@ -15,6 +15,11 @@
 
 #define STREAMRULES_DAY	(86400 * STREAMRULES_US)
 
+const char *const streamrules_video_states[] = {
+	"pendingupload", "downloading", "queued", "inprogress", "ready",
+	"error", "live-inprogress", NULL
+};
+const char *const streamrules_video_types[] = { "vod", "live", NULL };
 const char *const streamrules_positions[] = {
 	"upperRight", "upperLeft", "lowerLeft", "lowerRight", "center", NULL
 };

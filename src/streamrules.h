@@ -23,6 +23,10 @@
 #define STREAMRULES_EXPIRY_MIN		(2 * 60)
 #define STREAMRULES_EXPIRY_MAX		(6 * 3600)
 
+/* A video's states and types (filters of a list), NULL-ended. */
+extern const char *const streamrules_video_states[];
+extern const char *const streamrules_video_types[];
+
 /*
  * Times in microseconds since the epoch, the finest the API's times are:
  * 1 if a deletion at when is in the window after from (the creation), and

@@ -459,8 +459,9 @@ rs_ruleset_list(struct req *req, struct reply *rep)
 	long		 per_page, n = 0;
 	int		 rc, more = 0;
 
-	if (query_long(&req->query, "per_page", 1, RS_PER_PAGE_MAX,
-	    RS_PER_PAGE, &per_page, &cause) != 0) {
+	if (query_long(&req->query, "per_page", 1,
+	    APIRULES_RULESETS_PER_PAGE_MAX, RS_PER_PAGE, &per_page,
+	    &cause) != 0) {
 		reply_error(rep, 400, ERR_BAD_REQUEST, "%s", cause);
 		free(cause);
 		return;

@@ -22,7 +22,6 @@
 #define RS_NAME_MAX	256
 #define RS_DESC_MAX	500
 #define RS_PER_PAGE	20
-#define RS_PER_PAGE_MAX	100
 
 /* Error codes of this API's refusals. */
 #define RS_ERR_INVALID	20021	/* a rule or ruleset field */

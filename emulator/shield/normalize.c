@@ -243,7 +243,8 @@ shield_key_field(const cJSON *item, const char *key, char **cause)
 
 	if (v == NULL || cJSON_IsNull(v)) {
 		util_fail(cause, "%s: required, %s", key,
-		    strcmp(key, "method") == 0 ? "one of " SHIELDRULES_METHODS_TEXT :
+		    strcmp(key, "method") == 0 ?
+		    "one of " SHIELDRULES_METHODS_TEXT :
 		    strcmp(key, "host") == 0 ?
 		    "a host such as api.example.com" :
 		    "a path such as /api/v1/users/{id}");

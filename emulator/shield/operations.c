@@ -705,7 +705,8 @@ shield_check_ids(const cJSON *list, const char *what, char **cause)
 	int	 i = 0;
 
 	cJSON_ArrayForEach(item, list) {
-		if (!cJSON_IsString(item) || !apirules_uuid_ok(item->valuestring))
+		if (!cJSON_IsString(item) ||
+		    !apirules_uuid_ok(item->valuestring))
 			return (util_fail(cause, "%s[%d]: must be an "
 			    "operation id (a UUID)", what, i));
 		shield_lower_id(item->valuestring, id);

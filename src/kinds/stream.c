@@ -17,11 +17,6 @@
 #define STREAM_ACCOUNT	"/accounts/{account}/stream"
 #define STREAM_VIDEO	STREAM_ACCOUNT "/{video}"
 
-static const char *const stream_states[] = {
-	"pendingupload", "downloading", "queued", "inprogress", "ready",
-	"error", "live-inprogress", NULL
-};
-static const char *const stream_types[] = { "vod", "live", NULL };
 static const char *const stream_live_statuses[] = {
 	"connected", "reconnected", "reconnecting", "client_disconnect",
 	"ttl_exceeded", "failed_to_connect", "failed_to_reconnect",
@@ -144,7 +139,7 @@ static const struct kind_field videos_fields[] = {
 	{ .path = "status", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_READONLY, .help = "Processing status" },
 	{ .path = "status.state", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_READONLY, .values = stream_states,
+	  .flags = KIND_F_READONLY, .values = streamrules_video_states,
 	  .help = "Processing state of every quality level" },
 	{ .path = "status.pctComplete", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_READONLY,
@@ -187,10 +182,10 @@ static const struct kind_filter videos_filters[] = {
 	  .flags = KIND_FILTER_TEXT, .help = "Text in meta.name" },
 	{ .name = "creator", .type = KIND_TYPE_STRING,
 	  .help = "Creator identifier" },
-	{ .name = "status", .type = KIND_TYPE_ENUM, .values = stream_states,
-	  .help = "Processing state" },
-	{ .name = "type", .type = KIND_TYPE_ENUM, .values = stream_types,
-	  .help = "vod or live" },
+	{ .name = "status", .type = KIND_TYPE_ENUM,
+	  .values = streamrules_video_states, .help = "Processing state" },
+	{ .name = "type", .type = KIND_TYPE_ENUM,
+	  .values = streamrules_video_types, .help = "vod or live" },
 	{ .name = "start", .type = KIND_TYPE_TIME, .help = "Created after" },
 	{ .name = "end", .type = KIND_TYPE_TIME, .help = "Created before" },
 	{ .name = "asc", .type = KIND_TYPE_BOOL, .help = "Oldest first" },

@@ -325,6 +325,9 @@ test_stream_values(void **state)
 	int		v6, bits;
 
 	(void)state;
+	assert_true(apirules_in(streamrules_video_states, "live-inprogress"));
+	assert_false(apirules_in(streamrules_video_states, "done"));
+	assert_true(apirules_in(streamrules_video_types, "vod"));
 	assert_string_equal(streamrules_positions[0], "upperRight");
 	assert_true(apirules_in(streamrules_positions, "center"));
 	assert_false(apirules_in(streamrules_positions, "middle"));

@@ -849,7 +849,8 @@ test_list_cursor(void **state)
 		free(q);
 		assert_int_equal(c.status, 200);
 		pages++;
-		assert_true(cJSON_GetArraySize(c.result) <= STREAMRULES_LIST_MAX);
+		assert_true(cJSON_GetArraySize(c.result) <=
+		    STREAMRULES_LIST_MAX);
 		assert_int_equal(jnum(c.top, "total"), n - total);
 		assert_int_equal(jnum(c.top, "range"), n - total -
 		    cJSON_GetArraySize(c.result));
@@ -882,10 +883,12 @@ test_list_cursor(void **state)
 	call(f, HTTP_GET, path, "asc=true", NULL, &c);
 	assert_int_equal(cJSON_GetArraySize(c.result), STREAMRULES_LIST_MAX);
 	q = xprintf("asc=true&include_counts=1&start=%s",
-	    jstr(cJSON_GetArrayItem(c.result, STREAMRULES_LIST_MAX - 1), "created"));
+	    jstr(cJSON_GetArrayItem(c.result, STREAMRULES_LIST_MAX - 1),
+	    "created"));
 	routetest_call_free(&c);
 	call(f, HTTP_GET, path, q, NULL, &c);
-	assert_int_equal(cJSON_GetArraySize(c.result), n - STREAMRULES_LIST_MAX);
+	assert_int_equal(cJSON_GetArraySize(c.result),
+	    n - STREAMRULES_LIST_MAX);
 	assert_int_equal(jnum(c.top, "range"), 0);
 	routetest_call_free(&c);
 	free(q);
