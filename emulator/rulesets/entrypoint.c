@@ -42,38 +42,6 @@ rs_new_ruleset(const char *id, const char *name, const char *description)
 	return (doc);
 }
 
-/*
- * The end of every write: with dry_run nothing is stored and the result is
- * null; else doc becomes the next version and is the answer. Takes doc.
- */
-int
-rs_write(struct req *req, struct reply *rep, cJSON *doc, int dry)
-{
-	const char	*v = NULL;
-	char		 num[32], now[ISO_TIME_LEN];
-
-	if (dry) {
-		cJSON_Delete(doc);
-		reply_ok(rep, NULL);
-		return (0);
-	}
-	util_jstring(doc, "version", &v);
-	snprintf(num, sizeof num, "%lld", (v != NULL ? strtoll(v, NULL, 10) :
-	    0) + 1);
-	util_now_iso(now);
-	cJSON_ReplaceItemInObjectCaseSensitive(doc, "version",
-	    cJSON_CreateString(num));
-	cJSON_ReplaceItemInObjectCaseSensitive(doc, "last_updated",
-	    cJSON_CreateString(now));
-	if (rs_save(req->store, req_param(req, "zone"), doc) != 0) {
-		cJSON_Delete(doc);
-		rs_store_reply(req, rep, -1);
-		return (-1);
-	}
-	reply_ok(rep, doc);
-	return (0);
-}
-
 /* Lists and version lists leave the rules out. */
 cJSON *
 rs_without_rules(const cJSON *doc)
