@@ -181,6 +181,41 @@ lookup(enum http_method m, const char *path, const struct route **rt,
 }
 
 static void
+log_cut(const char *path, char *out, size_t size)
+{
+	(void)path;
+	snprintf(out, size, "cut");
+}
+
+/*
+ * A route's log hook: its own, else that of a route the path starts as
+ * (up to the first parameter), else none.
+ */
+static void
+test_route_log_hook(void **state)
+{
+	static const struct route	 hooked[] = {
+		{ HTTP_GET, "/media/{ref}/watch", handler_noop,
+		    ROUTE_BODY_NONE, ROUTE_ROOT, .log_path = log_cut },
+		{ HTTP_GET, "/files/{name}", handler_noop, ROUTE_BODY_NONE,
+		    ROUTE_ROOT },
+	};
+	const struct route *const	 t[] = { &hooked[0], &hooked[1] };
+
+	(void)state;
+	assert_ptr_equal(route_log_hook(&hooked[0], t, 2, "/media/x/watch"),
+	    log_cut);
+	assert_null(route_log_hook(&hooked[1], t, 2, "/files/x"));
+	assert_ptr_equal(route_log_hook(NULL, t, 2, "/media/x/other"),
+	    log_cut);
+	assert_ptr_equal(route_log_hook(&hooked[1], t, 2, "/media/"),
+	    log_cut);
+	assert_null(route_log_hook(NULL, t, 2, "/medi"));
+	assert_null(route_log_hook(NULL, t, 2, "/files/x"));
+	assert_null(route_log_hook(NULL, t, 0, "/media/x/watch"));
+}
+
+static void
 test_route_captures(void **state)
 {
 	const struct route	*rt;
@@ -650,6 +685,7 @@ main(void)
 		cmocka_unit_test(test_paged_envelope),
 		cmocka_unit_test(test_top_level_members),
 		cmocka_unit_test(test_route_captures),
+		cmocka_unit_test(test_route_log_hook),
 		cmocka_unit_test(test_route_literal_beats_parameter),
 		cmocka_unit_test(test_route_refusals),
 		cmocka_unit_test(test_route_header_condition),

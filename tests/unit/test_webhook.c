@@ -19,11 +19,11 @@
 #include <cjson/cJSON.h>
 
 #include "apirules.h"
-#include "downloads.h"
 #include "routetest.h"
 #include "server.h"
 #include "store.h"
 #include "util.h"
+#include "video.h"
 #include "webhook.h"
 #include "xmalloc.h"
 
@@ -148,7 +148,7 @@ test_url_check(void **state)
 struct range_case {
 	const char		*header;
 	uint64_t		 size;
-	enum downloads_range	 kind;
+	enum video_range	 kind;
 	uint64_t		 first, last;
 };
 
@@ -156,51 +156,51 @@ static void
 test_range(void **state)
 {
 	static const struct range_case cases[] = {
-		{ NULL, 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=0-9", 100, DOWNLOADS_RANGE_OK, 0, 9 },
-		{ "bytes=10-10", 100, DOWNLOADS_RANGE_OK, 10, 10 },
-		{ "bytes=90-99", 100, DOWNLOADS_RANGE_OK, 90, 99 },
+		{ NULL, 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=0-9", 100, VIDEO_RANGE_OK, 0, 9 },
+		{ "bytes=10-10", 100, VIDEO_RANGE_OK, 10, 10 },
+		{ "bytes=90-99", 100, VIDEO_RANGE_OK, 90, 99 },
 		/* The end is clamped to the file. */
-		{ "bytes=90-1000", 100, DOWNLOADS_RANGE_OK, 90, 99 },
-		{ "bytes=50-", 100, DOWNLOADS_RANGE_OK, 50, 99 },
-		{ "bytes=0-", 100, DOWNLOADS_RANGE_OK, 0, 99 },
-		{ "bytes=-1", 100, DOWNLOADS_RANGE_OK, 99, 99 },
-		{ "bytes=-10", 100, DOWNLOADS_RANGE_OK, 90, 99 },
+		{ "bytes=90-1000", 100, VIDEO_RANGE_OK, 90, 99 },
+		{ "bytes=50-", 100, VIDEO_RANGE_OK, 50, 99 },
+		{ "bytes=0-", 100, VIDEO_RANGE_OK, 0, 99 },
+		{ "bytes=-1", 100, VIDEO_RANGE_OK, 99, 99 },
+		{ "bytes=-10", 100, VIDEO_RANGE_OK, 90, 99 },
 		/* A suffix longer than the file is the whole file. */
-		{ "bytes=-500", 100, DOWNLOADS_RANGE_OK, 0, 99 },
-		{ "Bytes = 5-6 ", 100, DOWNLOADS_RANGE_OK, 5, 6 },
-		{ "bytes=0-0", 1, DOWNLOADS_RANGE_OK, 0, 0 },
+		{ "bytes=-500", 100, VIDEO_RANGE_OK, 0, 99 },
+		{ "Bytes = 5-6 ", 100, VIDEO_RANGE_OK, 5, 6 },
+		{ "bytes=0-0", 1, VIDEO_RANGE_OK, 0, 0 },
 		/* Unsatisfiable: 416. */
-		{ "bytes=100-", 100, DOWNLOADS_RANGE_UNSATISFIABLE, 0, 0 },
-		{ "bytes=100-200", 100, DOWNLOADS_RANGE_UNSATISFIABLE, 0, 0 },
-		{ "bytes=-0", 100, DOWNLOADS_RANGE_UNSATISFIABLE, 0, 0 },
-		{ "bytes=0-", 0, DOWNLOADS_RANGE_UNSATISFIABLE, 0, 0 },
-		{ "bytes=-5", 0, DOWNLOADS_RANGE_UNSATISFIABLE, 0, 0 },
+		{ "bytes=100-", 100, VIDEO_RANGE_UNSATISFIABLE, 0, 0 },
+		{ "bytes=100-200", 100, VIDEO_RANGE_UNSATISFIABLE, 0, 0 },
+		{ "bytes=-0", 100, VIDEO_RANGE_UNSATISFIABLE, 0, 0 },
+		{ "bytes=0-", 0, VIDEO_RANGE_UNSATISFIABLE, 0, 0 },
+		{ "bytes=-5", 0, VIDEO_RANGE_UNSATISFIABLE, 0, 0 },
 		/* Ignored, so the whole file goes out: bad syntax... */
-		{ "", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=-", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=5", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=9-5", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=a-b", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=+1-2", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=1--2", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=1-2x", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes 1-2", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=99999999999999999999-", 100, DOWNLOADS_RANGE_NONE,
+		{ "", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=-", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=5", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=9-5", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=a-b", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=+1-2", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=1--2", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=1-2x", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes 1-2", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=99999999999999999999-", 100, VIDEO_RANGE_NONE,
 		    0, 0 },
 		/* ...another unit... */
-		{ "items=0-1", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytesx=0-1", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
+		{ "items=0-1", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytesx=0-1", 100, VIDEO_RANGE_NONE, 0, 0 },
 		/* ...and several ranges, even if each alone would do. */
-		{ "bytes=0-1,5-6", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=0-1, -5", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=0-1,", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
-		{ "bytes=200-,300-", 100, DOWNLOADS_RANGE_NONE, 0, 0 },
+		{ "bytes=0-1,5-6", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=0-1, -5", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=0-1,", 100, VIDEO_RANGE_NONE, 0, 0 },
+		{ "bytes=200-,300-", 100, VIDEO_RANGE_NONE, 0, 0 },
 	};
 	const struct range_case	*c;
-	enum downloads_range	 kind;
+	enum video_range	 kind;
 	uint64_t		 first, last;
 	size_t			 i;
 
@@ -208,12 +208,12 @@ test_range(void **state)
 	for (i = 0; i < nitems(cases); i++) {
 		c = &cases[i];
 		first = last = 12345;
-		kind = downloads_range(c->header, c->size, &first, &last);
+		kind = video_range(c->header, c->size, &first, &last);
 		if (kind != c->kind)
 			fail_msg("\"%s\" (size %llu): kind %d, expected %d",
 			    c->header != NULL ? c->header : "(none)",
 			    (unsigned long long)c->size, kind, c->kind);
-		if (kind == DOWNLOADS_RANGE_OK &&
+		if (kind == VIDEO_RANGE_OK &&
 		    (first != c->first || last != c->last))
 			fail_msg("\"%s\": %llu-%llu, expected %llu-%llu",
 			    c->header, (unsigned long long)first,
