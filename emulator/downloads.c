@@ -20,11 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apirules.h"
 #include "delivery.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -186,14 +188,20 @@ downloads_type(struct req *req, struct reply *rep)
 	size_t		 i;
 
 	if (name == NULL)
-		return (&downloads_types[0]);
+		name = streamrules_download_types[0];
+	if (!apirules_in(streamrules_download_types, name)) {
+		reply_error(rep, 400, ERR_VALIDATION, "download type '%.32s': "
+		    "must be default (MP4) or audio (M4A)", name);
+		return (NULL);
+	}
+	/* Each type the API has, this table stores. */
 	for (i = 0; i < nitems(downloads_types); i++) {
 		if (strcmp(downloads_types[i].name, name) == 0)
-			return (&downloads_types[i]);
+			break;
 	}
-	reply_error(rep, 400, ERR_VALIDATION, "download type '%.32s': must "
-	    "be default (MP4) or audio (M4A)", name);
-	return (NULL);
+	if (i == nitems(downloads_types))
+		fatalx("downloads: no table for type %s", name);
+	return (&downloads_types[i]);
 }
 
 /*

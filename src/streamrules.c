@@ -15,6 +15,9 @@
 
 #define STREAMRULES_DAY	(86400 * STREAMRULES_US)
 
+const char *const streamrules_download_types[] = {
+	"default", "audio", NULL
+};
 const char *const streamrules_video_states[] = {
 	"pendingupload", "downloading", "queued", "inprogress", "ready",
 	"error", "live-inprogress", NULL

@@ -23,6 +23,8 @@
 #define STREAMRULES_EXPIRY_MIN		(2 * 60)
 #define STREAMRULES_EXPIRY_MAX		(6 * 3600)
 
+/* A video's downloads, NULL-ended: default (MP4), the default, and audio. */
+extern const char *const streamrules_download_types[];
 /* A video's states and types (filters of a list), NULL-ended. */
 extern const char *const streamrules_video_states[];
 extern const char *const streamrules_video_types[];

@@ -24,8 +24,6 @@
 #include "streamx.h"
 #include "xmalloc.h"
 
-const char *const streamx_download_types[] = { "default", "audio", NULL };
-
 /* One number of a time: digits, and a fraction only in the last. */
 static int
 streamx_number(const char **pp, int last, double *out)
@@ -150,10 +148,10 @@ streamx_download_type(const char *name, const char **out, char **cause)
 	size_t	i;
 
 	if (name == NULL)
-		name = "default";
-	for (i = 0; streamx_download_types[i] != NULL; i++) {
-		if (strcmp(streamx_download_types[i], name) == 0) {
-			*out = streamx_download_types[i];
+		name = streamrules_download_types[0];
+	for (i = 0; streamrules_download_types[i] != NULL; i++) {
+		if (strcmp(streamrules_download_types[i], name) == 0) {
+			*out = streamrules_download_types[i];
 			return (0);
 		}
 	}

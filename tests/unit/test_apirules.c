@@ -328,6 +328,9 @@ test_stream_values(void **state)
 	assert_true(apirules_in(streamrules_video_states, "live-inprogress"));
 	assert_false(apirules_in(streamrules_video_states, "done"));
 	assert_true(apirules_in(streamrules_video_types, "vod"));
+	assert_string_equal(streamrules_download_types[0], "default");
+	assert_true(apirules_in(streamrules_download_types, "audio"));
+	assert_false(apirules_in(streamrules_download_types, "mp4"));
 	assert_string_equal(streamrules_positions[0], "upperRight");
 	assert_true(apirules_in(streamrules_positions, "center"));
 	assert_false(apirules_in(streamrules_positions, "middle"));
