@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "encode.h"
 #include "query.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -99,7 +100,7 @@ query_repeated(const struct query *q, char **cause)
 		    strncmp(q->v[i].key, key, n) == 0) {
 			*cause = xprintf("%.*s: given more than once in the "
 			    "query string (it takes one value)",
-			    (int)MINIMUM(n, (size_t)util_quote_len(key)), key);
+			    (int)MINIMUM(n, (size_t)text_quote_len(key)), key);
 			return (1);
 		}
 	}

@@ -144,7 +144,7 @@ ratelimit_enum(const cJSON *v, const char *path, const char *const *allowed,
 		buf_addf(&b, "%s%s", i == 0 ? "" : ", ", allowed[i]);
 	if (cJSON_IsString(v))
 		util_fail(cause, "%s: '%.*s' is not one of %s", path,
-		    util_quote_len(v->valuestring), v->valuestring,
+		    text_quote_len(v->valuestring), v->valuestring,
 		    buf_str(&b));
 	else
 		util_fail(cause, "%s: must be one of %s, not %s", path,
@@ -658,7 +658,7 @@ ratelimit_check_id(const cJSON *body, const char *id, char **cause)
 	if (strcmp(v->valuestring, id) != 0)
 		return (util_fail(cause, "id: '%.*s' does not match the "
 		    "rate limit in the path (%s)",
-		    util_quote_len(v->valuestring), v->valuestring, id));
+		    text_quote_len(v->valuestring), v->valuestring, id));
 	return (0);
 }
 

@@ -197,23 +197,6 @@ util_utf8_valid(const char *s, size_t len)
 	return (1);
 }
 
-/*
- * How many bytes of s to quote in a message (for "%.*s"): a few characters
- * at most (a value may be huge), never cutting one in half (the reply must
- * stay UTF-8).
- */
-int
-util_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
-			break;
-	}
-	return ((int)i);
-}
-
 int
 util_fail(char **cause, const char *fmt, ...)
 {

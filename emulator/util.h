@@ -38,7 +38,6 @@ void	 util_time_iso(const struct timespec *, char out[ISO_TIME_LEN]);
 void	 util_now_iso(char out[ISO_TIME_LEN]);
 
 int	 util_utf8_valid(const char *, size_t);
-int	 util_quote_len(const char *);
 char	*util_strip_tags(const char *);
 int	 util_streq_ct(const char *, const char *);
 

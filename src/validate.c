@@ -24,7 +24,6 @@
 #include "validate.h"
 #include "xmalloc.h"
 
-#define VALIDATE_QUOTE		64	/* characters of a value quoted */
 
 struct validate_ctx {
 	const struct kind	*kind;		/* NULL: validate_field */
@@ -149,20 +148,6 @@ validate_type_name(const cJSON *v)
 	return (v == NULL ? "absent" : jsonutil_type_name(v));
 }
 
-/* Bytes of s to quote: a few characters, never half of one. */
-static int
-validate_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
-		    n++ == VALIDATE_QUOTE)
-			break;
-	}
-	return ((int)i);
-}
-
 /* ---- string checks ------------------------------------------------------ */
 
 /* An allowed origin is a domain: example.com, *.example.com or *. */
@@ -192,7 +177,7 @@ static void
 validate_file(struct validate_ctx *ctx, const char *path, const char *s)
 {
 	struct stat	sb;
-	int		q = validate_quote_len(s);
+	int		q = text_quote_len(s);
 
 	if (stat(s, &sb) != 0 || access(s, R_OK) != 0)
 		validate_add(ctx, path, "cannot read '%.*s': %s", q, s,
@@ -272,7 +257,7 @@ validate_enum(struct validate_ctx *ctx, const struct kind_field *f,
 		}
 	}
 	validate_add(ctx, path, "'%.*s' is not one of %s",
-	    validate_quote_len(s), s, buf_str(&b));
+	    text_quote_len(s), s, buf_str(&b));
 	buf_free(&b);
 }
 
@@ -339,7 +324,7 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 		break;
 	}
 	if (bad != NULL)
-		validate_add(ctx, path, "'%.*s' %s", validate_quote_len(s), s,
+		validate_add(ctx, path, "'%.*s' %s", text_quote_len(s), s,
 		    bad);
 }
 

@@ -283,7 +283,7 @@ rs_entry_put(struct req *req, struct reply *rep)
 	} else if (name != NULL && util_jstring(doc, "name", &old) ==
 	    UTIL_JOK && strcmp(old, name->valuestring) != 0) {
 		rs_invalid(rep, "name", "cannot be changed (the entry point "
-		    "is '%.*s')", util_quote_len(old), old);
+		    "is '%.*s')", text_quote_len(old), old);
 		cJSON_Delete(doc);
 		return;
 	}
@@ -387,7 +387,7 @@ rs_version_get(struct req *req, struct reply *rep)
 		reply_ok(rep, doc);
 	else if (rc == 0)
 		reply_error(rep, 404, ERR_NOT_FOUND, "version '%.*s' of the "
-		    "entry point not found", util_quote_len(ver), ver);
+		    "entry point not found", text_quote_len(ver), ver);
 	else
 		rs_store_reply(req, rep, rc);
 }
@@ -440,7 +440,7 @@ rs_ruleset_list(struct req *req, struct reply *rep)
 		if (rc == 0) {
 			reply_error(rep, 400, ERR_BAD_REQUEST, "cursor: '%.*s' "
 			    "is not a cursor of this list",
-			    util_quote_len(cursor), cursor);
+			    text_quote_len(cursor), cursor);
 			return;
 		}
 		if (rc < 0) {

@@ -10,6 +10,7 @@
 
 #include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 #define SHIELD_DISC_COLS						\
 	"id, method, host, endpoint, last_updated, state, origin,"	\
@@ -61,7 +62,7 @@ shield_disc_order(const char *order, int desc, char **cause)
 	if (!apirules_in(shieldrules_disc_orders, order)) {
 		util_fail(cause, "order: '%.*s' is not one of host, method, "
 		    "endpoint, traffic_stats.requests or "
-		    "traffic_stats.last_updated", util_quote_len(order), order);
+		    "traffic_stats.last_updated", text_quote_len(order), order);
 		return (NULL);
 	}
 	if (strcmp(order, "traffic_stats.requests") == 0)
@@ -247,7 +248,7 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 		if (!apirules_uuid_ok(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not a "
 			    "discovered operation id (a UUID)",
-			    util_quote_len(entry->string), entry->string);
+			    text_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_disc_parse_state(entry, entry->string, &state,

@@ -97,7 +97,7 @@ shield_normalize_method(const char *s, char **cause)
 			return (xstrdup(shieldrules_methods[i]));
 	}
 	util_fail(cause, "method: '%.*s' is not one of %s",
-	    util_quote_len(s), s, SHIELDRULES_METHODS_TEXT);
+	    text_quote_len(s), s, SHIELDRULES_METHODS_TEXT);
 	return (NULL);
 }
 
@@ -122,7 +122,7 @@ shield_normalize_host(const char *s, char **cause)
 		return (NULL);
 	}
 	if ((bad = apirules_host_why(s, why, sizeof why)) != NULL) {
-		util_fail(cause, "host: '%.*s' %s", util_quote_len(s), s, bad);
+		util_fail(cause, "host: '%.*s' %s", text_quote_len(s), s, bad);
 		return (NULL);
 	}
 	out = xstrdup(s);
@@ -199,7 +199,7 @@ shield_normalize_endpoint(const char *s, char **cause)
 
 	if (*s != '/') {
 		util_fail(cause, "endpoint: '%.*s' must start with '/'",
-		    util_quote_len(s), s);
+		    text_quote_len(s), s);
 		return (NULL);
 	}
 	if ((bad = apirules_endpoint_why(s, why, sizeof why)) != NULL) {

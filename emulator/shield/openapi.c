@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "yamljson.h"
 #include "internal.h"
 
@@ -92,7 +93,7 @@ shield_oa_check_version(const cJSON *doc, cJSON *errors)
 	else if (!shield_oa_version_ok(v->valuestring))
 		shield_event(errors, SHIELD_EV_VERSION, ".openapi", "openapi: "
 		    "'%.*s' is not a supported version (3.x.y)",
-		    util_quote_len(v->valuestring), v->valuestring);
+		    text_quote_len(v->valuestring), v->valuestring);
 }
 
 static void
@@ -141,12 +142,12 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 		key = item->string;
 		if (key[0] != '/')
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
-			    "'%.*s' must start with '/'", util_quote_len(key),
+			    "'%.*s' must start with '/'", text_quote_len(key),
 			    key);
 		else if (!cJSON_IsObject(item))
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
 			    "'%.*s' must be an object (a path item), not %s",
-			    util_quote_len(key), key, shield_type_name(item));
+			    text_quote_len(key), key, shield_type_name(item));
 		free(loc);
 		for (i = 0; shield_oa_methods[i] != NULL; i++) {
 			op = cJSON_GetObjectItemCaseSensitive(item,
@@ -157,7 +158,7 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 			    shield_oa_methods[i]);
 			shield_event(errors, SHIELD_EV_OPERATION, loc,
 			    "%s %.*s: an operation must be an object, not %s",
-			    shield_oa_methods[i], util_quote_len(key), key,
+			    shield_oa_methods[i], text_quote_len(key), key,
 			    shield_type_name(op));
 			free(loc);
 		}
@@ -420,7 +421,7 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 			loc = xprintf(".paths[\"%s\"]", item->string);
 			shield_event(warnings, SHIELD_EV_ENDPOINT, loc, "path "
 			    "'%.*s' on %s cannot be an endpoint: %s",
-			    util_quote_len(item->string), item->string, host,
+			    text_quote_len(item->string), item->string, host,
 			    why);
 			free(loc);
 			free(why);
@@ -478,7 +479,7 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 			shield_event(warnings, SHIELD_EV_SERVER_URL, loc,
 			    "server URL '%.*s' names no host (an absolute URL "
 			    "such as https://api.example.com/v1 is needed; "
-			    "variables need defaults)", util_quote_len(raw),
+			    "variables need defaults)", text_quote_len(raw),
 			    raw);
 			free(url);
 			continue;

@@ -14,6 +14,7 @@
 #include "apirules.h"
 #include "log.h"
 #include "internal.h"
+#include "text.h"
 
 /* The thresholds feature's fields, in the order of their th_ columns. */
 static const char *const shield_threshold_keys[] = {
@@ -269,7 +270,7 @@ shield_op_order(const char *order, int desc, char **cause)
 		    "endpoint or thresholds.KEY, where KEY is period_seconds, "
 		    "suggested_threshold, p50, p90, p99, requests, "
 		    "auth_id_tokens, data_points or last_updated",
-		    util_quote_len(order), order);
+		    text_quote_len(order), order);
 		return (NULL);
 	}
 	if (strncmp(order, "thresholds.", 11) != 0)

@@ -11,6 +11,7 @@
 
 #include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 /*
  * With --no-schema-validation-api the routes answer as if they were not
@@ -106,7 +107,7 @@ shield_sv_schema_create(struct req *req, struct reply *rep)
 	}
 	if (!apirules_in(shieldrules_schema_kinds, kind)) {
 		reply_error(rep, 400, ERR_VALIDATION, "kind: '%.*s' is not "
-		    "supported (only openapi_v3)", util_quote_len(kind), kind);
+		    "supported (only openapi_v3)", text_quote_len(kind), kind);
 		return;
 	}
 	ve = cJSON_GetObjectItemCaseSensitive(req->json, "validation_enabled");
@@ -204,7 +205,7 @@ shield_sv_settings_apply(const cJSON *body, int patch, cJSON *s,
 		if (shieldrules_actions[i] == NULL && cJSON_IsString(d))
 			return (util_fail(cause, "validation_default_"
 			    "mitigation_action: '%.*s' is not one of none, "
-			    "log or block", util_quote_len(d->valuestring),
+			    "log or block", text_quote_len(d->valuestring),
 			    d->valuestring));
 		if (shieldrules_actions[i] == NULL)
 			return (util_fail(cause, "validation_default_"

@@ -10,6 +10,7 @@
 #include "multipart.h"
 #include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 #define SHIELD_US_COLS							\
 	"id, name, kind, source, created_at, validation_enabled"
@@ -75,12 +76,12 @@ shield_upload_parse(const struct multipart *mp, struct shield_upload *up,
 	}
 	if (!apirules_in(shieldrules_schema_kinds, kind)) {
 		util_fail(cause, "kind: '%.*s' is not supported (only "
-		    "openapi_v3)", util_quote_len(kind), kind);
+		    "openapi_v3)", text_quote_len(kind), kind);
 		goto out;
 	}
 	if (ve != NULL && strcmp(ve, "true") != 0 && strcmp(ve, "false") != 0) {
 		util_fail(cause, "validation_enabled: '%.*s' is not \"true\" "
-		    "or \"false\"", util_quote_len(ve), ve);
+		    "or \"false\"", text_quote_len(ve), ve);
 		goto out;
 	}
 	/* Validation is opt-in: it blocks traffic, so it is never implied. */

@@ -9,6 +9,7 @@
 
 #include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 /*
  * mitigation_action: log, block, none, or null (no operation-level action:
@@ -42,7 +43,7 @@ shield_parse_mitigation(const cJSON *entry, const char *path, int required,
 	if (cJSON_IsString(v))
 		return (util_fail(cause, "%s%smitigation_action: '%.*s' is "
 		    "not one of log, block, none or null", path, sep,
-		    util_quote_len(v->valuestring), v->valuestring));
+		    text_quote_len(v->valuestring), v->valuestring));
 	return (util_fail(cause, "%s%smitigation_action: must be log, "
 	    "block, none or null, not %s", path, sep, shield_type_name(v)));
 }
@@ -152,7 +153,7 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		if (!apirules_uuid_ok(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not an "
 			    "operation id (a UUID)",
-			    util_quote_len(entry->string), entry->string);
+			    text_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_parse_mitigation(entry, entry->string, 1, &action,
