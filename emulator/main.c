@@ -407,6 +407,7 @@ main(int argc, char **argv)
 	if (data == NULL)
 		data = default_data_dir();
 	opts.listen_addr = addr;
+	opts.areas = server_areas;
 	opts.port = port;
 	opts.max_connections = fit_fd_limit(opts.max_connections);
 	opts.token = token;

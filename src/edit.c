@@ -748,26 +748,10 @@ edit_path_expand(const char *path)
 char *
 edit_base64_decode(const char *text, size_t *lenp, char **cause)
 {
-	char		*clean, *out;
-	size_t		 n = 0, i;
+	char	*out;
 
-	/* The API's is one line; a pasted one may be wrapped. */
-	clean = xmalloc(strlen(text) + 1);
-	for (i = 0; text[i] != '\0'; i++) {
-		if (strchr(" \t\r\n", text[i]) == NULL)
-			clean[n++] = text[i];
-	}
-	clean[n] = '\0';
-	if (n == 0 || n % 4 != 0) {
-		free(clean);
-		*cause = xstrdup("not base64 (its length is not a multiple "
-		    "of 4)");
-		return (NULL);
-	}
-	out = encode_base64_decode(clean, n, lenp);
-	explicit_bzero(clean, n);
-	free(clean);
-	if (out == NULL)
+	if ((out = encode_base64_decode_text(text, strlen(text),
+	    lenp)) == NULL)
 		*cause = xstrdup("not base64");
 	return (out);
 }

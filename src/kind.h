@@ -357,8 +357,6 @@ int		 kind_column_value(const struct kind *,
 
 /* "a, b, c" for a NULL-terminated list of values. */
 void		 kind_values_text(const char *const *, struct buf *);
-int		 kind_is_hex32(const char *);
-int		 kind_is_uuid(const char *);
 
 /* The member at a dotted path ("status.state"), or NULL. */
 const cJSON	*kind_json_get(const cJSON *, const char *);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "common.h"
 #include "kind.h"
@@ -52,7 +53,7 @@ rulesets_position_parse(const char *s, struct rulesets_position *p,
 		id = s + 6;
 	}
 	if (id != NULL) {
-		if (!kind_is_hex32(id)) {
+		if (!apirules_hex32_ok(id)) {
 			*cause = xprintf("--position: '%.40s' is not a rule id "
 			    "(32 hex digits)", id);
 			return (-1);

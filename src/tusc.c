@@ -30,6 +30,7 @@
 #include "http.h"
 #include "log.h"
 #include "retry.h"
+#include "streamrules.h"
 #include "tusc.h"
 #include "tusc_journal.h"
 #include "uploaded.h"
@@ -42,19 +43,21 @@ static const long tusc_delays[TUSC_RETRY_MAX] = TUSC_RETRY_DELAYS;
 int
 tusc_chunk_check(long long size, char **cause)
 {
-	if (size < TUSC_CHUNK_MIN || size > TUSC_CHUNK_MAX) {
+	switch (streamrules_chunk_check(size)) {
+	case STREAMRULES_CHUNK_OK:
+		return (0);
+	case STREAMRULES_CHUNK_UNALIGNED:
+		xasprintf(cause, "chunk size %lld: Stream needs a multiple "
+		    "of %lld (256 KiB), such as %lld", size,
+		    STREAMRULES_CHUNK_ALIGN,
+		    size / STREAMRULES_CHUNK_ALIGN * STREAMRULES_CHUNK_ALIGN);
+		return (-1);
+	default:
 		xasprintf(cause, "chunk size %lld: Stream takes chunks of "
 		    "%lld (5 MiB) to %lld (200 MiB) bytes", size,
-		    TUSC_CHUNK_MIN, TUSC_CHUNK_MAX);
+		    STREAMRULES_CHUNK_MIN, STREAMRULES_CHUNK_MAX);
 		return (-1);
 	}
-	if (size % TUSC_CHUNK_ALIGN != 0) {
-		xasprintf(cause, "chunk size %lld: Stream needs a multiple "
-		    "of %lld (256 KiB), such as %lld", size, TUSC_CHUNK_ALIGN,
-		    size / TUSC_CHUNK_ALIGN * TUSC_CHUNK_ALIGN);
-		return (-1);
-	}
-	return (0);
 }
 
 long long

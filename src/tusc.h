@@ -16,9 +16,6 @@
 
 #define TUSC_VERSION		"1.0.0"
 #define TUSC_CHUNK_DEFAULT	(50LL * 1024 * 1024)
-#define TUSC_CHUNK_MIN		5242880LL	/* 5 MiB */
-#define TUSC_CHUNK_ALIGN	262144LL	/* 256 KiB */
-#define TUSC_CHUNK_MAX		209715200LL	/* 200 MiB */
 #define TUSC_CONTENT_TYPE	"application/offset+octet-stream"
 /* Seconds to wait before each retry; the list restarts on progress. */
 #define TUSC_RETRY_DELAYS	{ 0, 1, 3, 5 }

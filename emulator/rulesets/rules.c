@@ -15,6 +15,7 @@
 
 #include "jsonutil.h"
 #include "internal.h"
+#include "text.h"
 
 /* A member; null counts as absent. */
 const cJSON *
@@ -100,7 +101,7 @@ rs_dry_run(struct req *req, struct reply *rep, int *dry)
 		return (0);
 	}
 	reply_error(rep, 400, ERR_BAD_REQUEST, "dry_run: '%.*s' must be true "
-	    "or false", util_quote_len(s), s);
+	    "or false", text_quote_len(s), s);
 	return (-1);
 }
 
@@ -279,7 +280,7 @@ rs_rules_check(struct req *req, struct reply *rep, const cJSON *rules)
 				snprintf(field, sizeof field, "rules[%d].ref",
 				    i);
 				rs_invalid(rep, field, "'%.*s' is already the "
-				    "ref of rules[%d]", util_quote_len(ref),
+				    "ref of rules[%d]", text_quote_len(ref),
 				    ref, j);
 				return (-1);
 			}
@@ -356,7 +357,7 @@ rs_position(struct reply *rep, const cJSON *pos, const cJSON *rules,
 	if (rs_find_rule(rules, v->valuestring, &i) == NULL) {
 		rs_invalid(rep, key[0] == 'b' ? "position.before" :
 		    "position.after", "no rule '%.*s' in the ruleset",
-		    util_quote_len(v->valuestring), v->valuestring);
+		    text_quote_len(v->valuestring), v->valuestring);
 		return (-1);
 	}
 	*at = key[0] == 'b' ? i : i + 1;
@@ -487,7 +488,7 @@ rs_rule_patch(struct req *req, struct reply *rep)
 	if (util_jstring(req->json, "id", &bid) == UTIL_JOK &&
 	    strcasecmp(bid, rid) != 0) {
 		rs_invalid(rep, "id", "'%.*s' is not the rule in the path (%s)",
-		    util_quote_len(bid), bid, rid);
+		    text_quote_len(bid), bid, rid);
 		cJSON_Delete(doc);
 		return;
 	}

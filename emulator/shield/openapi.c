@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "apirules.h"
+#include "text.h"
 #include "yamljson.h"
 #include "internal.h"
 
@@ -105,12 +106,12 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 		key = item->string;
 		if (key[0] != '/')
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
-			    "'%.*s' must start with '/'", util_quote_len(key),
+			    "'%.*s' must start with '/'", text_quote_len(key),
 			    key);
 		else if (!cJSON_IsObject(item))
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
 			    "'%.*s' must be an object (a path item), not %s",
-			    util_quote_len(key), key, shield_type_name(item));
+			    text_quote_len(key), key, shield_type_name(item));
 		free(loc);
 		for (i = 0; shield_oa_methods[i] != NULL; i++) {
 			op = cJSON_GetObjectItemCaseSensitive(item,
@@ -121,7 +122,7 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 			    shield_oa_methods[i]);
 			shield_event(errors, SHIELD_EV_OPERATION, loc,
 			    "%s %.*s: an operation must be an object, not %s",
-			    shield_oa_methods[i], util_quote_len(key), key,
+			    shield_oa_methods[i], text_quote_len(key), key,
 			    shield_type_name(op));
 			free(loc);
 		}
@@ -384,7 +385,7 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 			loc = xprintf(".paths[\"%s\"]", item->string);
 			shield_event(warnings, SHIELD_EV_ENDPOINT, loc, "path "
 			    "'%.*s' on %s cannot be an endpoint: %s",
-			    util_quote_len(item->string), item->string, host,
+			    text_quote_len(item->string), item->string, host,
 			    why);
 			free(loc);
 			free(why);
@@ -442,7 +443,7 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 			shield_event(warnings, SHIELD_EV_SERVER_URL, loc,
 			    "server URL '%.*s' names no host (an absolute URL "
 			    "such as https://api.example.com/v1 is needed; "
-			    "variables need defaults)", util_quote_len(raw),
+			    "variables need defaults)", text_quote_len(raw),
 			    raw);
 			free(url);
 			continue;

@@ -12,6 +12,7 @@
 
 #include "form_model.h"
 #include "http.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "transfers.h"
 #include "tui.h"
@@ -195,7 +196,7 @@ vidops_download_picked(struct tui *t, void *arg, size_t i, int other)
 	rec = panel_current_record(p);
 	name = kind_json_get(rec, "meta.name");
 	transfers_download(t, id, cJSON_IsString(name) ? name->valuestring :
-	    NULL, streamx_download_types[i]);
+	    NULL, streamrules_download_types[i]);
 	cJSON_Delete(rec);
 }
 
