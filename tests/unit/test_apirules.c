@@ -411,6 +411,7 @@ test_legacy_rate_limits(void **state)
 	assert_false(apirules_in(legacyrl_content_types, "text/html"));
 	assert_true(apirules_in(legacyrl_bypass_names, "url"));
 	assert_false(apirules_in(legacyrl_bypass_names, "host"));
+}
 
 /* The version's verdict on a JSON document; msg holds why. */
 static int
