@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "expr_scheme.h"
+
 #define EXPR_MAX_LENGTH	4096	/* characters in one expression */
 
 /* Plans restrict fields, functions and operators (api-map-next 11.4, 12.2). */
@@ -40,10 +42,31 @@ const char	*expr_plan_name(enum expr_plan);	/* "free"...; "any" for NONE */
 /* "Free", "Pro", "Business"; "Enterprise" for the rest (messages). */
 const char	*expr_plan_title(enum expr_plan);
 
+/*
+ * Where an expression is written. Each field and function lists the phases
+ * that may use it (a bit set: more phases are more bits); api-map-3 22
+ * names them CR, RL, RLc, T and Rsp.
+ */
+enum expr_phase {
+	EXPR_PHASE_CUSTOM = 0x01,	/* custom rules (http_request_firewall_custom) */
+	EXPR_PHASE_RATELIMIT = 0x02,	/* rate limiting rules (http_ratelimit),
+					   their counting expressions too */
+	EXPR_PHASE_COUNTING = 0x04,	/* counting expressions only */
+	EXPR_PHASE_TRANSFORM = 0x08,	/* transform rules' values only */
+	EXPR_PHASE_RESPONSE = 0x10,	/* response phases only */
+};
+
 struct expr_options {
 	enum expr_plan	plan;
 	int		counting;	/* a counting expression: http.response.* allowed */
+	unsigned	phase;		/* one EXPR_PHASE_*; 0: rate limiting */
 };
+
+/* The phases a symbol must have one of to be used with these options
+ * (NULL: a rate limiting rule's expression). */
+unsigned	 expr_options_phases(const struct expr_options *);
+/* "rate limiting rules", "custom rules", ... (the first bit set). */
+const char	*expr_phase_title(unsigned);
 
 /* Why text was refused: where (1-based character column) and a message a
  * person understands. */
@@ -260,12 +283,62 @@ struct expr_symbol {
 	const char	*type;		/* "String"; "lower(String) -> String" */
 	const char	*summary;	/* one line */
 	enum expr_plan	 plan;		/* first plan that has it */
+	unsigned	 phases;	/* EXPR_PHASE_* that may use it */
 	unsigned	 function : 1;
 	unsigned	 counting_only : 1;
 };
 
+/* Every field and function some phase may use, fields first, in the
+ * scheme's order. */
 const struct expr_symbol	*expr_symbols(size_t *);
 /* The symbol of that exact name, or NULL. */
 const struct expr_symbol	*expr_symbol_find(const char *);
+/* Whether an expression with these options (NULL: rate limiting, no
+ * plan) may use it: its phase and plan. */
+int				 expr_symbol_allowed(const struct expr_symbol *,
+				     const struct expr_options *);
+
+/*
+ * Rate limiting characteristics (ratelimit.characteristics): what the
+ * counters of a rule are kept per. Which fields may be one, in which
+ * form and from which plan is a column of the scheme (expr_scheme.h), the
+ * one list edgetui's checks, edgemu, the simulator and the rule form read.
+ */
+#define EXPR_CHAR_PLAIN		0x01	/* the value: "ip.src" */
+#define EXPR_CHAR_KEY		0x02	/* a key's: "http.request.headers[\"x\"]" */
+#define EXPR_CHAR_JSON		0x04	/* a JSON value in it:
+					   "lookup_json_string(http.request.body.raw, \"a\")" */
+#define EXPR_CHAR_CLIENT	0x08	/* tells clients apart: one of them
+					   below Enterprise, never two */
+#define EXPR_CHAR_REQUIRED	0x10	/* in every list */
+
+struct expr_char {
+	enum expr_field	 field;
+	const char	*name;		/* the field's current name */
+	unsigned	 form;		/* as written: PLAIN, KEY or JSON */
+	unsigned	 role;		/* every EXPR_CHAR_* bit of the field */
+	enum expr_plan	 plan;		/* the first plan that counts by it */
+	const char	*label;		/* CLIENT: "per IP" */
+	unsigned	 alias : 1;	/* written with a deprecated name */
+	unsigned	 lower_keys : 1; /* the map's keys are lower case */
+	const char	*key;		/* KEY: the bytes between the quotes */
+	size_t		 keylen;
+};
+
+/*
+ * What a characteristic as written counts by: 0 and *c, or -1 when it
+ * names no field that may be one. A key is taken as written (the service
+ * wants more: expr_char_key_ok); a JSON lookup's keys must be quoted
+ * strings or indexes.
+ */
+int	 expr_char_parse(const char *, struct expr_char *);
+/* Whether a key as the service takes it: no quote in it, lower case when
+ * the map's keys are. */
+int	 expr_char_key_ok(const struct expr_char *);
+/* The characteristic fields in the scheme's order: the i-th into *c (form
+ * PLAIN when it has that form, else its first), -1 past the end. */
+int	 expr_char_at(size_t, struct expr_char *);
+/* Whether the plan (NONE: no limits) counts by it. */
+int	 expr_char_plan_ok(const struct expr_char *, enum expr_plan);
 
 #endif

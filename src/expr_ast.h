@@ -53,95 +53,6 @@ enum expr_tkind {
 #define EXPR_TYPE_ARRAY_OF(t)	(EXPR_T_ARRAY | ((t) << 4))
 #define EXPR_TYPE_MAP_OF(t)	(EXPR_T_MAP | ((t) << 4))
 
-/*
- * Fields. Aliases (ip.geoip.country, cf.client.bot) parse to the field they
- * stand for; the formatter writes the current name.
- */
-enum expr_field {
-	EXPR_F_NONE = 0,
-	EXPR_F_HTTP_HOST,
-	EXPR_F_URI,			/* http.request.uri: path?query */
-	EXPR_F_URI_PATH,
-	EXPR_F_URI_PATH_EXTENSION,	/* lower case, no dot */
-	EXPR_F_URI_QUERY,		/* without the '?' */
-	EXPR_F_URI_ARGS,		/* Map<Array<String>>, not decoded */
-	EXPR_F_URI_ARGS_NAMES,
-	EXPR_F_URI_ARGS_VALUES,
-	EXPR_F_FULL_URI,
-	EXPR_F_METHOD,
-	EXPR_F_VERSION,
-	EXPR_F_USER_AGENT,
-	EXPR_F_COOKIE,			/* http.cookie, the whole header */
-	EXPR_F_REFERER,
-	EXPR_F_X_FORWARDED_FOR,
-	EXPR_F_HEADERS,			/* Map<Array<String>>, lower-case keys */
-	EXPR_F_HEADERS_NAMES,
-	EXPR_F_HEADERS_VALUES,
-	EXPR_F_HEADERS_TRUNCATED,
-	EXPR_F_COOKIES,			/* http.request.cookies map */
-	EXPR_F_TIMESTAMP_SEC,
-	EXPR_F_TIMESTAMP_MSEC,
-	EXPR_F_BODY_RAW,
-	EXPR_F_BODY_SIZE,
-	EXPR_F_BODY_TRUNCATED,
-	EXPR_F_BODY_MIME,
-	EXPR_F_BODY_FORM,
-	EXPR_F_BODY_FORM_NAMES,
-	EXPR_F_BODY_FORM_VALUES,
-	EXPR_F_IP_SRC,
-	EXPR_F_IP_COUNTRY,
-	EXPR_F_IP_ASNUM,
-	EXPR_F_IP_CONTINENT,
-	EXPR_F_IP_CITY,
-	EXPR_F_IP_REGION,
-	EXPR_F_IP_REGION_CODE,
-	EXPR_F_IP_SUBDIVISION_1,
-	EXPR_F_IP_SUBDIVISION_2,
-	EXPR_F_IP_POSTAL_CODE,
-	EXPR_F_IP_METRO_CODE,
-	EXPR_F_IP_TIMEZONE,
-	EXPR_F_IP_IN_EU,
-	EXPR_F_SSL,
-	EXPR_F_VERIFIED_BOT,		/* also cf.client.bot */
-	EXPR_F_BOT_SCORE,
-	EXPR_F_BOT_JA3,
-	EXPR_F_BOT_JA4,
-	EXPR_F_BOT_STATIC_RESOURCE,
-	EXPR_F_BOT_CORPORATE_PROXY,
-	EXPR_F_BOT_JS_PASSED,
-	EXPR_F_BOT_DETECTION_IDS,	/* Array<Int> */
-	EXPR_F_EDGE_SERVER_IP,
-	EXPR_F_EDGE_SERVER_PORT,
-	EXPR_F_RESPONSE_CODE,		/* counting expressions only */
-	EXPR_F_RESPONSE_HEADERS,	/* Map<Array<String>>, lower-case keys */
-	EXPR_F_RESPONSE_HEADERS_NAMES,
-	EXPR_F_RESPONSE_HEADERS_VALUES,
-	EXPR_F__COUNT
-};
-
-/* Functions (any/all are node kinds but have symbols too). */
-enum expr_func {
-	EXPR_FN_NONE = 0,
-	EXPR_FN_ANY,
-	EXPR_FN_ALL,
-	EXPR_FN_LOWER,
-	EXPR_FN_UPPER,
-	EXPR_FN_LEN,
-	EXPR_FN_STARTS_WITH,
-	EXPR_FN_ENDS_WITH,
-	EXPR_FN_CONCAT,
-	EXPR_FN_SUBSTRING,
-	EXPR_FN_URL_DECODE,
-	EXPR_FN_LOOKUP_JSON_STRING,
-	EXPR_FN_LOOKUP_JSON_INTEGER,
-	EXPR_FN_DECODE_BASE64,
-	EXPR_FN_CIDR,
-	EXPR_FN_CIDR6,
-	EXPR_FN_REMOVE_BYTES,
-	EXPR_FN_IS_TIMED_HMAC_VALID_V0,
-	EXPR_FN__COUNT
-};
-
 enum expr_op {
 	EXPR_OP_NONE = 0,
 	EXPR_OP_EQ,
@@ -345,22 +256,100 @@ struct expr {
 	void			(*eval_free)(void *);
 };
 
-/* Scheme lookups (expr_scheme.c). */
+/*
+ * The scheme (expr_scheme.c, from the rows of expr_scheme.h). A field's
+ * row; a deprecated name's row has only name, field, alias and summary
+ * (lookups give the field's own row).
+ */
+#define EXPR_FIELD_LOWER_KEYS	0x01	/* a map keyed by lower-case names */
+
 struct expr_field_info {
 	const char		*name;
 	enum expr_field		 field;
 	unsigned		 type;
+	unsigned		 phases;	/* EXPR_PHASE_* */
 	enum expr_plan		 plan;		/* first plan that has it */
-	unsigned		 counting_only : 1;
-	unsigned		 alias : 1;	/* deprecated name */
+	unsigned		 flags;		/* EXPR_FIELD_* */
+	unsigned		 chars;		/* EXPR_CHAR_*: as a characteristic */
+	enum expr_plan		 char_plan;	/* ... from this plan */
+	const char		*char_label;	/* CLIENT: how the form says it */
+	const char		*summary;
+	unsigned		 alias : 1;	/* a deprecated name */
 };
-const struct expr_field_info	*expr_field_lookup(const char *, size_t);
+
+/*
+ * A function's parameter. Its type is a value type (EXPR_T_*, packed) or
+ * one of EXPR_PT_*; a literal Int with lo < hi must be in lo..hi; a
+ * literal String with letters may hold only those.
+ */
+#define EXPR_PT_STR_OR_ARRAY	0x10000001u	/* a String or any Array */
+#define EXPR_PT_SAME		0x10000002u	/* the first argument's type */
+#define EXPR_PT_KEY		0x10000003u	/* a String key or an index */
+
+#define EXPR_PARAM_FIELD	0x01	/* a field (or a call), not a literal */
+#define EXPR_PARAM_LITERAL	0x02	/* a literal */
+#define EXPR_PARAM_OPTIONAL	0x04	/* may be left out */
+#define EXPR_PARAM_REPEAT	0x08	/* the last: takes the rest */
+
+#define EXPR_PARAMS_MAX		6
+
+struct expr_param {
+	unsigned		 type;		/* 0: no more parameters */
+	unsigned		 flags;		/* EXPR_PARAM_* */
+	const char		*label;		/* in the signature: "start" */
+	int64_t			 lo, hi;
+	const char		*letters;
+};
+
+struct expr_func_info {
+	const char		*name;
+	enum expr_func		 func;
+	unsigned		 ret;		/* EXPR_T_*, or EXPR_PT_SAME */
+	unsigned		 phases;	/* EXPR_PHASE_* */
+	enum expr_plan		 plan;
+	struct expr_param	 params[EXPR_PARAMS_MAX];
+	const char		*summary;
+	unsigned		 quant : 1;	/* any(), all(): a node kind */
+};
+
+/* The rows (expr_rows.c): fields in the scheme's order, functions by
+ * enum expr_func. */
+extern const struct expr_field_info	expr_field_rows[];
+extern const size_t			expr_nfields;
+extern const struct expr_func_info	expr_func_rows[EXPR_FN__COUNT];
+
+/* The field of that name (its own row for a deprecated name, *alias set
+ * then; alias may be NULL), or NULL. */
+const struct expr_field_info	*expr_field_lookup(const char *, size_t,
+				     int *);
 const struct expr_field_info	*expr_field_info(enum expr_field);
 const char			*expr_field_name(enum expr_field);
 /* Its shortest name, a deprecated one perhaps (cf.client.bot). */
 const char			*expr_field_short_name(enum expr_field);
+/* Whether it is a field of the response (counting or response phases
+ * only). */
+int				 expr_field_of_response(enum expr_field);
+const struct expr_func_info	*expr_func_info(enum expr_func);
 const char			*expr_func_name(enum expr_func);
 enum expr_func			 expr_func_lookup(const char *, size_t);
+/* How many arguments it takes (max SIZE_MAX: no limit). */
+void				 expr_func_arity(const struct expr_func_info *,
+				     size_t *, size_t *);
+/*
+ * Which parameter argument i of na stands for, given the argument's type
+ * (outer kind enough); *at is the caller's cursor, 0 before the first.
+ * An optional parameter is skipped when fewer arguments than parameters
+ * are given and the argument has the next one's type: a lone fifth
+ * argument of is_timed_hmac_valid_v0 is sep_len or flags.
+ */
+const struct expr_param		*expr_func_param(const struct expr_func_info *,
+				     size_t *, size_t, size_t, unsigned);
+/* Whether the phases and plan of the options allow a symbol of these
+ * phases and plan. */
+int				 expr_scheme_phase_ok(unsigned,
+				     const struct expr_options *);
+int				 expr_scheme_plan_ok(enum expr_plan,
+				     const struct expr_options *);
 const char			*expr_op_name(enum expr_op);
 /* "String", "Array<String>", ... into buf of size n. */
 const char			*expr_type_name(unsigned, char *, size_t);

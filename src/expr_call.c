@@ -1,22 +1,30 @@
 /*
- * The Rules language's function calls: each function's arity and the kinds
- * and types of its arguments, checked at parse time; sets the call's type.
+ * The Rules language's function calls, checked at parse time against the
+ * function's row of the scheme (expr_scheme.h): one checker for every
+ * function reads its arity and each parameter's kind (field or literal),
+ * type, range and letters, and sets the call's type.
  */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "expr_int.h"
 #include "expr_parser.h"
 
-static int
-arg_is_field(const struct expr_node *a)
+/* "the first argument of url_decode()" */
+static const char *
+ordinal(size_t i)
 {
-	return (a->kind == EXPR_N_VALUE);
+	static const char *const words[] = {
+		"first", "second", "third", "fourth", "fifth", "sixth"
+	};
+
+	return (i < nitems(words) ? words[i] : "next");
 }
 
-/* The argument has type want (one of EXPR_T_*, or ANY for any). */
+/* A value of type want (the first argument's for EXPR_PT_SAME). */
 static int
 arg_type(struct parser *p, const struct expr_node *call, size_t i,
     unsigned want)
@@ -35,216 +43,139 @@ arg_type(struct parser *p, const struct expr_node *call, size_t i,
 	return (0);
 }
 
+/* A String or an Array ("Strings or Arrays" when the rest follow it). */
 static int
-arg_field(struct parser *p, const struct expr_node *call, size_t i)
+arg_str_or_array(struct parser *p, const struct expr_node *call, size_t i,
+    int more)
 {
-	if (!arg_is_field(call->kids[i]))
-		return (expr_parser_arg_error(p, call->kids[i], "the %s "
-		    "argument of %s() must be a field, not a literal",
-		    i == 0 ? "first" : "second", expr_func_name(call->func)));
+	const struct expr_node	*a = call->kids[i];
+	char			 tn[64];
+
+	if (a->mapped && i > 0)
+		return (expr_parser_arg_error(p, a, "only the first argument "
+		    "of %s() may use [*]", expr_func_name(call->func)));
+	if (a->type == EXPR_T_STRING ||
+	    EXPR_TYPE_OUTER(a->type) == EXPR_T_ARRAY)
+		return (0);
+	return (expr_parser_arg_error(p, a, "%s() takes %s, not %s",
+	    expr_func_name(call->func), more ? "Strings or Arrays" :
+	    "a String or an Array", expr_type_name(a->type, tn, sizeof tn)));
+}
+
+/* "r and u", "a, b and c" */
+static void
+letters_text(const char *set, char *buf, size_t n)
+{
+	size_t	i, len = strlen(set), o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < len && o + 8 < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%c", i == 0 ? "" :
+		    i + 1 == len ? " and " : ", ", set[i]);
+}
+
+/* A literal's value: in range, of the letters, an index 0 or more. */
+static int
+arg_literal(struct parser *p, const struct expr_node *call, size_t i,
+    const struct expr_param *pa)
+{
+	const struct expr_node	*a = call->kids[i];
+	const char		*o;
+	char			 set[64];
+
+	if (pa->lo < pa->hi) {
+		if (a->lit.kind != EXPR_LIT_INT || a->lit.i < pa->lo ||
+		    a->lit.i > pa->hi)
+			return (expr_parser_arg_error(p, a, "argument %zu of "
+			    "%s() must be %lld to %lld", i + 1,
+			    expr_func_name(call->func), (long long)pa->lo,
+			    (long long)pa->hi));
+		return (0);
+	}
+	if (pa->type == EXPR_PT_KEY) {
+		if (a->lit.kind == EXPR_LIT_INT && a->lit.i < 0)
+			return (expr_parser_arg_error(p, a, "an array index is "
+			    "0 or more"));
+		return (0);
+	}
+	if (arg_type(p, call, i, pa->type) != 0)
+		return (-1);
+	if (pa->letters == NULL)
+		return (0);
+	for (o = a->lit.s; *o != '\0'; o++)
+		if (strchr(pa->letters, *o) == NULL) {
+			letters_text(pa->letters, set, sizeof set);
+			return (expr_parser_arg_error(p, a, "%s() options are "
+			    "the letters %s", expr_func_name(call->func), set));
+		}
 	return (0);
 }
 
+/* One argument against its parameter. */
 static int
-arg_lit(struct parser *p, const struct expr_node *call, size_t i)
-{
-	if (call->kids[i]->kind != EXPR_N_LIT)
-		return (expr_parser_arg_error(p, call->kids[i], "argument %zu "
-		    "of %s() must be a literal", i + 1,
-		    expr_func_name(call->func)));
-	return (0);
-}
-
-static int
-arg_range(struct parser *p, const struct expr_node *call, size_t i,
-    int64_t lo, int64_t hi)
+check_arg(struct parser *p, const struct expr_node *call, size_t i,
+    const struct expr_param *pa, int more)
 {
 	const struct expr_node	*a = call->kids[i];
 
-	if (arg_lit(p, call, i) != 0)
-		return (-1);
-	if (a->lit.i < lo || a->lit.i > hi)
-		return (expr_parser_arg_error(p, a, "argument %zu of %s() must "
-		    "be %lld to %lld", i + 1, expr_func_name(call->func), (long long)lo,
-		    (long long)hi));
-	return (0);
+	if ((pa->flags & EXPR_PARAM_FIELD) && a->kind != EXPR_N_VALUE)
+		return (expr_parser_arg_error(p, a, "the %s argument of %s() "
+		    "must be a field, not a literal", ordinal(i),
+		    expr_func_name(call->func)));
+	if (pa->flags & EXPR_PARAM_LITERAL) {
+		if (a->kind != EXPR_N_LIT)
+			return (expr_parser_arg_error(p, a, "argument %zu of "
+			    "%s() must be a literal", i + 1,
+			    expr_func_name(call->func)));
+		return (arg_literal(p, call, i, pa));
+	}
+	switch (pa->type) {
+	case EXPR_PT_STR_OR_ARRAY:
+		return (arg_str_or_array(p, call, i, more));
+	case EXPR_PT_SAME:
+		return (arg_type(p, call, i, call->kids[0]->type));
+	default:
+		return (arg_type(p, call, i, pa->type));
+	}
 }
 
-/* How many arguments a function takes (max SIZE_MAX: variadic). */
-static void
-arity(enum expr_func fn, size_t *min, size_t *max)
-{
-	static const struct {
-		enum expr_func	 fn;
-		size_t		 min, max;
-	} tab[] = {
-		{ EXPR_FN_STARTS_WITH, 2, 2 },
-		{ EXPR_FN_ENDS_WITH, 2, 2 },
-		{ EXPR_FN_REMOVE_BYTES, 2, 2 },
-		{ EXPR_FN_CIDR6, 2, 2 },
-		{ EXPR_FN_CIDR, 3, 3 },
-		{ EXPR_FN_SUBSTRING, 2, 3 },
-		{ EXPR_FN_URL_DECODE, 1, 2 },
-		{ EXPR_FN_CONCAT, 1, SIZE_MAX },
-		{ EXPR_FN_LOOKUP_JSON_STRING, 2, SIZE_MAX },
-		{ EXPR_FN_LOOKUP_JSON_INTEGER, 2, SIZE_MAX },
-		{ EXPR_FN_IS_TIMED_HMAC_VALID_V0, 4, 6 },
-	};
-	size_t	i;
-
-	*min = *max = 1;
-	for (i = 0; i < nitems(tab); i++)
-		if (tab[i].fn == fn) {
-			*min = tab[i].min;
-			*max = tab[i].max;
-		}
-}
-
-static int	check_call_types(struct parser *, struct expr_node *);
-
-/* Check a call's arguments against its signature; set its type. */
+/* The number of arguments, then each against its parameter; sets the
+ * call's type. */
 static int
 check_call(struct parser *p, struct expr_node *n, size_t off, size_t end)
 {
-	size_t		 na = n->nkids, min, max;
-	const char	*name = expr_func_name(n->func);
+	const struct expr_func_info	*fi = expr_func_info(n->func);
+	const struct expr_param		*pa;
+	size_t				 na = n->nkids, min, max, i, at = 0;
+	const char			*name = fi->name;
 
-	arity(n->func, &min, &max);
-	if (na >= min && na <= max)
-		return (check_call_types(p, n));
-	if (min == max)
-		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
-		    "argument%s, not %zu", name, min, min == 1 ? "" : "s", na);
-	else if (max == SIZE_MAX)
-		expr_lex_error(&p->lx, off, end - off, "%s() takes at least %zu "
-		    "argument%s", name, min, min == 1 ? "" : "s");
-	else
-		expr_lex_error(&p->lx, off, end - off, "%s() takes %zu to %zu "
-		    "arguments, not %zu", name, min, max, na);
-	return (-1);
-}
-
-/* The arguments' kinds and types (their count is right); sets the type. */
-static int
-check_call_types(struct parser *p, struct expr_node *n)
-{
-	size_t			 na = n->nkids, i;
-	const struct expr_node	*a0 = n->kids[0];
-	unsigned		 t0 = a0->type;
-	char			 tn[64];
-	const char		*o;
-
-	switch (n->func) {
-	case EXPR_FN_LOWER:
-	case EXPR_FN_UPPER:
-	case EXPR_FN_DECODE_BASE64:
-	case EXPR_FN_URL_DECODE:
-		if ((n->func == EXPR_FN_DECODE_BASE64 ||
-		    n->func == EXPR_FN_URL_DECODE) && arg_field(p, n, 0) != 0)
-			return (-1);
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		if (na == 2) {
-			if (arg_lit(p, n, 1) != 0 ||
-			    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-				return (-1);
-			for (o = n->kids[1]->lit.s; *o != '\0'; o++)
-				if (*o != 'r' && *o != 'u')
-					return (expr_parser_arg_error(p,
-					    n->kids[1], "url_decode() options "
-					    "are the letters r and u"));
-		}
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_LEN:
-		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
-			return (expr_parser_arg_error(p, a0, "len() takes a "
-			    "String or an Array, not %s",
-			    expr_type_name(t0, tn, sizeof tn)));
-		n->base_type = EXPR_T_INT;
-		break;
-	case EXPR_FN_STARTS_WITH:
-	case EXPR_FN_ENDS_WITH:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-			return (-1);
-		n->base_type = EXPR_T_BOOL;
-		break;
-	case EXPR_FN_CONCAT:
-		if (t0 != EXPR_T_STRING && EXPR_TYPE_OUTER(t0) != EXPR_T_ARRAY)
-			return (expr_parser_arg_error(p, a0, "concat() takes "
-			    "Strings or Arrays, not %s",
-			    expr_type_name(t0, tn, sizeof tn)));
-		for (i = 1; i < na; i++)
-			if (arg_type(p, n, i, t0) != 0)
-				return (-1);
-		n->base_type = t0;
-		break;
-	case EXPR_FN_SUBSTRING:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		for (i = 1; i < na; i++)
-			if (arg_type(p, n, i, EXPR_T_INT) != 0)
-				return (-1);
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_LOOKUP_JSON_STRING:
-	case EXPR_FN_LOOKUP_JSON_INTEGER:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0)
-			return (-1);
-		for (i = 1; i < na; i++) {
-			if (arg_lit(p, n, i) != 0)
-				return (-1);
-			if (n->kids[i]->lit.kind == EXPR_LIT_INT &&
-			    n->kids[i]->lit.i < 0)
-				return (expr_parser_arg_error(p, n->kids[i],
-				    "an array index is 0 or more"));
-		}
-		n->base_type = n->func == EXPR_FN_LOOKUP_JSON_STRING ?
-		    EXPR_T_STRING : EXPR_T_INT;
-		break;
-	case EXPR_FN_CIDR:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
-		    arg_range(p, n, 1, 1, 32) != 0 ||
-		    arg_range(p, n, 2, 1, 128) != 0)
-			return (-1);
-		n->base_type = EXPR_T_IP;
-		break;
-	case EXPR_FN_CIDR6:
-		if (arg_field(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_IP) != 0 ||
-		    arg_range(p, n, 1, 1, 128) != 0)
-			return (-1);
-		n->base_type = EXPR_T_IP;
-		break;
-	case EXPR_FN_REMOVE_BYTES:
-		if (arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0)
-			return (-1);
-		n->base_type = EXPR_T_STRING;
-		break;
-	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
-		if (arg_lit(p, n, 0) != 0 ||
-		    arg_type(p, n, 0, EXPR_T_STRING) != 0 ||
-		    arg_field(p, n, 1) != 0 ||
-		    arg_type(p, n, 1, EXPR_T_STRING) != 0 ||
-		    arg_type(p, n, 2, EXPR_T_INT) != 0 ||
-		    arg_type(p, n, 3, EXPR_T_INT) != 0)
-			return (-1);
-		/* [, sep_len][, flags]: a lone fifth may be either. */
-		if (na == 5 && n->kids[4]->type != EXPR_T_STRING &&
-		    arg_type(p, n, 4, EXPR_T_INT) != 0)
-			return (-1);
-		if (na == 6 && (arg_type(p, n, 4, EXPR_T_INT) != 0 ||
-		    arg_type(p, n, 5, EXPR_T_STRING) != 0))
-			return (-1);
-		n->base_type = EXPR_T_BOOL;
-		break;
-	default:
-		break;
+	expr_func_arity(fi, &min, &max);
+	if (na < min || na > max) {
+		if (min == max)
+			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+			    "argument%s, not %zu", name, min, min == 1 ? "" :
+			    "s", na);
+		else if (max == SIZE_MAX)
+			expr_lex_error(&p->lx, off, end - off, "%s() takes at "
+			    "least %zu argument%s", name, min, min == 1 ? "" :
+			    "s");
+		else
+			expr_lex_error(&p->lx, off, end - off, "%s() takes %zu "
+			    "to %zu arguments, not %zu", name, min, max, na);
+		return (-1);
 	}
+	/* any()/all() as an argument (the condition is parse_quant's): no
+	 * value, which the caller refuses. */
+	if (fi->quant) {
+		n->base_type = EXPR_T_NONE;
+		return (0);
+	}
+	for (i = 0; i < na; i++) {
+		pa = expr_func_param(fi, &at, i, na, n->kids[i]->type);
+		if (check_arg(p, n, i, pa, max == SIZE_MAX) != 0)
+			return (-1);
+	}
+	n->base_type = fi->ret == EXPR_PT_SAME ? n->kids[0]->type : fi->ret;
 	return (0);
 }
 

@@ -413,7 +413,7 @@ ev_call(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *out)
 			return;
 		}
 	}
-	expr_func_call(ctx->rq, n->func, args, n->nkids, out);
+	expr_func_eval(ctx->rq, n, args, out);
 }
 
 /* The value of a VALUE or LIT node (a Bool for a logical one). */

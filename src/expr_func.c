@@ -1,7 +1,8 @@
 /*
- * The Rules language's functions (api-map-next 12.4) on evaluated values.
- * Results live in the request's scratch space, so a warm request evaluates
- * them without allocating; the JSON lookups scan the text in place.
+ * The Rules language's functions (api-map-next 12.4) on evaluated values:
+ * the implementations the scheme's rows name (expr_scheme.h). Results
+ * live in the request's scratch space, so a warm request evaluates them
+ * without allocating; the JSON lookups scan the text in place.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 
 #include "common.h"
 #include "encode.h"
+#include "expr_int.h"
 #include "expr_value.h"
 
 #define FN_URL_DECODE_ROUNDS	16	/* "r": decode at most this often */
@@ -69,14 +71,10 @@ fn_concat(struct expr_request *rq, const struct expr_val *a, size_t n,
 	char		*d;
 	size_t		 i, total = 0;
 
-	if (a[0].kind != EXPR_V_ARRAY && a[0].kind != EXPR_V_BYTES)
-		return (fn_missing(out));
-	for (i = 0; i < n; i++) {
-		if (a[i].kind != a[0].kind)
-			return (fn_missing(out));
+	/* Strings or arrays, all of the first's kind. */
+	for (i = 0; i < n; i++)
 		total += a[i].kind == EXPR_V_ARRAY ? a[i].u.arr.n :
 		    a[i].u.s.n;
-	}
 	if (a[0].kind == EXPR_V_ARRAY) {
 		v = expr_request_scratch(rq, total * sizeof *v);
 		out->kind = EXPR_V_ARRAY;
@@ -101,10 +99,12 @@ fn_concat(struct expr_request *rq, const struct expr_val *a, size_t n,
 
 /* Byte indexes; negative ones count from the end; out of range is cut. */
 static void
-fn_substring(const struct expr_val *a, size_t n, struct expr_val *out)
+fn_substring(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
 {
 	int64_t	len = (int64_t)a[0].u.s.n, start, end;
 
+	(void)rq;
 	start = a[1].u.i;
 	end = n > 2 ? a[2].u.i : len;
 	if (start < 0)
@@ -228,15 +228,17 @@ fn_b64val(int c)
 
 /* Standard base64, padding optional; anything else is missing. */
 static void
-fn_decode_base64(struct expr_request *rq, const struct expr_val *s,
-    struct expr_val *out)
+fn_decode_base64(struct expr_request *rq, const struct expr_val *a,
+    size_t na, struct expr_val *out)
 {
-	const char	*p = s->u.s.p;
-	size_t		 n = s->u.s.n, i, o = 0;
-	uint32_t	 acc = 0;
-	int		 bits = 0, v;
-	char		*d;
+	const struct expr_val	*s = &a[0];
+	const char		*p = s->u.s.p;
+	size_t			 n = s->u.s.n, i, o = 0;
+	uint32_t		 acc = 0;
+	int			 bits = 0, v;
+	char			*d;
 
+	(void)na;
 	if (n > 0 && p[n - 1] == '=')
 		n--;
 	if (n > 0 && p[n - 1] == '=')
@@ -260,13 +262,14 @@ fn_decode_base64(struct expr_request *rq, const struct expr_val *s,
 
 /* The bytes of the first argument not among those of the second. */
 static void
-fn_remove_bytes(struct expr_request *rq, const struct expr_val *a,
+fn_remove_bytes(struct expr_request *rq, const struct expr_val *a, size_t n,
     struct expr_val *out)
 {
 	uint8_t	 drop[256];
 	size_t	 i, o = 0;
 	char	*d;
 
+	(void)n;
 	memset(drop, 0, sizeof drop);
 	for (i = 0; i < a[1].u.s.n; i++)
 		drop[(unsigned char)a[1].u.s.p[i]] = 1;
@@ -293,7 +296,8 @@ fn_mask(struct expr_ip *ip, int64_t bits)
 }
 
 static void
-fn_cidr(const struct expr_val *a, size_t n, int six, struct expr_val *out)
+fn_cidr_mask(const struct expr_val *a, size_t n, int six,
+    struct expr_val *out)
 {
 	int64_t	b4, b6;
 
@@ -304,6 +308,14 @@ fn_cidr(const struct expr_val *a, size_t n, int six, struct expr_val *out)
 	if (out->u.ip.family == 4 ? b4 < 1 || b4 > 32 : b6 < 1 || b6 > 128)
 		return (fn_missing(out));
 	fn_mask(&out->u.ip, out->u.ip.family == 4 ? b4 : b6);
+}
+
+static void
+fn_cidr(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)rq;
+	fn_cidr_mask(a, n, 0, out);
 }
 
 /* ---- JSON, scanned in place --------------------------------------------- */
@@ -550,99 +562,224 @@ fn_lookup_json(struct expr_request *rq, const struct expr_val *a, size_t n,
 	fn_bytes(out, d, len);
 }
 
-/* ---- dispatch ----------------------------------------------------------- */
+/* ---- the functions, as the scheme's rows name them --------------------- */
 
-static int
-fn_is(const struct expr_val *a, size_t n, size_t from, enum expr_vkind k)
+/*
+ * Each is called with arguments of the kinds its parameters take (see
+ * expr_func_call), none missing.
+ */
+typedef void (*expr_fn_cb)(struct expr_request *, const struct expr_val *,
+    size_t, struct expr_val *);
+
+static void
+fn_lower(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
 {
-	size_t	i;
+	(void)n;
+	fn_case(rq, &a[0], 0, out);
+}
 
-	for (i = from; i < n; i++)
-		if (a[i].kind != k)
-			return (0);
-	return (1);
+static void
+fn_upper(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)n;
+	fn_case(rq, &a[0], 1, out);
+}
+
+static void
+fn_len(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)rq;
+	(void)n;
+	fn_int(out, a[0].kind == EXPR_V_BYTES ? (int64_t)a[0].u.s.n :
+	    (int64_t)a[0].u.arr.n);
+}
+
+/* starts_with and ends_with: whether the bytes at one end are the text's. */
+static void
+fn_affix(const struct expr_val *a, int end, struct expr_val *out)
+{
+	if (a[1].u.s.n > a[0].u.s.n)
+		fn_bool(out, 0);
+	else
+		fn_bool(out, memcmp(end ? a[0].u.s.p + a[0].u.s.n -
+		    a[1].u.s.n : a[0].u.s.p, a[1].u.s.p, a[1].u.s.n) == 0);
+}
+
+static void
+fn_starts_with(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)rq;
+	(void)n;
+	fn_affix(a, 0, out);
+}
+
+static void
+fn_ends_with(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)rq;
+	(void)n;
+	fn_affix(a, 1, out);
+}
+
+static void
+fn_lookup_json_string(struct expr_request *rq, const struct expr_val *a,
+    size_t n, struct expr_val *out)
+{
+	fn_lookup_json(rq, a, n, 0, out);
+}
+
+static void
+fn_lookup_json_integer(struct expr_request *rq, const struct expr_val *a,
+    size_t n, struct expr_val *out)
+{
+	fn_lookup_json(rq, a, n, 1, out);
+}
+
+static void
+fn_cidr6(struct expr_request *rq, const struct expr_val *a, size_t n,
+    struct expr_val *out)
+{
+	(void)rq;
+	fn_cidr_mask(a, n, 1, out);
+}
+
+/*
+ * Checking the token needs the zone's secret key, which a rule only names;
+ * without it the honest answer locally is "not valid".
+ */
+static void
+fn_is_timed_hmac_valid_v0(struct expr_request *rq, const struct expr_val *a,
+    size_t n, struct expr_val *out)
+{
+	(void)rq;
+	(void)a;
+	(void)n;
+	fn_bool(out, 0);
+}
+
+#define EXPR_FN_IMPL(id, n, r, ph, p, impl, pa, sm)	[EXPR_FN_##id] = impl,
+static const expr_fn_cb expr_fn_impls[EXPR_FN__COUNT] = {
+	EXPR_FUNCS(EXPR_FN_IMPL, EXPR_FN_IMPL)
+};
+#undef EXPR_FN_IMPL
+
+/* Whether a value is of a kind the parameter takes. */
+static int
+fn_takes(const struct expr_param *pa, const struct expr_val *v,
+    const struct expr_val *first)
+{
+	switch (pa->type) {
+	case EXPR_PT_STR_OR_ARRAY:
+		return (v->kind == EXPR_V_BYTES || v->kind == EXPR_V_ARRAY);
+	case EXPR_PT_KEY:
+		return (v->kind == EXPR_V_BYTES || v->kind == EXPR_V_INT);
+	case EXPR_PT_SAME:
+		return (v->kind == first->kind);
+	}
+	switch (EXPR_TYPE_OUTER(pa->type)) {
+	case EXPR_T_STRING:
+		return (v->kind == EXPR_V_BYTES);
+	case EXPR_T_INT:
+		return (v->kind == EXPR_V_INT);
+	case EXPR_T_IP:
+		return (v->kind == EXPR_V_IP);
+	case EXPR_T_BOOL:
+		return (v->kind == EXPR_V_BOOL);
+	case EXPR_T_ARRAY:
+		return (v->kind == EXPR_V_ARRAY);
+	case EXPR_T_MAP:
+		return (v->kind == EXPR_V_MAP);
+	default:
+		return (0);
+	}
+}
+
+/* The kind of a value of a (checked) type. */
+static enum expr_vkind
+fn_kind(unsigned type)
+{
+	static const enum expr_vkind	kinds[] = {
+		[EXPR_T_NONE] = EXPR_V_MISSING,
+		[EXPR_T_STRING] = EXPR_V_BYTES,
+		[EXPR_T_INT] = EXPR_V_INT,
+		[EXPR_T_IP] = EXPR_V_IP,
+		[EXPR_T_BOOL] = EXPR_V_BOOL,
+		[EXPR_T_ARRAY] = EXPR_V_ARRAY,
+		[EXPR_T_MAP] = EXPR_V_MAP,
+	};
+	enum expr_tkind			outer = EXPR_TYPE_OUTER(type);
+
+	return ((size_t)outer < nitems(kinds) ? kinds[outer] : EXPR_V_MISSING);
+}
+
+/* A value's type as far as its kind tells. */
+static unsigned
+fn_type(const struct expr_val *v)
+{
+	static const unsigned	types[] = {
+		[EXPR_V_MISSING] = EXPR_T_NONE,
+		[EXPR_V_BOOL] = EXPR_T_BOOL,
+		[EXPR_V_INT] = EXPR_T_INT,
+		[EXPR_V_BYTES] = EXPR_T_STRING,
+		[EXPR_V_IP] = EXPR_T_IP,
+		[EXPR_V_ARRAY] = EXPR_T_ARRAY,
+		[EXPR_V_MAP] = EXPR_T_MAP,
+	};
+
+	return (types[v->kind]);
 }
 
 /*
  * Call a function on evaluated arguments (none missing: the evaluator
- * passes a missing argument on as a missing result). Arguments of the
- * wrong kind (the checker refuses them) give a missing value too.
+ * passes a missing argument on as a missing result). Arguments the
+ * function's parameters do not take (the checker refuses them) give a
+ * missing value too.
  */
 void
 expr_func_call(struct expr_request *rq, enum expr_func fn,
     const struct expr_val *a, size_t n, struct expr_val *out)
 {
+	const struct expr_func_info	*fi = expr_func_info(fn);
+	const struct expr_param		*pa;
+	size_t				 min, max, i, at = 0;
+
 	fn_missing(out);
-	switch (fn) {
-	case EXPR_FN_LOWER:
-	case EXPR_FN_UPPER:
-		if (n == 1 && a[0].kind == EXPR_V_BYTES)
-			fn_case(rq, &a[0], fn == EXPR_FN_UPPER, out);
-		break;
-	case EXPR_FN_LEN:
-		if (n == 1 && a[0].kind == EXPR_V_BYTES)
-			fn_int(out, (int64_t)a[0].u.s.n);
-		else if (n == 1 && a[0].kind == EXPR_V_ARRAY)
-			fn_int(out, (int64_t)a[0].u.arr.n);
-		else if (n == 1 && a[0].kind == EXPR_V_MAP)
-			fn_int(out, (int64_t)a[0].u.map->n);
-		break;
-	case EXPR_FN_STARTS_WITH:
-	case EXPR_FN_ENDS_WITH:
-		if (n != 2 || !fn_is(a, n, 0, EXPR_V_BYTES))
-			break;
-		if (a[1].u.s.n > a[0].u.s.n)
-			fn_bool(out, 0);
-		else
-			fn_bool(out, memcmp(fn == EXPR_FN_STARTS_WITH ?
-			    a[0].u.s.p : a[0].u.s.p + a[0].u.s.n - a[1].u.s.n,
-			    a[1].u.s.p, a[1].u.s.n) == 0);
-		break;
-	case EXPR_FN_CONCAT:
-		if (n >= 1)
-			fn_concat(rq, a, n, out);
-		break;
-	case EXPR_FN_SUBSTRING:
-		if ((n == 2 || n == 3) && a[0].kind == EXPR_V_BYTES &&
-		    fn_is(a, n, 1, EXPR_V_INT))
-			fn_substring(a, n, out);
-		break;
-	case EXPR_FN_URL_DECODE:
-		if ((n == 1 || n == 2) && fn_is(a, n, 0, EXPR_V_BYTES))
-			fn_url_decode(rq, a, n, out);
-		break;
-	case EXPR_FN_LOOKUP_JSON_STRING:
-	case EXPR_FN_LOOKUP_JSON_INTEGER:
-		if (n >= 2 && a[0].kind == EXPR_V_BYTES)
-			fn_lookup_json(rq, a, n,
-			    fn == EXPR_FN_LOOKUP_JSON_INTEGER, out);
-		break;
-	case EXPR_FN_DECODE_BASE64:
-		if (n == 1 && a[0].kind == EXPR_V_BYTES)
-			fn_decode_base64(rq, &a[0], out);
-		break;
-	case EXPR_FN_CIDR:
-		if (n == 3 && a[0].kind == EXPR_V_IP &&
-		    fn_is(a, n, 1, EXPR_V_INT))
-			fn_cidr(a, n, 0, out);
-		break;
-	case EXPR_FN_CIDR6:
-		if (n == 2 && a[0].kind == EXPR_V_IP && a[1].kind == EXPR_V_INT)
-			fn_cidr(a, n, 1, out);
-		break;
-	case EXPR_FN_REMOVE_BYTES:
-		if (n == 2 && fn_is(a, n, 0, EXPR_V_BYTES))
-			fn_remove_bytes(rq, a, out);
-		break;
-	case EXPR_FN_IS_TIMED_HMAC_VALID_V0:
-		/*
-		 * Checking the token needs the zone's secret key, which a
-		 * rule only names; without it the honest answer locally is
-		 * "not valid".
-		 */
-		fn_bool(out, 0);
-		break;
-	default:
-		break;
+	if (fi == NULL || expr_fn_impls[fn] == NULL)
+		return;
+	expr_func_arity(fi, &min, &max);
+	if (n < min || n > max)
+		return;
+	for (i = 0; i < n; i++) {
+		pa = expr_func_param(fi, &at, i, n, fn_type(&a[i]));
+		if (!fn_takes(pa, &a[i], &a[0]))
+			return;
 	}
+	expr_fn_impls[fn](rq, a, n, out);
+}
+
+/*
+ * The evaluator's call of a checked node: the checker matched each
+ * argument's type to its parameter, so arguments of the kinds their types
+ * say are what the function takes. Any other (a bug) gives a missing
+ * value, as the guard of expr_func_call would, without its work per call.
+ */
+void
+expr_func_eval(struct expr_request *rq, const struct expr_node *call,
+    const struct expr_val *a, struct expr_val *out)
+{
+	size_t	i;
+
+	fn_missing(out);
+	if ((int)call->func <= EXPR_FN_NONE || call->func >= EXPR_FN__COUNT ||
+	    expr_fn_impls[call->func] == NULL)
+		return;
+	for (i = 0; i < call->nkids; i++)
+		if (a[i].kind != fn_kind(call->kids[i]->type))
+			return;
+	expr_fn_impls[call->func](rq, a, call->nkids, out);
 }

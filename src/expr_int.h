@@ -74,7 +74,6 @@ int	 expr_lex_lit_col(const struct expr_lex *, const struct expr_lit *,
 	     int regex, size_t start_off, size_t decoded_off);
 
 /* Scheme helpers (expr_scheme.c). */
-enum expr_plan	 expr_func_plan(enum expr_func);
 /* The closest field (or function) name within a small edit distance. */
 const char	*expr_suggest(const char *, size_t, int functions);
 

@@ -128,7 +128,7 @@ typename(unsigned t, char *buf, size_t n)
 static int
 plan_ok(struct parser *p, enum expr_plan need)
 {
-	return (p->opts.plan == EXPR_PLAN_NONE || need <= p->opts.plan);
+	return (expr_scheme_plan_ok(need, &p->opts));
 }
 
 int
@@ -349,12 +349,6 @@ parse_or(struct parser *p)
 
 /* ---- values ------------------------------------------------------------ */
 
-static const char *const unavailable_funcs[] = {
-	"wildcard_replace", "regex_replace", "to_string", "uuidv4",
-	"remove_query_args", "join", "split", "has_key", "has_value",
-	"encode_base64", "sha256", "bit_slice", "json_lookup_string",
-};
-
 /*
  * What was found at off, safe to show: a word, one printable character,
  * or a description (messages reach terminals and JSON bodies).
@@ -462,19 +456,56 @@ expect_msg(struct parser *p, size_t off, const char *what)
 		    found);
 }
 
+/* "custom rules and transform rules" */
+static void
+phases_text(unsigned phases, char *buf, size_t n)
+{
+	unsigned	bit, left = phases;
+	size_t		o = 0;
+
+	buf[0] = '\0';
+	for (bit = 1; left != 0 && o < n; bit <<= 1) {
+		if (!(left & bit))
+			continue;
+		left &= ~bit;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", o == 0 ? "" :
+		    left == 0 ? " and " : ", ", expr_phase_title(bit));
+	}
+}
+
+/* A field the options' phase does not have. */
+static void
+field_phase_error(struct parser *p, const struct expr_field_info *fi,
+    size_t off, size_t len)
+{
+	const char	*name = p->lx.s + off;
+	char		 where[128];
+
+	if (fi->phases == 0 && fi->chars != 0)
+		expr_lex_error(&p->lx, off, len, "'%.*s' is a rate limiting "
+		    "characteristic, not allowed in an expression", (int)len,
+		    name);
+	else if ((fi->phases & EXPR_PHASE_COUNTING) &&
+	    (expr_options_phases(&p->opts) & EXPR_PHASE_RATELIMIT))
+		expr_lex_error(&p->lx, off, len, "'%s' is only allowed in a "
+		    "counting expression", fi->name);
+	else {
+		phases_text(fi->phases, where, sizeof where);
+		expr_lex_error(&p->lx, off, len, "'%.*s' is available in %s, "
+		    "not in %s", (int)len, name, fi->phases != 0 ? where :
+		    "no phase", expr_phase_title(expr_options_phases(
+		    &p->opts)));
+	}
+}
+
 static int
 field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 {
 	const struct expr_field_info	*fi;
 	const char			*name = p->lx.s + off, *alt;
 
-	if ((fi = expr_field_lookup(name, len)) == NULL) {
-		if ((len == 10 && strncmp(name, "cf.colo.id", 10) == 0) ||
-		    (len == 20 && strncmp(name, "cf.unique_visitor_id", 20) == 0))
-			expr_lex_error(&p->lx, off, len, "'%.*s' is a rate "
-			    "limiting characteristic, not allowed in an "
-			    "expression", (int)len, name);
-		else if ((alt = expr_suggest(name, len, 0)) != NULL)
+	if ((fi = expr_field_lookup(name, len, NULL)) == NULL) {
+		if ((alt = expr_suggest(name, len, 0)) != NULL)
 			expr_lex_error(&p->lx, off, len, "unknown field '%.*s' "
 			    "(did you mean %s?)", (int)len, name, alt);
 		else
@@ -482,9 +513,8 @@ field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 			    (int)len, name);
 		return (-1);
 	}
-	if (fi->counting_only && !p->opts.counting) {
-		expr_lex_error(&p->lx, off, len, "'%s' is only allowed in a "
-		    "counting expression", fi->name);
+	if (!expr_scheme_phase_ok(fi->phases, &p->opts)) {
+		field_phase_error(p, fi, off, len);
 		return (-1);
 	}
 	if (!plan_ok(p, fi->plan)) {
@@ -497,7 +527,6 @@ field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 	n->base_type = fi->type;
 	return (0);
 }
-
 
 /* Are two values (up to nidx index steps of a) the same array? */
 static int
@@ -674,12 +703,12 @@ parse_index(struct parser *p, struct expr_node *n, int first_arg,
 static struct expr_node *
 parse_value(struct parser *p, int first_arg, int *pending)
 {
-	struct expr_lex		*lx = &p->lx;
-	struct expr_node	*n;
-	size_t			 off = lx->pos, len, save;
-	const char		*w = lx->s + off, *alt;
-	enum expr_func		 fn;
-	size_t			 i;
+	struct expr_lex			*lx = &p->lx;
+	struct expr_node		*n;
+	const struct expr_func_info	*fi;
+	size_t				 off = lx->pos, len, save;
+	const char			*w = lx->s + off, *alt;
+	enum expr_func			 fn;
 
 	*pending = 0;
 	len = expr_lex_word_len(lx, 1);
@@ -699,16 +728,9 @@ parse_value(struct parser *p, int first_arg, int *pending)
 		return (NULL);
 	if (expr_lex_peek(lx) == '(') {
 		fn = expr_func_lookup(w, len);
-		if (fn == EXPR_FN_NONE) {
-			for (i = 0; i < nitems(unavailable_funcs); i++)
-				if (strlen(unavailable_funcs[i]) == len &&
-				    strncmp(w, unavailable_funcs[i], len) == 0)
-					break;
-			if (i < nitems(unavailable_funcs))
-				expr_lex_error(lx, off, len, "function '%.*s' is "
-				    "not available in rate limiting rules",
-				    (int)len, w);
-			else if ((alt = expr_suggest(w, len, 1)) != NULL)
+		fi = expr_func_info(fn);
+		if (fi == NULL) {
+			if ((alt = expr_suggest(w, len, 1)) != NULL)
 				expr_lex_error(lx, off, len, "unknown function "
 				    "'%.*s' (did you mean %s?)", (int)len, w,
 				    alt);
@@ -717,10 +739,16 @@ parse_value(struct parser *p, int first_arg, int *pending)
 				    "'%.*s'", (int)len, w);
 			return (NULL);
 		}
-		if (!plan_ok(p, expr_func_plan(fn))) {
+		if (!expr_scheme_phase_ok(fi->phases, &p->opts)) {
+			expr_lex_error(lx, off, len, "function '%.*s' is not "
+			    "available in %s", (int)len, w, expr_phase_title(
+			    expr_options_phases(&p->opts)));
+			return (NULL);
+		}
+		if (!plan_ok(p, fi->plan)) {
 			expr_lex_error(lx, off, len, "function '%.*s' needs the "
 			    "%s plan or above (plan: %s)", (int)len, w,
-			    expr_plan_title(expr_func_plan(fn)),
+			    expr_plan_title(fi->plan),
 			    expr_plan_name(p->opts.plan));
 			return (NULL);
 		}
@@ -1045,15 +1073,17 @@ static struct expr_node *
 parse_bare(struct parser *p, struct expr_node *v, int as_arg, size_t off,
     size_t opoff, size_t wl)
 {
-	struct expr_lex	*lx = &p->lx;
-	size_t		 end = lx->pos;
-	char		 vtext[64];
+	struct expr_lex			*lx = &p->lx;
+	const struct expr_func_info	*fi;
+	size_t				 end = lx->pos;
+	char				 vtext[64];
 
 	if (as_arg != 0)
 		return (v);
 	if (v->type != EXPR_T_BOOL) {
-		if (wl > 0 && expr_func_lookup(lx->s + opoff, wl) !=
-		    EXPR_FN_NONE)
+		if (wl > 0 && (fi = expr_func_info(expr_func_lookup(lx->s +
+		    opoff, wl))) != NULL &&
+		    expr_scheme_phase_ok(fi->phases, &p->opts))
 			expr_lex_error(lx, opoff, wl, "'%.*s' is a function, "
 			    "not an operator: write %.*s(%s, ...)", (int)wl,
 			    lx->s + opoff, (int)wl, lx->s + opoff,

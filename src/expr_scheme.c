@@ -1,266 +1,35 @@
 /*
- * The Rules language's scheme for rate limiting rules (api-map-next 12.3,
- * 12.4): fields and functions with their types, the first plan that has
- * each (11.4's plan table) and which only counting expressions may use.
+ * The Rules language's scheme: lookups in the tables of fields and
+ * functions (expr_rows.c), the phase and plan rules every user of them
+ * applies, and the listing completion and help show, its signatures
+ * written from the functions' parameters.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "expr_int.h"
+#include "xmalloc.h"
 
-#define S	EXPR_T_STRING
-#define I	EXPR_T_INT
-#define IP	EXPR_T_IP
-#define B	EXPR_T_BOOL
-#define AS	EXPR_TYPE_ARRAY_OF(EXPR_T_STRING)
-#define AI	EXPR_TYPE_ARRAY_OF(EXPR_T_INT)
-#define MAS	EXPR_TYPE_MAP_OF(EXPR_TYPE_ARRAY_OF(EXPR_T_STRING))
-
-#define FREE	EXPR_PLAN_FREE
-#define PRO	EXPR_PLAN_PRO
-#define BIZ	EXPR_PLAN_BUSINESS
-#define ENT	EXPR_PLAN_ENTERPRISE
-
-/*
- * name, field, type, type name, plan, counting only, alias, summary.
- * The plan column follows 11.4: Free has the path and Verified Bot; Pro
- * adds host, URI, full URI and query; Business method, source IP and user
- * agent, and the response fields of counting expressions; Enterprise the
- * rest.
- */
-#define EXPR_FIELDS(X)							\
-	X("http.host", EXPR_F_HTTP_HOST, S, "String", PRO, 0, 0,		\
-	    "Host of the original request")					\
-	X("http.request.uri", EXPR_F_URI, S, "String", PRO, 0, 0,		\
-	    "Path plus ?query")						\
-	X("http.request.uri.path", EXPR_F_URI_PATH, S, "String", FREE, 0, 0,	\
-	    "Path without the query")					\
-	X("http.request.uri.path.extension", EXPR_F_URI_PATH_EXTENSION, S,	\
-	    "String", ENT, 0, 0, "Path's extension, lower case, no dot")	\
-	X("http.request.uri.query", EXPR_F_URI_QUERY, S, "String", PRO, 0, 0, \
-	    "Query without the '?'")					\
-	X("http.request.uri.args", EXPR_F_URI_ARGS, MAS,			\
-	    "Map<Array<String>>", ENT, 0, 0, "Query arguments, not decoded") \
-	X("http.request.uri.args.names", EXPR_F_URI_ARGS_NAMES, AS,		\
-	    "Array<String>", ENT, 0, 0, "Query argument names")		\
-	X("http.request.uri.args.values", EXPR_F_URI_ARGS_VALUES, AS,	\
-	    "Array<String>", ENT, 0, 0, "Query argument values")		\
-	X("http.request.full_uri", EXPR_F_FULL_URI, S, "String", PRO, 0, 0,	\
-	    "scheme://host/path?query")					\
-	X("http.request.method", EXPR_F_METHOD, S, "String", BIZ, 0, 0,	\
-	    "Method, upper case")						\
-	X("http.request.version", EXPR_F_VERSION, S, "String", ENT, 0, 0,	\
-	    "HTTP version (HTTP/1.1, HTTP/3)")				\
-	X("http.user_agent", EXPR_F_USER_AGENT, S, "String", BIZ, 0, 0,	\
-	    "User-Agent header")						\
-	X("http.cookie", EXPR_F_COOKIE, S, "String", ENT, 0, 0,		\
-	    "Cookie header, whole")						\
-	X("http.referer", EXPR_F_REFERER, S, "String", ENT, 0, 0,		\
-	    "Referer header")						\
-	X("http.x_forwarded_for", EXPR_F_X_FORWARDED_FOR, S, "String", ENT,	\
-	    0, 0, "X-Forwarded-For header")					\
-	X("http.request.headers", EXPR_F_HEADERS, MAS, "Map<Array<String>>", \
-	    ENT, 0, 0, "Request headers by lower-case name")		\
-	X("http.request.headers.names", EXPR_F_HEADERS_NAMES, AS,		\
-	    "Array<String>", ENT, 0, 0, "Request header names")		\
-	X("http.request.headers.values", EXPR_F_HEADERS_VALUES, AS,		\
-	    "Array<String>", ENT, 0, 0, "Request header values")		\
-	X("http.request.headers.truncated", EXPR_F_HEADERS_TRUNCATED, B,	\
-	    "Bool", ENT, 0, 0, "Too many headers to keep them all")	\
-	X("http.request.cookies", EXPR_F_COOKIES, MAS, "Map<Array<String>>", \
-	    ENT, 0, 0, "Cookies by URL-decoded name")			\
-	X("http.request.timestamp.sec", EXPR_F_TIMESTAMP_SEC, I, "Int", ENT,	\
-	    0, 0, "Arrival time, Unix seconds")				\
-	X("http.request.timestamp.msec", EXPR_F_TIMESTAMP_MSEC, I, "Int",	\
-	    ENT, 0, 0, "Arrival time's milliseconds")			\
-	X("http.request.body.raw", EXPR_F_BODY_RAW, S, "String", ENT, 0, 0,	\
-	    "Request body")							\
-	X("http.request.body.size", EXPR_F_BODY_SIZE, I, "Int", ENT, 0, 0,	\
-	    "Request body size in bytes")					\
-	X("http.request.body.truncated", EXPR_F_BODY_TRUNCATED, B, "Bool",	\
-	    ENT, 0, 0, "Body longer than what is kept")			\
-	X("http.request.body.mime", EXPR_F_BODY_MIME, S, "String", ENT, 0, 0, \
-	    "Body's MIME type as sniffed")					\
-	X("http.request.body.form", EXPR_F_BODY_FORM, MAS,			\
-	    "Map<Array<String>>", ENT, 0, 0, "Form fields of the body")	\
-	X("http.request.body.form.names", EXPR_F_BODY_FORM_NAMES, AS,	\
-	    "Array<String>", ENT, 0, 0, "Form field names")		\
-	X("http.request.body.form.values", EXPR_F_BODY_FORM_VALUES, AS,	\
-	    "Array<String>", ENT, 0, 0, "Form field values")		\
-	X("ip.src", EXPR_F_IP_SRC, IP, "IP", BIZ, 0, 0, "Client address")	\
-	X("ip.src.country", EXPR_F_IP_COUNTRY, S, "String", ENT, 0, 0,	\
-	    "Client's country (ISO 3166-1 alpha-2)")			\
-	X("ip.src.asnum", EXPR_F_IP_ASNUM, I, "Int", ENT, 0, 0,		\
-	    "Client's autonomous system number")				\
-	X("ip.src.continent", EXPR_F_IP_CONTINENT, S, "String", ENT, 0, 0,	\
-	    "Client's continent (AF AN AS EU NA OC SA T1)")		\
-	X("ip.src.city", EXPR_F_IP_CITY, S, "String", ENT, 0, 0,		\
-	    "Client's city")						\
-	X("ip.src.region", EXPR_F_IP_REGION, S, "String", ENT, 0, 0,		\
-	    "Client's region")						\
-	X("ip.src.region_code", EXPR_F_IP_REGION_CODE, S, "String", ENT, 0,	\
-	    0, "Client's region code")					\
-	X("ip.src.subdivision_1_iso_code", EXPR_F_IP_SUBDIVISION_1, S,	\
-	    "String", ENT, 0, 0, "Client's first-level subdivision")	\
-	X("ip.src.subdivision_2_iso_code", EXPR_F_IP_SUBDIVISION_2, S,	\
-	    "String", ENT, 0, 0, "Client's second-level subdivision")	\
-	X("ip.src.postal_code", EXPR_F_IP_POSTAL_CODE, S, "String", ENT, 0,	\
-	    0, "Client's postal code")					\
-	X("ip.src.metro_code", EXPR_F_IP_METRO_CODE, S, "String", ENT, 0, 0, \
-	    "Client's metro code")						\
-	X("ip.src.timezone.name", EXPR_F_IP_TIMEZONE, S, "String", ENT, 0,	\
-	    0, "Client's time zone")					\
-	X("ip.src.is_in_european_union", EXPR_F_IP_IN_EU, B, "Bool", ENT, 0, \
-	    0, "Client in the European Union")				\
-	X("ip.geoip.country", EXPR_F_IP_COUNTRY, S, "String", ENT, 0, 1,	\
-	    "Deprecated: ip.src.country")					\
-	X("ip.geoip.asnum", EXPR_F_IP_ASNUM, I, "Int", ENT, 0, 1,		\
-	    "Deprecated: ip.src.asnum")					\
-	X("ip.geoip.continent", EXPR_F_IP_CONTINENT, S, "String", ENT, 0, 1, \
-	    "Deprecated: ip.src.continent")					\
-	X("ip.geoip.is_in_european_union", EXPR_F_IP_IN_EU, B, "Bool", ENT,	\
-	    0, 1, "Deprecated: ip.src.is_in_european_union")		\
-	X("ip.geoip.subdivision_1_iso_code", EXPR_F_IP_SUBDIVISION_1, S,	\
-	    "String", ENT, 0, 1, "Deprecated: ip.src.subdivision_1_iso_code") \
-	X("ip.geoip.subdivision_2_iso_code", EXPR_F_IP_SUBDIVISION_2, S,	\
-	    "String", ENT, 0, 1, "Deprecated: ip.src.subdivision_2_iso_code") \
-	X("ssl", EXPR_F_SSL, B, "Bool", ENT, 0, 0,				\
-	    "The client connection is encrypted")				\
-	X("cf.bot_management.verified_bot", EXPR_F_VERIFIED_BOT, B, "Bool",	\
-	    FREE, 0, 0, "A known good bot")					\
-	X("cf.client.bot", EXPR_F_VERIFIED_BOT, B, "Bool", FREE, 0, 1,	\
-	    "Same as cf.bot_management.verified_bot")			\
-	X("cf.bot_management.score", EXPR_F_BOT_SCORE, I, "Int", ENT, 0, 0,	\
-	    "Bot score 1-99 (Bot Management)")				\
-	X("cf.bot_management.ja3_hash", EXPR_F_BOT_JA3, S, "String", ENT, 0, \
-	    0, "JA3 fingerprint (Bot Management)")				\
-	X("cf.bot_management.ja4", EXPR_F_BOT_JA4, S, "String", ENT, 0, 0,	\
-	    "JA4 fingerprint (Bot Management)")				\
-	X("cf.bot_management.static_resource", EXPR_F_BOT_STATIC_RESOURCE, B, \
-	    "Bool", ENT, 0, 0, "A static resource (Bot Management)")	\
-	X("cf.bot_management.corporate_proxy", EXPR_F_BOT_CORPORATE_PROXY, B, \
-	    "Bool", ENT, 0, 0, "From a corporate proxy (Bot Management)")	\
-	X("cf.bot_management.js_detection.passed", EXPR_F_BOT_JS_PASSED, B,	\
-	    "Bool", ENT, 0, 0, "Passed JavaScript detection")		\
-	X("cf.bot_management.detection_ids", EXPR_F_BOT_DETECTION_IDS, AI,	\
-	    "Array<Int>", ENT, 0, 0, "Bot detection ids")		\
-	X("cf.edge.server_ip", EXPR_F_EDGE_SERVER_IP, IP, "IP", ENT, 0, 0,	\
-	    "Edge address the request reached")				\
-	X("cf.edge.server_port", EXPR_F_EDGE_SERVER_PORT, I, "Int", ENT, 0,	\
-	    0, "Edge port the request reached")				\
-	X("http.response.code", EXPR_F_RESPONSE_CODE, I, "Int", BIZ, 1, 0,	\
-	    "Response status (counting expressions)")			\
-	X("http.response.headers", EXPR_F_RESPONSE_HEADERS, MAS,		\
-	    "Map<Array<String>>", BIZ, 1, 0,					\
-	    "Response headers by lower-case name (counting expressions)")	\
-	X("http.response.headers.names", EXPR_F_RESPONSE_HEADERS_NAMES, AS,	\
-	    "Array<String>", BIZ, 1, 0,					\
-	    "Response header names (counting expressions)")		\
-	X("http.response.headers.values", EXPR_F_RESPONSE_HEADERS_VALUES, AS, \
-	    "Array<String>", BIZ, 1, 0,					\
-	    "Response header values (counting expressions)")
-
-/* name, func, signature, plan, summary */
-#define EXPR_FUNCS(X)							\
-	X("any", EXPR_FN_ANY, "any(Array<Bool>) -> Bool", FREE,		\
-	    "True when any element is true")				\
-	X("all", EXPR_FN_ALL, "all(Array<Bool>) -> Bool", FREE,		\
-	    "True when every element is true")				\
-	X("lower", EXPR_FN_LOWER, "lower(String) -> String", FREE,		\
-	    "ASCII letters to lower case")					\
-	X("upper", EXPR_FN_UPPER, "upper(String) -> String", FREE,		\
-	    "ASCII letters to upper case")					\
-	X("len", EXPR_FN_LEN, "len(String|Array) -> Int", FREE,		\
-	    "Byte length, or element count")				\
-	X("starts_with", EXPR_FN_STARTS_WITH,					\
-	    "starts_with(String field, String) -> Bool", FREE,		\
-	    "The field starts with the text")				\
-	X("ends_with", EXPR_FN_ENDS_WITH,					\
-	    "ends_with(String field, String) -> Bool", FREE,		\
-	    "The field ends with the text")					\
-	X("concat", EXPR_FN_CONCAT, "concat(String|Array, ...) -> String|Array", \
-	    FREE, "Joins strings or arrays")				\
-	X("substring", EXPR_FN_SUBSTRING,					\
-	    "substring(String, Int start[, Int end]) -> String", FREE,	\
-	    "Bytes from start to end; negative counts from the end")	\
-	X("url_decode", EXPR_FN_URL_DECODE,					\
-	    "url_decode(String field[, String opts]) -> String", FREE,	\
-	    "Percent-decodes (opts: r repeatedly, u %uXXXX)")		\
-	X("lookup_json_string", EXPR_FN_LOOKUP_JSON_STRING,			\
-	    "lookup_json_string(String, key, ...) -> String", FREE,	\
-	    "A JSON string at a path of keys/indexes")			\
-	X("lookup_json_integer", EXPR_FN_LOOKUP_JSON_INTEGER,			\
-	    "lookup_json_integer(String, key, ...) -> Int", FREE,		\
-	    "A JSON integer at a path of keys/indexes")			\
-	X("decode_base64", EXPR_FN_DECODE_BASE64,				\
-	    "decode_base64(String field) -> String", FREE,		\
-	    "Decodes base64")						\
-	X("cidr", EXPR_FN_CIDR, "cidr(IP field, Int 1..32, Int 1..128) -> IP", \
-	    FREE, "The address's network")					\
-	X("cidr6", EXPR_FN_CIDR6, "cidr6(IP field, Int 1..128) -> IP", FREE,	\
-	    "The address's network (IPv6 prefix only)")			\
-	X("remove_bytes", EXPR_FN_REMOVE_BYTES,				\
-	    "remove_bytes(String, String) -> String", FREE,		\
-	    "Removes every byte listed")					\
-	X("is_timed_hmac_valid_v0", EXPR_FN_IS_TIMED_HMAC_VALID_V0,		\
-	    "is_timed_hmac_valid_v0(String key, String field, Int ttl, "	\
-	    "Int ts[, Int sep_len][, String flags]) -> Bool", PRO,	\
-	    "Checks an HMAC token and its age")
-
-static const struct expr_field_info expr_fields[] = {
-#define X(n, f, t, tn, p, c, a, sm) { n, f, t, p, c, a },
-	EXPR_FIELDS(X)
-#undef X
-};
-
-static const struct expr_symbol expr_syms[] = {
-#define X(n, f, t, tn, p, c, a, sm) { n, tn, sm, p, 0, c },
-	EXPR_FIELDS(X)
-#undef X
-#define X(n, f, sig, p, sm) { n, sig, sm, p, 1, 0 },
-	EXPR_FUNCS(X)
-#undef X
-};
-
-static const struct {
-	const char	*name;
-	enum expr_func	 func;
-} expr_funcs[] = {
-#define X(n, f, sig, p, sm) { n, f },
-	EXPR_FUNCS(X)
-#undef X
-};
-
-const struct expr_symbol *
-expr_symbols(size_t *n)
-{
-	*n = nitems(expr_syms);
-	return (expr_syms);
-}
-
-const struct expr_symbol *
-expr_symbol_find(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < nitems(expr_syms); i++)
-		if (strcmp(expr_syms[i].name, name) == 0)
-			return (&expr_syms[i]);
-	return (NULL);
-}
+/* ---- fields and functions ------------------------------------------------ */
 
 const struct expr_field_info *
-expr_field_lookup(const char *name, size_t len)
+expr_field_lookup(const char *name, size_t len, int *alias)
 {
 	size_t	i;
 
-	for (i = 0; i < nitems(expr_fields); i++)
-		if (strlen(expr_fields[i].name) == len &&
-		    memcmp(expr_fields[i].name, name, len) == 0)
-			return (&expr_fields[i]);
+	for (i = 0; i < expr_nfields; i++) {
+		if (strlen(expr_field_rows[i].name) != len ||
+		    memcmp(expr_field_rows[i].name, name, len) != 0)
+			continue;
+		if (alias != NULL)
+			*alias = expr_field_rows[i].alias;
+		return (expr_field_info(expr_field_rows[i].field));
+	}
 	return (NULL);
 }
 
@@ -269,9 +38,9 @@ expr_field_info(enum expr_field f)
 {
 	size_t	i;
 
-	for (i = 0; i < nitems(expr_fields); i++)
-		if (expr_fields[i].field == f && !expr_fields[i].alias)
-			return (&expr_fields[i]);
+	for (i = 0; i < expr_nfields; i++)
+		if (expr_field_rows[i].field == f && !expr_field_rows[i].alias)
+			return (&expr_field_rows[i]);
 	return (NULL);
 }
 
@@ -289,11 +58,30 @@ expr_field_short_name(enum expr_field f)
 	const char	*best = NULL;
 	size_t		 i;
 
-	for (i = 0; i < nitems(expr_fields); i++)
-		if (expr_fields[i].field == f && (best == NULL ||
-		    strlen(expr_fields[i].name) < strlen(best)))
-			best = expr_fields[i].name;
+	for (i = 0; i < expr_nfields; i++)
+		if (expr_field_rows[i].field == f && (best == NULL ||
+		    strlen(expr_field_rows[i].name) < strlen(best)))
+			best = expr_field_rows[i].name;
 	return (best != NULL ? best : "?");
+}
+
+int
+expr_field_of_response(enum expr_field f)
+{
+	const struct expr_field_info	*fi = expr_field_info(f);
+	unsigned			 request = EXPR_PHASE_CUSTOM |
+					     EXPR_PHASE_RATELIMIT |
+					     EXPR_PHASE_TRANSFORM;
+
+	return (fi != NULL && fi->phases != 0 && (fi->phases & request) == 0);
+}
+
+const struct expr_func_info *
+expr_func_info(enum expr_func fn)
+{
+	if ((int)fn <= EXPR_FN_NONE || fn >= EXPR_FN__COUNT)
+		return (NULL);
+	return (&expr_func_rows[fn]);
 }
 
 enum expr_func
@@ -301,32 +89,257 @@ expr_func_lookup(const char *name, size_t len)
 {
 	size_t	i;
 
-	for (i = 0; i < nitems(expr_funcs); i++)
-		if (strlen(expr_funcs[i].name) == len &&
-		    memcmp(expr_funcs[i].name, name, len) == 0)
-			return (expr_funcs[i].func);
+	for (i = EXPR_FN_NONE + 1; i < EXPR_FN__COUNT; i++)
+		if (strlen(expr_func_rows[i].name) == len &&
+		    memcmp(expr_func_rows[i].name, name, len) == 0)
+			return (expr_func_rows[i].func);
 	return (EXPR_FN_NONE);
 }
 
 const char *
 expr_func_name(enum expr_func fn)
 {
-	size_t	i;
+	const struct expr_func_info	*fi = expr_func_info(fn);
 
-	for (i = 0; i < nitems(expr_funcs); i++)
-		if (expr_funcs[i].func == fn)
-			return (expr_funcs[i].name);
-	return ("?");
+	return (fi != NULL ? fi->name : "?");
 }
 
-enum expr_plan
-expr_func_plan(enum expr_func fn)
+static size_t
+func_nparams(const struct expr_func_info *fi)
 {
-	const struct expr_symbol	*sym;
+	size_t	n = 0;
 
-	sym = expr_symbol_find(expr_func_name(fn));
-	return (sym != NULL ? sym->plan : EXPR_PLAN_FREE);
+	while (n < EXPR_PARAMS_MAX && fi->params[n].type != 0)
+		n++;
+	return (n);
 }
+
+void
+expr_func_arity(const struct expr_func_info *fi, size_t *min, size_t *max)
+{
+	size_t	i, n = func_nparams(fi);
+
+	*min = 0;
+	*max = n;
+	for (i = 0; i < n; i++) {
+		if (!(fi->params[i].flags & EXPR_PARAM_OPTIONAL))
+			*min = i + 1;
+		if (fi->params[i].flags & EXPR_PARAM_REPEAT)
+			*max = SIZE_MAX;
+	}
+}
+
+/* Whether an argument of type t (its outer kind is enough) can be one for
+ * the parameter; the first argument's type is not known here. */
+static int
+param_takes(const struct expr_param *pa, unsigned t)
+{
+	enum expr_tkind	outer = EXPR_TYPE_OUTER(t);
+
+	switch (pa->type) {
+	case EXPR_PT_STR_OR_ARRAY:
+		return (outer == EXPR_T_STRING || outer == EXPR_T_ARRAY);
+	case EXPR_PT_KEY:
+		return (outer == EXPR_T_STRING || outer == EXPR_T_INT);
+	case EXPR_PT_SAME:
+		return (0);
+	default:
+		return (EXPR_TYPE_OUTER(pa->type) == outer);
+	}
+}
+
+const struct expr_param *
+expr_func_param(const struct expr_func_info *fi, size_t *at, size_t i,
+    size_t na, unsigned t)
+{
+	const struct expr_param	*pa;
+	size_t			 np = func_nparams(fi);
+
+	if (*at >= np)
+		return (NULL);
+	pa = &fi->params[*at];
+	if ((pa->flags & (EXPR_PARAM_OPTIONAL | EXPR_PARAM_REPEAT)) ==
+	    EXPR_PARAM_OPTIONAL && *at + 1 < np && na - i < np - *at &&
+	    !param_takes(pa, t) && param_takes(pa + 1, t))
+		pa = &fi->params[++*at];
+	if (!(pa->flags & EXPR_PARAM_REPEAT))
+		(*at)++;
+	return (pa);
+}
+
+/* ---- phases and plans ---------------------------------------------------- */
+
+unsigned
+expr_options_phases(const struct expr_options *o)
+{
+	unsigned	phase = o != NULL && o->phase != 0 ? o->phase :
+			    EXPR_PHASE_RATELIMIT;
+
+	if (phase == EXPR_PHASE_RATELIMIT && o != NULL && o->counting)
+		phase |= EXPR_PHASE_COUNTING;
+	return (phase);
+}
+
+const char *
+expr_phase_title(unsigned phase)
+{
+	if (phase & EXPR_PHASE_CUSTOM)
+		return ("custom rules");
+	if (phase & EXPR_PHASE_RATELIMIT)
+		return ("rate limiting rules");
+	if (phase & EXPR_PHASE_COUNTING)
+		return ("counting expressions");
+	if (phase & EXPR_PHASE_TRANSFORM)
+		return ("transform rules");
+	if (phase & EXPR_PHASE_RESPONSE)
+		return ("response rules");
+	return ("no phase");
+}
+
+int
+expr_scheme_phase_ok(unsigned phases, const struct expr_options *o)
+{
+	return ((phases & expr_options_phases(o)) != 0);
+}
+
+int
+expr_scheme_plan_ok(enum expr_plan need, const struct expr_options *o)
+{
+	return (o == NULL || o->plan == EXPR_PLAN_NONE ||
+	    need == EXPR_PLAN_NONE || need <= o->plan);
+}
+
+/* ---- the listing: completion and help ------------------------------------ */
+
+static struct expr_symbol	*expr_syms;
+static size_t			 expr_nsyms;
+static pthread_once_t		 expr_syms_once = PTHREAD_ONCE_INIT;
+
+/* A parameter as the signature shows it: "Int start", "IP field". */
+static void
+sym_param(const struct expr_param *pa, struct buf *b)
+{
+	char	tn[64];
+	size_t	start = b->len;
+
+	if (pa->type == EXPR_PT_STR_OR_ARRAY)
+		buf_adds(b, "String|Array");
+	else if (pa->type != EXPR_PT_SAME && pa->type != EXPR_PT_KEY)
+		buf_adds(b, expr_type_name(pa->type, tn, sizeof tn));
+	if (pa->lo < pa->hi)
+		buf_addf(b, "%s%lld..%lld", b->len > start ? " " : "",
+		    (long long)pa->lo, (long long)pa->hi);
+	else if (pa->label != NULL)
+		buf_addf(b, "%s%s", b->len > start ? " " : "", pa->label);
+}
+
+/* "substring(String, Int start[, Int end]) -> String" */
+static char *
+sym_signature(const struct expr_func_info *fi)
+{
+	struct buf			 b = BUF_INITIALIZER, one;
+	const struct expr_param		*pa;
+	size_t				 i, n = func_nparams(fi);
+	char				 tn[64];
+
+	buf_addf(&b, "%s(", fi->name);
+	for (i = 0; i < n; i++) {
+		pa = &fi->params[i];
+		buf_init(&one);
+		sym_param(pa, &one);
+		if (pa->flags & EXPR_PARAM_REPEAT)
+			buf_addf(&b, "%s%s%s...", i > 0 ? ", " : "",
+			    buf_str(&one), one.len > 0 ? ", " : "");
+		else if (pa->flags & EXPR_PARAM_OPTIONAL)
+			buf_addf(&b, "[%s%s]", i > 0 ? ", " : "",
+			    buf_str(&one));
+		else
+			buf_addf(&b, "%s%s", i > 0 ? ", " : "", buf_str(&one));
+		buf_free(&one);
+	}
+	buf_adds(&b, ") -> ");
+	if (fi->ret == EXPR_PT_SAME) {
+		sym_param(&(struct expr_param){ .type = fi->params[0].type },
+		    &b);
+	} else
+		buf_adds(&b, expr_type_name(fi->ret, tn, sizeof tn));
+	return (buf_detach(&b, NULL));
+}
+
+static void
+sym_add_field(const struct expr_field_info *row)
+{
+	const struct expr_field_info	*fi = expr_field_info(row->field);
+	struct expr_symbol		*s;
+	char				 tn[64];
+
+	if (fi == NULL || fi->phases == 0)
+		return;
+	s = &expr_syms[expr_nsyms++];
+	s->name = row->name;
+	s->type = xstrdup(expr_type_name(fi->type, tn, sizeof tn));
+	s->summary = row->summary;
+	s->plan = fi->plan;
+	s->phases = fi->phases;
+	s->counting_only = (fi->phases & (EXPR_PHASE_RATELIMIT |
+	    EXPR_PHASE_COUNTING)) == EXPR_PHASE_COUNTING;
+}
+
+/* Built once: signatures and type names are written from the rows. */
+static void
+sym_build(void)
+{
+	const struct expr_func_info	*fi;
+	struct expr_symbol		*s;
+	size_t				 i;
+
+	expr_syms = xcalloc(expr_nfields + EXPR_FN__COUNT,
+	    sizeof *expr_syms);
+	for (i = 0; i < expr_nfields; i++)
+		sym_add_field(&expr_field_rows[i]);
+	for (i = EXPR_FN_NONE + 1; i < EXPR_FN__COUNT; i++) {
+		fi = &expr_func_rows[i];
+		if (fi->phases == 0)
+			continue;
+		s = &expr_syms[expr_nsyms++];
+		s->name = fi->name;
+		s->type = sym_signature(fi);
+		s->summary = fi->summary;
+		s->plan = fi->plan;
+		s->phases = fi->phases;
+		s->function = 1;
+	}
+}
+
+const struct expr_symbol *
+expr_symbols(size_t *n)
+{
+	pthread_once(&expr_syms_once, sym_build);
+	*n = expr_nsyms;
+	return (expr_syms);
+}
+
+const struct expr_symbol *
+expr_symbol_find(const char *name)
+{
+	const struct expr_symbol	*syms;
+	size_t				 i, n;
+
+	syms = expr_symbols(&n);
+	for (i = 0; i < n; i++)
+		if (strcmp(syms[i].name, name) == 0)
+			return (&syms[i]);
+	return (NULL);
+}
+
+int
+expr_symbol_allowed(const struct expr_symbol *s, const struct expr_options *o)
+{
+	return (expr_scheme_phase_ok(s->phases, o) &&
+	    expr_scheme_plan_ok(s->plan, o));
+}
+
+/* ---- names --------------------------------------------------------------- */
 
 const char *
 expr_op_name(enum expr_op op)
@@ -457,17 +470,19 @@ edit_distance(const char *a, size_t la, const char *b)
 const char *
 expr_suggest(const char *name, size_t len, int functions)
 {
-	const char	*best = NULL;
-	size_t		 i, d, bestd = (size_t)-1, limit;
+	const struct expr_symbol	*syms;
+	const char			*best = NULL;
+	size_t				 i, n, d, bestd = (size_t)-1, limit;
 
+	syms = expr_symbols(&n);
 	limit = len < 6 ? 2 : len / 3;
-	for (i = 0; i < nitems(expr_syms); i++) {
-		if (expr_syms[i].function != (unsigned)(functions != 0))
+	for (i = 0; i < n; i++) {
+		if (syms[i].function != (unsigned)(functions != 0))
 			continue;
-		d = edit_distance(name, len, expr_syms[i].name);
+		d = edit_distance(name, len, syms[i].name);
 		if (d < bestd) {
 			bestd = d;
-			best = expr_syms[i].name;
+			best = syms[i].name;
 		}
 	}
 	return (bestd <= limit ? best : NULL);

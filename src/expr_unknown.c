@@ -45,10 +45,7 @@ unknown_walk(struct unknown_walk *w, const struct expr_node *n)
 
 	if (n == NULL)
 		return;
-	if (n->kind == EXPR_N_VALUE && (n->field == EXPR_F_RESPONSE_CODE ||
-	    n->field == EXPR_F_RESPONSE_HEADERS ||
-	    n->field == EXPR_F_RESPONSE_HEADERS_NAMES ||
-	    n->field == EXPR_F_RESPONSE_HEADERS_VALUES))
+	if (n->kind == EXPR_N_VALUE && expr_field_of_response(n->field))
 		w->response = 1;
 	if (n->kind == EXPR_N_CMP) {
 		unknown_walk(w, n->lhs);

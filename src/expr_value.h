@@ -85,9 +85,14 @@ int			 expr_request_regex(struct expr_request *,
 			    const pcre2_code *, const char *, size_t,
 			    uint32_t);
 
-/* A function of 12.4 on evaluated arguments, none missing (expr_func.c). */
+/* A function of 12.4 on evaluated arguments, none missing (expr_func.c):
+ * each checked against the function's parameters. */
 void			 expr_func_call(struct expr_request *, enum expr_func,
 			    const struct expr_val *, size_t, struct expr_val *);
+/* The same for a call the checker took, with its arguments' values. */
+void			 expr_func_eval(struct expr_request *,
+			    const struct expr_node *, const struct expr_val *,
+			    struct expr_val *);
 
 /*
  * Named lists are not read here: whether a value is in one is what the

@@ -122,10 +122,11 @@ warn_method(struct warn_walk *ww, const struct expr_node *n)
 static void
 warn_header_key(struct warn_walk *ww, const struct expr_node *n)
 {
-	const struct expr_index	*ix;
-	char			 low[48];
+	const struct expr_field_info	*fi = expr_field_info(n->field);
+	const struct expr_index		*ix;
+	char				 low[48];
 
-	if (n->field != EXPR_F_HEADERS && n->field != EXPR_F_RESPONSE_HEADERS)
+	if (fi == NULL || !(fi->flags & EXPR_FIELD_LOWER_KEYS))
 		return;
 	if (n->nidx == 0 || n->idx[0].kind != EXPR_IDX_KEY)
 		return;

@@ -343,17 +343,6 @@ exprtext_word(const struct exprtext *t, size_t *start)
 	return (t->pos - p);
 }
 
-/* Whether the options let an expression use the symbol. */
-static int
-exprtext_allowed(const struct expr_symbol *s, const struct expr_options *o)
-{
-	if (s->counting_only && (o == NULL || !o->counting))
-		return (0);
-	if (o == NULL || o->plan == EXPR_PLAN_NONE)
-		return (1);
-	return (s->plan == EXPR_PLAN_NONE || s->plan <= o->plan);
-}
-
 size_t
 exprtext_complete(const struct exprtext *t, const struct expr_options *o,
     const struct expr_symbol **out, size_t max)
@@ -365,7 +354,7 @@ exprtext_complete(const struct exprtext *t, const struct expr_options *o,
 	syms = expr_symbols(&nsyms);
 	for (i = 0; i < nsyms && n < max; i++) {
 		if (strncmp(syms[i].name, t->buf + start, len) != 0 ||
-		    !exprtext_allowed(&syms[i], o))
+		    !expr_symbol_allowed(&syms[i], o))
 			continue;
 		out[n++] = &syms[i];
 	}

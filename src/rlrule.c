@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common.h"
 #include "jsonutil.h"
 #include "rlrule.h"
 #include "text.h"
@@ -56,18 +57,6 @@ static const char *const rlrule_ratelimit_members[] = {
 
 const char *const rlrule_content_types[] = {
 	"application/json", "text/html", "text/xml", "text/plain", NULL
-};
-
-/* Characteristics with no key, and the map ones that take one. */
-static const char *const rlrule_plain_chars[] = {
-	"cf.colo.id", "ip.src", "cf.unique_visitor_id", "http.host",
-	"http.request.uri.path", "ip.src.asnum", "ip.src.country",
-	"cf.bot_management.ja3_hash", "cf.bot_management.ja4",
-	"http.request.body.raw", "http.request.body.size", NULL
-};
-static const char *const rlrule_map_chars[] = {
-	"http.request.headers", "http.request.cookies",
-	"http.request.uri.args", "http.request.body.form", NULL
 };
 
 /* The plan partial's limits, by enum expr_plan (NONE as enterprise). */
@@ -357,75 +346,117 @@ rlrule_lists(const cJSON *rule, struct rlrule_problem *p)
 
 /* ---- characteristics --------------------------------------------------- */
 
-/* name["key"] with a non-empty key (lower case for headers). */
+/*
+ * Which fields are characteristics, in which form and from which plan is
+ * the scheme's (expr_char_parse); the service takes them by their current
+ * names, a key without quotes, header names in lower case.
+ */
 static int
-rlrule_map_char(const char *s)
+rlrule_char(const char *s, struct expr_char *c)
 {
-	size_t		 i, n;
-	const char	*k, *end;
+	return (expr_char_parse(s, c) == 0 && !c->alias &&
+	    expr_char_key_ok(c));
+}
 
-	for (i = 0; rlrule_map_chars[i] != NULL; i++) {
-		n = strlen(rlrule_map_chars[i]);
-		if (strncmp(s, rlrule_map_chars[i], n) != 0 ||
-		    strncmp(s + n, "[\"", 2) != 0)
+/* The characteristic every list holds (cf.colo.id). */
+static const char *
+rlrule_char_required(void)
+{
+	struct expr_char	c;
+	size_t			i;
+
+	for (i = 0; expr_char_at(i, &c) == 0; i++)
+		if (c.role & EXPR_CHAR_REQUIRED)
+			return (c.name);
+	return ("?");
+}
+
+/* The characteristics that tell clients apart on the plan, joined with
+ * " or ": "ip.src or cf.unique_visitor_id"; how many. */
+static size_t
+rlrule_clients(enum expr_plan plan, int quote, char *buf, size_t n)
+{
+	struct expr_char	c;
+	size_t			i, k = 0, o = 0;
+	const char		*q = quote ? "\"" : "";
+
+	buf[0] = '\0';
+	for (i = 0; expr_char_at(i, &c) == 0 && o < n; i++) {
+		if (!(c.role & EXPR_CHAR_CLIENT) || !expr_char_plan_ok(&c, plan))
 			continue;
-		k = s + n + 2;
-		end = strchr(k, '"');
-		if (end == NULL || end == k || strcmp(end, "\"]") != 0)
-			return (0);
-		if (i == 0) {
-			for (; k < end; k++) {
-				if (*k >= 'A' && *k <= 'Z')
-					return (0);
-			}
-		}
-		return (1);
+		o += (size_t)snprintf(buf + o, n - o, "%s%s%s%s",
+		    k++ > 0 ? " or " : "", q, c.name, q);
+	}
+	return (k);
+}
+
+/* What a characteristic below the plan needs. */
+static int
+rlrule_char_plan(const char *s, const struct expr_char *c,
+    enum expr_plan plan, const char *field, struct rlrule_problem *p)
+{
+	char	need[64], by[128];
+	size_t	n;
+
+	n = rlrule_clients(plan, 0, by, sizeof by);
+	if (c->plan == EXPR_PLAN_ENTERPRISE)
+		snprintf(need, sizeof need, "Enterprise with Advanced Rate "
+		    "Limiting");
+	else
+		snprintf(need, sizeof need, "the %s plan or above",
+		    expr_plan_title(c->plan));
+	return (rlrule_fail(p, field, 0, "\"%.64s\" needs %s (the %s plan "
+	    "counts by %s%s)", s, need, expr_plan_title(plan), by,
+	    n == 1 ? " only" : ""));
+}
+
+/* The list as a whole (present[]: its fields): the required one, one
+ * client at most (and one at least below Enterprise). */
+static int
+rlrule_chars_whole(const unsigned char *present, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	struct expr_char	 c;
+	const char		*clients[2];
+	size_t			 i, nclients = 0;
+	int			 required = 0;
+	char			 list[128];
+
+	for (i = 0; expr_char_at(i, &c) == 0; i++) {
+		if (!present[c.field])
+			continue;
+		required |= (c.role & EXPR_CHAR_REQUIRED) != 0;
+		if ((c.role & EXPR_CHAR_CLIENT) && nclients < nitems(clients))
+			clients[nclients++] = c.name;
+	}
+	if (!required)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must include \"%s\"", rlrule_char_required()));
+	if (nclients > 1)
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "\"%s\" and \"%s\" cannot both be used: pick one",
+		    clients[0], clients[1]));
+	if (rlrule_restricted(plan) && nclients == 0) {
+		rlrule_clients(plan, 1, list, sizeof list);
+		return (rlrule_fail(p, "ratelimit.characteristics", 0,
+		    "must include %s on the %s plan", list,
+		    expr_plan_title(plan)));
 	}
 	return (0);
 }
 
-/* The keys of a lookup: "name" or an index, comma-separated, then ")". */
+/* A string listed before index i. */
 static int
-rlrule_json_keys(const char *s)
+rlrule_listed(const cJSON *list, int i, const char *s)
 {
-	for (;;) {
-		while (*s == ' ')
-			s++;
-		if (*s == '"') {
-			for (s++; *s != '\0' && *s != '"'; s++) {
-				if (*s == '\\' && s[1] != '\0')
-					s++;
-			}
-			if (*s++ != '"')
-				return (0);
-		} else if (isdigit((unsigned char)*s)) {
-			while (isdigit((unsigned char)*s))
-				s++;
-		} else
-			return (0);
-		while (*s == ' ')
-			s++;
-		if (*s == ')')
-			return (s[1] == '\0');
-		if (*s++ != ',')
-			return (0);
-	}
-}
+	const cJSON	*other;
+	int		 j = 0;
 
-/* lookup_json_string(http.request.body.raw, "key"...) and _integer. */
-static int
-rlrule_json_char(const char *s)
-{
-	static const char *const fns[] = {
-		"lookup_json_string(http.request.body.raw,",
-		"lookup_json_integer(http.request.body.raw,", NULL
-	};
-	size_t	i, n;
-
-	for (i = 0; fns[i] != NULL; i++) {
-		n = strlen(fns[i]);
-		if (strncmp(s, fns[i], n) == 0)
-			return (rlrule_json_keys(s + n));
+	cJSON_ArrayForEach(other, list) {
+		if (j++ >= i)
+			break;
+		if (cJSON_IsString(other) && strcmp(other->valuestring, s) == 0)
+			return (1);
 	}
 	return (0);
 }
@@ -434,23 +465,26 @@ static int
 rlrule_characteristics(const cJSON *list, enum expr_plan plan,
     struct rlrule_problem *p)
 {
-	const cJSON	*item, *other;
-	char		 field[64];
-	const char	*s;
-	int		 i = 0, j, colo = 0, ip = 0, nat = 0;
-	size_t		 k;
+	const cJSON		*item;
+	struct expr_char	 c;
+	unsigned char		 present[EXPR_F__COUNT];
+	char			 field[64];
+	const char		*s;
+	int			 i = 0;
 
 	if (list == NULL)
 		return (rlrule_fail(p, "ratelimit.characteristics", 0,
 		    "required: the values that count requests apart, "
-		    "with \"cf.colo.id\""));
+		    "with \"%s\"", rlrule_char_required()));
 	if (!cJSON_IsArray(list))
 		return (rlrule_fail(p, "ratelimit.characteristics", 0,
 		    "must be an array of strings, not %s",
 		    jsonutil_type_name(list)));
 	if (cJSON_GetArraySize(list) == 0)
 		return (rlrule_fail(p, "ratelimit.characteristics", 0,
-		    "must not be empty: it must include \"cf.colo.id\""));
+		    "must not be empty: it must include \"%s\"",
+		    rlrule_char_required()));
+	memset(present, 0, sizeof present);
 	cJSON_ArrayForEach(item, list) {
 		snprintf(field, sizeof field, "ratelimit.characteristics[%d]",
 		    i);
@@ -458,57 +492,52 @@ rlrule_characteristics(const cJSON *list, enum expr_plan plan,
 			return (rlrule_fail(p, field, 0, "must be a string, "
 			    "not %s", jsonutil_type_name(item)));
 		s = item->valuestring;
-		j = 0;
-		cJSON_ArrayForEach(other, list) {
-			if (j++ >= i)
-				break;
-			if (cJSON_IsString(other) &&
-			    strcmp(other->valuestring, s) == 0)
-				return (rlrule_fail(p, field, 0, "\"%.64s\" "
-				    "is listed twice", s));
-		}
-		for (k = 0; rlrule_plain_chars[k] != NULL; k++) {
-			if (strcmp(s, rlrule_plain_chars[k]) == 0)
-				break;
-		}
-		if (rlrule_plain_chars[k] == NULL && !rlrule_map_char(s) &&
-		    !rlrule_json_char(s))
+		if (rlrule_listed(list, i, s))
+			return (rlrule_fail(p, field, 0, "\"%.64s\" "
+			    "is listed twice", s));
+		if (!rlrule_char(s, &c))
 			return (rlrule_fail(p, field, 0, "\"%.64s\" is not a "
 			    "characteristic (cf.colo.id, ip.src, "
 			    "cf.unique_visitor_id, http.host, "
 			    "http.request.headers[\"name\"], ...; header "
 			    "names in lower case)", s));
-		colo |= strcmp(s, "cf.colo.id") == 0;
-		ip |= strcmp(s, "ip.src") == 0;
-		nat |= strcmp(s, "cf.unique_visitor_id") == 0;
-		if (rlrule_restricted(plan) &&
-		    strcmp(s, "cf.colo.id") != 0 && strcmp(s, "ip.src") != 0 &&
-		    !(strcmp(s, "cf.unique_visitor_id") == 0 &&
-		    plan == EXPR_PLAN_BUSINESS))
-			return (rlrule_fail(p, field, 0, "\"%.64s\" needs %s "
-			    "(the %s plan counts by %s)", s,
-			    strcmp(s, "cf.unique_visitor_id") == 0 ?
-			    "the Business plan or above" :
-			    "Enterprise with Advanced Rate Limiting",
-			    expr_plan_title(plan),
-			    plan == EXPR_PLAN_BUSINESS ?
-			    "ip.src or cf.unique_visitor_id" : "ip.src only"));
+		present[c.field] = 1;
+		if (rlrule_restricted(plan) && !expr_char_plan_ok(&c, plan))
+			return (rlrule_char_plan(s, &c, plan, field, p));
 		i++;
 	}
-	if (!colo)
-		return (rlrule_fail(p, "ratelimit.characteristics", 0,
-		    "must include \"cf.colo.id\""));
-	if (ip && nat)
-		return (rlrule_fail(p, "ratelimit.characteristics", 0,
-		    "\"ip.src\" and \"cf.unique_visitor_id\" cannot both be "
-		    "used: pick one"));
-	if (rlrule_restricted(plan) && !ip && !nat)
-		return (rlrule_fail(p, "ratelimit.characteristics", 0,
-		    "must include \"ip.src\"%s on the %s plan",
-		    plan == EXPR_PLAN_BUSINESS ?
-		    " or \"cf.unique_visitor_id\"" : "",
-		    expr_plan_title(plan)));
-	return (0);
+	return (rlrule_chars_whole(present, plan, p));
+}
+
+size_t
+rlrule_chars_choices(enum expr_plan plan, struct rlrule_chars_choice *out,
+    size_t max)
+{
+	struct expr_char	c;
+	size_t			i, n = 0;
+	int			typed = 0;
+
+	for (i = 0; expr_char_at(i, &c) == 0; i++) {
+		if (!expr_char_plan_ok(&c, plan))
+			continue;
+		if (!(c.role & (EXPR_CHAR_CLIENT | EXPR_CHAR_REQUIRED)))
+			typed = 1;
+		if (!(c.role & EXPR_CHAR_CLIENT) || n == max)
+			continue;
+		snprintf(out[n].value, sizeof out[n].value, "%s, %s",
+		    rlrule_char_required(), c.name);
+		snprintf(out[n].label, sizeof out[n].label, "%s: %s",
+		    c.label, out[n].value);
+		n++;
+	}
+	if (typed && n < max) {
+		out[n].value[0] = '\0';
+		snprintf(out[n].label, sizeof out[n].label, "type them "
+		    "(Advanced: http.request.headers[\"name\"], http.host, "
+		    "ip.src.asnum ...)");
+		n++;
+	}
+	return (n);
 }
 
 /* ---- ratelimit{} ------------------------------------------------------- */

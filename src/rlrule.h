@@ -70,4 +70,18 @@ int	 rlrule_action_terminates(const char *);
 /* The content types of a block's response, NULL-ended. */
 extern const char *const rlrule_content_types[];
 
+/*
+ * The characteristics lists a person picks from on a plan (NONE: every
+ * one), from the scheme: per client ("cf.colo.id, ip.src", labelled "per
+ * IP: cf.colo.id, ip.src"), then, where the plan counts by more, an empty
+ * value: the list is typed. Up to max into c; returns how many.
+ */
+#define RLRULE_CHOICE_MAX	128
+struct rlrule_chars_choice {
+	char	 value[RLRULE_CHOICE_MAX];
+	char	 label[2 * RLRULE_CHOICE_MAX];
+};
+size_t	 rlrule_chars_choices(enum expr_plan, struct rlrule_chars_choice *,
+	     size_t);
+
 #endif

@@ -221,60 +221,52 @@ sim_eval_free(const struct simulate *sim, struct sim_eval *ev)
 
 /* ---- reading the rules ------------------------------------------------- */
 
-static const struct {
-	const char		*name;
-	enum sim_char_kind	 kind;
-} sim_char_names[] = {
-	{ "cf.colo.id",				SC_COLO },
-	{ "ip.src",				SC_IP },
-	{ "cf.unique_visitor_id",		SC_IP },
-	{ "http.host",				SC_HOST },
-	{ "http.request.uri.path",		SC_PATH },
-	{ "ip.src.country",			SC_COUNTRY },
-	{ "ip.geoip.country",			SC_COUNTRY },
-	{ "ip.src.asnum",			SC_ASN },
-	{ "ip.geoip.asnum",			SC_ASN },
-	{ "cf.bot_management.ja3_hash",		SC_JA3 },
-	{ "cf.bot_management.ja4",		SC_JA4 },
-};
-
-static const struct {
-	const char		*prefix;
-	enum sim_char_kind	 kind;
-} sim_char_maps[] = {
-	{ "http.request.headers[\"",	SC_HEADER },
-	{ "http.request.cookies[\"",	SC_COOKIE },
-	{ "http.request.uri.args[\"",	SC_ARG },
-};
+/*
+ * What an access log line holds of a characteristic's field (which fields
+ * are characteristics is the scheme's, expr_char_parse); SC_NONE for
+ * what no log carries.
+ */
+static enum sim_char_kind
+sim_char_kind(const struct expr_char *ec)
+{
+	if (ec->form == EXPR_CHAR_JSON)
+		return (SC_NONE);
+	switch (ec->field) {
+	case EXPR_F_COLO_ID:		return (SC_COLO);
+	case EXPR_F_IP_SRC:		return (SC_IP);
+	case EXPR_F_UNIQUE_VISITOR_ID:	return (SC_IP);
+	case EXPR_F_HTTP_HOST:		return (SC_HOST);
+	case EXPR_F_URI_PATH:		return (SC_PATH);
+	case EXPR_F_IP_COUNTRY:		return (SC_COUNTRY);
+	case EXPR_F_IP_ASNUM:		return (SC_ASN);
+	case EXPR_F_BOT_JA3:		return (SC_JA3);
+	case EXPR_F_BOT_JA4:		return (SC_JA4);
+	case EXPR_F_HEADERS:		return (SC_HEADER);
+	case EXPR_F_COOKIES:		return (SC_COOKIE);
+	case EXPR_F_URI_ARGS:		return (SC_ARG);
+	default:			return (SC_NONE);
+	}
+}
 
 static void
 sim_char_parse(const char *text, struct sim_char *c)
 {
-	size_t	i, plen, len = strlen(text);
-	char	*p;
+	struct expr_char	 ec;
+	char			*p;
 
 	c->name = NULL;
-	for (i = 0; i < sizeof sim_char_names / sizeof sim_char_names[0]; i++) {
-		if (strcmp(text, sim_char_names[i].name) == 0) {
-			c->kind = sim_char_names[i].kind;
-			return;
-		}
+	if (expr_char_parse(text, &ec) != 0) {
+		c->kind = SC_NONE;
+		return;
 	}
-	for (i = 0; i < sizeof sim_char_maps / sizeof sim_char_maps[0]; i++) {
-		plen = strlen(sim_char_maps[i].prefix);
-		if (len > plen + 2 && strncmp(text, sim_char_maps[i].prefix,
-		    plen) == 0 && strcmp(text + len - 2, "\"]") == 0) {
-			c->kind = sim_char_maps[i].kind;
-			c->name = xstrdup(text + plen);
-			c->name[len - plen - 2] = '\0';
-			if (c->kind == SC_HEADER)
-				for (p = c->name; *p != '\0'; p++)
-					if (*p >= 'A' && *p <= 'Z')
-						*p = (char)(*p - 'A' + 'a');
-			return;
-		}
-	}
-	c->kind = SC_NONE;
+	c->kind = sim_char_kind(&ec);
+	if (c->kind == SC_NONE || ec.form != EXPR_CHAR_KEY)
+		return;
+	c->name = xstrndup(ec.key, ec.keylen);
+	if (ec.lower_keys)
+		for (p = c->name; *p != '\0'; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
 }
 
 static void

@@ -1078,19 +1078,16 @@ rlform_pick_seconds(struct rlform *f, const char **labels, int timeout)
 		    cur));
 }
 
+/* The lists the plan may use, from the scheme ("": type them). */
 static void
 rlform_pick_chars(struct rlform *f, const char **labels)
 {
-	rlform_pick_add(f, labels, "cf.colo.id, ip.src", xstrdup("per IP: "
-	    "cf.colo.id, ip.src"));
-	if (f->plan == EXPR_PLAN_NONE || f->plan >= EXPR_PLAN_BUSINESS)
-		rlform_pick_add(f, labels, "cf.colo.id, cf.unique_visitor_id",
-		    xstrdup("per IP with NAT: cf.colo.id, "
-		    "cf.unique_visitor_id"));
-	if (f->plan == EXPR_PLAN_NONE || f->plan == EXPR_PLAN_ENTERPRISE)
-		rlform_pick_add(f, labels, "", xstrdup("type them (Advanced: "
-		    "http.request.headers[\"name\"], http.host, "
-		    "ip.src.asnum ...)"));
+	struct rlrule_chars_choice	c[RLFORM_PICKS];
+	size_t				n, i;
+
+	n = rlrule_chars_choices(f->plan, c, nitems(c));
+	for (i = 0; i < n; i++)
+		rlform_pick_add(f, labels, c[i].value, xstrdup(c[i].label));
 }
 
 static void
