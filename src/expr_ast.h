@@ -350,6 +350,14 @@ int				 expr_scheme_phase_ok(unsigned,
 				     const struct expr_options *);
 int				 expr_scheme_plan_ok(enum expr_plan,
 				     const struct expr_options *);
+/* Why the options' phase may not use a field written as name (len
+ * bytes): "'X' is available in custom rules, not in rate limiting
+ * rules". */
+void				 expr_scheme_phase_why(
+				     const struct expr_field_info *,
+				     const char *, size_t,
+				     const struct expr_options *, char *,
+				     size_t);
 const char			*expr_op_name(enum expr_op);
 /* "String", "Array<String>", ... into buf of size n. */
 const char			*expr_type_name(unsigned, char *, size_t);

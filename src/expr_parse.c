@@ -2,8 +2,11 @@
  * The Rules language's parser and type checker (api-map-next 12.1, 12.2):
  * text to the compiled tree of expr_ast.h, refusing at parse time what the
  * service refuses, each refusal with the column where it starts. Literals
- * the evaluator needs compiled are in expr_compile.c, function calls'
- * signatures in expr_call.c.
+ * the evaluator needs compiled are in expr_compile.c, function calls in
+ * expr_call.c (checked against the scheme's rows).
+ *
+ * Over 1 000 lines: one recursive descent, its rules calling each other,
+ * reads best as one file, top to bottom.
  */
 #include "config.h"
 
@@ -456,53 +459,12 @@ expect_msg(struct parser *p, size_t off, const char *what)
 		    found);
 }
 
-/* "custom rules and transform rules" */
-static void
-phases_text(unsigned phases, char *buf, size_t n)
-{
-	unsigned	bit, left = phases;
-	size_t		o = 0;
-
-	buf[0] = '\0';
-	for (bit = 1; left != 0 && o < n; bit <<= 1) {
-		if (!(left & bit))
-			continue;
-		left &= ~bit;
-		o += (size_t)snprintf(buf + o, n - o, "%s%s", o == 0 ? "" :
-		    left == 0 ? " and " : ", ", expr_phase_title(bit));
-	}
-}
-
-/* A field the options' phase does not have. */
-static void
-field_phase_error(struct parser *p, const struct expr_field_info *fi,
-    size_t off, size_t len)
-{
-	const char	*name = p->lx.s + off;
-	char		 where[128];
-
-	if (fi->phases == 0 && fi->chars != 0)
-		expr_lex_error(&p->lx, off, len, "'%.*s' is a rate limiting "
-		    "characteristic, not allowed in an expression", (int)len,
-		    name);
-	else if ((fi->phases & EXPR_PHASE_COUNTING) &&
-	    (expr_options_phases(&p->opts) & EXPR_PHASE_RATELIMIT))
-		expr_lex_error(&p->lx, off, len, "'%s' is only allowed in a "
-		    "counting expression", fi->name);
-	else {
-		phases_text(fi->phases, where, sizeof where);
-		expr_lex_error(&p->lx, off, len, "'%.*s' is available in %s, "
-		    "not in %s", (int)len, name, fi->phases != 0 ? where :
-		    "no phase", expr_phase_title(expr_options_phases(
-		    &p->opts)));
-	}
-}
-
 static int
 field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 {
 	const struct expr_field_info	*fi;
 	const char			*name = p->lx.s + off, *alt;
+	char				 why[256];
 
 	if ((fi = expr_field_lookup(name, len, NULL)) == NULL) {
 		if ((alt = expr_suggest(name, len, 0)) != NULL)
@@ -514,7 +476,8 @@ field_at(struct parser *p, struct expr_node *n, size_t off, size_t len)
 		return (-1);
 	}
 	if (!expr_scheme_phase_ok(fi->phases, &p->opts)) {
-		field_phase_error(p, fi, off, len);
+		expr_scheme_phase_why(fi, name, len, &p->opts, why, sizeof why);
+		expr_lex_error(&p->lx, off, len, "%s", why);
 		return (-1);
 	}
 	if (!plan_ok(p, fi->plan)) {

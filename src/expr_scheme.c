@@ -209,6 +209,44 @@ expr_scheme_plan_ok(enum expr_plan need, const struct expr_options *o)
 	    need == EXPR_PLAN_NONE || need <= o->plan);
 }
 
+/* "custom rules and transform rules" */
+static void
+phases_text(unsigned phases, char *buf, size_t n)
+{
+	unsigned	bit, left = phases;
+	size_t		o = 0;
+
+	buf[0] = '\0';
+	for (bit = 1; left != 0 && o < n; bit <<= 1) {
+		if (!(left & bit))
+			continue;
+		left &= ~bit;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", o == 0 ? "" :
+		    left == 0 ? " and " : ", ", expr_phase_title(bit));
+	}
+}
+
+void
+expr_scheme_phase_why(const struct expr_field_info *fi, const char *name,
+    size_t len, const struct expr_options *o, char *buf, size_t n)
+{
+	char	where[128];
+
+	if (fi->phases == 0 && fi->chars != 0)
+		snprintf(buf, n, "'%.*s' is a rate limiting characteristic, "
+		    "not allowed in an expression", (int)len, name);
+	else if ((fi->phases & EXPR_PHASE_COUNTING) &&
+	    (expr_options_phases(o) & EXPR_PHASE_RATELIMIT))
+		snprintf(buf, n, "'%s' is only allowed in a counting "
+		    "expression", fi->name);
+	else {
+		phases_text(fi->phases, where, sizeof where);
+		snprintf(buf, n, "'%.*s' is available in %s, not in %s",
+		    (int)len, name, fi->phases != 0 ? where : "no phase",
+		    expr_phase_title(expr_options_phases(o)));
+	}
+}
+
 /* ---- the listing: completion and help ------------------------------------ */
 
 static struct expr_symbol	*expr_syms;
