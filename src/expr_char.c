@@ -136,12 +136,12 @@ int
 expr_char_at(size_t at, struct expr_char *c)
 {
 	const struct expr_field_info	*fi;
-	enum expr_field			 f;
+	size_t				 i;
 	unsigned			 form;
 
-	for (f = EXPR_F_NONE + 1; f < EXPR_F__COUNT; f++) {
-		if ((fi = expr_field_info(f)) == NULL || fi->chars == 0 ||
-		    at-- > 0)
+	for (i = 0; i < expr_nfields; i++) {
+		fi = &expr_field_rows[i];
+		if (fi->alias || fi->chars == 0 || at-- > 0)
 			continue;
 		form = fi->chars & EXPR_CHAR_PLAIN ? EXPR_CHAR_PLAIN :
 		    fi->chars & EXPR_CHAR_KEY ? EXPR_CHAR_KEY : EXPR_CHAR_JSON;
