@@ -694,6 +694,47 @@ rlrules_action(struct panel *p, enum action a)
 	}
 }
 
+static void
+rlrules_move_up_yes(struct tui *t, void *arg, const char *answer)
+{
+	(void)t;
+	(void)answer;
+	rlrules_move(arg, 0);
+}
+
+static void
+rlrules_move_down_yes(struct tui *t, void *arg, const char *answer)
+{
+	(void)t;
+	(void)answer;
+	rlrules_move(arg, 1);
+}
+
+/*
+ * K or J with rules marked: a move is of one rule, the one under the
+ * cursor; the question says so rather than leave the marks unsaid.
+ */
+static void
+rlrules_move_ask(struct panel *p, int down)
+{
+	struct buf	m;
+	size_t		n = rows_mark_count(p->rows);
+
+	if (tui_refuse_readonly(p->tui, down ? "move down" : "move up") ||
+	    panel_current_id(p) == NULL)
+		return;
+	buf_init(&m);
+	buf_addf(&m, "Move %s ", panel_noun(p));
+	panel_name_record(p, panel_current_id(p), &m);
+	buf_addf(&m, " %s? Only the rule under the cursor moves: the %zu "
+	    "marked one%s stay%s where %s. (y/n)", down ? "down" : "up", n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it is" :
+	    "they are");
+	dialog_confirm(p->tui, down ? "move down" : "move up", buf_str(&m),
+	    down ? rlrules_move_down_yes : rlrules_move_up_yes, p, NULL);
+	buf_free(&m);
+}
+
 /*
  * The actions of the rate-limit-rules key context (K, J, v); 0 for any
  * other.
@@ -706,7 +747,10 @@ rlrules_kind_action(struct panel *p, enum action a)
 	switch (a) {
 	case ACTION_MOVE_UP:
 	case ACTION_MOVE_DOWN:
-		rlrules_move(p, a == ACTION_MOVE_DOWN);
+		if (rows_mark_count(p->rows) > 0)
+			rlrules_move_ask(p, a == ACTION_MOVE_DOWN);
+		else
+			rlrules_move(p, a == ACTION_MOVE_DOWN);
 		return (TUI_HANDLED);
 	case ACTION_VERSIONS:
 		rlversions_open(p);
