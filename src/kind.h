@@ -100,12 +100,28 @@ enum kind_format {
  * list; a one-shot command's table leaves it out. */
 #define KIND_COL_PER_RECORD	0x4
 
+/*
+ * kind_column priorities: a console list on a narrow screen keeps the
+ * columns of higher priority and gives them their room first, equal ones
+ * in the order of the columns. A column shows only when those two
+ * priorities or more above it could also grow to their max: a name is
+ * whole before the other columns but the text show, the text has its room
+ * before the details and the id.
+ */
+#define KIND_COL_NAME		2
+#define KIND_COL_TEXT		1
+#define KIND_COL_DETAIL		(-1)
+#define KIND_COL_ID		(-2)
+
 struct kind_column {
 	const char		*header;
 	const char		*path;		/* "status.state" */
 	const char		*path2;		/* KIND_FMT_RATE: the period */
 	int			 width;		/* 0: what is left */
-	int			 max;		/* the widest it grows to */
+	/* The widest it grows to; width 0: the room it asks before columns
+	 * of lower priority get any (it still takes what is left). */
+	int			 max;
+	int			 priority;	/* KIND_COL_NAME...; 0 */
 	enum kind_format	 format;
 	int			 flags;
 	const char		*none;		/* shown for no value; "-" */

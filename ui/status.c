@@ -187,7 +187,7 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 	if (key != -1) {
 		keymap_key_name(key, cmd, sizeof cmd);
 		if (t->nhistory == 0 && t->npanels <= 1)
-			buf_addf(b, "  %svideos %srl …", cmd, cmd);
+			buf_addf(b, "  %srules %svideos …", cmd, cmd);
 		else
 			buf_addf(b, "  %s command", cmd);
 	}

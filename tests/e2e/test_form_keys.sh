@@ -56,7 +56,7 @@ e2e_keys y
 last_row '^ \? help  : command  / filter  Enter details  n new'
 
 # A generic form (a legacy rate limit's): its keys, then the list's.
-e2e_command rl '^ rate-limits  8$'
+e2e_command rl '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_keys n
 e2e_wait_for "new rate-limits"
 last_row '^ Tab/S-Tab move  Left/Right/letter pick a choice  Enter submit  Esc cancel$'

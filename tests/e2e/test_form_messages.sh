@@ -29,7 +29,7 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 
 # ---- the rate-limits form: an error of three rows and more
-e2e_command rate-limits '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  [0-9]+$'
 e2e_keys n
 e2e_wait_for 'new rate-limits'
 e2e_keys Tab Tab Tab Tab
@@ -162,7 +162,7 @@ e2e_keys y
 e2e_wait_gone 'new rate limiting rule'
 
 # ---- the migration preview shows what a key did
-e2e_command rate-limits '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  [0-9]+$'
 e2e_keys M
 e2e_wait_for 'migrate 1 legacy rate limit'
 e2e_wait_for 'y add them  d add them'

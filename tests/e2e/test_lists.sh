@@ -132,7 +132,7 @@ e2e_keys q
 e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
 
 # ---- the (y/n) stays at 50 columns: the question wraps.
-open_kind rl "^ rate-limits  8$"
+open_kind rl "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_keys G
 e2e_wait_match "^> Image hotlinking that reaches the origin$"
 e2e_wait_match "^  Public API burst limit \(observing before enfor…$"
@@ -178,6 +178,6 @@ e2e_keys o
 e2e_wait_for "sort by (Enter; O reversed)"
 e2e_keys Down O
 e2e_wait_match '^  METHODv +HOST'
-open_kind rl "^ rate-limits  8$"
+open_kind rl "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_wait_match '^> Protect the login form from credential~ '
 e2e_quit_and_check_sane : q Enter
