@@ -90,7 +90,8 @@ enum kind_format {
 	KIND_FMT_NUMBER,	/* 0.465, 2050.22 */
 	KIND_FMT_LIST,		/* ["GET","POST"] -> "GET,POST" */
 	KIND_FMT_RATE,		/* path per path2 seconds: "5/1m" */
-	KIND_FMT_RATE_SECONDS	/* the same, the period in seconds: "5/60s" */
+	KIND_FMT_RATE_SECONDS,	/* the same, the period in seconds: "5/60s" */
+	KIND_FMT_PER_HOUR	/* path per path2 seconds, per hour: "2050", "12.3k" */
 };
 
 /* kind_column flags. */
@@ -363,6 +364,13 @@ const struct kind_column *kind_column_find(const struct kind *,
 int		 kind_column_value(const struct kind *,
 		     const struct kind_column *, const cJSON *, char *,
 		     size_t);
+
+/*
+ * A KIND_FMT_PER_HOUR column's number in record: 0 with the count per
+ * hour, or -1 when the count or a positive period is missing.
+ */
+int		 kind_per_hour(const struct kind_column *, const cJSON *,
+		     double *);
 
 /* "a, b, c" for a NULL-terminated list of values. */
 void		 kind_values_text(const char *const *, struct buf *);

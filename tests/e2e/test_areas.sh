@@ -2,7 +2,8 @@
 # The console says which area a list is in: the first list names its own
 # and where the others are (rate limiting rules first, not the legacy
 # API), until the first command; the legacy rate limits list and its
-# form say the cloud has retired that API.
+# form say the cloud has retired that API. At 80 columns the discovered
+# operations keep a column of their traffic.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -30,6 +31,13 @@ e2e_keys q
 e2e_wait_match '^ operations  300$'
 e2e_assert_not_contains "API Shield endpoint management"
 e2e_wait_match '^ \? help  : command  / filter'
+
+# At 80 columns the discovered operations show their traffic per hour.
+e2e_command dops '^ discovered-operations  40$'
+e2e_wait_match '^  METHOD  HOST +ENDPOINT +STATE +REQ/H$'
+e2e_wait_match '^> POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved +2050$'
+e2e_keys q
+e2e_wait_match '^ operations  300$'
 
 # The one-shot kinds list names what replaces the legacy API.
 "$EDGETUI" kinds | grep -E '^rate-limits .*\(deprecated: use rate-limit-rules\)$' >/dev/null ||

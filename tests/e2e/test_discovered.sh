@@ -66,12 +66,12 @@ e2e_wait_match '^ operations  300$'
 
 # The command line takes an alias of the kind.
 e2e_command dops '^ discovered-operations  40$'
-e2e_assert_contains "STATE   ORIGIN"
+e2e_assert_contains "STATE   REQ/H  ORIGIN"
 e2e_wait_match '^[ >] POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
 e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '
 e2e_wait_match '^[ >] GET +auth\.example\.com +/\.well-known/openid-configuration +ignored '
 # Both origins fit, and the endpoint keeps its room (120 columns).
-e2e_wait_match '^[ >] POST +api\.example\.com +/v2/users +ignored +ML,SessionIdentifier +[0-9]'
+e2e_wait_match '^[ >] POST +api\.example\.com +/v2/users +ignored +[0-9]+ +ML,SessionIdentifier +[0-9]'
 
 # A saved one cannot go back to review: the server's reason is shown
 # and nothing changes.

@@ -689,6 +689,28 @@ test_cell_time(void **state)
 }
 
 static void
+test_cell_per_hour(void **state)
+{
+	const char	*one = "{\"features\":{\"traffic_stats\":"
+			    "{\"requests\":%s,\"period_seconds\":%s}}}";
+	char		 json[256];
+
+	(void)state;
+	/* A discovered operation's traffic, per hour whatever the period. */
+	snprintf(json, sizeof json, one, "2050.22", "3600");
+	CELL(&kind_discovered_operations, "REQ/H", json, "2050");
+	snprintf(json, sizeof json, one, "500", "600");
+	CELL(&kind_discovered_operations, "REQ/H", json, "3000");
+	snprintf(json, sizeof json, one, "12345", "3600");
+	CELL(&kind_discovered_operations, "REQ/H", json, "12.3k");
+	snprintf(json, sizeof json, one, "4.5e6", "3600");
+	CELL(&kind_discovered_operations, "REQ/H", json, "4.5M");
+	snprintf(json, sizeof json, one, "10", "0");
+	MISSING(&kind_discovered_operations, "REQ/H", json);
+	MISSING(&kind_discovered_operations, "REQ/H", "{}");
+}
+
+static void
 test_cell_bytes(void **state)
 {
 	(void)state;
@@ -950,7 +972,8 @@ check_columns(const struct kind *k)
 			fail_msg("%s: column %s shows %s, no field", k->name,
 			    c->header, c->path);
 		if ((c->format == KIND_FMT_RATE ||
-		    c->format == KIND_FMT_RATE_SECONDS) != (c->path2 != NULL))
+		    c->format == KIND_FMT_RATE_SECONDS ||
+		    c->format == KIND_FMT_PER_HOUR) != (c->path2 != NULL))
 			fail_msg("%s: column %s path2", k->name, c->header);
 		if (c->path2 != NULL && kind_field_find(k, c->path2) == NULL)
 			fail_msg("%s: column %s path2 %s", k->name, c->header,
@@ -1115,6 +1138,7 @@ main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_schema_tables_shared),
 		cmocka_unit_test(test_cell_time),
+		cmocka_unit_test(test_cell_per_hour),
 		cmocka_unit_test(test_cell_bytes),
 		cmocka_unit_test(test_cell_duration),
 		cmocka_unit_test(test_cell_pct_bool),
