@@ -258,10 +258,33 @@ dialog_draw(struct tui *t, struct dialog *d)
 	free(hrows);
 }
 
+/* The dialog's own keys on the last line, in place of the list's. */
+static const char *
+dialog_keys(const struct dialog *d)
+{
+	switch (d->type) {
+	case DIALOG_CONFIRM:
+		return ("y yes  n no  Esc cancel");
+	case DIALOG_TYPED:
+		return ("type the answer  Enter confirm  Esc cancel");
+	case DIALOG_PROMPT:
+		return (d->files ? "Enter ok  Tab complete the path  Esc "
+		    "cancel" : "Enter ok  Esc cancel");
+	case DIALOG_WAIT:
+		return ("Esc cancel");
+	case DIALOG_NOTICE:
+		return ("Enter close");
+	}
+	return ("");
+}
+
 static void
 dialog_draw_modal(struct tui *t, struct modal *m)
 {
-	dialog_draw(t, (struct dialog *)m);
+	struct dialog	*d = (struct dialog *)m;
+
+	dialog_draw(t, d);
+	status_draw_keys(t, -1, dialog_keys(d));
 }
 
 static struct dialog *
