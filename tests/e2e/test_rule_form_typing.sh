@@ -17,9 +17,9 @@ e2e_command rules '^ rate-limit-rules  6$'
 # ---- n: every letter typed lands in the description.
 e2e_keys n
 e2e_wait_for "new rate limiting rule"
-e2e_wait_for "type to edit"
 e2e_type "API key brute force"
 e2e_wait_match '^ description +API key brute force *$'
+e2e_wait_for "type to edit"
 e2e_type " Search jklq"
 e2e_wait_match '^ description +API key brute force Search jklq *$'
 e2e_assert_contains "new rate limiting rule"
@@ -56,9 +56,9 @@ e2e_wait_gone "new rate limiting rule"
 e2e_wait_match '^> 1 +Login form'
 e2e_keys e
 e2e_wait_for "edit rate limiting rule "
-e2e_wait_for "type to edit"
 e2e_type " now"
 e2e_wait_match '^ description +Login form: block credential stuffing now *$'
+e2e_wait_for "type to edit"
 e2e_keys Escape
 e2e_wait_for "Discard the changes in this form? (y/n)"
 e2e_keys y
