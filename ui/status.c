@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "configfile.h"
 #include "http.h"
 #include "screen.h"
 #include "text.h"
@@ -16,46 +17,131 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+/* The first len digits of an id and an ellipsis, or "-". */
 static void
-status_short_id(const char *id, char *out, size_t len)
+status_short_id(const char *id, size_t len, char *out, size_t size)
 {
 	if (id == NULL)
-		snprintf(out, len, "-");
-	else if (strlen(id) > 8)
-		snprintf(out, len, "%.8s…", id);
+		snprintf(out, size, "-");
+	else if (strlen(id) > len)
+		snprintf(out, size, "%.*s%s", (int)len, id, screen_ellipsis());
 	else
-		snprintf(out, len, "%s", id);
+		snprintf(out, size, "%s", id);
 }
 
+/*
+ * The host (and port) of the server when the environment or an option
+ * sends the session elsewhere than its profile says; else NULL. Never a
+ * user or password the URL may hold.
+ */
+static char *
+status_server(struct tui *t)
+{
+	const struct config_profile	*prof;
+	const char			*u = t->session.base_url, *at, *end;
+	char				*host, *clean;
+
+	if (u == NULL || t->cfg == NULL || t->session.profile == NULL ||
+	    (prof = config_profile(t->cfg, t->session.profile)) == NULL ||
+	    prof->base_url == NULL || strcmp(prof->base_url, u) == 0)
+		return (NULL);
+	if ((at = strstr(u, "://")) != NULL)
+		u = at + 3;
+	end = u + strcspn(u, "/?#");
+	for (at = u; at < end; at++)
+		if (*at == '@')
+			u = at + 1;
+	host = xstrndup(u, (size_t)(end - u));
+	clean = text_clean(host);
+	free(host);
+	return (clean);
+}
+
+#define STATUS_HEADER_LEVELS	4
+
+/*
+ * The header's left part at a level of detail, 0 the most: the program's
+ * name goes first, then the ids' length and the word "server", then the
+ * other words.
+ */
+static char *
+status_header_left(struct tui *t, const char *server, int level)
+{
+	struct buf	 b;
+	char		 acc[32], zone[32];
+	const char	*profile = t->session.profile != NULL ?
+			    t->session.profile : "-";
+	size_t		 idlen = level >= 2 ? 4 : 8;
+
+	status_short_id(t->session.scope.account, idlen, acc, sizeof acc);
+	status_short_id(t->session.scope.zone, idlen, zone, sizeof zone);
+	buf_init(&b);
+	if (level == 0)
+		buf_adds(&b, " edgetui ");
+	if (level < 3)
+		buf_addf(&b, " profile %s ", profile);
+	else
+		buf_addf(&b, " %s ", profile);
+	if (server != NULL)
+		buf_addf(&b, " %s%s ", level < 2 ? "server " : "", server);
+	if (level < 3)
+		buf_addf(&b, " account %s  zone %s ", acc, zone);
+	else
+		buf_addf(&b, " %s  %s ", acc, zone);
+	return (buf_detach(&b, NULL));
+}
+
+/*
+ * The header: where (profile, a server the profile does not name,
+ * account, zone), READ-ONLY, the transfers and the budget left. A narrow
+ * screen keeps the budget and the badge whole: the transfers' summary
+ * goes first, then the left part says less, then it is cut.
+ */
 void
 status_draw_header(struct tui *t)
 {
-	char	 acc[32], zone[32], *left, right[128];
-	struct buf xb;
-	attr_t	 a = screen_role(THEME_ROLE_HEADER);
-	int	 x, w = COLS;
-	long	 budget;
+	struct buf	 xb;
+	char		*left = NULL, *server, *cut, right[128];
+	const char	*badge = t->session.readonly ? " READ-ONLY " : "";
+	attr_t		 a = screen_role(THEME_ROLE_HEADER);
+	int		 x, w = COLS, level, xfers, rw;
+	long		 budget;
 
-	status_short_id(t->session.scope.account, acc, sizeof acc);
-	status_short_id(t->session.scope.zone, zone, sizeof zone);
-	screen_fill(0, 0, w, a);
-	left = xprintf(" edgetui  profile %s  account %s  zone %s ",
-	    t->session.profile != NULL ? t->session.profile : "-", acc, zone);
-	x = screen_put(0, 0, w, left, a | A_BOLD);
-	free(left);
-	if (t->session.readonly && x + 11 < w)
-		x += screen_put(0, x, w - x, " READ-ONLY ",
-		    screen_role(THEME_ROLE_BADGE));
 	budget = t->http != NULL ? http_budget_left(t->http) : -1;
 	t->budget_shown = budget;
 	buf_init(&xb);
 	transfers_summary(t, &xb);
-	snprintf(right, sizeof right, "%s%s budget %ld ", buf_str(&xb),
-	    xb.len > 0 ? "  " : "", budget);
-	buf_free(&xb);
-	if ((int)text_width(right) + x < w)
+	server = status_server(t);
+	for (xfers = xb.len > 0; xfers >= 0; xfers--) {
+		snprintf(right, sizeof right, "%s%s budget %ld ", xfers ?
+		    buf_str(&xb) : "", xfers ? "  " : "", budget);
+		rw = (int)text_width(right) + (int)text_width(badge);
+		for (level = 0; level < STATUS_HEADER_LEVELS; level++) {
+			free(left);
+			left = status_header_left(t, server, level);
+			if ((int)text_width(left) + rw <= w)
+				break;
+		}
+		if (level < STATUS_HEADER_LEVELS)
+			break;
+	}
+	if ((int)text_width(left) + rw > w) {
+		cut = text_ellipsize(left, (size_t)MAXIMUM(w - rw, 0),
+		    screen_ellipsis());
+		free(left);
+		left = cut;
+	}
+	screen_fill(0, 0, w, a);
+	x = screen_put(0, 0, w, left, a | A_BOLD);
+	if (*badge != '\0' && x + (int)text_width(badge) <= w)
+		x += screen_put(0, x, w - x, badge,
+		    screen_role(THEME_ROLE_BADGE));
+	if ((int)text_width(right) + x <= w)
 		screen_put(0, w - (int)text_width(right),
 		    (int)text_width(right), right, a);
+	free(left);
+	free(server);
+	buf_free(&xb);
 }
 
 /* ---- the footer's hints: actions, with the keys the keymap binds ------ */
