@@ -319,45 +319,153 @@ status_fit(struct buf *b, size_t cols)
 	b->len = (size_t)(end - s);
 }
 
+/* A row of s, its first len bytes without the blanks that end it. */
+static char *
+status_row(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return (xstrndup(s, len));
+}
+
 /*
  * The message in rows of at most cols columns, broken after a space where
- * one is near and at each of its own line breaks (a line keeps its
- * indentation: a caret stays under its column); past max rows the last
- * one ends with more (where the rest is). Returns the rows used.
+ * one fits, so a word (an id) is split only when longer than a row, and
+ * at each of its own line breaks (a line keeps its indentation: a caret
+ * stays under its column); past max rows the last one ends with more
+ * (where the rest is). Returns the rows used.
  */
 static size_t
 status_wrap_more(const char *s, size_t cols, char **rows, size_t max,
     const char *more)
 {
-	char	*row, *sp;
-	size_t	 n = 0, len, eol;
+	char	*line, *row;
+	size_t	 n = 0, eol, k, room;
 
 	if (text_width(more) + 8 > cols)
 		more = " …";
 	while (*s != '\0' && n < max) {
 		eol = strcspn(s, "\n");
-		row = xstrndup(s, eol);
-		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
-		len = strlen(row);
-		if (len < eol && (sp = strrchr(row, ' ')) != NULL &&
-		    sp > row && text_width(sp) < cols / 3)
-			*sp = '\0';
-		len = strlen(row);
-		if (n + 1 == max && s[len] != '\0' &&
-		    strcmp(s + len, "\n") != 0) {
+		line = xstrndup(s, eol);
+		/* The last row: all that is left, else a part and more. */
+		room = cols;
+		if (n + 1 == max && (text_width(line) > cols ||
+		    (s[eol] == '\n' && s[eol + 1] != '\0')))
+			room = cols - text_width(more);
+		k = text_wrap(line, room);
+		row = status_row(line, k);
+		free(line);
+		if (room < cols) {
 			rows[n++] = xprintf("%s%s", row, more);
 			free(row);
 			break;
 		}
 		rows[n++] = row;
-		s += len;
-		if (*s == '\n')
+		s += k;
+		if (k == eol && *s == '\n')
 			s++;
 		else
 			for (; *s == ' '; s++)
 				;
 	}
 	return (n);
+}
+
+/* Whether the len bytes at s are a caret line: blanks, then '^'s. */
+static int
+status_is_caret(const char *s, size_t len)
+{
+	size_t	i = strspn(s, " ");
+
+	if (i >= len || s[i] != '^')
+		return (0);
+	for (; i < len; i++)
+		if (s[i] != '^')
+			return (0);
+	return (1);
+}
+
+/* The byte offset of display column col in s (its end when past). */
+static size_t
+status_column_offset(const char *s, size_t col)
+{
+	char	*copy = xstrdup(s);
+	size_t	 off;
+
+	text_cut(copy, col);
+	off = strlen(copy);
+	free(copy);
+	return (off);
+}
+
+/*
+ * A line and the caret under it in a row each of cols columns: the part
+ * of the line around the caret, an ellipsis where it is cut, the caret
+ * moved with it.
+ */
+static void
+status_caret_rows(const char *line, const char *caret, size_t cols,
+    char **lrow, char **crow)
+{
+	size_t	 c0 = strspn(caret, " "), c1 = strlen(caret), ws = 0;
+	char	*tail, *row;
+
+	if (c1 + 1 > cols && cols > c1 - c0 + 2) {
+		/*
+		 * The caret at the middle of the row, after the ellipsis, or
+		 * further right when the line's end is near.
+		 */
+		ws = c0 - MINIMUM(c0 - 1, (cols - (c1 - c0)) / 2);
+		if (text_width(line) + 1 - cols < ws)
+			ws = MAXIMUM(text_width(line) + 1 - cols, 1);
+	}
+	tail = ws > 0 ? xprintf("%s%s", screen_ellipsis(), line +
+	    status_column_offset(line, ws + 1)) : xstrdup(line);
+	row = text_ellipsize(tail, cols, screen_ellipsis());
+	*lrow = row;
+	*crow = xprintf("%*s%s", (int)(c0 - ws), "", caret + c0);
+	text_cut(*crow, cols);
+	free(tail);
+}
+
+/*
+ * A message that ends with a line and the caret under it (a lint error):
+ * what comes before wraps in max - 2 rows, the line and its caret take
+ * one each, so the caret is never what gives way. Returns the rows used,
+ * or 0 when s is not such a message or there is no room.
+ */
+static size_t
+status_wrap_caret(const char *s, size_t cols, char **rows, size_t max,
+    const char *more)
+{
+	const char	*last, *prev;
+	size_t		 len = strlen(s), n;
+	char		*head, *line, *caret;
+
+	while (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (max < 3 || cols < 8 || len == 0)
+		return (0);
+	for (last = s + len; last > s && last[-1] != '\n'; last--)
+		;
+	if (last == s || !status_is_caret(last, (size_t)(s + len - last)))
+		return (0);
+	for (prev = last - 1; prev > s && prev[-1] != '\n'; prev--)
+		;
+	/* Only when the line does not show whole over the caret. */
+	line = xstrndup(prev, (size_t)(last - 1 - prev));
+	if (text_width(line) <= cols) {
+		free(line);
+		return (0);
+	}
+	caret = xstrndup(last, (size_t)(s + len - last));
+	head = xstrndup(s, (size_t)(prev - s));
+	n = status_wrap_more(head, cols, rows, max - 2, more);
+	status_caret_rows(line, caret, cols, &rows[n], &rows[n + 1]);
+	free(head);
+	free(line);
+	free(caret);
+	return (n + 2);
 }
 
 /* Every row of the text (none cut): *n of them, to free with free(3). */
@@ -381,6 +489,7 @@ status_wrap_message(struct tui *t, const char *s, size_t cols, char **rows,
     size_t max)
 {
 	char	 more[64], name[KEYMAP_KEY_NAME_MAX];
+	size_t	 n;
 	int	 key;
 
 	key = keymap_key_of(t->keymap, KEYMAP_GLOBAL, ACTION_MESSAGES);
@@ -389,6 +498,8 @@ status_wrap_message(struct tui *t, const char *s, size_t cols, char **rows,
 		snprintf(more, sizeof more, " … (%s: all of it)", name);
 	} else
 		snprintf(more, sizeof more, " … (:messages)");
+	if ((n = status_wrap_caret(s, cols, rows, max, more)) > 0)
+		return (n);
 	return (status_wrap_more(s, cols, rows, max, more));
 }
 
