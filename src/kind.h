@@ -233,7 +233,9 @@ struct kind {
 	enum kind_scope		 scope;
 	/* What confirmations call one record, and the field naming it. */
 	const char		*noun;		/* "rate limit"; NULL: name */
-	const char		*label;		/* "description"; or NULL */
+	/* The fields that name a record, space-separated: "method
+	 * endpoint" names one "GET /v1/users"; or NULL. */
+	const char		*label;
 
 	const char		*list_path;	/* GET; NULL with SHAPE_NONE */
 	const char		*item_path;	/* {id} unless SHAPE_OBJECT */
