@@ -363,7 +363,7 @@ journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 	if (k->item_path != NULL && strstr(k->item_path, "{ruleset}") !=
 	    NULL) {
 		journal_undo_none(u, "restore one of the entry point's "
-		    "versions instead (:%s, v, R)", k->name);
+		    "versions instead (:%s, then its versions)", k->name);
 		return;
 	}
 	if (u->target.list && strcmp(m, "POST") != 0) {
