@@ -207,12 +207,14 @@ validate_host(const char *s, char *why, size_t size)
 		}
 		if (c == ':')
 			return ("has a ':'; give the host without a port");
+		if (c == ' ')
+			return ("has a space: spaces are not allowed in a host");
 		if (c > 0x20 && c < 0x7f)
 			snprintf(why, size, "has '%c', which is not allowed in "
-			    "an RFC 3986 host", c);
+			    "a host", c);
 		else
 			snprintf(why, size, "has byte 0x%02x, which is not "
-			    "allowed in an RFC 3986 host", c);
+			    "allowed in a host", c);
 		return (why);
 	}
 	return (NULL);

@@ -3,7 +3,8 @@
 # and where the others are (rate limiting rules first, not the legacy
 # API), until the first command; the legacy rate limits list and its
 # form say the cloud has retired that API. At 80 columns the discovered
-# operations keep a column of their traffic.
+# operations keep a column of their traffic, and their details offer no
+# edit.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -36,6 +37,14 @@ e2e_wait_match '^ \? help  : command  / filter'
 e2e_command dops '^ discovered-operations  40$'
 e2e_wait_match '^  METHOD  HOST +ENDPOINT +STATE +REQ/H$'
 e2e_wait_match '^> POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved +2050$'
+# Its details offer no edit: the state changes from the list.
+e2e_keys Enter
+e2e_wait_match '^ state: saved$'
+e2e_wait_match '^ q back  / find '
+e2e_assert_not_contains "e edit"
+e2e_assert_not_contains "E yaml"
+e2e_keys q
+e2e_wait_match '^ discovered-operations  40$'
 e2e_keys q
 e2e_wait_match '^ operations  300$'
 

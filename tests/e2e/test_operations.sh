@@ -154,7 +154,7 @@ e2e_type "not a host!"
 e2e_keys Tab
 e2e_type "e2e/created"
 e2e_keys Enter
-e2e_wait_for "host: 'not a host!' has byte 0x20"
+e2e_wait_for "host: 'not a host!' has a space: spaces are not allowed in a host"
 e2e_wait_for "endpoint: 'e2e/created' must start with '/'"
 e2e_wait_for "2 fields need attention"
 [ "$(ops_count)" -eq 300 ] || e2e_fail "a refused form reached the server"

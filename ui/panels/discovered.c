@@ -198,6 +198,11 @@ const struct panel_ops panel_discovered_ops = {
 	.kind = "discovered-operations",
 	.action = discovered_action,
 	.event = discovered_event,
+	/*
+	 * Its state is what changes, by R, i and s in the list: the details
+	 * offer no edit (a saved one's state cannot change at all).
+	 */
+	.readonly = 1,
 	.hints = (const struct panel_hint[]){
 		{ ACTION_REVIEW, "review" },
 		{ ACTION_IGNORE, "ignore" },
