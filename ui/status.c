@@ -329,6 +329,32 @@ status_row(const char *s, size_t len)
 }
 
 /*
+ * The bytes of line on a row of cols columns: after its last space that
+ * fits, unless the word after it is wider than a row anyway (a long
+ * path): then as much as fits, not a row left short.
+ */
+static size_t
+status_wrap_at(const char *line, size_t cols)
+{
+	size_t	 k = text_wrap(line, cols);
+	char	*word;
+	int	 wide;
+
+	if (line[k] == '\0' || k == 0 || line[k - 1] != ' ')
+		return (k);
+	word = xstrndup(line + k, strcspn(line + k, " "));
+	wide = text_width(word) > cols;
+	free(word);
+	if (!wide)
+		return (k);
+	word = xstrdup(line);
+	text_cut(word, cols);
+	k = MAXIMUM(strlen(word), 1);
+	free(word);
+	return (k);
+}
+
+/*
  * The message in rows of at most cols columns, broken after a space where
  * one fits, so a word (an id) is split only when longer than a row, and
  * at each of its own line breaks (a line keeps its indentation: a caret
@@ -352,7 +378,7 @@ status_wrap_more(const char *s, size_t cols, char **rows, size_t max,
 		if (n + 1 == max && (text_width(line) > cols ||
 		    (s[eol] == '\n' && s[eol + 1] != '\0')))
 			room = cols - text_width(more);
-		k = text_wrap(line, room);
+		k = status_wrap_at(line, room);
 		row = status_row(line, k);
 		free(line);
 		if (room < cols) {

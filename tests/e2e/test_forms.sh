@@ -197,7 +197,7 @@ e2e_wait_for "discard"
 e2e_keys y
 e2e_wait_match "^ rate-limits \(legacy, deprecated\)  [0-9]+$"
 e2e_resize 80 24
-e2e_wait_match '^ edgetui .{50,}budget'
+e2e_wait_match '^ .*profile default .{30,}budget'
 
 # ---- the server gone: e says why, and the keys typed meanwhile wait
 _e2e_edgemu_stop || true

@@ -78,8 +78,9 @@ e2e_wait_for "readyToStream: true"
 e2e_wait_for " q back  / find  n/N next/prev  y copy  w save  J json"
 e2e_resize 50 24
 e2e_wait_match '^   hls: http://127\.0\.0\.1:'
-# The URL's end is on screen, on a row of its own, not cut off.
-e2e_wait_match '^ +[a-z0-9./-]*/manifest/video\.m3u8$'
+# The URL's end is on screen, on a row of its own, not cut off: wrapped
+# after a '/', the file's name whole.
+e2e_wait_match '^ +([a-z0-9./-]*/)?video\.m3u8$'
 
 # / finds text, highlighted; n and N go to the next and previous match.
 e2e_keys /
