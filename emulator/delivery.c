@@ -196,6 +196,36 @@ delivery_origin_ok(const cJSON *allowed, const char *origin)
 	return (ok);
 }
 
+/*
+ * Every origin the request names must be allowed: each Origin header (a
+ * client may repeat it) and each origin of one header's list (RFC 6454
+ * 7.1: separated by spaces). NULL when all are, else the first refused.
+ */
+static char *
+delivery_origin_refused(struct req *req, const cJSON *allowed)
+{
+	const char	*v[8], *p;
+	char		*one;
+	size_t		 n, i, len;
+
+	n = req_header_values(req, "Origin", v, nitems(v));
+	if (n > nitems(v))
+		return (xprintf("(%zu Origin headers)", n));
+	for (i = 0; i < n; i++) {
+		p = v[i] + strspn(v[i], " \t");
+		do {
+			len = strcspn(p, " \t");
+			one = xstrndup(p, len);
+			if (!delivery_origin_ok(allowed, one))
+				return (one);
+			free(one);
+			p += len;
+			p += strspn(p, " \t");
+		} while (*p != '\0');
+	}
+	return (NULL);
+}
+
 /* ---- resolving {ref} --------------------------------------------------- */
 
 /* The account of a video by uid alone: 1, 0 none, -1 store failure. */
@@ -246,10 +276,10 @@ int
 delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
     char account[HEX32_LEN + 1], char uid[HEX32_LEN + 1])
 {
-	const char		*ref = req_param(req, "ref"), *origin;
+	const char		*ref = req_param(req, "ref");
 	struct streamtoken	 t;
 	cJSON			*origins = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *origin;
 	unsigned int		 status;
 	int			 signed_only, tokened = !util_is_hex32(ref), rc;
 
@@ -292,11 +322,11 @@ delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
 		    "allow downloads (downloadable is not true)");
 		goto out;
 	}
-	origin = req_header(req, "Origin");
-	if (origin != NULL && cJSON_GetArraySize(origins) > 0 &&
-	    !delivery_origin_ok(origins, origin)) {
+	if (cJSON_GetArraySize(origins) > 0 &&
+	    (origin = delivery_origin_refused(req, origins)) != NULL) {
 		reply_error(rep, 403, ERR_AUTH_INVALID, "origin %.200s is not "
 		    "in the video's allowedOrigins", origin);
+		free(origin);
 		goto out;
 	}
 	rc = 0;
@@ -423,17 +453,13 @@ delivery_watch(struct req *req, struct reply *rep)
 	reply_raw(rep, 200, page, sizeof page - 1, "text/html; charset=utf-8");
 }
 
-/* The manifests' one segment: the uploaded bytes, with ranges. */
+/* The manifests' one segment: the uploaded bytes, as a download is sent. */
 static void
 delivery_segment(struct req *req, struct reply *rep)
 {
-	struct MHD_Response	*resp;
-	struct stat		 sb;
-	char			 account[HEX32_LEN + 1], uid[HEX32_LEN + 1];
-	char			*path, range[96];
-	uint64_t		 first = 0, last = 0, size;
-	enum downloads_range	 kind;
-	int			 fd;
+	struct stat	 sb;
+	char		 account[HEX32_LEN + 1], uid[HEX32_LEN + 1], *path;
+	int		 fd;
 
 	if (delivery_resolve(req, rep, DELIVERY_PLAY, account, uid) != 0)
 		return;
@@ -448,39 +474,7 @@ delivery_segment(struct req *req, struct reply *rep)
 		    "to serve (a demo video)", uid);
 		return;
 	}
-	size = (uint64_t)sb.st_size;
-	kind = downloads_range(req_header(req, MHD_HTTP_HEADER_RANGE), size,
-	    &first, &last);
-	if (kind == DOWNLOADS_RANGE_UNSATISFIABLE) {
-		close(fd);
-		snprintf(range, sizeof range, "bytes */%llu",
-		    (unsigned long long)size);
-		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
-		reply_raw(rep, MHD_HTTP_RANGE_NOT_SATISFIABLE, NULL, 0, NULL);
-		return;
-	}
-	if (kind == DOWNLOADS_RANGE_NONE) {
-		first = 0;
-		last = size - 1;
-	}
-	if ((resp = MHD_create_response_from_fd_at_offset64(last - first + 1,
-	    fd, first)) == NULL) {
-		close(fd);
-		reply_error(rep, 500, ERR_INTERNAL, "cannot serve video %s",
-		    uid);
-		return;
-	}
-	rep->response = resp;
-	rep->status = kind == DOWNLOADS_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
-	    MHD_HTTP_OK;
-	reply_header(rep, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
-	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, "video/mp4");
-	if (kind == DOWNLOADS_RANGE_OK) {
-		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
-		    (unsigned long long)first, (unsigned long long)last,
-		    (unsigned long long)size);
-		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
-	}
+	downloads_send_fd(req, rep, fd, (uint64_t)sb.st_size, "video/mp4");
 }
 
 /* ---- the area ------------------------------------------------------------ */

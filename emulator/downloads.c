@@ -496,25 +496,18 @@ downloads_open(struct req *req, struct reply *rep, const char *uid,
  * If-Range is answered with the whole file: edgemu sends no validators, so
  * none can match.
  */
-static void
-downloads_serve(struct req *req, struct reply *rep,
-    const struct downloads_type *t)
+void
+downloads_send_fd(struct req *req, struct reply *rep, int fd, uint64_t size,
+    const char *content_type)
 {
-	const char		*h;
 	struct MHD_Response	*resp;
-	uint64_t		 size, first = 0, last = 0;
-	char			 range[96], account[HEX32_LEN + 1];
-	char			 uid[HEX32_LEN + 1];
+	uint64_t		 first = 0, last = 0;
+	char			 range[96];
 	enum downloads_range	 kind;
-	int			 fd;
 
-	if (delivery_resolve(req, rep, DELIVERY_DOWNLOAD, account, uid) != 0 ||
-	    (fd = downloads_open(req, rep, uid, t, &size)) == -1)
-		return;
-	h = req_header(req, MHD_HTTP_HEADER_IF_RANGE);
-	kind = h != NULL ? DOWNLOADS_RANGE_NONE :
-	    downloads_range(req_header(req, MHD_HTTP_HEADER_RANGE), size,
-	    &first, &last);
+	kind = req_header(req, MHD_HTTP_HEADER_IF_RANGE) != NULL ?
+	    DOWNLOADS_RANGE_NONE : downloads_range(req_header(req,
+	    MHD_HTTP_HEADER_RANGE), size, &first, &last);
 	reply_header(rep, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
 	if (kind == DOWNLOADS_RANGE_UNSATISFIABLE) {
 		close(fd);
@@ -530,27 +523,40 @@ downloads_serve(struct req *req, struct reply *rep,
 	}
 	if (size == 0) {
 		close(fd);
-		reply_raw(rep, 200, NULL, 0, t->content_type);
+		reply_raw(rep, 200, NULL, 0, content_type);
 		return;
 	}
 	resp = MHD_create_response_from_fd_at_offset64(last - first + 1, fd,
 	    first);
 	if (resp == NULL) {
 		close(fd);
-		reply_error(rep, 500, ERR_INTERNAL, "cannot serve the download "
-		    "of video %s", uid);
+		reply_error(rep, 500, ERR_INTERNAL, "cannot serve the file");
 		return;
 	}
 	rep->response = resp;
 	rep->status = kind == DOWNLOADS_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
 	    MHD_HTTP_OK;
-	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, t->content_type);
+	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	if (kind == DOWNLOADS_RANGE_OK) {
 		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
 		    (unsigned long long)first, (unsigned long long)last,
 		    (unsigned long long)size);
 		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
 	}
+}
+
+static void
+downloads_serve(struct req *req, struct reply *rep,
+    const struct downloads_type *t)
+{
+	uint64_t	 size;
+	char		 account[HEX32_LEN + 1], uid[HEX32_LEN + 1];
+	int		 fd;
+
+	if (delivery_resolve(req, rep, DELIVERY_DOWNLOAD, account, uid) != 0 ||
+	    (fd = downloads_open(req, rep, uid, t, &size)) == -1)
+		return;
+	downloads_send_fd(req, rep, fd, size, t->content_type);
 }
 
 static void

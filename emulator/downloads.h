@@ -30,6 +30,14 @@ enum downloads_range downloads_range(const char *, uint64_t, uint64_t *,
 struct req;
 struct reply;
 
+/*
+ * Answer with a file's size bytes from fd (which it closes): the range the
+ * request asks for (206 or 416), else the whole file; a request with
+ * If-Range gets the whole file.
+ */
+void		 downloads_send_fd(struct req *, struct reply *, int, uint64_t,
+		     const char *);
+
 /* The video in the path exists; if not, the reply says so (404). */
 int		 downloads_video_exists(struct req *, struct reply *);
 /*

@@ -1,5 +1,5 @@
 /*
- * Query strings: percent-decoding, repeated keys and typed reads with
+ * Query strings: percent-decoding, list keys and typed reads with
  * messages that name the parameter and the rule it broke.
  */
 #include "config.h"
@@ -62,6 +62,50 @@ fail:
 	return (NULL);
 }
 
+/*
+ * The parameters the API takes as lists (host=a&host=b, or host[]=a&...).
+ * Any other given twice is refused: which of its two values counts would
+ * be a guess (dry_run=true&dry_run=false).
+ */
+static const char *const query_lists[] = {
+	"host", "method", "feature", "properties", NULL
+};
+
+/* A key's length without the "[]" that lists may carry. */
+static size_t
+query_base_len(const char *key)
+{
+	size_t	n = strlen(key);
+
+	if (n >= 2 && strcmp(key + n - 2, "[]") == 0)
+		n -= 2;
+	return (n);
+}
+
+/* The last parameter parsed repeats an earlier one that is no list. */
+static int
+query_repeated(const struct query *q, char **cause)
+{
+	const char	*key = q->v[q->n - 1].key;
+	size_t		 n = query_base_len(key), i;
+
+	for (i = 0; query_lists[i] != NULL; i++) {
+		if (strlen(query_lists[i]) == n &&
+		    strncmp(query_lists[i], key, n) == 0)
+			return (0);
+	}
+	for (i = 0; i + 1 < q->n; i++) {
+		if (query_base_len(q->v[i].key) == n &&
+		    strncmp(q->v[i].key, key, n) == 0) {
+			*cause = xprintf("%.*s: given more than once in the "
+			    "query string (it takes one value)",
+			    (int)MINIMUM(n, (size_t)util_quote_len(key)), key);
+			return (1);
+		}
+	}
+	return (0);
+}
+
 int
 query_parse(struct query *q, const char *raw, char **cause)
 {
@@ -97,6 +141,8 @@ query_parse(struct query *q, const char *raw, char **cause)
 			q->v[q->n].key = key;
 			q->v[q->n].value = value;
 			q->n++;
+			if (query_repeated(q, cause))
+				goto fail;
 		}
 		if (end == NULL)
 			break;
@@ -134,7 +180,7 @@ query_key_matches(const char *have, const char *want)
 	return (have[n] == '\0' || strcmp(have + n, "[]") == 0);
 }
 
-/* The last value given for a key: later parameters override earlier ones. */
+/* The value given for a key; of a list's, the last. */
 const char *
 query_get(const struct query *q, const char *key)
 {

@@ -1,4 +1,4 @@
-/* Query strings: decoding, repeated keys (host=a&host[]=b), typed reads. */
+/* Query strings: decoding, list keys (host=a&host[]=b), typed reads. */
 #ifndef EDGEMU_QUERY_H
 #define EDGEMU_QUERY_H
 

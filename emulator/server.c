@@ -65,6 +65,7 @@ struct reqctx {
 	int			 decided;	/* the reply is final */
 	int			 stream_open;
 	int			 responded;
+	int			 framing_bad;	/* answered, then closed */
 	size_t			 cap;
 	size_t			 received;	/* body bytes, for the cap */
 	size_t			 discarded;
@@ -307,6 +308,44 @@ req_header(const struct req *req, const char *name)
 	if (req->conn == NULL)
 		return (NULL);
 	return (MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name));
+}
+
+struct req_header_walk {
+	const char	 *name;
+	const char	**out;
+	size_t		  max;
+	size_t		  n;
+};
+
+static enum MHD_Result
+req_header_each(void *arg, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	struct req_header_walk	*w = arg;
+
+	(void)kind;
+	if (key == NULL || strcasecmp(key, w->name) != 0)
+		return (MHD_YES);
+	if (w->n < w->max)
+		w->out[w->n] = value != NULL ? value : "";
+	w->n++;
+	return (MHD_YES);
+}
+
+/*
+ * Every value of a header the request repeats, in order (up to max in
+ * out); returns how many it sent. req_header gives only the first.
+ */
+size_t
+req_header_values(const struct req *req, const char *name,
+    const char **out, size_t max)
+{
+	struct req_header_walk	w = { name, out, max, 0 };
+
+	if (req->conn != NULL)
+		MHD_get_connection_values(req->conn, MHD_HEADER_KIND,
+		    req_header_each, &w);
+	return (w.n);
 }
 
 /* Does one pattern segment ({name:type} or literal) accept this one? */
@@ -660,6 +699,44 @@ server_path_has_nul(const char *uri, const char *end)
 	return (0);
 }
 
+/*
+ * How the body is framed must be unambiguous (RFC 9112 6.3): one
+ * Content-Length, or Transfer-Encoding: chunked alone. libmicrohttpd reads
+ * the first Content-Length, lets chunked win over it, and takes any other
+ * coding as a body that ends with the connection; such a request is
+ * refused here, in the envelope, and its connection closed. (A
+ * Content-Length that is no number never gets this far: libmicrohttpd
+ * answers it itself.)
+ */
+static int
+server_check_framing(struct reqctx *rc)
+{
+	const char	*te[2];
+	size_t		 ncl, nte;
+
+	ncl = req_header_values(&rc->req, MHD_HTTP_HEADER_CONTENT_LENGTH,
+	    NULL, 0);
+	nte = req_header_values(&rc->req, MHD_HTTP_HEADER_TRANSFER_ENCODING,
+	    te, nitems(te));
+	if (ncl > 1)
+		server_reject(rc, 400, ERR_BAD_REQUEST, "Content-Length is "
+		    "given %zu times: a request gives it once", ncl);
+	else if (ncl == 1 && nte > 0)
+		server_reject(rc, 400, ERR_BAD_REQUEST, "both Content-Length "
+		    "and Transfer-Encoding are given: a request gives one");
+	else if (nte > 1)
+		server_reject(rc, 400, ERR_BAD_REQUEST, "Transfer-Encoding is "
+		    "given %zu times: a request gives it once", nte);
+	else if (nte == 1 && strcasecmp(te[0], "chunked") != 0)
+		server_reject(rc, 501, ERR_BAD_REQUEST, "a Transfer-Encoding "
+		    "other than chunked is not supported");
+	else
+		return (0);
+	rc->framing_bad = 1;
+	reply_header(&rc->reply, MHD_HTTP_HEADER_CONNECTION, "close");
+	return (-1);
+}
+
 /* The first call for a request: route, authenticate, check the body. */
 static void
 server_begin(struct server *srv, struct reqctx *rc, const char *url,
@@ -680,6 +757,8 @@ server_begin(struct server *srv, struct reqctx *rc, const char *url,
 		req->method = http_method_parse(override);
 		method = http_method_name(req->method);
 	}
+	if (server_check_framing(rc) != 0)
+		return;
 	q = strchr(rc->uri, '?');
 	if (server_path_has_nul(rc->uri, q)) {
 		server_reject(rc, 400, ERR_BAD_REQUEST, "the path holds a NUL "
@@ -924,6 +1003,9 @@ server_answer_early(struct reqctx *rc)
 	const char		*cl, *te, *expect;
 	unsigned long long	 len = 0;
 
+	/* Where such a body ends is unknown: it cannot be read to the end. */
+	if (rc->framing_bad)
+		return (1);
 	expect = req_header(&rc->req, MHD_HTTP_HEADER_EXPECT);
 	if (expect != NULL && strcasecmp(expect, "100-continue") == 0)
 		return (1);

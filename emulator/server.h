@@ -161,6 +161,8 @@ struct store	*server_store(const struct server *);
 /* Requests. */
 const char	*req_param(const struct req *, const char *);
 const char	*req_header(const struct req *, const char *);
+size_t		 req_header_values(const struct req *, const char *,
+		     const char **, size_t);
 const char	*http_method_name(enum http_method);
 
 /* Replies. */

@@ -583,6 +583,15 @@ streamtoken_check(struct store *store, const char *token, int64_t now,
 		free(why);
 		return (-1);
 	}
+	/*
+	 * crit lists extensions a verifier must understand or refuse the
+	 * token for (RFC 7515 4.1.11); none is understood here.
+	 */
+	if (cJSON_GetObjectItemCaseSensitive(header, "crit") != NULL) {
+		*cause = xstrdup("the token's header has crit: it names "
+		    "extensions that are not understood here");
+		goto out;
+	}
 	if (streamtoken_video(store, claims, t, status, cause) != 0)
 		goto out;
 	if (util_jstring(header, "kid", &kid) != UTIL_JOK &&
@@ -590,7 +599,13 @@ streamtoken_check(struct store *store, const char *token, int64_t now,
 		*cause = xstrdup("the token names no key (kid)");
 		goto out;
 	}
-	snprintf(t->kid, sizeof t->kid, "%.32s", kid);
+	/* Whole: a longer one cut to a key's length would name that key. */
+	if (!util_is_hex32(kid)) {
+		*cause = xstrdup("the token's kid is not a signing key's id "
+		    "(32 hex digits)");
+		goto out;
+	}
+	snprintf(t->kid, sizeof t->kid, "%s", kid);
 	util_lower(t->kid);
 	if ((pk = streamtoken_key_of(store, t->account, t->kid, cause)) ==
 	    NULL)

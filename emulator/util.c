@@ -462,6 +462,35 @@ util_json_has_nul(const char *s, size_t len)
 	return (0);
 }
 
+/*
+ * JSON allows no raw control character (U+0000 to U+001F) in a string, and
+ * none but tab, line feed and carriage return between tokens. cJSON takes
+ * them: any of them between tokens as white space, and in a string it
+ * keeps them, cutting the value short at a NUL. So the text is checked
+ * with its length before it is parsed. Returns the offset of the first
+ * one, or -1.
+ */
+static ssize_t
+util_json_raw_control(const char *s, size_t len)
+{
+	size_t		i;
+	unsigned char	c;
+	int		in_str = 0;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		/* An escaped byte ends no string, and is checked too. */
+		if (in_str && c == '\\' && i + 1 < len)
+			c = (unsigned char)s[++i];
+		else if (c == '"')
+			in_str = !in_str;
+		if (c < 0x20 && (in_str ||
+		    (c != '\t' && c != '\n' && c != '\r')))
+			return ((ssize_t)i);
+	}
+	return (-1);
+}
+
 static int
 util_jname_cmp(const void *a, const void *b)
 {
@@ -529,9 +558,21 @@ util_jparse(const char *s, size_t len, char **cause)
 	size_t		 off;
 	char		 near[24];
 	size_t		 i, n = 0;
+	ssize_t		 at;
 
 	if (!util_utf8_valid(s, len)) {
 		*cause = xstrdup("request body is not valid UTF-8");
+		return (NULL);
+	}
+	if ((at = util_json_raw_control(s, len)) >= 0) {
+		if (s[at] == '\0')
+			*cause = xprintf("a NUL byte at byte %zd of the JSON "
+			    "text, which no field accepts", at);
+		else
+			*cause = xprintf("a raw control character (0x%02x) at "
+			    "byte %zd of the JSON text: JSON takes one only "
+			    "escaped, in a string (\\u%04x)",
+			    (unsigned)s[at], at, (unsigned)s[at]);
 		return (NULL);
 	}
 	v = cJSON_ParseWithLengthOpts(s, len, &end, 0);

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,62 @@ edit_diff(struct buf *out, const cJSON *before, const cJSON *after)
 }
 
 /* ---- files -------------------------------------------------------------- */
+
+/*
+ * The open edits' files and the editor running, for edit_signal_cleanup
+ * in a signal handler: plain arrays and flags it can read at any moment.
+ */
+#define EDIT_LIVE_MAX	4
+static char			 edit_live_path[EDIT_LIVE_MAX][PATH_MAX];
+static volatile sig_atomic_t	 edit_live_used[EDIT_LIVE_MAX];
+static volatile sig_atomic_t	 edit_editor_pid;
+
+static void
+edit_live_add(const char *path)
+{
+	size_t	i;
+
+	if (strlen(path) >= PATH_MAX)
+		return;
+	for (i = 0; i < EDIT_LIVE_MAX; i++) {
+		if (edit_live_used[i])
+			continue;
+		memcpy(edit_live_path[i], path, strlen(path) + 1);
+		atomic_signal_fence(memory_order_seq_cst);
+		edit_live_used[i] = 1;
+		return;
+	}
+}
+
+static void
+edit_live_remove(const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < EDIT_LIVE_MAX; i++) {
+		if (edit_live_used[i] &&
+		    strcmp(edit_live_path[i], path) == 0) {
+			edit_live_used[i] = 0;
+			return;
+		}
+	}
+}
+
+void
+edit_signal_cleanup(void)
+{
+	pid_t	pid = (pid_t)edit_editor_pid;
+	size_t	i;
+	int	saved = errno;
+
+	if (pid > 0)
+		(void)kill(pid, SIGTERM);
+	for (i = 0; i < EDIT_LIVE_MAX; i++) {
+		if (edit_live_used[i])
+			(void)unlink(edit_live_path[i]);
+	}
+	errno = saved;
+}
 
 static int
 edit_write_fd(int fd, const char *text)
@@ -339,7 +396,10 @@ edit_open(struct edit *e, const struct kind *k, const cJSON *record,
 	yaml = yamljson_emit(record);
 	e->file = edit_temp_file(k, yaml, cause);
 	free(yaml);
-	return (e->file != NULL ? 0 : -1);
+	if (e->file == NULL)
+		return (-1);
+	edit_live_add(e->file);
+	return (0);
 }
 
 int
@@ -352,7 +412,10 @@ edit_open_text(struct edit *e, const struct kind *k, const cJSON *record,
 	if ((e->orig = cJSON_Duplicate(record, 1)) == NULL)
 		fatalx("out of memory");
 	e->file = edit_temp_file(k, text, cause);
-	return (e->file != NULL ? 0 : -1);
+	if (e->file == NULL)
+		return (-1);
+	edit_live_add(e->file);
+	return (0);
 }
 
 enum edit_status
@@ -459,8 +522,10 @@ edit_next_lint(struct edit *e, edit_lint_cb lint, void *arg, cJSON **record,
 void
 edit_close(struct edit *e)
 {
-	if (e->file != NULL)
+	if (e->file != NULL) {
 		unlink(e->file);
+		edit_live_remove(e->file);
+	}
 	free(e->file);
 	cJSON_Delete(e->orig);
 	free(e->last);
@@ -581,8 +646,11 @@ edit_run_editor(const char *file, char **cause)
 	close(fds[1]);
 	if (pid == -1)
 		xasprintf(cause, "fork: %s", strerror(errno));
-	else
+	else {
+		edit_editor_pid = pid;
 		rv = edit_wait(pid, fds[0], editor, argv[0], cause);
+		edit_editor_pid = 0;
+	}
 	close(fds[0]);
 
 	sigaction(SIGINT, &oint, NULL);

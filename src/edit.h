@@ -71,6 +71,13 @@ enum edit_status edit_next_lint(struct edit *, edit_lint_cb, void *,
 	     cJSON **, char **);
 /* Remove the temporary file and free (safe on a zeroed or closed edit). */
 void	 edit_close(struct edit *);
+/*
+ * For a handler of a signal that ends the program (async-signal-safe):
+ * the editor running, if any, is sent SIGTERM, and the files of the open
+ * edits (they hold records unmasked, secrets too) are removed. The edits
+ * stay open: edit_close still frees them.
+ */
+void	 edit_signal_cleanup(void);
 
 /*
  * Run the editor on file: $EDITOR, else $VISUAL, else vi, split on blanks

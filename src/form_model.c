@@ -793,6 +793,25 @@ form_new(const struct kind *k, const cJSON *record)
 }
 
 void
+form_fill(struct form *form, const cJSON *record)
+{
+	struct form_item	*it;
+	cJSON			*v;
+	char			*text;
+	size_t			 i;
+
+	for (i = 0; i < form->nitems; i++) {
+		it = &form->items[i];
+		v = form_item_value(form, it, record);
+		text = form_text_of(it->input, v);
+		if (strcmp(text, it->text) != 0)
+			form_set(form, i, text);
+		free(text);
+		cJSON_Delete(v);
+	}
+}
+
+void
 form_free(struct form *form)
 {
 	size_t	i;

@@ -60,6 +60,12 @@ struct form {
  * followed by one item per declared member. The record must be an object.
  */
 struct form	*form_new(const struct kind *, const cJSON *);
+/*
+ * Each item's text from another copy of the record (a merge of the
+ * user's changes into the server's newer copy): changed items where it
+ * differs from the one the form started from.
+ */
+void		 form_fill(struct form *, const cJSON *);
 void		 form_free(struct form *);
 
 /*

@@ -211,6 +211,7 @@ http_client_new(const struct http_options *o, char **cause)
 		c->ring->refs = 1;
 		c->ring->size = o->log_size > 0 ? o->log_size :
 		    HTTP_LOG_DEFAULT;
+		c->ring->entries_only = o->log_entries_only;
 		c->ring->slots = xcalloc(c->ring->size, sizeof *c->ring->slots);
 	}
 	if (c->token != NULL && strncmp(c->origin, "http:", 5) == 0 &&

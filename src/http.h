@@ -74,6 +74,12 @@ struct http_options {
 	long			 idle_time;		/* seconds, the rest */
 	long			 budget_wait_ms;
 	size_t			 log_size;
+	/*
+	 * The request log without answers and curl commands (nothing shows
+	 * them: a one-shot command), so a long list is neither held nor
+	 * parsed twice on its way out.
+	 */
+	int			 log_entries_only;
 	struct http_client	*log_with;	/* share its request log */
 	const struct http_hooks	*hooks;		/* copied */
 };

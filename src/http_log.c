@@ -179,9 +179,11 @@ http_log_add(struct http_client *c, const struct http_call *call,
 	struct http_ring	*ring = c->ring;
 	struct http_ring_slot	*slot;
 	struct http_log_entry	*e;
-	char			*path, *curl, *body, *clean;
+	char			*path, *curl = NULL, *body = NULL, *clean;
 
 	path = http_redact(c, call->path);
+	if (ring->entries_only)
+		goto add;
 	curl = http_ring_curl(c, call);
 	if (strlen(curl) > HTTP_LOG_BODY_MAX) {
 		/* A bulk body: the log keeps its start, as for answers. */
@@ -193,6 +195,7 @@ http_log_add(struct http_client *c, const struct http_call *call,
 	/* Never the token, even where a server echoes it. */
 	body = http_redact(c, clean);
 	free(clean);
+add:
 	pthread_mutex_lock(&ring->lock);
 	slot = &ring->slots[ring->next];
 	http_ring_slot_clear(ring, slot);
@@ -209,7 +212,8 @@ http_log_add(struct http_client *c, const struct http_call *call,
 	e->budget_left = call->budget_left;
 	slot->curl = curl;
 	slot->body = body;
-	ring->bytes += strlen(curl) + strlen(body);
+	if (curl != NULL)
+		ring->bytes += strlen(curl) + strlen(body);
 	ring->next = (ring->next + 1) % ring->size;
 	if (ring->count < ring->size)
 		ring->count++;

@@ -34,6 +34,7 @@ struct http_ring {
 	size_t			 count;
 	unsigned long		 total;
 	size_t			 bytes;		/* of curl and body texts */
+	int			 entries_only;	/* no curl nor body */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "journal.h"
 #include "kind.h"
 #include "log.h"
+#include "merge.h"
 #include "redact.h"
 #include "xmalloc.h"
 
@@ -342,6 +343,31 @@ journal_undo_delete(const struct journal_record *r, struct journal_undo *u)
 	    " and new secrets" : "");
 }
 
+/* A rule's PATCH undone by another, of the fields it changed. */
+static void
+journal_undo_rule(const struct journal_record *r, struct journal_undo *u)
+{
+	const struct kind	*k = u->target.kind;
+	cJSON			*body;
+
+	if (strcmp(r->method, "PATCH") != 0 || u->target.id == NULL ||
+	    !cJSON_IsObject(r->before) || !cJSON_IsObject(r->after)) {
+		journal_undo_none(u, "restore one of the entry point's "
+		    "versions instead (:%s, v, B)", k->name);
+		return;
+	}
+	body = journal_update_body(k, r->before, r->after);
+	if (!merge_differs(k, body, r->after)) {
+		cJSON_Delete(body);
+		journal_undo_none(u, "only the rule's place changed: move it "
+		    "back in :%s (K, J), or restore one of the entry point's "
+		    "versions (v, B)", k->name);
+		return;
+	}
+	u->op = JOURNAL_UNDO_UPDATE;
+	u->body = body;
+}
+
 void
 journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 {
@@ -359,11 +385,14 @@ journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 		    "undo", r->status);
 		return;
 	}
-	/* A rule's path needs its ruleset: the entry point's versions. */
+	/*
+	 * A rule's path needs its ruleset: a change of its fields is put back
+	 * through its entry point; a create, a delete or a move by restoring
+	 * one of the entry point's versions.
+	 */
 	if (k->item_path != NULL && strstr(k->item_path, "{ruleset}") !=
 	    NULL) {
-		journal_undo_none(u, "restore one of the entry point's "
-		    "versions instead (:%s, then its versions)", k->name);
+		journal_undo_rule(r, u);
 		return;
 	}
 	if (u->target.list && strcmp(m, "POST") != 0) {

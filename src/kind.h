@@ -164,6 +164,11 @@ enum kind_check {
 #define KIND_F_NOCASE	0x20	/* enum values compare without case */
 #define KIND_F_CREATE	0x40	/* only for a create (update ignores it) */
 #define KIND_F_UPDATE	0x80	/* only for an update (create leaves it out) */
+/*
+ * With KIND_F_READONLY: the server changes it on every write (version,
+ * last_updated, modified), so an equal one says the record is unchanged.
+ */
+#define KIND_F_STAMP	0x100
 
 /* kind_field bounds. */
 #define KIND_MIN	0x1

@@ -14,7 +14,9 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "kind.h"
 #include "log.h"
+#include "merge.h"
 #include "migrate.h"
 #include "rlrule.h"
 #include "rulesets.h"
@@ -1009,6 +1011,14 @@ struct migrate_apply {
 	enum migrate_step		 step;
 	size_t				 cur;		/* the item sent */
 	int				 sent;
+
+	/*
+	 * Disabling a legacy rule: it is read first (the PUT replaces it
+	 * whole), then the PUT of the server's copy with disabled set.
+	 */
+	int				 disable_read;	/* the GET sent */
+	cJSON				*disable_body;	/* the PUT to send */
+	cJSON				*disable_before; /* the rule read */
 };
 
 struct migrate_apply *
@@ -1048,6 +1058,8 @@ migrate_apply_free(struct migrate_apply *a)
 	free(a->zone);
 	free(a->ruleset);
 	free(a->stopped);
+	cJSON_Delete(a->disable_body);
+	cJSON_Delete(a->disable_before);
 	free(a);
 }
 
@@ -1129,12 +1141,17 @@ migrate_call_set(struct migrate_call *c, const char *method, char *path,
 	c->before = before;
 }
 
-/* The next legacy rule to disable, or 0. */
+static void	migrate_stop(struct migrate_apply *, const char *);
+
+/*
+ * The next request disabling a legacy rule, or 0: the rule read again,
+ * then (migrate_disable_read) the PUT of that copy with disabled set.
+ */
 static int
 migrate_next_disable(struct migrate_apply *a, struct migrate_call *c)
 {
 	const struct migrate_item	*it;
-	cJSON				*body;
+	char				*path;
 
 	for (; a->cur < a->n; a->cur++) {
 		it = &a->items[a->cur];
@@ -1147,15 +1164,65 @@ migrate_next_disable(struct migrate_apply *a, struct migrate_call *c)
 			a->lfate[a->cur] = MIGRATE_LEGACY_WAS_DISABLED;
 			continue;
 		}
-		/* The API replaces the whole rule (PUT): send it all. */
-		body = cJSON_Duplicate(it->legacy, 1);
-		cJSON_DeleteItemFromObjectCaseSensitive(body, "disabled");
-		cJSON_AddBoolToObject(body, "disabled", 1);
-		migrate_call_set(c, "PUT", xprintf("/zones/%s/rate_limits/%s",
-		    a->zone, it->legacy_id), body, it->legacy);
+		path = xprintf("/zones/%s/rate_limits/%s", a->zone,
+		    it->legacy_id);
+		if (a->disable_body != NULL) {
+			migrate_call_set(c, "PUT", path, a->disable_body,
+			    a->disable_before);
+			a->disable_body = NULL;
+		} else {
+			migrate_call_set(c, "GET", path, NULL, NULL);
+			a->disable_read = 1;
+		}
 		return (1);
 	}
 	return (0);
+}
+
+/*
+ * The legacy rule as the server has it now: the PUT replaces it whole,
+ * so it is that copy with disabled set (merge.h), not the one the preview
+ * read: what someone changed since is kept.
+ */
+static void
+migrate_disable_read(struct migrate_apply *a, const cJSON *theirs,
+    const char *cause)
+{
+	const struct migrate_item	*it = &a->items[a->cur];
+	struct merge			 m;
+	cJSON				*mine;
+
+	a->disable_read = 0;
+	if (cause != NULL || !cJSON_IsObject(theirs)) {
+		a->lfate[a->cur] = MIGRATE_LEGACY_FAILED;
+		a->why[a->cur] = xstrdup(cause != NULL ? cause :
+		    "the server sent no rule");
+		migrate_stop(a, "stopped after a failure");
+		return;
+	}
+	if (cJSON_IsTrue(migrate_get(theirs, "disabled"))) {
+		a->lfate[a->cur++] = MIGRATE_LEGACY_WAS_DISABLED;
+		return;
+	}
+	if ((mine = cJSON_Duplicate(it->legacy, 1)) == NULL)
+		fatalx("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(mine, "disabled");
+	cJSON_AddBoolToObject(mine, "disabled", 1);
+	merge_records(&kind_rate_limits, it->legacy, mine, theirs, &m);
+	cJSON_Delete(mine);
+	if (m.nconflicts > 0) {
+		a->lfate[a->cur] = MIGRATE_LEGACY_FAILED;
+		a->why[a->cur] = xprintf("changed on the server meanwhile (%s): "
+		    "not disabled", m.conflicts[0].path);
+		merge_free(&m);
+		migrate_stop(a, "stopped: a legacy rule changed on the server");
+		return;
+	}
+	cJSON_Delete(a->disable_before);
+	a->disable_before = cJSON_Duplicate(theirs, 1);
+	a->disable_body = merge_update_body(&kind_rate_limits, theirs,
+	    m.merged, it->legacy_id);
+	merge_free(&m);
 }
 
 int
@@ -1274,6 +1341,10 @@ migrate_apply_answer(struct migrate_apply *a, long status,
 		a->cur++;
 		break;
 	case MIGRATE_DISABLE:
+		if (a->disable_read) {
+			migrate_disable_read(a, result, cause);
+			return;
+		}
 		if (cause != NULL) {
 			a->lfate[a->cur] = MIGRATE_LEGACY_FAILED;
 			a->why[a->cur] = xstrdup(cause);

@@ -344,27 +344,49 @@ pager_count(struct pager *p, size_t *n)
 	p->have += (long)*n;
 }
 
+/* FNV-1a over len bytes. */
+static uint64_t
+pager_fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char	*c = p;
+
+	while (len-- > 0)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return (h);
+}
+
+/*
+ * A value's hash from its tree (types, keys, strings, numbers), read in
+ * place: printing each record again would cost as much as printing it.
+ * cJSON's nesting limit bounds the recursion.
+ */
+static uint64_t
+pager_hash_value(uint64_t h, const cJSON *v)
+{
+	const cJSON	*c;
+
+	h = pager_fnv(h, &v->type, sizeof v->type);
+	if (v->string != NULL)
+		h = pager_fnv(h, v->string, strlen(v->string) + 1);
+	if (cJSON_IsString(v) && v->valuestring != NULL)
+		h = pager_fnv(h, v->valuestring, strlen(v->valuestring) + 1);
+	else if (cJSON_IsNumber(v))
+		h = pager_fnv(h, &v->valuedouble, sizeof v->valuedouble);
+	for (c = v->child; c != NULL; c = c->next)
+		h = pager_hash_value(h, c);
+	return (pager_fnv(h, "", 1));
+}
+
 /*
  * A server that ignores page= would send the same page forever. A hash of
- * the page (FNV-1a of its JSON) is all that is kept to notice that.
+ * the page is all that is kept to notice that.
  */
 static int
 pager_repeated(struct pager *p, const cJSON *list)
 {
-	const cJSON	*item;
-	const char	*c;
-	char		*s;
-	uint64_t	 h = 0xcbf29ce484222325ULL;
+	uint64_t	 h = pager_hash_value(0xcbf29ce484222325ULL, list);
 	int		 same;
 
-	cJSON_ArrayForEach(item, list) {
-		if ((s = cJSON_PrintUnformatted(item)) == NULL)
-			return (0);
-		for (c = s; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-		h = (h ^ '\n') * 0x100000001b3ULL;
-		cJSON_free(s);
-	}
 	same = p->page > 1 && h == p->last_hash;
 	p->last_hash = h;
 	return (same);

@@ -16,6 +16,12 @@
 
 #define RLRULE_CONTENT_MAX	(30 * 1024)	/* a block response's body */
 #define RLRULE_REF_MAX		256
+/*
+ * Neither the docs nor the SDK give score_response_header_name a limit;
+ * this one keeps what edgemu stores bounded, far above any header name in
+ * use.
+ */
+#define RLRULE_HEADER_NAME_MAX	256
 
 /* parameters.mdx's API values. */
 const int	 rlrule_periods[] = { 10, 60, 120, 300, 600, 3600 };
@@ -539,6 +545,40 @@ rlrule_rate(const cJSON *rl, enum expr_plan plan, struct rlrule_problem *p)
 	return (0);
 }
 
+/*
+ * The origin's header that carries a complexity score: a string, and then
+ * an HTTP field name (RFC 9110's token). "" is left to rlrule_rate, which
+ * needs a name only with score_per_period.
+ */
+static int
+rlrule_score_header(const cJSON *rl, struct rlrule_problem *p)
+{
+	static const char	 tchars[] = "!#$%&'*+-.^_`|~";
+	const cJSON		*v;
+	const unsigned char	*s;
+	size_t			 n;
+
+	if ((v = rlrule_member(rl, "score_response_header_name")) == NULL)
+		return (0);
+	if (!cJSON_IsString(v))
+		return (rlrule_fail(p, "ratelimit.score_response_header_name",
+		    0, "must be a string (a response header's name), not %s",
+		    jsonutil_type_name(v)));
+	if ((n = strlen(v->valuestring)) > RLRULE_HEADER_NAME_MAX)
+		return (rlrule_fail(p, "ratelimit.score_response_header_name",
+		    0, "%zu characters is over the limit of %d", n,
+		    RLRULE_HEADER_NAME_MAX));
+	for (s = (const unsigned char *)v->valuestring; *s != '\0'; s++) {
+		if ((*s < 'a' || *s > 'z') && (*s < 'A' || *s > 'Z') &&
+		    (*s < '0' || *s > '9') && strchr(tchars, *s) == NULL)
+			return (rlrule_fail(p,
+			    "ratelimit.score_response_header_name", 0,
+			    "must be a header name: ASCII letters, digits and "
+			    "%s only", tchars));
+	}
+	return (0);
+}
+
 /* Absent is 0, a throttle. */
 static int
 rlrule_timeout(const cJSON *rl, const char *action, enum expr_plan plan,
@@ -612,6 +652,7 @@ rlrule_ratelimit(const cJSON *rl, const char *action, enum expr_plan plan,
 	if (rlrule_characteristics(rlrule_member(rl, "characteristics"), plan,
 	    p) != 0 ||
 	    rlrule_period(rl, plan, p) != 0 ||
+	    rlrule_score_header(rl, p) != 0 ||
 	    rlrule_rate(rl, plan, p) != 0 ||
 	    rlrule_timeout(rl, action, plan, p) != 0 ||
 	    rlrule_bool(rlrule_member(rl, "requests_to_origin"),

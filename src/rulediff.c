@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "common.h"
+#include "kind.h"
 #include "log.h"
+#include "merge.h"
 #include "rulediff.h"
 #include "rulesets.h"
 #include "xmalloc.h"
@@ -425,4 +427,166 @@ rulediff_restore_body(const cJSON *version, const cJSON *current,
 		cJSON_AddItemToArray(rules, one);
 	}
 	return (body);
+}
+
+/* ---- a restore merged with the rules as they are now -------------------- */
+
+/* The conflicts of one rule's merge, each path prefixed by the rule. */
+static void
+rulediff_take_conflicts(struct merge *into, struct merge *from,
+    const char *label)
+{
+	struct merge_conflict	*c;
+	size_t			 i, j;
+	char			*path;
+
+	for (i = 0; i < from->nconflicts; i++) {
+		c = &from->conflicts[i];
+		path = xprintf("%s %s", label, c->path);
+		free(c->path);
+		c->path = path;
+		/* Addressed by the bodies, not by merge_resolve. */
+		for (j = 0; j < c->nkeys; j++)
+			free(c->keys[j]);
+		c->nkeys = 0;
+	}
+	into->changed += from->changed;
+	if (from->nconflicts == 0)
+		return;
+	into->conflicts = xreallocarray(into->conflicts, into->nconflicts +
+	    from->nconflicts, sizeof *into->conflicts);
+	memcpy(into->conflicts + into->nconflicts, from->conflicts,
+	    from->nconflicts * sizeof *from->conflicts);
+	into->nconflicts += from->nconflicts;
+	free(from->conflicts);
+	from->conflicts = NULL;
+	from->nconflicts = 0;
+}
+
+/* A whole rule in conflict: deleted on one side, changed on the other. */
+static void
+rulediff_rule_conflict(struct merge *m, const char *label, const cJSON *base,
+    const cJSON *theirs, const cJSON *mine)
+{
+	struct merge_conflict	*c;
+
+	m->conflicts = xreallocarray(m->conflicts, m->nconflicts + 1,
+	    sizeof *m->conflicts);
+	c = &m->conflicts[m->nconflicts++];
+	memset(c, 0, sizeof *c);
+	c->path = xprintf("%s (the whole rule)", label);
+	c->keys = xcalloc(1, sizeof *c->keys);
+	c->base = base != NULL ? cJSON_Duplicate(base, 1) : NULL;
+	c->theirs = theirs != NULL ? cJSON_Duplicate(theirs, 1) : NULL;
+	c->mine = mine != NULL ? cJSON_Duplicate(mine, 1) : NULL;
+	m->changed++;
+}
+
+static char *
+rulediff_label(const cJSON *rule)
+{
+	const char	*d = rulediff_string(rule, "description");
+	const char	*id = rulediff_string(rule, "id");
+
+	if (d != NULL && *d != '\0')
+		return (xprintf("'%.40s'", d));
+	return (xprintf("%.8s", id != NULL ? id : "?"));
+}
+
+/* A rule for a PUT: what the server sets left out, but its id. */
+static cJSON *
+rulediff_put_rule(const cJSON *rule, const char *id)
+{
+	cJSON	*one = rulesets_rule_body(rule);
+
+	if (id != NULL)
+		cJSON_AddStringToObject(one, "id", id);
+	return (one);
+}
+
+/* One rule of the restore (mine, id kept) against base and theirs. */
+static void
+rulediff_restore_rule(struct rulediff_restore *out, const cJSON *mine,
+    const char *id, const cJSON *base, const cJSON *theirs)
+{
+	const cJSON	*b = rulesets_rule_find(base, id, NULL);
+	const cJSON	*t = rulesets_rule_find(theirs, id, NULL);
+	struct merge	 one;
+	cJSON		*rec, *tr, *mr;
+	char		*label = rulediff_label(b != NULL ? b : mine);
+
+	tr = cJSON_GetObjectItemCaseSensitive(out->theirs_body, "rules");
+	mr = cJSON_GetObjectItemCaseSensitive(out->mine_body, "rules");
+	if (t == NULL) {
+		/* Deleted meanwhile: kept so unless the restore changes it. */
+		if (b != NULL && merge_differs(&kind_rate_limit_rules, b,
+		    mine)) {
+			rulediff_rule_conflict(&out->m, label, b, NULL, mine);
+			cJSON_AddItemToArray(mr, rulediff_put_rule(mine, NULL));
+		}
+		free(label);
+		return;
+	}
+	merge_records(&kind_rate_limit_rules, b, mine, t, &one);
+	cJSON_AddItemToArray(tr, rulediff_put_rule(one.merged, id));
+	rec = merge_resolve(&one, MERGE_MINE);
+	cJSON_AddItemToArray(mr, rulediff_put_rule(rec, id));
+	cJSON_Delete(rec);
+	rulediff_take_conflicts(&out->m, &one, label);
+	merge_free(&one);
+	free(label);
+}
+
+void
+rulediff_restore_merge(const cJSON *version, const cJSON *base,
+    const cJSON *theirs, struct rulediff_restore *out)
+{
+	const cJSON	*r, *t;
+	const char	*id;
+	cJSON		*mine, *tr, *mr;
+	char		*label;
+
+	memset(out, 0, sizeof *out);
+	out->theirs_body = cJSON_CreateObject();
+	out->mine_body = cJSON_CreateObject();
+	tr = cJSON_AddArrayToObject(out->theirs_body, "rules");
+	mr = cJSON_AddArrayToObject(out->mine_body, "rules");
+	/* The restore as asked: ids kept where base had the rule. */
+	mine = rulediff_restore_body(version, base, NULL, NULL);
+	cJSON_ArrayForEach(r, rulesets_rules(mine)) {
+		if ((id = rulediff_string(r, "id")) == NULL) {
+			cJSON_AddItemToArray(tr, cJSON_Duplicate(r, 1));
+			cJSON_AddItemToArray(mr, cJSON_Duplicate(r, 1));
+		} else
+			rulediff_restore_rule(out, r, id, base, theirs);
+	}
+	cJSON_ArrayForEach(t, rulesets_rules(theirs)) {
+		if ((id = rulediff_string(t, "id")) == NULL ||
+		    rulesets_rule_find(mine, id, NULL) != NULL)
+			continue;
+		r = rulesets_rule_find(base, id, NULL);
+		if (r == NULL) {
+			/* Added meanwhile: kept. */
+			cJSON_AddItemToArray(tr, rulediff_put_rule(t, id));
+			cJSON_AddItemToArray(mr, rulediff_put_rule(t, id));
+		} else if (merge_differs(&kind_rate_limit_rules, r, t)) {
+			/* The restore removes a rule changed meanwhile. */
+			label = rulediff_label(t);
+			rulediff_rule_conflict(&out->m, label, r, t, NULL);
+			cJSON_AddItemToArray(tr, rulediff_put_rule(t, id));
+			free(label);
+		}
+	}
+	out->m.theirs_changed = merge_differs(&kind_rulesets, base, theirs) ||
+	    !cJSON_Compare(rulesets_rules(base), rulesets_rules(theirs), 1);
+	cJSON_Delete(mine);
+}
+
+void
+rulediff_restore_free(struct rulediff_restore *r)
+{
+	cJSON_Delete(r->theirs_body);
+	cJSON_Delete(r->mine_body);
+	merge_free(&r->m);
+	memset(r, 0, sizeof *r);
 }

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "merge.h"
 
 enum rulediff_what {
 	RULEDIFF_ADDED,		/* in new only */
@@ -69,5 +70,24 @@ void	 rulediff_summary(const struct rulediff *, struct buf *);
  */
 cJSON	*rulediff_restore_body(const cJSON *, const cJSON *, size_t *,
 	     size_t *);
+
+/*
+ * A restore sent after the rules changed since it was asked: version (a
+ * ruleset), base (the entry point as the question showed it) and theirs
+ * (as it is now). Rule by rule (by id), the fields of merge.h: a rule the
+ * restore leaves as base had it keeps what the server did to it (changed,
+ * deleted, or added meanwhile); a field both changed, or a rule one side
+ * deleted and the other changed, is a conflict of m (its paths name the
+ * rule; merge_resolve does not apply to it). theirs_body and mine_body
+ * are the PUT with the conflicts resolved one way or the other.
+ */
+struct rulediff_restore {
+	cJSON		*theirs_body;
+	cJSON		*mine_body;
+	struct merge	 m;
+};
+void	 rulediff_restore_merge(const cJSON *, const cJSON *, const cJSON *,
+	     struct rulediff_restore *);
+void	 rulediff_restore_free(struct rulediff_restore *);
 
 #endif

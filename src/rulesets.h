@@ -79,7 +79,10 @@ void		 rulesets_number(cJSON *);
 cJSON	*rulesets_rule_body(const cJSON *);
 /* Whether a rule is enabled: absent means yes, as the API has it. */
 int	 rulesets_rule_enabled(const cJSON *);
-/* The PATCH turning a rule on or off: the whole rule, enabled set. */
+/*
+ * The PATCH turning a rule on or off: the whole rule, enabled set; from
+ * the rule as just read (an older copy would undo changes made since).
+ */
 cJSON	*rulesets_rule_enable_body(const cJSON *, int);
 /* POST /zones/{zone}/rulesets creating the entry point with one rule. */
 cJSON	*rulesets_entrypoint_body(const cJSON *);

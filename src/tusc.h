@@ -30,7 +30,6 @@
  * above: about two minutes, past tusd's and edgemu's 60 s read timeout.
  */
 #define TUSC_LOCKED_MAX		18
-#define TUSC_SHA256_HEX		65
 
 /*
  * What Upload-Metadata carries; NULL (0 for the numbers) leaves a key

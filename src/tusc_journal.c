@@ -49,6 +49,7 @@ tusc_entry_free(struct tusc_entry *e)
 	free(e->account);
 	free(e->url);
 	free(e->uid);
+	free(e->xxh3);
 	free(e->sha256);
 	memset(e, 0, sizeof *e);
 }
@@ -118,6 +119,7 @@ tusc_entry_from_json(const cJSON *o, struct tusc_entry *e)
 	e->ino = tusc_json_big(o, "ino");
 	e->mtime_ns = tusc_json_big(o, "mtime_ns");
 	e->ctime_ns = tusc_json_big(o, "ctime_ns");
+	e->xxh3 = tusc_json_str(o, "xxh3_128");
 	e->sha256 = tusc_json_str(o, "sha256");
 	if (e->key == NULL || e->url == NULL) {
 		tusc_entry_free(e);
@@ -148,6 +150,8 @@ tusc_entry_to_json(const struct tusc_entry *e)
 	tusc_json_add_big(o, "ino", e->ino);
 	tusc_json_add_big(o, "mtime_ns", e->mtime_ns);
 	tusc_json_add_big(o, "ctime_ns", e->ctime_ns);
+	if (e->xxh3 != NULL)
+		cJSON_AddStringToObject(o, "xxh3_128", e->xxh3);
 	if (e->sha256 != NULL)
 		cJSON_AddStringToObject(o, "sha256", e->sha256);
 	return (o);

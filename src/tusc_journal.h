@@ -12,8 +12,10 @@
 
 /*
  * ino, mtime_ns and ctime_ns (nanoseconds since the epoch) are the file's
- * when the upload began; sha256 (hex) is the hash of the file's first
- * offset bytes as they were sent, the proof a resume checks.
+ * when the upload began; xxh3 (hex) is the XXH3-128 hash of the file's
+ * first offset bytes as they were sent, the proof a resume checks. A
+ * journal written before XXH3 has sha256 instead (their SHA-256), which a
+ * resume checks once and replaces.
  */
 struct tusc_entry {
 	char		*key;
@@ -23,7 +25,8 @@ struct tusc_entry {
 	long long	 ino;
 	long long	 mtime_ns;
 	long long	 ctime_ns;
-	char		*sha256;	/* NULL: unknown, no resume */
+	char		*xxh3;		/* NULL and sha256 NULL: no resume */
+	char		*sha256;	/* an older journal's proof */
 	char		*base_url;
 	char		*account;
 	char		*url;

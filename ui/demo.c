@@ -12,12 +12,14 @@
 #include <sys/prctl.h>
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,14 @@
 #define DEMO_LOG_LINES		8
 
 extern char	**environ;
+
+/*
+ * The running demo's edgemu and store, for demo_stop_now in a signal
+ * handler: plain data it can read at any moment.
+ */
+static volatile sig_atomic_t	 demo_live_pid;
+static char			 demo_live_dir[PATH_MAX];
+static volatile sig_atomic_t	 demo_live_has_dir;
 
 /* ---- finding edgemu ------------------------------------------------------ */
 
@@ -279,6 +289,8 @@ demo_spawn(struct demo *d, const char *edgemu, char **cause)
 	envp = demo_env(d->token);
 	if ((d->pid = fork()) == 0)
 		demo_child(argv, envp, null, logfd, fds[1], parent);
+	if (d->pid > 0)
+		demo_live_pid = d->pid;
 	demo_env_free(envp);
 	close(fds[1]);
 	fds[1] = -1;
@@ -442,7 +454,7 @@ demo_exited(struct demo *d, char **cause)
 
 	if (waitpid(d->pid, &st, WNOHANG) != d->pid)
 		return (0);
-	d->pid = 0;
+	d->pid = demo_live_pid = 0;
 	if (WIFSIGNALED(st))
 		*cause = demo_failed(d, "edgemu was killed by signal %d "
 		    "before it was ready; its log ends:", WTERMSIG(st));
@@ -508,6 +520,11 @@ demo_start(struct demo *d, const char *argv0, char **cause)
 		d->dir = NULL;
 		goto fail;
 	}
+	if (strlen(d->dir) < sizeof demo_live_dir) {
+		memcpy(demo_live_dir, d->dir, strlen(d->dir) + 1);
+		atomic_signal_fence(memory_order_seq_cst);
+		demo_live_has_dir = 1;
+	}
 	if (demo_token(&d->token, cause) != 0 ||
 	    demo_spawn(d, edgemu, cause) != 0 ||
 	    demo_wait_ready(d, cause) != 0)
@@ -533,8 +550,10 @@ demo_reap(pid_t pid)
 	kill(pid, SIGTERM);
 	for (;;) {
 		r = waitpid(pid, &st, WNOHANG);
-		if (r == pid || (r == -1 && errno != EINTR))
+		if (r == pid || (r == -1 && errno != EINTR)) {
+			demo_live_pid = 0;
 			return;
+		}
 		if (waited >= DEMO_STOP_SECONDS * 1000000000L)
 			break;
 		nanosleep(&nap, NULL);
@@ -543,6 +562,7 @@ demo_reap(pid_t pid)
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
+	demo_live_pid = 0;
 }
 
 static int
@@ -564,6 +584,7 @@ demo_stop(struct demo *d)
 	d->pid = 0;
 	if (d->dir != NULL)
 		nftw(d->dir, demo_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	demo_live_has_dir = 0;
 	if (d->token != NULL)
 		explicit_bzero(d->token, strlen(d->token));
 	free(d->token);
@@ -572,4 +593,72 @@ demo_stop(struct demo *d)
 	free(d->account);
 	free(d->zone);
 	memset(d, 0, sizeof *d);
+}
+
+/* ---- stopping it from a signal handler ------------------------------------ */
+
+#define DEMO_RM_DEPTH	8
+
+/*
+ * Remove name under dirfd, a directory and all it holds, with
+ * async-signal-safe calls alone (no opendir: it allocates). Entries are
+ * read again from the start until a pass removes nothing, since removing
+ * while reading may skip some.
+ */
+static void
+demo_rmtree_at(int dirfd, const char *name, int depth)
+{
+#ifdef __linux__
+	char			 buf[4096];
+	struct dirent64		*de;
+	ssize_t			 n, off;
+	int			 fd, removed;
+
+	if (depth > DEMO_RM_DEPTH)
+		return;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd == -1) {
+		(void)unlinkat(dirfd, name, 0);
+		return;
+	}
+	do {
+		removed = 0;
+		(void)lseek(fd, 0, SEEK_SET);
+		while ((n = getdents64(fd, buf, sizeof buf)) > 0) {
+			for (off = 0; off < n; off += de->d_reclen) {
+				de = (struct dirent64 *)(buf + off);
+				if (strcmp(de->d_name, ".") == 0 ||
+				    strcmp(de->d_name, "..") == 0)
+					continue;
+				if (unlinkat(fd, de->d_name, 0) == -1)
+					demo_rmtree_at(fd, de->d_name,
+					    depth + 1);
+				removed = 1;
+			}
+		}
+	} while (removed);
+	close(fd);
+#endif
+	(void)unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+void
+demo_stop_now(void)
+{
+	pid_t	pid = (pid_t)demo_live_pid;
+	int	st, saved = errno;
+
+	if (pid > 0) {
+		/* SIGKILL: nothing written into the store once it is gone. */
+		(void)kill(pid, SIGKILL);
+		while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+			;
+		demo_live_pid = 0;
+	}
+	if (demo_live_has_dir) {
+		demo_live_has_dir = 0;
+		demo_rmtree_at(AT_FDCWD, demo_live_dir, 0);
+	}
+	errno = saved;
 }

@@ -39,6 +39,12 @@ int	 demo_start(struct demo *, const char *, char **);
  * for the normal exit path and atexit, not for a signal handler.
  */
 void	 demo_stop(struct demo *);
+/*
+ * From a signal handler, the process about to die: SIGKILL the running
+ * demo's edgemu, wait for it, and remove its directory, with
+ * async-signal-safe calls only. Nothing is freed.
+ */
+void	 demo_stop_now(void);
 
 #define DEMO_START_SECONDS	10
 #define DEMO_STOP_SECONDS	3

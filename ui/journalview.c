@@ -291,7 +291,11 @@ journalview_edit(struct journal_undo *plan)
 	return (data);
 }
 
-/* The update's diff against the record as the server has it now (E's). */
+/*
+ * The update's diff against the record as the server has it now (E's):
+ * merged into it, from the record as the change left it, so that what
+ * was changed since is kept, and a field changed since is asked about.
+ */
 static void
 journalview_undo_update(struct tui *t, const struct journal_record *rec,
     struct journal_undo *plan)
@@ -314,12 +318,19 @@ journalview_undo_update(struct tui *t, const struct journal_record *rec,
 		local.type = TUI_REQ_FETCH_DIFF;
 		local.id = id != NULL ? xstrdup(id) : NULL;
 		local.data = journalview_edit(plan);
+		local.before = cJSON_Duplicate(rec->after, 1);
 		panel_event(p, &local, &ev);
 		free(local.id);
 		cJSON_Delete(local.data);
+		cJSON_Delete(local.before);
 		return;
 	}
-	if ((path = panel_item_path(p, id)) == NULL)
+	/* A rule is read in its entry point (the panel knows where). */
+	if (p->ops != NULL && p->ops->edit_fetch_path != NULL)
+		path = p->ops->edit_fetch_path(p, id);
+	else
+		path = panel_item_path(p, id);
+	if (path == NULL)
 		return;
 	r = tui_submit(t, p, TUI_REQ_FETCH_DIFF, "GET", path, NULL);
 	free(path);
@@ -327,6 +338,7 @@ journalview_undo_update(struct tui *t, const struct journal_record *rec,
 		return;
 	r->id = id != NULL ? xstrdup(id) : NULL;
 	r->data = journalview_edit(plan);
+	r->before = cJSON_Duplicate(rec->after, 1);
 	tui_message(t, TUI_MSG_INFO, "fetching %s %s to compare...", k->name,
 	    id != NULL ? id : "");
 }

@@ -138,6 +138,10 @@ enum keymap_context {
 	    "move the rule up one place (evaluated earlier)") \
 	X(ACTION_MOVE_DOWN, "move-down", KEYMAP_RATE_LIMIT_RULES, \
 	    "move the rule down one place (evaluated later)") \
+	X(ACTION_MOVE_FIRST, "move-first", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule to the top (evaluated first)") \
+	X(ACTION_MOVE_LAST, "move-last", KEYMAP_RATE_LIMIT_RULES, \
+	    "move the rule to the bottom (evaluated last)") \
 	X(ACTION_VERSIONS, "versions", KEYMAP_RATE_LIMIT_RULES, \
 	    "the entry point's versions: view, diff, restore") \
 	X(ACTION_VERSION_DIFF, "diff", KEYMAP_RULE_VERSIONS, \

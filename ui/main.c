@@ -23,6 +23,7 @@
 #include "http.h"
 #include "keymap.h"
 #include "log.h"
+#include "signals.h"
 #include "tui.h"
 
 enum {
@@ -493,6 +494,7 @@ main(int argc, char **argv)
 	}
 	if (!cli_is_command(argv[optind]))
 		return (cli_unknown_command(argv[optind]));
+	signals_init(0);
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "edgetui: libcurl failed to start\n");

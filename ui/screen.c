@@ -1,10 +1,13 @@
 /*
  * The terminal: curses started and always restored (q, signals, fatal
  * errors, crashes), theme roles turned into colour pairs the terminal can
- * show, text drawn clipped to its width, and OSC 52 copies.
+ * show, text drawn clipped to its width (in ASCII where the locale is not
+ * UTF-8), and OSC 52 copies.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,49 +16,127 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include <term.h>
+
 #include "encode.h"
 #include "screen.h"
 #include "text.h"
 #include "xmalloc.h"
 
 #define SCREEN_LINE_MAX	1024
+#define SCREEN_RESTORE_MAX 256
 
-static int		 screen_on;
+static volatile sig_atomic_t	 screen_on;
 static int		 screen_ascii_mode;
+static int		 screen_utf8;
 static int		 screen_ncolors;
 static attr_t		 screen_attrs[THEME_ROLE_COUNT];
 static struct termios	 screen_tio;
 static int		 screen_have_tio;
+/* What leaves curses' modes, from terminfo, for screen_restore_now. */
+static char		 screen_restore[SCREEN_RESTORE_MAX];
+static size_t		 screen_restore_len;
 
-/* On a crash: the terminal back to normal with async-signal-safe calls. */
-static void
-screen_crash(int sig)
+/*
+ * The UI's glyphs where the locale cannot show them, or in the ASCII line
+ * mode: the one table every drawn string goes through (screen_put).
+ */
+static const struct {
+	const char	*utf8;
+	const char	*ascii;
+} screen_glyphs[] = {
+	{ "\xe2\x80\xa6", "..." },	/* ellipsis */
+	{ "\xe2\x86\x92", "->" },	/* rightwards arrow */
+	{ "\xe2\x86\x90", "<-" },	/* leftwards arrow */
+	{ "\xe2\x96\xb2", "^" },	/* up triangle: sort ascending */
+	{ "\xe2\x96\xbc", "v" },	/* down triangle */
+	{ "\xe2\x80\x93", "-" },	/* en dash */
+	{ "\xe2\x80\x94", "--" },	/* em dash */
+	{ "\xe2\x80\xa2", "*" },	/* bullet */
+	{ "\xc2\xb7", "." },		/* middle dot */
+	{ "\xc2\xa0", " " },		/* no-break space */
+};
+
+int
+screen_usable(char **cause)
 {
-	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
+	const char	*term = getenv("TERM");
+	int		 err = 0;
+
+	if (term == NULL || *term == '\0') {
+		*cause = xstrdup("TERM is not set");
+		return (-1);
+	}
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		xasprintf(cause, "TERM=%s is %s", term, err == 0 ?
+		    "unknown to terminfo" : "not found: no terminfo database");
+		return (-1);
+	}
+	/* dumb, a printing terminal, or one that cannot place the cursor. */
+	if (tigetflag("hc") > 0 || tigetflag("gn") > 0 ||
+	    cursor_address == NULL || clear_screen == NULL) {
+		xasprintf(cause, "TERM=%s cannot place the cursor", term);
+		err = -1;
+	}
+	del_curterm(cur_term);
+	return (err == -1 ? -1 : 0);
+}
+
+/* A terminfo string without its delays ("$<5>"), added to the restore. */
+static void
+screen_restore_add(const char *cap)
+{
+	const char	*s = tigetstr(cap);
+
+	if (s == NULL || s == (char *)-1)
+		return;
+	for (; *s != '\0'; s++) {
+		if (s[0] == '$' && s[1] == '<' && strchr(s, '>') != NULL) {
+			s = strchr(s, '>');
+			continue;
+		}
+		if (screen_restore_len < sizeof screen_restore)
+			screen_restore[screen_restore_len++] = *s;
+	}
+}
+
+/*
+ * From a signal handler: out of the alternate screen, the cursor shown,
+ * the keypad and attributes reset and the modes found at the start back,
+ * with async-signal-safe calls only. curses' own state is left as it is:
+ * the process is about to die.
+ */
+void
+screen_restore_now(void)
+{
+	int	saved = errno;
 
 	if (screen_on) {
-		(void)write(STDOUT_FILENO, reset, sizeof reset - 1);
+		screen_on = 0;
+		(void)write(STDOUT_FILENO, screen_restore, screen_restore_len);
+		(void)write(STDOUT_FILENO, "\r\n", 2);
 		if (screen_have_tio)
 			(void)tcsetattr(STDIN_FILENO, TCSANOW, &screen_tio);
 	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	errno = saved;
 }
 
+/*
+ * Ctrl-S and Ctrl-Q are keys, not flow control: with IXON on, Ctrl-S
+ * stops the display (and a stray XOFF among typed bytes can stop it for
+ * good). curses keeps these modes as the program's (suspend, $EDITOR and
+ * endwin give the terminal its own back).
+ */
 static void
-screen_crash_handlers(void)
+screen_no_flow_control(void)
 {
-	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				    SIGABRT };
-	struct sigaction	 sa;
-	size_t			 i;
+	struct termios	tio;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = screen_crash;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < nitems(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
+	if (tcgetattr(STDIN_FILENO, &tio) != 0)
+		return;
+	tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0)
+		def_prog_mode();
 }
 
 static short
@@ -139,9 +220,15 @@ screen_init(const struct theme *t, int ascii)
 		set_escdelay(25);
 	if (initscr() == NULL)
 		abort();
+	screen_restore_len = 0;
+	screen_restore_add("sgr0");
+	screen_restore_add("cnorm");
+	screen_restore_add("rmkx");
+	screen_restore_add("rmcup");
 	screen_on = 1;
-	screen_crash_handlers();
-	screen_ascii_mode = ascii;
+	/* One place decides: asked for, or a locale that is not UTF-8. */
+	screen_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	screen_ascii_mode = ascii || !screen_utf8;
 	cbreak();
 	noecho();
 	nonl();
@@ -154,6 +241,7 @@ screen_init(const struct theme *t, int ascii)
 	define_key("\033[8~", KEY_END);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	screen_no_flow_control();
 	nc = getenv("NO_COLOR");
 	screen_ncolors = 0;
 	if (has_colors() && (nc == NULL || *nc == '\0')) {
@@ -200,14 +288,98 @@ screen_role(enum theme_role r)
 	return (screen_attrs[r]);
 }
 
+/* The bytes of the UTF-8 character at s (1 for a stray byte). */
+static size_t
+screen_utf8_len(const unsigned char *s, size_t len)
+{
+	size_t	n, i;
+
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return (1);
+	for (i = 1; i < n; i++) {
+		if (i >= len || (s[i] & 0xc0) != 0x80)
+			return (1);
+	}
+	return (n);
+}
+
+/* The ASCII for the glyph at s, with its length in *n; NULL if none. */
+static const char *
+screen_glyph_ascii(const char *s, size_t len, size_t *n)
+{
+	size_t	i, k;
+
+	for (i = 0; i < nitems(screen_glyphs); i++) {
+		k = strlen(screen_glyphs[i].utf8);
+		if (k <= len && memcmp(s, screen_glyphs[i].utf8, k) == 0) {
+			*n = k;
+			return (screen_glyphs[i].ascii);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * The next character at s as wide characters into buf (*nw of them): a
+ * glyph in ASCII (the table above) in the ASCII mode, '?' for one the
+ * locale cannot show; *col moves on by its columns. Returns the bytes
+ * taken, 0 at a NUL or when it does not fit in room or w columns.
+ */
+static size_t
+screen_next(const char *s, size_t len, mbstate_t *ps, wchar_t *buf,
+    size_t room, int *col, int w, size_t *nw)
+{
+	const char	*sub;
+	wchar_t		 wc;
+	size_t		 k, i;
+	int		 cw;
+
+	if (screen_ascii_mode &&
+	    (sub = screen_glyph_ascii(s, len, &k)) != NULL) {
+		if (*col + (int)strlen(sub) > w || strlen(sub) > room)
+			return (0);
+		for (i = 0; sub[i] != '\0'; i++)
+			buf[i] = (wchar_t)sub[i];
+		*col += (int)i;
+		*nw = i;
+		return (k);
+	}
+	if (!screen_utf8) {
+		/* UTF-8 the terminal cannot show: one '?' a character. */
+		k = screen_utf8_len((const unsigned char *)s, len);
+		wc = L'?';
+	} else if ((k = mbrtowc(&wc, s, len, ps)) == (size_t)-1 ||
+	    k == (size_t)-2) {
+		memset(ps, 0, sizeof *ps);
+		wc = L'?';
+		k = 1;
+	} else if (k == 0)
+		return (0);
+	if (!iswprint((wint_t)wc))
+		wc = L'?';
+	if ((cw = wcwidth(wc)) < 0)
+		cw = 1;
+	if (*col + cw > w || room < 1)
+		return (0);
+	buf[0] = wc;
+	*col += cw;
+	*nw = 1;
+	return (k);
+}
+
 int
 screen_put(int y, int x, int w, const char *s, attr_t attr)
 {
 	wchar_t		 buf[SCREEN_LINE_MAX];
 	mbstate_t	 ps;
-	wchar_t		 wc;
-	size_t		 n = 0, len;
-	int		 col = 0, cw;
+	size_t		 n = 0, len, k, nw;
+	int		 col = 0;
 
 	if (w <= 0 || s == NULL)
 		return (0);
@@ -223,21 +395,11 @@ screen_put(int y, int x, int w, const char *s, attr_t attr)
 			len--;
 			continue;
 		}
-		size_t k = mbrtowc(&wc, s, len, &ps);
-		if (k == (size_t)-1 || k == (size_t)-2) {
-			memset(&ps, 0, sizeof ps);
-			wc = L'?';
-			k = 1;
-		} else if (k == 0)
+		k = screen_next(s, len, &ps, buf + n, nitems(buf) - 1 - n,
+		    &col, w, &nw);
+		if (k == 0)
 			break;
-		if (!iswprint((wint_t)wc))
-			wc = L'?';
-		if ((cw = wcwidth(wc)) < 0)
-			cw = 1;
-		if (col + cw > w)
-			break;
-		buf[n++] = wc;
-		col += cw;
+		n += nw;
 		s += k;
 		len -= k;
 	}
@@ -251,7 +413,7 @@ screen_put(int y, int x, int w, const char *s, attr_t attr)
 const char *
 screen_ellipsis(void)
 {
-	return (screen_ascii_mode ? "~" : "\xe2\x80\xa6");
+	return (screen_ascii_mode ? "..." : "\xe2\x80\xa6");
 }
 
 const char *

@@ -10,10 +10,20 @@
 
 #include "theme.h"
 
-/* Start curses; the theme may be replaced later (screen_theme). */
+/*
+ * Whether the terminal can hold the console (TERM known, the cursor
+ * placed anywhere), asked before curses starts: 0, or -1 with *cause.
+ */
+int		 screen_usable(char **);
+/*
+ * Start curses; the theme may be replaced later (screen_theme). The ASCII
+ * mode is on when asked (non-zero) or when the locale is not UTF-8.
+ */
 void		 screen_init(const struct theme *, int);
 /* Restore the terminal; safe to call more than once and from fatal(). */
 void		 screen_end(void);
+/* The same from a signal handler, the process about to die. */
+void		 screen_restore_now(void);
 int		 screen_active(void);
 void		 screen_theme(const struct theme *);
 /* The attributes (colour pair included) a role draws with. */
@@ -22,13 +32,18 @@ attr_t		 screen_role(enum theme_role);
 int		 screen_put(int, int, int, const char *, attr_t);
 /* The same for a list cell: text cut to the width ends with an ellipsis. */
 int		 screen_cell(int, int, int, const char *, attr_t);
-/* The ellipsis and the sort arrows, in ASCII in the ASCII line mode. */
+/*
+ * The ellipsis and the sort arrows, in ASCII in the ASCII mode ("...",
+ * "^" and "v"), where screen_put also draws the UI's other glyphs in
+ * ASCII.
+ */
 const char	*screen_ellipsis(void);
 const char	*screen_arrow(int);
 /* Fill the rest of a line from x with blanks in attr. */
 void		 screen_fill(int, int, int, attr_t);
 /* A horizontal rule (ACS or '-'). */
 void		 screen_hline(int, int, int, attr_t);
+/* The ASCII mode: asked for, or the locale is not UTF-8 (screen_init). */
 int		 screen_ascii(void);
 /* A frame around h rows and w columns at y,x (ACS or ASCII). */
 void		 screen_box(int, int, int, int, attr_t);

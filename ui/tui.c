@@ -22,12 +22,14 @@
 
 #include "cli.h"
 #include "configfile.h"
+#include "demo.h"
 #include "firstrun.h"
 #include "http.h"
 #include "journal.h"
 #include "log.h"
 #include "requestlog.h"
 #include "screen.h"
+#include "signals.h"
 #include "text.h"
 #include "theme.h"
 #include "transfers.h"
@@ -50,31 +52,12 @@ tui_now(void)
 	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
 }
 
-static void
-tui_on_signal(int sig)
-{
-	tui_signalled = sig;
-}
-
-static void
-tui_signals(void)
-{
-	struct sigaction	sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tui_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 /* fatal() and log messages while curses owns the terminal. */
 static void
 tui_fatal_hook(void)
 {
 	screen_end();
+	demo_stop_now();
 }
 
 static struct tui	*tui_log_target;
@@ -891,6 +874,14 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		    "command instead (edgetui --help)\n");
 		return (HTTP_EXIT_USAGE);
 	}
+	if (screen_usable(&cause) != 0) {
+		fprintf(stderr, "edgetui: the console cannot run here: %s; "
+		    "one-shot commands work (edgetui --help)\n", cause);
+		free(cause);
+		return (HTTP_EXIT_USAGE);
+	}
+	/* From here on a signal leaves nothing behind (--demo's store). */
+	signals_init(1);
 	memset(&t, 0, sizeof t);
 	session_options(o);
 	if ((t.cfg = config_load(o->config, NULL, &cause)) == NULL) {
@@ -929,9 +920,9 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		theme_apply_no_color(t.theme);
 	t.ascii = t.cfg->prefs.ascii;
 
-	tui_signals();
 	log_set_fatal_hook(tui_fatal_hook);
 	screen_init(t.theme, t.ascii);
+	signals_defer(&tui_signalled);
 	tui_log_target = &t;
 	log_set_sink(tui_log_sink, NULL);
 	if (first && !tui_first_run(&t, o))
@@ -955,6 +946,8 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 	tui_loop(&t);
 
 out:
+	/* A signal while it all stops ends at once, cleaning up. */
+	signals_defer(NULL);
 	sig = tui_signalled;
 	tui_log_target = NULL;
 	screen_end();

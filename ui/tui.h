@@ -43,6 +43,7 @@ enum tui_req_type {
 	TUI_REQ_FETCH_EDIT,	/* the copy to edit in $EDITOR */
 	TUI_REQ_FETCH_DIFF,	/* the fresh copy to diff an edit against */
 	TUI_REQ_FETCH_FORM,	/* the copy to edit in a form */
+	TUI_REQ_FETCH_SAVE,	/* the server's copy an update merges into */
 	TUI_REQ_CREATE,
 	TUI_REQ_UPDATE,
 	TUI_REQ_DELETE,
@@ -454,6 +455,9 @@ void		 dialog_confirm(struct tui *, const char *, const char *,
 /* Ask y/n; cb gets "y", or "n" for n, q and Esc. */
 void		 dialog_ask(struct tui *, const char *, const char *,
 		     dialog_cb, void *, dialog_free_cb);
+/* Ask for one of keys ("tye"); cb gets the key typed, or "" for Esc. */
+void		 dialog_choose(struct tui *, const char *, const char *,
+		     const char *, dialog_cb, void *, dialog_free_cb);
 /*
  * Something is being fetched: the text until dialog_wait_done closes it;
  * keys meanwhile are held, Esc calls cancel with "cancel" and closes it.
@@ -477,6 +481,25 @@ void		 dialog_prompt(struct tui *, const char *, const char *, int,
 /* A refused answer asked again: the text as typed, and why under it. */
 void		 dialog_prompt_again(struct tui *, const char *, const char *,
 		     const char *, int, dialog_cb, void *, dialog_free_cb);
+
+/* ui/widgets/conflict.c: a write that met a change on the server. */
+struct merge;
+enum conflict_answer {
+	CONFLICT_CANCEL,	/* Esc: nothing is sent */
+	CONFLICT_THEIRS,	/* t: the server's values at the conflicts */
+	CONFLICT_MINE,		/* y: the user's */
+	CONFLICT_EDIT		/* e: edit again, on the merged record */
+};
+typedef void (*conflict_cb)(struct tui *, void *, enum conflict_answer);
+/*
+ * Ask about the merge's conflicts: what names the record ("rate limiting
+ * rule 'Login' (0c4f…)"); can_edit offers e. free_cb(arg) after cb.
+ */
+void		 conflict_ask(struct tui *, const char *, const struct merge *,
+		     int, conflict_cb, void *, dialog_free_cb);
+/* The question's text, appended to buf. */
+void		 conflict_text(const char *, const struct merge *, int,
+		     struct buf *);
 
 /* ui/widgets/formview.c */
 /* Submit: the modal, the body, the record's id (NULL: new), the original. */

@@ -261,6 +261,10 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 	}
+	if (shield_map_ids_once(req->json, &cause) != 0) {
+		shield_bad(rep, cause);
+		return;
+	}
 	result = cJSON_CreateObject();
 	cJSON_ArrayForEach(entry, req->json) {
 		shield_disc_parse_state(entry, entry->string, &state, &cause);

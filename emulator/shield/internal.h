@@ -111,6 +111,7 @@ void		 shield_schemas_get(struct req *, struct reply *);
 /* sql.c */
 void		 shield_bad(struct reply *, char *);
 void		 shield_lower_id(const char *, char [UUID_LEN + 1]);
+int		 shield_map_ids_once(const cJSON *, char **);
 const char	*shield_col_text(sqlite3_stmt *, int);
 int		 shield_bind_text(struct shield_binds *, const char *);
 int		 shield_bind_num(struct shield_binds *, sqlite3_int64);

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,28 +310,102 @@ shield_oa_split_url(const char *url, char **host, char **base)
 	return (0);
 }
 
-static int
-shield_oa_has(const cJSON *ops, const char *method, const char *host,
-    const char *endpoint)
-{
-	const cJSON	*op;
+/*
+ * The operations collected from a document, as a set hashed on method,
+ * host and endpoint: a document may describe tens of thousands, each
+ * looked up once (open addressing, kept at most half full).
+ */
+struct shield_opset {
+	struct shield_opkey {
+		char	*key;	/* method, host, endpoint, each NUL-ended */
+		size_t	 len;
+	}	*slots;
+	size_t	 cap;	/* a power of two */
+	size_t	 n;
+};
 
-	cJSON_ArrayForEach(op, ops) {
-		if (strcmp(cJSON_GetObjectItem(op, "endpoint")->valuestring,
-		    endpoint) == 0 &&
-		    strcmp(cJSON_GetObjectItem(op, "method")->valuestring,
-		    method) == 0 &&
-		    strcmp(cJSON_GetObjectItem(op, "host")->valuestring,
-		    host) == 0)
-			return (1);
+static uint64_t
+shield_opset_hash(const char *key, size_t len)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	size_t		i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)key[i];
+		h *= 0x100000001b3ULL;
 	}
-	return (0);
+	return (h);
+}
+
+/* The slot of key, or the empty one where it would go. */
+static struct shield_opkey *
+shield_opset_slot(struct shield_opkey *slots, size_t cap, const char *key,
+    size_t len)
+{
+	size_t	i = (size_t)shield_opset_hash(key, len) & (cap - 1);
+
+	while (slots[i].key != NULL && (slots[i].len != len ||
+	    memcmp(slots[i].key, key, len) != 0))
+		i = (i + 1) & (cap - 1);
+	return (&slots[i]);
+}
+
+static void
+shield_opset_grow(struct shield_opset *set)
+{
+	struct shield_opkey	*old = set->slots, *to;
+	size_t			 oldcap = set->cap, i;
+
+	set->cap = oldcap == 0 ? 64 : oldcap * 2;
+	set->slots = xcalloc(set->cap, sizeof *set->slots);
+	for (i = 0; i < oldcap; i++) {
+		if (old[i].key == NULL)
+			continue;
+		to = shield_opset_slot(set->slots, set->cap, old[i].key,
+		    old[i].len);
+		*to = old[i];
+	}
+	free(old);
+}
+
+/* Adds the operation; 0 if it was there already. */
+static int
+shield_opset_add(struct shield_opset *set, const char *method,
+    const char *host, const char *endpoint)
+{
+	struct shield_opkey	*slot;
+	struct buf		 b = BUF_INITIALIZER;
+
+	buf_add(&b, method, strlen(method) + 1);
+	buf_add(&b, host, strlen(host) + 1);
+	buf_add(&b, endpoint, strlen(endpoint) + 1);
+	if ((set->n + 1) * 2 > set->cap)
+		shield_opset_grow(set);
+	slot = shield_opset_slot(set->slots, set->cap, b.data, b.len);
+	if (slot->key != NULL) {
+		buf_free(&b);
+		return (0);
+	}
+	slot->len = b.len;
+	slot->key = buf_detach(&b, NULL);
+	set->n++;
+	return (1);
+}
+
+static void
+shield_opset_free(struct shield_opset *set)
+{
+	size_t	i;
+
+	for (i = 0; i < set->cap; i++)
+		free(set->slots[i].key);
+	free(set->slots);
 }
 
 /* Every operation of the document's paths on one server. */
 static void
 shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
-    cJSON *ops, cJSON *warnings)
+    struct shield_opset *seen, cJSON *ops, cJSON *warnings)
 {
 	const cJSON	*item;
 	cJSON		*op;
@@ -362,7 +437,7 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 				method[j] = (char)toupper(
 				    (unsigned char)shield_oa_methods[i][j]);
 			method[j] = '\0';
-			if (shield_oa_has(ops, method, host, endpoint))
+			if (!shield_opset_add(seen, method, host, endpoint))
 				continue;
 			op = cJSON_CreateObject();
 			cJSON_AddStringToObject(op, "method", method);
@@ -385,11 +460,12 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 cJSON *
 shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 {
-	const cJSON	*s;
-	cJSON		*ops = cJSON_CreateArray();
-	const char	*raw;
-	char		*url, *host, *base, loc[48];
-	int		 i = 0, usable = 0;
+	struct shield_opset	 seen = { NULL, 0, 0 };
+	const cJSON		*s;
+	cJSON			*ops = cJSON_CreateArray();
+	const char		*raw;
+	char			*url, *host, *base, loc[48];
+	int			 i = 0, usable = 0;
 
 	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc,
 	    "servers")) {
@@ -408,11 +484,12 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 			continue;
 		}
 		usable++;
-		shield_oa_server_ops(doc, host, base, ops, warnings);
+		shield_oa_server_ops(doc, host, base, &seen, ops, warnings);
 		free(host);
 		free(base);
 		free(url);
 	}
+	shield_opset_free(&seen);
 	if (usable == 0)
 		shield_event(warnings, SHIELD_EV_NO_HOST, ".servers", "no "
 		    "server URL names a host, so the schema's operations "

@@ -38,6 +38,41 @@ shield_lower_id(const char *in, char out[UUID_LEN + 1])
 	out[i] = '\0';
 }
 
+static int
+shield_id_cmp(const void *a, const void *b)
+{
+	return (strcmp(a, b));
+}
+
+/*
+ * A map keyed by ids (a bulk PATCH's body), every key a UUID: an id given
+ * twice in different case would name one record twice, the last silently
+ * winning, as cJSON keeps both keys. Returns 0, or -1 with *cause naming
+ * the first such id.
+ */
+int
+shield_map_ids_once(const cJSON *map, char **cause)
+{
+	const cJSON	*entry;
+	char		(*ids)[UUID_LEN + 1];
+	size_t		 n = 0, i;
+	int		 rc = 0;
+
+	ids = xreallocarray(NULL, (size_t)cJSON_GetArraySize(map) + 1,
+	    sizeof *ids);
+	cJSON_ArrayForEach(entry, map)
+		shield_lower_id(entry->string, ids[n++]);
+	qsort(ids, n, sizeof *ids, shield_id_cmp);
+	for (i = 1; i < n && rc == 0; i++) {
+		if (strcmp(ids[i - 1], ids[i]) == 0)
+			rc = util_fail(cause, "%s is given twice (ids are the "
+			    "same in any case): each may appear once",
+			    ids[i]);
+	}
+	free(ids);
+	return (rc);
+}
+
 const char *
 shield_col_text(sqlite3_stmt *st, int col)
 {

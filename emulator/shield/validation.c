@@ -164,6 +164,10 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 			return;
 		}
 	}
+	if (shield_map_ids_once(req->json, &cause) != 0) {
+		shield_bad(rep, cause);
+		return;
+	}
 	result = cJSON_CreateObject();
 	cJSON_ArrayForEach(entry, req->json) {
 		shield_parse_mitigation(entry, entry->string, 1, &action,

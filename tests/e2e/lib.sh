@@ -599,10 +599,11 @@ _e2e_stty_flag() {
 # e2e_quit_and_check_sane [-s STATUS] [KEY...]: send the keys, if any,
 # wait for the program to exit, and fail unless it exited with STATUS
 # (default 0; "any" for any) and left the terminal as it found it: the
-# same icanon echo isig icrnl opost, off the alternate screen, and none
+# same icanon echo isig icrnl opost ixon, off the alternate screen, the
+# cursor shown, the keypad and cursor keys in their normal mode, and none
 # of its last screen left on the normal one. Sets E2E_EXIT_STATUS.
 e2e_quit_and_check_sane() {
-	local want=0 status flag before after alt left problems=
+	local want=0 status flag before after alt modes left problems=
 
 	if [ "${1:-}" = -s ]; then
 		want=${2:?e2e_quit_and_check_sane: -s STATUS}
@@ -618,7 +619,7 @@ e2e_quit_and_check_sane() {
 	if [ ! -s "$E2E_DIR/stty.before" ] || [ ! -s "$E2E_DIR/stty.after" ]; then
 		e2e_fail "the pane did not record stty -a before and after"
 	fi
-	for flag in icanon echo isig icrnl opost; do
+	for flag in icanon echo isig icrnl opost ixon; do
 		before=$(_e2e_stty_flag "$flag" "$E2E_DIR/stty.before")
 		after=$(_e2e_stty_flag "$flag" "$E2E_DIR/stty.after")
 		[ "$before" = "$after" ] ||
@@ -626,6 +627,10 @@ e2e_quit_and_check_sane() {
 	done
 	alt=$(_e2e_tmux display -p -t "$E2E_SESSION" '#{alternate_on}')
 	[ "$alt" = 0 ] || problems="$problems; still on the alternate screen"
+	modes=$(_e2e_tmux display -p -t "$E2E_SESSION" \
+	    '#{cursor_flag} #{keypad_flag} #{keypad_cursor_flag}')
+	[ "$modes" = "1 0 0" ] ||
+	    problems="$problems; cursor shown, keypad, cursor keys: $modes (not 1 0 0)"
 	if [ -s "$E2E_DIR/screen.last" ]; then
 		grep -v '^[[:space:]]*$' "$E2E_DIR/screen.last" \
 		    >"$E2E_DIR/screen.last.lines" || true

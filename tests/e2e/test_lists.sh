@@ -180,5 +180,5 @@ e2e_wait_for "sort by (Enter; O reversed)"
 e2e_keys Down O
 e2e_wait_match '^  METHODv +HOST'
 open_kind rl "^ rate-limits \(legacy, deprecated\)  8$"
-e2e_wait_match '^> Protect the login form from credential~ '
+e2e_wait_match '^> Protect the login form from credenti\.\.\. '
 e2e_quit_and_check_sane : q Enter

@@ -192,7 +192,7 @@ e2e_command journal 'rate-limit-rule +[0-9a-f]{32} +updated: rules'
 e2e_wait_match 'rate-limit-rule +[0-9a-f]{32} +deleted'
 # Undo points to the versions: a rule's path needs its ruleset.
 e2e_keys u
-e2e_wait_for "cannot undo: restore one of the entry point's versions instead (:rate-limit-rules, then its versions)"
+e2e_wait_for "cannot undo: restore one of the entry point's versions instead (:rate-limit-rules, v, B)"
 e2e_keys C-l
 e2e_keys q
 

@@ -47,6 +47,9 @@ struct faultd {
 	int			 running;
 
 	pthread_mutex_t		 lock;
+	pthread_mutex_t		 handling;	/* one handler call at a time */
+	faultd_handler_cb	 handler;
+	void			*handler_arg;
 	struct faultd_reply	*script;
 	size_t			 nscript;
 	struct faultd_request	*reqs;
@@ -436,6 +439,28 @@ static const struct faultd_reply faultd_default = {
 	    "\"result\":null}"
 };
 
+/* A request answered by the handler; 0 to keep the connection. */
+static int
+faultd_handle(struct faultd_conn *c, size_t slot)
+{
+	struct faultd		*fd = c->fd;
+	struct faultd_request	 r;
+	struct faultd_reply	 reply;
+	char			*owned = NULL;
+	int			 rc;
+
+	if (faultd_request(fd, slot, &r) != 0)
+		return (-1);
+	memset(&reply, 0, sizeof reply);
+	pthread_mutex_lock(&fd->handling);
+	fd->handler(&r, &reply, &owned, fd->handler_arg);
+	pthread_mutex_unlock(&fd->handling);
+	rc = faultd_answer(c, slot, &reply, r.method);
+	free(owned);
+	faultd_request_free(&r);
+	return (rc);
+}
+
 static void *
 faultd_serve(void *arg)
 {
@@ -450,6 +475,11 @@ faultd_serve(void *arg)
 		keep_alive = 1;
 		if ((slot = faultd_read_request(c, &keep_alive)) < 0)
 			break;
+		if (fd->handler != NULL) {
+			if (faultd_handle(c, (size_t)slot) != 0 || !keep_alive)
+				break;
+			continue;
+		}
 		pthread_mutex_lock(&fd->lock);
 		if (fd->nscript == 0)
 			reply = faultd_default;
@@ -526,6 +556,7 @@ faultd_bind(int port, int reuse)
 	if (pipe(fd->stop) != 0)
 		abort();
 	pthread_mutex_init(&fd->lock, NULL);
+	pthread_mutex_init(&fd->handling, NULL);
 	fd->listen = socket(AF_INET, SOCK_STREAM, 0);
 	if (reuse)
 		setsockopt(fd->listen, SOL_SOCKET, SO_REUSEADDR, &one,
@@ -542,6 +573,7 @@ faultd_bind(int port, int reuse)
 		close(fd->stop[0]);
 		close(fd->stop[1]);
 		pthread_mutex_destroy(&fd->lock);
+		pthread_mutex_destroy(&fd->handling);
 		free(fd);
 		return (NULL);
 	}
@@ -585,6 +617,13 @@ faultd_listen(struct faultd *fd)
 		abort();
 	fd->running = 1;
 	return (0);
+}
+
+void
+faultd_handler(struct faultd *fd, faultd_handler_cb fn, void *arg)
+{
+	fd->handler_arg = arg;
+	fd->handler = fn;
 }
 
 void
@@ -706,5 +745,6 @@ faultd_free(struct faultd *fd)
 	close(fd->stop[0]);
 	close(fd->stop[1]);
 	pthread_mutex_destroy(&fd->lock);
+	pthread_mutex_destroy(&fd->handling);
 	free(fd);
 }

@@ -67,6 +67,15 @@ int		 faultd_listen(struct faultd *);
 /* Replies in order of the requests; the last repeats. Copied. */
 void		 faultd_script(struct faultd *, const struct faultd_reply *,
 		     size_t);
+/*
+ * Or each request answered by a function (a proxy to a real server that
+ * acts between two requests): it fills the reply; a body it allocates
+ * goes in owned as well, freed once sent. Called on the connection's
+ * thread, one request at a time.
+ */
+typedef void	(*faultd_handler_cb)(const struct faultd_request *,
+		     struct faultd_reply *, char **, void *);
+void		 faultd_handler(struct faultd *, faultd_handler_cb, void *);
 int		 faultd_port(struct faultd *);
 /* "http://127.0.0.1:PORT"; static to the faultd. */
 const char	*faultd_url(struct faultd *);

@@ -539,6 +539,120 @@ test_edit(void **state)
 	free(id);
 }
 
+/* Until path exists, or fail after seconds. */
+static void
+wait_for_file(const char *path, int seconds)
+{
+	struct timespec	 nap = { 0, 20 * 1000 * 1000 };
+	struct stat	 sb;
+	time_t		 deadline = time(NULL) + seconds;
+
+	while (stat(path, &sb) != 0) {
+		if (time(NULL) > deadline)
+			fail_msg("%s did not appear in %d s", path, seconds);
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* Until process pid has ended (gone, or a zombie), or fail. */
+static void
+wait_process_gone(pid_t pid, int seconds)
+{
+	struct timespec	 nap = { 0, 20 * 1000 * 1000 };
+	time_t		 deadline = time(NULL) + seconds;
+	char		*path = itest_printf("/proc/%ld/stat", (long)pid);
+	char		*text;
+
+	for (;;) {
+		if (access(path, F_OK) != 0)
+			break;
+		text = slurp(path);
+		/* "PID (comm) S ...": Z once it has exited. */
+		if (text != NULL && strrchr(text, ')') != NULL &&
+		    strncmp(strrchr(text, ')'), ") Z", 3) == 0) {
+			free(text);
+			break;
+		}
+		free(text);
+		if (time(NULL) > deadline)
+			fail_msg("the editor (pid %ld) still runs", (long)pid);
+		nanosleep(&nap, NULL);
+	}
+	free(path);
+}
+
+/*
+ * The terminal closed (SIGHUP to the process group) or SIGTERM while the
+ * editor runs: the temporary YAML is removed and edgetui dies of the
+ * signal. Sent to edgetui alone, the signal also ends the editor, which
+ * would otherwise be left on the terminal.
+ */
+static void
+test_edit_signalled(void **state)
+{
+	static const struct {
+		int	sig;
+		int	group;
+	} cases[] = { { SIGHUP, 1 }, { SIGTERM, 1 }, { SIGTERM, 0 },
+	    { SIGHUP, 0 } };
+	struct fixture	*f = *state;
+	char		*id = first_rule(f), *script, *editor, *mark, *pidf;
+	char		*body, *outp, *errp, *tmp, *text, *nl, *pidtext;
+	const char	*env[2];
+	const char	*args[] = { "edit", "rl", id, "--yes", NULL };
+	struct stat	 sb;
+	size_t		 i;
+	pid_t		 pid, epid;
+	int		 st;
+
+	script = itest_printf("%s/slow-editor.sh", f->home);
+	mark = itest_printf("%s/editing", f->home);
+	pidf = itest_printf("%s/editor.pid", f->home);
+	body = itest_printf("#!/bin/sh\n"
+	    "echo $$ > '%s'\n"
+	    "printf '%%s\\n' \"$1\" > '%s.new' && mv '%s.new' '%s'\n"
+	    "exec sleep 120\n", pidf, mark, mark, mark);
+	spill(script, body, 0700);
+	editor = itest_printf("EDITOR=%s", script);
+	env[0] = editor;
+	env[1] = NULL;
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unlink(mark);
+		pid = cli_spawn(f, env, args, outp, errp);
+		wait_for_file(mark, 30);
+		text = slurp(mark);
+		if ((nl = strchr(text, '\n')) != NULL)
+			*nl = '\0';
+		tmp = text;
+		assert_int_equal(stat(tmp, &sb), 0);
+		pidtext = slurp(pidf);
+		epid = (pid_t)atol(pidtext);
+		free(pidtext);
+		/* cli_spawn's child leads a session and group of its own. */
+		assert_int_equal(kill(cases[i].group ? -pid : pid,
+		    cases[i].sig), 0);
+		while (waitpid(pid, &st, 0) == -1)
+			assert_int_equal(errno, EINTR);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), cases[i].sig);
+		if (stat(tmp, &sb) == 0)
+			fail_msg("case %zu: %s was left behind", i, tmp);
+		assert_int_equal(errno, ENOENT);
+		wait_process_gone(epid, 30);
+		free(text);
+	}
+	free(outp);
+	free(errp);
+	free(body);
+	free(pidf);
+	free(mark);
+	free(editor);
+	free(script);
+	free(id);
+}
+
 static void
 test_edit_reopen(void **state)
 {
@@ -1130,6 +1244,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_kinds, cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_usage, cli_setup, cli_teardown),
+		cmocka_unit_test_setup_teardown(test_edit_signalled, cli_setup,
+		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_get_operations, cli_setup,
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_no_core, cli_setup,

@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -547,6 +548,301 @@ test_path_nul(void **state)
 	free(uuid);
 }
 
+/* ---- item: raw control bytes in JSON bodies ------------------------------- */
+
+#define ENTRY	"/zones/" ZONE "/rulesets/phases/http_ratelimit/entrypoint"
+#define SV_OPS	"/zones/" ZONE "/schema_validation/settings/operations"
+#define LIVE	"/accounts/" ACCOUNT "/stream/live_inputs"
+#define RULE(path, more)						\
+	"{\"action\":\"block\",\"expression\":\"http.request.uri.path eq "	\
+	"\\\"" path "\\\"\"" more ",\"ratelimit\":{\"characteristics\":"	\
+	"[\"cf.colo.id\",\"ip.src\"],\"period\":60,"			\
+	"\"requests_per_period\":5,\"mitigation_timeout\":600}}"
+
+/* A body of len bytes (a NUL may be in it) refused with 400 saying says. */
+static void
+raw_refused(struct edgemu *e, const char *method, const char *path,
+    const char *body, size_t len, const char *says)
+{
+	struct http_resp	 r;
+	const cJSON		*m;
+
+	http_request(e, method, path, "application/json", body, len, NULL,
+	    &r);
+	if (r.status != 400)
+		fail_msg("%s %s: %ld, not 400: %.300s", method, path, r.status,
+		    r.body);
+	assert_envelope(&r);
+	m = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r.json,
+	    "errors"), 0), "message");
+	if (strstr(m->valuestring, says) == NULL)
+		fail_msg("%s %s: '%s' does not say '%s'", method, path,
+		    m->valuestring, says);
+	http_resp_free(&r);
+}
+
+/* A new operation of ZONE: its id (caller frees). */
+static char *
+new_operation(struct edgemu *e, const char *endpoint)
+{
+	char	*body, *id;
+	cJSON	*list;
+
+	body = itest_printf("[{\"method\":\"GET\",\"host\":\"c.example.com\","
+	    "\"endpoint\":\"%s\"}]", endpoint);
+	list = api_ok(e, "POST", OPS, body);
+	id = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "operation_id")->valuestring);
+	cJSON_Delete(list);
+	free(body);
+	return (id);
+}
+
+/* The operation's own Schema Validation action, "null" for none. */
+static char *
+sv_action(struct edgemu *e, const char *id)
+{
+	char		*path = itest_printf(SV_OPS "/%s", id), *s;
+	cJSON		*v = api_ok(e, "GET", path, NULL);
+	const cJSON	*a = cJSON_GetObjectItem(v, "mitigation_action");
+
+	s = strdup(cJSON_IsString(a) ? a->valuestring : "null");
+	cJSON_Delete(v);
+	free(path);
+	return (s);
+}
+
+/*
+ * JSON takes no raw control character in a string: cJSON would keep it,
+ * and end the string at a NUL, so "<id>\0junk" named the real id and an
+ * expression was stored shorter than sent. Every JSON route refuses such
+ * a body, and nothing changes.
+ */
+static void
+test_json_raw_control(void **state)
+{
+	static const char	 nul_expr[] = RULE("/admin\0 and false", "");
+	static const char	 ctl_desc[] = RULE("/c", ",\"description\":\"a\x01"
+				    "b\"");
+	struct edgemu		*e = *state;
+	cJSON			*rs, *now, *live;
+	const char		*rsid, *first, *second;
+	char			*path, *body, *op, *action;
+	size_t			 n;
+
+	rs = api_ok(e, "PUT", ENTRY, "{\"rules\":[" RULE("/a", "") ","
+	    RULE("/b", "") "]}");
+	rsid = cJSON_GetObjectItem(rs, "id")->valuestring;
+	first = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(rs,
+	    "rules"), 0), "id")->valuestring;
+	second = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(rs,
+	    "rules"), 1), "id")->valuestring;
+	path = itest_printf("/zones/" ZONE "/rulesets/%s/rules", rsid);
+	raw_refused(e, "POST", path, nul_expr, sizeof nul_expr - 1,
+	    "NUL byte");
+	raw_refused(e, "POST", path, ctl_desc, sizeof ctl_desc - 1,
+	    "raw control character (0x01)");
+	free(path);
+	path = itest_printf("/zones/" ZONE "/rulesets/%s/rules/%s", rsid,
+	    second);
+	body = itest_printf("{\"position\":{\"before\":\"%s#junk\"}}", first);
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "PATCH", path, body, n, "NUL byte");
+	free(body);
+	free(path);
+	now = api_ok(e, "GET", ENTRY, NULL);
+	assert_string_equal(cJSON_GetObjectItem(now, "version")->valuestring,
+	    cJSON_GetObjectItem(rs, "version")->valuestring);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(now, "rules"), 0), "id")->valuestring, first);
+	cJSON_Delete(now);
+	cJSON_Delete(rs);
+
+	op = new_operation(e, "/raw");
+	body = itest_printf("{\"%s#junk\":{\"mitigation_action\":\"block\"}}",
+	    op);
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "PATCH", SV_OPS, body, n, "NUL byte");
+	free(body);
+	action = sv_action(e, op);
+	assert_string_equal(action, "null");
+	free(action);
+	free(op);
+
+	body = strdup("{\"meta\":{\"name\":\"ab#cd\"}}");
+	n = strlen(body);
+	*strchr(body, '#') = '\0';
+	raw_refused(e, "POST", LIVE, body, n, "NUL byte");
+	free(body);
+	/* A raw NUL between tokens is no white space either. */
+	raw_refused(e, "POST", LIVE, "{\"meta\":\0{}}", 12, "NUL byte");
+	live = api_ok(e, "GET", LIVE, NULL);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(live,
+	    "liveInputs")), 0);
+	cJSON_Delete(live);
+	/* Escaped, the same characters are no NUL and are taken. */
+	cJSON_Delete(api_ok(e, "POST", LIVE, "{\"meta\":{\"name\":"
+	    "\"a\\tb\\u0001c\"}}"));
+}
+
+/* ---- item: an id twice in a bulk PATCH ------------------------------------ */
+
+/*
+ * Ids are the same in any case, so a bulk PATCH's map naming one in two
+ * cases names it twice: refused as a key given twice is, nothing applied.
+ */
+static void
+test_bulk_id_twice(void **state)
+{
+	struct edgemu	*e = *state;
+	char		*op, *upper, *body, *action, *p;
+	const char	*const paths[] = { SV_OPS, OPS "/schema_validation" };
+	size_t		 i;
+
+	op = new_operation(e, "/twice");
+	upper = strdup(op);
+	for (p = upper; *p != '\0'; p++)
+		*p = (char)toupper((unsigned char)*p);
+	body = itest_printf("{\"%s\":{\"mitigation_action\":\"block\"},"
+	    "\"%s\":{\"mitigation_action\":\"log\"}}", op, upper);
+	for (i = 0; i < nitems(paths); i++) {
+		free(refused(e, "PATCH", paths[i], body, 400, "given twice"));
+		action = sv_action(e, op);
+		assert_string_equal(action, "null");
+		free(action);
+	}
+	free(body);
+	/* Discovered operations: refused before any is looked up. */
+	body = strdup("{\"0123abcd-0000-4000-8000-00000000000a\":{\"state\":"
+	    "\"review\"},\"0123ABCD-0000-4000-8000-00000000000A\":{\"state\":"
+	    "\"ignored\"}}");
+	free(refused(e, "PATCH", "/zones/" ZONE "/api_gateway/discovery/"
+	    "operations", body, 400, "given twice"));
+	free(body);
+	/* Once, in upper case, it applies. */
+	body = itest_printf("{\"%s\":{\"mitigation_action\":\"log\"}}", upper);
+	cJSON_Delete(api_ok(e, "PATCH", SV_OPS, body));
+	action = sv_action(e, op);
+	assert_string_equal(action, "log");
+	free(action);
+	free(body);
+	free(upper);
+	free(op);
+}
+
+/* ---- item: how a body is framed ------------------------------------------- */
+
+/* The whole answer on fd, read until edgemu closes; NULL if none came. */
+static char *
+raw_answer(int fd)
+{
+	struct pollfd	 pfd = { .fd = fd, .events = POLLIN };
+	char		*buf = NULL;
+	size_t		 have = 0;
+	ssize_t		 r;
+
+	for (;;) {
+		if ((buf = realloc(buf, have + 4097)) == NULL)
+			fail_msg("out of memory");
+		if (poll(&pfd, 1, ANSWER_MS) <= 0)
+			fail_msg("no end to the answer in %d ms", ANSWER_MS);
+		if ((r = recv(fd, buf + have, 4096, 0)) <= 0)
+			break;
+		have += (size_t)r;
+	}
+	buf[have] = '\0';
+	return (have != 0 ? buf : (free(buf), NULL));
+}
+
+/*
+ * A body framed two ways (two Content-Lengths, or one and chunked) could be
+ * read in two ways, and libmicrohttpd picks one silently; another coding
+ * than chunked it reads until the connection ends. Each is refused in the
+ * envelope and its connection closed, and nothing is written.
+ */
+static void
+test_body_framing(void **state)
+{
+	/* 62 bytes, the Content-Length written below. */
+	static const char	 body[] = "[{\"method\":\"GET\",\"host\":"
+				    "\"f.example.com\",\"endpoint\":\"/framed\"}]";
+	static const struct {
+		const char	*headers;
+		int		 chunked;
+		int		 status;
+		const char	*says;
+	} cases[] = {
+		{ "Content-Length: 62\r\nContent-Length: 62\r\n", 0, 400,
+		    "Content-Length is given 2 times" },
+		{ "Content-Length: 62\r\nContent-Length: 5\r\n", 0, 400,
+		    "Content-Length is given 2 times" },
+		{ "Content-Length: 62\r\nTransfer-Encoding: chunked\r\n", 1,
+		    400, "both Content-Length and Transfer-Encoding" },
+		{ "Transfer-Encoding: gzip\r\n", 0, 501,
+		    "other than chunked" },
+	};
+	struct edgemu	*e = *state;
+	long		 before = count_ops(e, ZONE);
+	char		*req, *answer, *json;
+	size_t		 i;
+	int		 fd, status;
+	cJSON		*v;
+
+	assert_int_equal(sizeof body - 1, 62);
+	for (i = 0; i < nitems(cases); i++) {
+		if (cases[i].chunked)
+			req = itest_printf("POST /client/v4" OPS " HTTP/1.1\r\n"
+			    "Host: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
+			    "Content-Type: application/json\r\n%s\r\n"
+			    "%zx\r\n%s\r\n0\r\n\r\n", e->token,
+			    cases[i].headers, sizeof body - 1, body);
+		else
+			req = itest_printf("POST /client/v4" OPS " HTTP/1.1\r\n"
+			    "Host: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
+			    "Content-Type: application/json\r\n%s\r\n%s",
+			    e->token, cases[i].headers, body);
+		fd = raw_connect(e);
+		raw_send(fd, req, strlen(req));
+		free(req);
+		if ((answer = raw_answer(fd)) == NULL)
+			fail_msg("case %zu: no answer", i);
+		close(fd);
+		json = strstr(answer, "\r\n\r\n");
+		if (sscanf(answer, "HTTP/1.1 %d", &status) != 1 ||
+		    status != cases[i].status || json == NULL ||
+		    strstr(answer, "\r\nConnection: close\r\n") == NULL)
+			fail_msg("case %zu: %.300s", i, answer);
+		v = cJSON_Parse(json + 4);
+		if (!cJSON_IsFalse(cJSON_GetObjectItem(v, "success")) ||
+		    strstr(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		    cJSON_GetObjectItem(v, "errors"), 0), "message")->valuestring,
+		    cases[i].says) == NULL)
+			fail_msg("case %zu: %s", i, json + 4);
+		cJSON_Delete(v);
+		free(answer);
+	}
+	assert_int_equal(count_ops(e, ZONE), before);
+	assert_int_equal(ordinary_request(e), 200);
+}
+
+/* ---- item: repeated query parameters -------------------------------------- */
+
+/* A parameter that takes one value is refused given twice; lists repeat. */
+static void
+test_query_repeats(void **state)
+{
+	struct edgemu	*e = *state;
+
+	free(refused(e, "GET", OPS "?page=1&per_page=5&page=2", NULL, 400,
+	    "page: given more than once"));
+	free(refused(e, "GET", OPS "?omit_source=true&omit_source[]=false",
+	    NULL, 400, "omit_source: given more than once"));
+	cJSON_Delete(api_ok(e, "GET", OPS "?host=a.example.com&"
+	    "host[]=b.example.com&method=GET&method=POST", NULL));
+}
+
 /* Upper-case hex ids name the same account or zone as lower-case ones. */
 static void
 test_upper_case_ids(void **state)
@@ -788,6 +1084,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_path_nul,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_upper_case_ids,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_json_raw_control,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_bulk_id_twice,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_body_framing,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_query_repeats,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_stream_list_params,
 		    edgemu_fixture_plain, edgemu_fixture_stop),

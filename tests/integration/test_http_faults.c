@@ -1325,6 +1325,47 @@ test_log_detail(void **state)
 	rig_finish(&r);
 }
 
+/*
+ * A one-shot command's client (log_entries_only) logs each request but
+ * keeps neither its answer nor a curl command: a long list is not held
+ * on its way to stdout.
+ */
+static void
+test_log_entries_only(void **state)
+{
+	struct faultd_reply	 script[] = {
+		{ .status = 200, .headers = JSON_CT, .body = OK_BODY },
+	};
+	struct rig		 r;
+	struct http_client	*c;
+	struct http_response	 resp;
+	struct http_log_entry	 e[2];
+	struct http_options	 ho;
+	char			*cause = NULL, *curl, *body;
+
+	(void)state;
+	rig_start(&r, script, nitems(script), NULL);
+	memset(&ho, 0, sizeof ho);
+	ho.base_url = faultd_url(r.fd);
+	ho.token = TOKEN;
+	ho.log_entries_only = 1;
+	c = http_client_new(&ho, &cause);
+	assert_non_null(c);
+	assert_int_equal(get(c, "/one", &resp, &cause), STATUS_OK);
+	assert_non_null(resp.api.result);
+	http_response_free(&resp);
+	assert_int_equal(http_log_snapshot(c, e, nitems(e), NULL), 1);
+	assert_string_equal(e[0].path, "/one");
+	assert_int_equal(e[0].http_status, 200);
+	assert_int_equal(http_log_detail(c, e[0].seq, &curl, &body), 0);
+	assert_string_equal(curl, "");
+	assert_string_equal(body, "");
+	free(curl);
+	free(body);
+	http_client_free(c);
+	rig_finish(&r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1332,6 +1373,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_edgemu_get_operations,
 		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test(test_log_detail),
+		cmocka_unit_test(test_log_entries_only),
 		cmocka_unit_test_setup_teardown(test_edgemu_round_trip,
 		    edgemu_fixture_demo, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_edgemu_multipart,

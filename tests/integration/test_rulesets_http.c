@@ -1183,6 +1183,103 @@ test_patch_null_position(void **state)
 	cJSON_Delete(rs);
 }
 
+/*
+ * ratelimit.score_response_header_name is a header's name on every write:
+ * any other JSON type, or a string no header could have, is refused and
+ * nothing is stored.
+ */
+static void
+test_score_header_name(void **state)
+{
+	static const char *const one[] = { "/a" };
+	static const char *const bad[] = {
+		"{\"a\":[1,{\"b\":null}]}", "[null]", "1e308", "true",
+		"9223372036854775807", "\"x score\"", NULL,	/* 5 000 'h' */
+	};
+	struct edgemu	*e = *state;
+	cJSON		*rs, *now;
+	char		*post, *patch, *name, *r, *q, *longname;
+	size_t		 i;
+
+	rs = put_paths(e, one, 1);
+	post = rules_path(rs, NULL);
+	patch = rules_path(rs, str(rule_at(rs, 0), "id"));
+	longname = malloc(5003);
+	assert_non_null(longname);
+	longname[0] = '"';
+	memset(longname + 1, 'h', 5000);
+	strcpy(longname + 5001, "\"");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		name = itest_printf("\"ratelimit\":{" CHARS ",\"period\":60,"
+		    "\"requests_per_period\":10,\"mitigation_timeout\":600,"
+		    "\"score_response_header_name\":%s}", bad[i] != NULL ?
+		    bad[i] : longname);
+		r = itest_printf("{\"action\":\"block\",\"expression\":"
+		    "\"http.request.uri.path eq \\\"/s\\\"\",%s}", name);
+		q = itest_printf("{\"rules\":[%s]}", r);
+		refused(e, "POST", post, r, 400,
+		    "ratelimit.score_response_header_name");
+		refused(e, "PATCH", patch, r, 400,
+		    "ratelimit.score_response_header_name");
+		refused(e, "PUT", ENTRY, q, 400,
+		    "rules[0].ratelimit.score_response_header_name");
+		free(q);
+		free(r);
+		free(name);
+	}
+	now = api_ok(e, "GET", ENTRY, NULL);
+	assert_string_equal(str(now, "version"), str(rs, "version"));
+	cJSON_Delete(now);
+
+	/* A name is stored as sent. */
+	r = itest_printf("{\"action\":\"block\",\"expression\":\"ssl\","
+	    "\"ratelimit\":{" CHARS ",\"period\":60,\"score_per_period\":"
+	    "400,\"mitigation_timeout\":600,\"score_response_header_name\":"
+	    "\"x-api-score\"}}");
+	now = api_ok(e, "PATCH", patch, r);
+	assert_string_equal(str(get(rule_at(now, 0), "ratelimit"),
+	    "score_response_header_name"), "x-api-score");
+	cJSON_Delete(now);
+	free(r);
+	free(longname);
+	free(patch);
+	free(post);
+	cJSON_Delete(rs);
+}
+
+/*
+ * dry_run given twice is refused, whichever comes last: the write it
+ * would have made is not made.
+ */
+static void
+test_dry_run_twice(void **state)
+{
+	static const char *const one[] = { "/a" };
+	static const char *const twice[] = {
+		"?dry_run=true&dry_run=false", "?dry_run=false&dry_run=true",
+		"?dry_run=true&dry_run=true",
+	};
+	struct edgemu	*e = *state;
+	cJSON		*rs, *now;
+	char		*p, *body;
+	size_t		 i;
+
+	rs = put_paths(e, one, 1);
+	body = rule("/b", NULL);
+	for (i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+		p = itest_printf(SETS "/%s/rules%s", str(rs, "id"), twice[i]);
+		refused(e, "POST", p, body, 400, "dry_run: given more than "
+		    "once");
+		free(p);
+	}
+	now = api_ok(e, "GET", ENTRY, NULL);
+	assert_string_equal(str(now, "version"), str(rs, "version"));
+	assert_order(now, "/a");
+	cJSON_Delete(now);
+	free(body);
+	cJSON_Delete(rs);
+}
+
 int
 main(void)
 {
@@ -1219,6 +1316,10 @@ main(void)
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test(test_plan_option),
 		cmocka_unit_test_setup_teardown(test_patch_null_position,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_score_header_name,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_dry_run_twice,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 	};
 

@@ -597,6 +597,151 @@ test_server_token_with_key(void **state)
 	free(mp4);
 }
 
+/* A token signed with the key in pem (the API's base64 of one) whose
+ * header is header, claims for uid. */
+static char *
+token_with_header(const char *pem, const cJSON *header, const char *uid,
+    int64_t exp)
+{
+	struct evp_pkey_st	*pk;
+	char			*text, *cause = NULL, *token;
+	cJSON			*claims;
+
+	text = streamsign_pem(pem, strlen(pem), &cause);
+	assert_non_null(text);
+	pk = jwt_key_private(text, strlen(text), &cause);
+	assert_non_null(pk);
+	claims = cJSON_CreateObject();
+	cJSON_AddStringToObject(claims, "sub", uid);
+	cJSON_AddNumberToObject(claims, "exp", (double)exp);
+	token = jwt_sign(pk, header, claims, &cause);
+	if (token == NULL)
+		fail_msg("signing: %s", cause);
+	cJSON_Delete(claims);
+	jwt_key_free(pk);
+	free(text);
+	return (token);
+}
+
+/*
+ * A token opens only what it says in full: a kid with more than a key's 32
+ * digits names no key, even when its start is one; a crit header (RFC 7515
+ * 4.1.11) names extensions that must be understood, and none is. Every
+ * Origin a request names is checked, not its first.
+ */
+static void
+test_token_header_checks(void **state)
+{
+	static const char *const origins[][3] = {
+		{ "Origin: https://example.com",
+		    "Origin: https://evil.example.org", NULL },
+		{ "Origin: https://evil.example.org",
+		    "Origin: https://example.com", NULL },
+		{ "Origin: https://example.com https://evil.example.org",
+		    NULL, NULL },
+	};
+	struct edgemu		*e = *state;
+	struct http_resp	 r;
+	unsigned char		*mp4;
+	size_t			 len, i;
+	int64_t			 now = (int64_t)time(NULL);
+	char			*uid, *kid, *pem, *longer, *t, *url;
+	cJSON			*h;
+
+	uid = private_video(e, &mp4, &len);
+	new_key(e, &kid, &pem);
+
+	t = local_token(pem, kid, uid, now + 600, 0, 0, NULL);
+	url = url_of(e, uid, "playback.hls", t);
+	assert_opens(e, url, "mpegurl", NULL);
+	free(url);
+	free(t);
+	longer = itest_printf("%sZZZZ", kid);
+	t = local_token(pem, longer, uid, now + 600, 0, 0, NULL);
+	url = url_of(e, uid, "playback.hls", t);
+	assert_refused(e, url, 401, "kid is not a signing key's id", NULL);
+	free(url);
+	free(t);
+	free(longer);
+
+	h = cJSON_CreateObject();
+	cJSON_AddStringToObject(h, "alg", "RS256");
+	cJSON_AddStringToObject(h, "kid", kid);
+	t = token_with_header(pem, h, uid, now + 600);
+	url = url_of(e, uid, "playback.hls", t);
+	assert_opens(e, url, "mpegurl", NULL);
+	free(url);
+	free(t);
+	cJSON_AddItemToObject(h, "crit", cJSON_CreateStringArray(
+	    (const char *const[]){ "x-edgemu-test" }, 1));
+	cJSON_AddBoolToObject(h, "x-edgemu-test", 1);
+	t = token_with_header(pem, h, uid, now + 600);
+	url = url_of(e, uid, "playback.hls", t);
+	assert_refused(e, url, 401, "crit", NULL);
+	free(url);
+	free(t);
+	cJSON_Delete(h);
+
+	/* Origins: each header, and each origin of a header's list. */
+	t = local_token(pem, kid, uid, now + 600, 0, 0, NULL);
+	url = url_of(e, uid, "playback.hls", t);
+	video_edit(e, uid, "{\"allowedOrigins\":[\"example.com\"]}");
+	for (i = 0; i < sizeof origins / sizeof origins[0]; i++) {
+		http_request_with(e, "GET", url, origins[i], NULL, 0, "", &r);
+		if (r.status != 403 || strstr(r.body, "evil.example.org") ==
+		    NULL)
+			fail_msg("origins %zu: %ld %.200s", i, r.status,
+			    r.body);
+		assert_envelope(&r);
+		http_resp_free(&r);
+	}
+	assert_opens(e, url, "mpegurl", "Origin: https://example.com");
+	free(url);
+	free(t);
+	free(kid);
+	free(pem);
+	free(uid);
+	free(mp4);
+}
+
+/*
+ * The manifests' segment (stream.mp4) answers ranges as the MP4 download
+ * does: a Range gets its part, an If-Range (no validators are sent, so
+ * none matches) the whole file.
+ */
+static void
+test_segment_ranges(void **state)
+{
+	struct edgemu		*e = *state;
+	struct http_resp	 r;
+	unsigned char		*mp4;
+	size_t			 len;
+	char			*uid, *url, *t;
+	const char		*part[] = { "Range: bytes=10-19", NULL };
+	const char		*if_range[] = { "Range: bytes=10-19",
+	    "If-Range: \"some-etag\"", NULL };
+
+	uid = private_video(e, &mp4, &len);
+	t = server_token(e, uid, NULL);
+	url = url_of(e, uid, "playback.hls", t);
+	strcpy(strstr(url, "video.m3u8"), "stream.mp4");
+	http_request_with(e, "GET", url, part, NULL, 0, "", &r);
+	assert_int_equal(r.status, 206);
+	assert_int_equal(r.len, 10);
+	assert_memory_equal(r.body, mp4 + 10, 10);
+	http_resp_free(&r);
+	http_request_with(e, "GET", url, if_range, NULL, 0, "", &r);
+	assert_int_equal(r.status, 200);
+	assert_null(http_header(&r, "content-range"));
+	assert_int_equal(r.len, len);
+	assert_memory_equal(r.body, mp4, len);
+	http_resp_free(&r);
+	free(url);
+	free(t);
+	free(uid);
+	free(mp4);
+}
+
 int
 main(void)
 {
@@ -606,6 +751,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_local_token,
 		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_server_token_with_key,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_token_header_checks,
+		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_segment_ranges,
 		    edgemu_fixture_fast_plain, edgemu_fixture_stop),
 	};
 

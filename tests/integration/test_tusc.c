@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <openssl/evp.h>
+
 #include "buf.h"
 #include "http.h"
 #include "itest.h"
@@ -606,6 +608,104 @@ test_gone_says_afresh(void **state)
 	tusc_result_free(&res);
 }
 
+/*
+ * The journal entry of the first chunk made as an earlier version wrote
+ * it: the SHA-256 of the bytes sent (of the first len bytes of path, or
+ * of other bytes when wrong), no XXH3.
+ */
+static void
+journal_make_old(struct rig *r, const char *path, int wrong)
+{
+	struct tusc_entry	*list;
+	unsigned char		 d[EVP_MAX_MD_SIZE], *data;
+	unsigned int		 dlen, i;
+	size_t			 n, len = (size_t)(5 * MIB);
+	char			*cause = NULL, hex[2 * EVP_MAX_MD_SIZE + 1];
+	FILE			*f;
+
+	data = xmalloc(len);
+	assert_non_null(f = fopen(path, "r"));
+	assert_int_equal(fread(data, 1, len, f), len);
+	fclose(f);
+	if (wrong)
+		data[len / 2] ^= 1;
+	assert_int_equal(EVP_Digest(data, len, d, &dlen, EVP_sha256(), NULL),
+	    1);
+	free(data);
+	for (i = 0; i < dlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	assert_int_equal(tusc_journal_list(r->state, &list, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	assert_non_null(list[0].xxh3);
+	assert_null(list[0].sha256);
+	free(list[0].xxh3);
+	list[0].xxh3 = NULL;
+	list[0].sha256 = xstrdup(hex);
+	if (tusc_journal_put(r->state, &list[0], &cause) != 0)
+		fail_msg("journal: %s", cause);
+	tusc_entries_free(list, n);
+}
+
+/*
+ * A journal entry written before XXH3 (a SHA-256) still resumes: the
+ * SHA-256 is checked once and the entry holds XXH3 from then on.
+ */
+static void
+test_old_journal_resumes(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, second, res;
+	struct tusc_entry	*list;
+	size_t			 n;
+	char			*cause = NULL;
+
+	upload_first_chunk(r, &first);
+	journal_make_old(r, r->file, 0);
+	r->stop_at = 10 * MIB;
+	assert_int_equal(tusc_upload(r->c, &r->o, &second, &cause),
+	    STATUS_CANCELLED);
+	free(cause);
+	cause = NULL;
+	r->stop_at = 0;
+	assert_string_equal(second.uid, first.uid);
+	assert_int_equal(second.resumed_from, 5 * MIB);
+	assert_int_equal(tusc_journal_list(r->state, &list, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(list[0].offset, 10 * MIB);
+	assert_non_null(list[0].xxh3);
+	assert_int_equal(strlen(list[0].xxh3), 32);
+	assert_null(list[0].sha256);
+	tusc_entries_free(list, n);
+	upload_ok(r, &res);
+	assert_string_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, 10 * MIB);
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&first);
+	tusc_result_free(&second);
+	tusc_result_free(&res);
+}
+
+/* An old entry whose SHA-256 is not the file's: afresh, saying why. */
+static void
+test_old_journal_differs(void **state)
+{
+	struct rig		*r = *state;
+	struct tusc_result	 first, res;
+
+	upload_first_chunk(r, &first);
+	journal_make_old(r, r->file, 1);
+	upload_ok(r, &res);
+	assert_string_not_equal(res.uid, first.uid);
+	assert_int_equal(res.resumed_from, -1);
+	assert_non_null(strstr(r->notices.data, "first 5.0 MiB differ from "
+	    "the bytes sent"));
+	assert_stored(r, res.uid);
+	assert_int_equal(journal_count(r), 0);
+	tusc_result_free(&first);
+	tusc_result_free(&res);
+}
+
 int
 main(void)
 {
@@ -615,6 +715,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bad_chunk_refused, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_journal_resumes,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_journal_differs,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gone_starts_anew, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_killed_mid_patch, setup,

@@ -147,6 +147,42 @@ test_undo_update(void **state)
 	cJSON_Delete(after);
 }
 
+/*
+ * A rate limiting rule's change is undone by a PATCH of its fields as
+ * they were (through its entry point); a move alone is not.
+ */
+static void
+test_undo_rule(void **state)
+{
+	struct journal_record	r;
+	struct journal_undo	u;
+	cJSON			*before, *after;
+
+	(void)state;
+	before = cJSON_Parse("{\"id\":\"" RL_ID "\",\"version\":\"1\","
+	    "\"position\":2,\"enabled\":true,\"action\":\"block\"}");
+	after = cJSON_Parse("{\"id\":\"" RL_ID "\",\"version\":\"2\","
+	    "\"position\":2,\"enabled\":false,\"action\":\"block\"}");
+	record(&r, "PATCH", "/zones/" ZONE "/rulesets/" ACCOUNT "/rules/"
+	    RL_ID, before, after);
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_UPDATE);
+	assert_ptr_equal(u.target.kind, &kind_rate_limit_rules);
+	assert_string_equal(u.target.id, RL_ID);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(u.body, "enabled")));
+	journal_undo_free(&u);
+
+	/* Only its place: K and J, or a version, put it back. */
+	cJSON_ReplaceItemInObject(after, "enabled", cJSON_CreateTrue());
+	cJSON_ReplaceItemInObject(after, "position", cJSON_CreateNumber(1));
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
+	assert_non_null(strstr(u.why, "only the rule's place changed"));
+	journal_undo_free(&u);
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+}
+
 static void
 test_undo_create(void **state)
 {
@@ -247,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_undo_delete),
 		cmocka_unit_test(test_undo_update),
+		cmocka_unit_test(test_undo_rule),
 		cmocka_unit_test(test_undo_create),
 		cmocka_unit_test(test_undo_impossible),
 	};

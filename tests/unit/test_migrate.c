@@ -924,16 +924,35 @@ test_apply(void **state)
 	rs = ruleset("{'id':'33','ref':'legacy-cc'}");
 	migrate_apply_answer(a, 200, rs, NULL);
 	cJSON_Delete(rs);
+	/*
+	 * Each legacy rule is read again before its PUT, which replaces it
+	 * whole: what sent is the server's copy with disabled set, so a
+	 * change made since the list was read is kept.
+	 */
+	expect_call(a, "GET", "/zones/" ZONE "/rate_limits/aa", &c);
+	migrate_call_clear(&c);
+	rs = legacy("{'id':'aa','description':'changed meanwhile','match':"
+	    "{'request':{'url':'*/a'}},'threshold':7,'period':10,'action':"
+	    "{'mode':'challenge'}}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
 	expect_call(a, "PUT", "/zones/" ZONE "/rate_limits/aa", &c);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(c.body, "disabled")));
 	assert_string_equal(str(c.body, "id"), "aa");
+	assert_string_equal(str(c.body, "description"), "changed meanwhile");
+	assert_int_equal(cJSON_GetObjectItem(c.body, "threshold")->valueint,
+	    7);
 	assert_non_null(c.before);
 	migrate_call_clear(&c);
 	migrate_apply_answer(a, 200, NULL, NULL);
-	/* bb was disabled already: the next is cc. */
-	expect_call(a, "PUT", "/zones/" ZONE "/rate_limits/cc", &c);
+	/* bb was disabled already; cc was disabled meanwhile: no PUT. */
+	expect_call(a, "GET", "/zones/" ZONE "/rate_limits/cc", &c);
 	migrate_call_clear(&c);
-	migrate_apply_answer(a, 200, NULL, NULL);
+	rs = legacy("{'id':'cc','disabled':true,'match':{'request':{'url':"
+	    "'*/c'}},'threshold':1,'period':10,'action':{'mode':"
+	    "'challenge'}}");
+	migrate_apply_answer(a, 200, rs, NULL);
+	cJSON_Delete(rs);
 	assert_int_equal(migrate_apply_next(a, &c), 0);
 	report = migrate_apply_report(a);
 	assert_non_null(strstr(report, "  legacy aa: skipped: already in the "
@@ -941,7 +960,7 @@ test_apply(void **state)
 	assert_non_null(strstr(report, "  legacy bb: skipped: already in the "
 	    "entry point (rule 22); legacy rule was already disabled\n"));
 	assert_non_null(strstr(report, "  legacy cc: applied (rule 33); "
-	    "legacy rule disabled\n"));
+	    "legacy rule was already disabled\n"));
 	free(report);
 	migrate_apply_free(a);
 
@@ -955,7 +974,7 @@ test_apply(void **state)
 	cJSON_AddStringToObject(rs, "source", "rate_limit");
 	migrate_apply_answer(a, 200, rs, NULL);
 	cJSON_Delete(rs);
-	expect_call(a, "PUT", "/zones/" ZONE "/rate_limits/aa", &c);
+	expect_call(a, "GET", "/zones/" ZONE "/rate_limits/aa", &c);
 	migrate_call_clear(&c);
 	migrate_apply_answer(a, 410, NULL, "HTTP 410 Gone");
 	assert_int_equal(migrate_apply_next(a, &c), 0);

@@ -87,12 +87,12 @@ test_refusals(void **state)
 static void
 test_too_many_parameters(void **state)
 {
-	char	*raw = malloc(300 * 4 + 1), *cause;
+	char	*raw = malloc(300 * 8 + 1), *cause;
 	size_t	 i, n = 0;
 
 	(void)state;
 	for (i = 0; i < 300; i++)
-		n += (size_t)sprintf(raw + n, "a=%zu&", i % 10);
+		n += (size_t)sprintf(raw + n, "a%zu=%zu&", i, i % 10);
 	cause = parse_fail(raw);
 	assert_non_null(strstr(cause, "too many"));
 	free(cause);
@@ -115,6 +115,44 @@ test_repeated_keys(void **state)
 	assert_string_equal(query_get(&q, "host"), "c");
 	/* More values than room: the count is still right. */
 	assert_int_equal(query_values(&q, "host", v, 2), 3);
+	query_free(&q);
+}
+
+/*
+ * A parameter that takes one value, given twice: which one counts would be
+ * a guess (dry_run=true&dry_run=false made a real write), so it is refused
+ * in any spelling, the same value twice included.
+ */
+static void
+test_repeated_single_keys(void **state)
+{
+	static const char *const refused[] = {
+		"dry_run=true&dry_run=false",
+		"page=1&per_page=5&page=2",
+		"dry_run=true&dry_run[]=false",
+		"dr%79_run=true&dry_run=true",
+		"omit_source&omit_source",
+	};
+	struct query	 q;
+	char		*cause;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		cause = parse_fail(refused[i]);
+		if (strstr(cause, "given more than once") == NULL)
+			fail_msg("%s: %s", refused[i], cause);
+		free(cause);
+	}
+	cause = parse_fail("per_page=5&page=1&page=2");
+	assert_string_equal(cause, "page: given more than once in the query "
+	    "string (it takes one value)");
+	free(cause);
+	/* Lists repeat, in either spelling; similar names are other keys. */
+	q = parse_ok("feature=thresholds&feature[]=parameter_schemas&"
+	    "properties=a&properties=b&method[]=GET&method=POST&"
+	    "dry_run=true&dry_run_x=1&x_dry_run=2");
+	assert_int_equal(q.n, 9);
 	query_free(&q);
 }
 
@@ -237,6 +275,7 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_many_parameters),
 		cmocka_unit_test(test_repeated_keys),
+		cmocka_unit_test(test_repeated_single_keys),
 		cmocka_unit_test(test_long_reads),
 		cmocka_unit_test(test_bool_and_enum),
 		cmocka_unit_test(test_paging_rules),

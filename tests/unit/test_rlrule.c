@@ -275,6 +275,25 @@ static const struct rcase cases[] = {
 	    "ratelimit.score_per_period", "Advanced Rate Limiting" },
 	{ ENT, "block", EXPR, CHARS ",\"period\":10,\"score_per_period\":5",
 	    "ratelimit.score_response_header_name", "required" },
+	/* score_response_header_name: a header's name, whenever given */
+	{ ENT, "block", EXPR, CHARS ",\"period\":10,\"score_per_period\":5,"
+	    "\"score_response_header_name\":\"x-score_1.v2\"", NULL, NULL },
+	{ ENT, "block", EXPR, RL ",\"score_response_header_name\":"
+	    "{\"a\":[1,{\"b\":null}]}", "ratelimit.score_response_header_name",
+	    "must be a string (a response header's name), not an object" },
+	{ ENT, "block", EXPR, CHARS ",\"period\":10,\"score_per_period\":5,"
+	    "\"score_response_header_name\":[\"x-score\"]",
+	    "ratelimit.score_response_header_name", "not an array" },
+	{ ENT, "block", EXPR, RL ",\"score_response_header_name\":1e308",
+	    "ratelimit.score_response_header_name", "not a number" },
+	{ ENT, "block", EXPR, RL ",\"score_response_header_name\":true",
+	    "ratelimit.score_response_header_name", "must be a string" },
+	{ ENT, "block", EXPR, RL ",\"score_response_header_name\":"
+	    "\"x score\"", "ratelimit.score_response_header_name",
+	    "must be a header name" },
+	{ ENT, "block", EXPR, RL ",\"score_response_header_name\":"
+	    "\"x-sc\u00f6re\"", "ratelimit.score_response_header_name",
+	    "must be a header name" },
 
 	/* action_parameters */
 	{ ENT, "challenge", EXPR RESP("429", "text/plain", "x"), RL,
@@ -401,10 +420,11 @@ test_shapes(void **state)
 }
 
 /* Lengths: the expression's 4 096 characters, 500 for the description,
- * 30 KB of response content. */
+ * 30 KB of response content, 256 for a score header's name. */
 static void
 test_lengths(void **state)
 {
+	static const size_t	 names[] = { 256, 257, 5000 };
 	struct rlrule_problem	 p;
 	cJSON			*v;
 	char			*big;
@@ -455,6 +475,26 @@ test_lengths(void **state)
 			assert_string_equal(p.field,
 			    "action_parameters.response.content");
 			assert_non_null(strstr(p.message, "30 KB"));
+		}
+		free(big);
+		cJSON_Delete(v);
+	}
+	/* A score header's name: 256 characters, not 257 nor 5 000. */
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		n = names[i];
+		v = cJSON_Parse("{\"action\":\"block\",\"expression\":\"ssl\","
+		    "\"ratelimit\":{" RL "}}");
+		big = xmalloc(n + 1);
+		memset(big, 'h', n);
+		big[n] = '\0';
+		cJSON_AddStringToObject(cJSON_GetObjectItem(v, "ratelimit"),
+		    "score_response_header_name", big);
+		assert_int_equal(rlrule_check(v, ENT, &p), n == 256 ? 0 : -1);
+		if (n > 256) {
+			assert_string_equal(p.field,
+			    "ratelimit.score_response_header_name");
+			assert_non_null(strstr(p.message, "over the limit of "
+			    "256"));
 		}
 		free(big);
 		cJSON_Delete(v);

@@ -283,6 +283,83 @@ test_restore_body(void **state)
 	cJSON_Delete(current);
 }
 
+/* The period of rule id in a PUT body; 0 when it is not there. */
+static int
+body_period(const cJSON *body, const char *desc)
+{
+	const cJSON	*r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(body, "rules"))
+		if (strcmp(cJSON_GetObjectItem(r, "description")->valuestring,
+		    desc) == 0)
+			return (cJSON_GetObjectItem(cJSON_GetObjectItem(r,
+			    "ratelimit"), "period")->valueint);
+	return (0);
+}
+
+/* Rule i of a ruleset changed on the server: its version goes up. */
+static void
+bump(cJSON *rs, int i)
+{
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(rs,
+	    "rules"), i), "version", cJSON_CreateString("2"));
+}
+
+/*
+ * A restore sent after the rules changed since its question: a rule it
+ * leaves alone keeps what was done to it meanwhile; a rule both changed
+ * is a conflict, one PUT body per answer.
+ */
+static void
+test_restore_merge(void **state)
+{
+	struct rulediff_restore	 rm;
+	cJSON			*version, *base, *theirs;
+
+	(void)state;
+	/* Version: A at 10 s; since then A went to 60 s (base). */
+	version = parse("{\"version\":\"2\",\"rules\":[" RULE(ID_A, "a", 10, "")
+	    "," RULE(ID_B, "b", 60, "") "]}");
+	base = parse("{\"version\":\"3\",\"rules\":[" RULE(ID_A, "a", 60, "")
+	    "," RULE(ID_B, "b", 60, "") "]}");
+	/* Meanwhile B went to 120 s, and C was added. */
+	theirs = parse("{\"version\":\"5\",\"rules\":[" RULE(ID_A, "a", 60, "")
+	    "," RULE(ID_B, "b", 120, "") "," RULE(ID_C, "c", 10, "") "]}");
+	bump(theirs, 1);
+	rulediff_restore_merge(version, base, theirs, &rm);
+	assert_int_equal(rm.m.nconflicts, 0);
+	assert_int_equal(body_period(rm.theirs_body, "a"), 10);
+	assert_int_equal(body_period(rm.theirs_body, "b"), 120);
+	assert_int_equal(body_period(rm.theirs_body, "c"), 10);
+	rulediff_restore_free(&rm);
+	cJSON_Delete(theirs);
+
+	/* Meanwhile A went to 120 s: the restore's 10 s or theirs. */
+	theirs = parse("{\"version\":\"5\",\"rules\":[" RULE(ID_A, "a", 120, "")
+	    "," RULE(ID_B, "b", 60, "") "]}");
+	bump(theirs, 0);
+	rulediff_restore_merge(version, base, theirs, &rm);
+	assert_int_equal(rm.m.nconflicts, 1);
+	assert_string_equal(rm.m.conflicts[0].path, "'a' ratelimit.period");
+	assert_int_equal(body_period(rm.theirs_body, "a"), 120);
+	assert_int_equal(body_period(rm.mine_body, "a"), 10);
+	rulediff_restore_free(&rm);
+	cJSON_Delete(theirs);
+
+	/* Meanwhile A was deleted: the restore would bring it back. */
+	theirs = parse("{\"version\":\"5\",\"rules\":[" RULE(ID_B, "b", 60, "")
+	    "]}");
+	rulediff_restore_merge(version, base, theirs, &rm);
+	assert_int_equal(rm.m.nconflicts, 1);
+	assert_null(rm.m.conflicts[0].theirs);
+	assert_int_equal(body_period(rm.theirs_body, "a"), 0);
+	assert_int_equal(body_period(rm.mine_body, "a"), 10);
+	rulediff_restore_free(&rm);
+	cJSON_Delete(theirs);
+	cJSON_Delete(base);
+	cJSON_Delete(version);
+}
+
 int
 main(void)
 {
@@ -292,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_fields_and_ref),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_restore_body),
+		cmocka_unit_test(test_restore_merge),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -407,6 +407,58 @@ test_json_nul_and_dup(void **state)
 	}
 }
 
+/*
+ * cJSON keeps raw control bytes in a string and ends it at a raw NUL, so
+ * "ab<NUL>cd" would be taken as "ab": the text is refused before parsing.
+ */
+static void
+test_json_raw_control(void **state)
+{
+	static const struct {
+		const char	*text;
+		size_t		 len;
+		const char	*says;
+	} refused[] = {
+		{ "{\"e\":\"ab\0cd\"}", 13, "NUL byte at byte 8" },
+		{ "{\"k\0x\":1}", 9, "NUL byte at byte 3" },
+		{ "{\"a\":1}\0", 8, "NUL byte at byte 7" },
+		{ "{\"a\":\0 1}", 9, "NUL byte at byte 5" },
+		{ "[\"a\x01" "b\"]", 7, "(0x01) at byte 3" },
+		{ "[\"a\tb\"]", 7, "(0x09) at byte 3" },
+		{ "[\"a\nb\"]", 7, "(0x0a) at byte 3" },
+		{ "[\"a\x1f\"]", 6, "(0x1f) at byte 3" },
+		{ "[\"a\\\x01\"]", 7, "(0x01) at byte 4" },
+		{ "[1,\x01 2]", 7, "(0x01) at byte 3" },
+		{ "[1,\x0c 2]", 7, "(0x0c) at byte 3" },
+	};
+	static const char *const accepted[] = {
+		"{\"a\":\t[1,\r\n 2]}\n",	/* JSON's own white space */
+		"[\"a\\tb\\u001f\\\"\\u0001\"]",	/* escaped */
+		"[\"\\\\\", \"x\"]",
+	};
+	char	*cause;
+	cJSON	*v;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		cause = NULL;
+		v = util_jparse(refused[i].text, refused[i].len, &cause);
+		if (v != NULL)
+			fail_msg("refused[%zu] accepted", i);
+		if (strstr(cause, refused[i].says) == NULL)
+			fail_msg("refused[%zu]: %s", i, cause);
+		free(cause);
+	}
+	for (i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		cause = NULL;
+		v = util_jparse(accepted[i], strlen(accepted[i]), &cause);
+		if (v == NULL)
+			fail_msg("%s refused: %s", accepted[i], cause);
+		cJSON_Delete(v);
+	}
+}
+
 /* ---- write routes and one-value reads --------------------------------- */
 
 static const char store_test_schema[] =
@@ -613,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_ids_and_times),
 		cmocka_unit_test(test_json_parse_messages),
 		cmocka_unit_test(test_json_nul_and_dup),
+		cmocka_unit_test(test_json_raw_control),
 		cmocka_unit_test_setup_teardown(test_write_route_commits_success,
 		    store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "shield.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -594,6 +595,79 @@ test_openapi_hosts(void **state)
 	cJSON_Delete(doc);
 }
 
+static int
+op_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * A large document with an operation described many times over (servers
+ * on one host, path parameters under other names): each operation once,
+ * in the order first described, however many the document holds.
+ */
+static void
+test_openapi_many_duplicates(void **state)
+{
+	enum { NPATHS = 3000 };
+	struct buf	 b = BUF_INITIALIZER;
+	cJSON		*doc, *failure, *warnings, *ops;
+	const cJSON	*op;
+	char		**keys;
+	int		 i, n;
+
+	(void)state;
+	buf_adds(&b, "{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"t\","
+	    "\"version\":\"1\"},\"servers\":[{\"url\":\"https://a.example\"},"
+	    "{\"url\":\"https://b.example\"},{\"url\":\"https://A.EXAMPLE/\"}],"
+	    "\"paths\":{");
+	for (i = 0; i < NPATHS; i++)
+		buf_addf(&b, "%s\"/p%d/{id}\":{\"get\":{},\"post\":{}},"
+		    "\"/p%d/{other}\":{\"get\":{}}", i == 0 ? "" : ",", i, i);
+	buf_adds(&b, "}}");
+	doc = shield_openapi_load(b.data, b.len, &failure);
+	assert_non_null(doc);
+	warnings = cJSON_CreateArray();
+	ops = shield_openapi_operations(doc, warnings);
+	/* Two methods on each endpoint, on two hosts. */
+	n = cJSON_GetArraySize(ops);
+	assert_int_equal(n, NPATHS * 2 * 2);
+	op = cJSON_GetArrayItem(ops, 0);
+	assert_string_equal(cJSON_GetObjectItem(op, "host")->valuestring,
+	    "a.example");
+	assert_string_equal(cJSON_GetObjectItem(op, "endpoint")->valuestring,
+	    "/p0/{var1}");
+	op = cJSON_GetArrayItem(ops, 1);
+	assert_string_equal(cJSON_GetObjectItem(op, "method")->valuestring,
+	    "POST");
+	op = cJSON_GetArrayItem(ops, NPATHS * 2);
+	assert_string_equal(cJSON_GetObjectItem(op, "host")->valuestring,
+	    "b.example");
+	/* And no two alike. */
+	keys = calloc((size_t)n, sizeof *keys);
+	assert_non_null(keys);
+	i = 0;
+	cJSON_ArrayForEach(op, ops) {
+		if (asprintf(&keys[i++], "%s %s %s",
+		    cJSON_GetObjectItem(op, "method")->valuestring,
+		    cJSON_GetObjectItem(op, "host")->valuestring,
+		    cJSON_GetObjectItem(op, "endpoint")->valuestring) == -1)
+			fail();
+	}
+	qsort(keys, (size_t)n, sizeof *keys, op_cmp);
+	for (i = 1; i < n; i++) {
+		if (strcmp(keys[i - 1], keys[i]) == 0)
+			fail_msg("%s twice", keys[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	cJSON_Delete(ops);
+	cJSON_Delete(warnings);
+	cJSON_Delete(doc);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -614,6 +688,7 @@ main(void)
 		cmocka_unit_test(test_openapi_structure),
 		cmocka_unit_test(test_openapi_unreadable),
 		cmocka_unit_test(test_openapi_hosts),
+		cmocka_unit_test(test_openapi_many_duplicates),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

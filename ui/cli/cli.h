@@ -149,6 +149,29 @@ int	 cli_apply(struct cli *, const struct kind *, const char *,
 	     const char *, const cJSON *, const cJSON *);
 int	 cli_fetch(struct cli *, const struct kind *, const char *, cJSON **);
 
+/*
+ * write.c: the writes of a whole record. cli_fetch_fresh: the server's
+ * copy of record id now (its GET, or found in its list). cli_conflict:
+ * the conflicts said on stderr and the choice asked on the terminal
+ * (CLI_PICK_NONE: --yes or no terminal, after saying how to go on).
+ * cli_write: mine, a change of base (NULL: a whole record given in a
+ * file), merged into theirs (NULL: read first) and sent; a conflict asks.
+ */
+struct merge;
+enum cli_pick {
+	CLI_PICK_THEIRS,
+	CLI_PICK_MINE,
+	CLI_PICK_EDIT,
+	CLI_PICK_QUIT,
+	CLI_PICK_NONE
+};
+int	 cli_fetch_fresh(struct cli *, const struct kind *, const char *,
+	     const char *, cJSON **);
+enum cli_pick cli_conflict(struct cli *, const char *, const struct merge *,
+	     int);
+int	 cli_write(struct cli *, const struct kind *, const char *,
+	     const char *, const cJSON *, const cJSON *, const cJSON *);
+
 /* The commands: one file each. */
 int	 cli_cmd_get(struct cli *, const struct kind *, int, char **);
 int	 cli_cmd_create(struct cli *, const struct kind *, int, char **);

@@ -1,7 +1,7 @@
 /*
  * enable and disable: a kind's "enabled" flag, one record at a time, by
- * the kind's update method with {"enabled": true|false} (a live input's
- * outputs, whose one mutable field it is).
+ * the kind's update method (a live input's outputs, whose one mutable
+ * field it is): each record read just before, one already so not sent.
  */
 #include "config.h"
 
@@ -20,8 +20,7 @@ static int
 cli_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
     int on)
 {
-	struct http_response	 resp;
-	cJSON			*body;
+	cJSON			*theirs, *mine;
 	char			*path, *cause = NULL;
 	int			 i, rv = 0;
 
@@ -37,23 +36,22 @@ cli_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	}
 	if ((rv = cli_connect(c)) != 0)
 		return (rv);
-	body = cJSON_CreateObject();
-	cJSON_AddBoolToObject(body, "enabled", on);
 	for (i = 1; i < argc && rv == 0; i++) {
 		if ((path = cli_item_path(c, k, argv[i], &rv)) == NULL)
 			break;
-		memset(&resp, 0, sizeof resp);
-		rv = cli_send_json(c, kind_method_name(k->update_method), path,
-		    body, &resp);
-		if (rv == 0) {
-			cli_journal(c, kind_method_name(k->update_method),
-			    path, resp.http_status, body, resp.api.result);
-			cli_print_record(c, k, resp.api.result);
+		if ((rv = cli_fetch_fresh(c, k, argv[i], path, &theirs)) == 0 &&
+		    theirs != NULL) {
+			mine = cJSON_Duplicate(theirs, 1);
+			cJSON_DeleteItemFromObjectCaseSensitive(mine,
+			    "enabled");
+			cJSON_AddBoolToObject(mine, "enabled", on);
+			rv = cli_write(c, k, path, argv[i], theirs, mine,
+			    theirs);
+			cJSON_Delete(mine);
 		}
-		http_response_free(&resp);
+		cJSON_Delete(theirs);
 		free(path);
 	}
-	cJSON_Delete(body);
 	return (rv);
 }
 

@@ -21,6 +21,7 @@
 #include "http.h"
 #include "kind.h"
 #include "log.h"
+#include "merge.h"
 #include "rulesets.h"
 #include "ruletest.h"
 #include "text.h"
@@ -427,22 +428,38 @@ out:
 
 /* ---- update and edit ---------------------------------------------------- */
 
-/* PATCH the rule whole (not a merge) and print what the answer has. */
+/*
+ * PATCH the rule whole (not a merge) and print what the answer has; theirs
+ * is the rule as just read (the journal's before): one that already has
+ * rule's values is not sent.
+ */
 static int
 rules_patch(struct cli *c, const cJSON *ep, const char *id,
-    const cJSON *before, const cJSON *rule)
+    const cJSON *theirs, const cJSON *rule)
 {
 	struct http_response	 resp;
+	struct buf		 diff = BUF_INITIALIZER;
 	cJSON			*body;
 	char			*path;
+	size_t			 n;
 	int			 rv;
 
+	n = merge_diff(&diff, &kind_rate_limit_rules, theirs, rule);
+	buf_free(&diff);
+	if (n == 0) {
+		fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr, "%s %s: the "
+		    "server already has these values; nothing was sent\n",
+		    kind_rate_limit_rules.name, id);
+		if (c->out != CLI_OUT_TABLE)
+			cli_print_record(c, &kind_rate_limit_rules, theirs);
+		return (0);
+	}
 	if ((path = rules_path(c, RULESETS_RULE_PATH, ep, id, &rv)) == NULL)
 		return (rv);
 	body = rulesets_rule_body(rule);
 	rv = cli_send_json(c, "PATCH", path, body, &resp);
 	if (rv == 0) {
-		cli_journal(c, "PATCH", path, resp.http_status, before,
+		cli_journal(c, "PATCH", path, resp.http_status, theirs,
 		    rulesets_rule_find(resp.api.result, id, NULL));
 		rules_print_written(c, rulesets_rule_find(resp.api.result, id,
 		    NULL));
@@ -453,10 +470,99 @@ rules_patch(struct cli *c, const cJSON *ep, const char *id,
 	return (rv);
 }
 
+/*
+ * mine, a change of base (NULL: a whole rule from a file), merged into
+ * theirs, the rule as just read. 0 with *rec to send (caller frees); -2
+ * to edit again (can_edit; *text: the rule to reopen, with why on top);
+ * -1 not applied (said); or the exit status.
+ */
+static int
+rules_merge(struct cli *c, const char *id, const cJSON *base,
+    const cJSON *mine, const cJSON *theirs, int can_edit, cJSON **rec,
+    char **text)
+{
+	struct merge	 m;
+	struct buf	 why = BUF_INITIALIZER;
+	enum cli_pick	 pick;
+	char		*what, *yaml;
+	int		 rv = 0;
+
+	*rec = NULL;
+	if (text != NULL)
+		*text = NULL;
+	merge_records(&kind_rate_limit_rules, base, mine, theirs, &m);
+	if (m.nconflicts == 0) {
+		*rec = cJSON_Duplicate(m.merged, 1);
+		merge_free(&m);
+		return (0);
+	}
+	what = xprintf("%s %s", kind_rate_limit_rules.name, id);
+	switch ((pick = cli_conflict(c, what, &m, can_edit))) {
+	case CLI_PICK_THEIRS:
+	case CLI_PICK_MINE:
+		*rec = merge_resolve(&m, pick == CLI_PICK_MINE ? MERGE_MINE :
+		    MERGE_THEIRS);
+		break;
+	case CLI_PICK_EDIT:
+		*rec = merge_resolve(&m, MERGE_MINE);
+		buf_adds(&why, "The server changed these since you read it "
+		    "(theirs \xe2\x86\x92 yours, which this text has):\n");
+		merge_conflicts_text(&m, &why);
+		yaml = yamljson_emit(*rec);
+		*text = edit_with_comment(yaml, buf_str(&why));
+		free(yaml);
+		cJSON_Delete(*rec);
+		*rec = NULL;
+		rv = -2;
+		break;
+	case CLI_PICK_QUIT:
+		rv = -1;
+		break;
+	default:
+		rv = HTTP_EXIT_REFUSED;
+		break;
+	}
+	buf_free(&why);
+	free(what);
+	merge_free(&m);
+	return (rv);
+}
+
+/*
+ * The entry point read now, mine (a change of base; NULL: a whole rule)
+ * merged into its rule id, and the PATCH. 0, or the exit status.
+ */
+static int
+rules_write(struct cli *c, const char *path, const char *id,
+    const cJSON *base, const cJSON *mine)
+{
+	const cJSON	*theirs;
+	cJSON		*ep = NULL, *rec = NULL;
+	int		 rv;
+
+	if ((rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	    (theirs = rules_find(ep, id, &rv)) == NULL)
+		goto out;
+	rv = rules_merge(c, id, base, mine, theirs, 0, &rec, NULL);
+	if (rv == 0)
+		rv = rules_patch(c, ep, id, theirs, rec);
+	else if (rv == -1)
+		rv = 0;
+out:
+	cJSON_Delete(rec);
+	cJSON_Delete(ep);
+	return (rv);
+}
+
+/*
+ * update -f FILE: the file is the whole rule (a field left out is
+ * removed). It replaces the rule as the server has it now, unless its
+ * version says that rule changed since the file was taken from it: then
+ * the fields where they differ are asked about.
+ */
 static int
 rules_update(struct cli *c, const struct kind *k, int argc, char **argv)
 {
-	const cJSON	*before;
 	cJSON		*rule = NULL, *ep = NULL;
 	char		*path;
 	int		 rv;
@@ -472,9 +578,9 @@ rules_update(struct cli *c, const struct kind *k, int argc, char **argv)
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
 	if ((rv = rules_read(c, path, &rule, &ep)) != 0 ||
-	    (before = rules_find(ep, argv[1], &rv)) == NULL)
+	    rules_find(ep, argv[1], &rv) == NULL)
 		goto out;
-	rv = rules_patch(c, ep, argv[1], before, rule);
+	rv = rules_write(c, path, argv[1], NULL, rule);
 out:
 	cJSON_Delete(ep);
 	cJSON_Delete(rule);
@@ -482,25 +588,36 @@ out:
 	return (rv);
 }
 
-/* The edited rule against a fresh copy: the diff, the question, PATCH. */
+/*
+ * The edited rule (from orig) merged into a fresh copy: the conflicts
+ * asked about, the diff, the question; then written (read again first).
+ * 0, -2 to edit again (*fresh, *text), or the exit status.
+ */
 static int
 rules_edit_apply(struct cli *c, const char *path, const char *id,
-    const cJSON *orig, const cJSON *edited)
+    const cJSON *orig, const cJSON *edited, cJSON **fresh, char **text)
 {
 	struct buf	 diff = BUF_INITIALIZER;
-	const cJSON	*fresh;
-	cJSON		*ep = NULL;
+	const cJSON	*theirs;
+	cJSON		*ep = NULL, *rec = NULL;
 	size_t		 n;
 	int		 rv, yes;
 
 	if ((rv = rules_entrypoint(c, path, &ep)) != 0 ||
-	    (fresh = rules_find(ep, id, &rv)) == NULL)
+	    (theirs = rules_find(ep, id, &rv)) == NULL)
 		goto out;
-	if (!cJSON_Compare(fresh, orig, 1))
-		log_warn("%s changed on the server while you edited it: the "
-		    "diff is against its current copy",
-		    kind_rate_limit_rules.name);
-	if ((n = edit_diff(&diff, fresh, edited)) == 0) {
+	*fresh = cJSON_Duplicate(theirs, 1);
+	if ((rv = rules_merge(c, id, orig, edited, theirs, 1, &rec,
+	    text)) != 0) {
+		if (rv == -1)
+			rv = 0;
+		goto out;
+	}
+	if (!cJSON_Compare(theirs, orig, 1))
+		log_warn("%s changed on the server while you edited it: "
+		    "those changes are kept", kind_rate_limit_rules.name);
+	if ((n = merge_diff(&diff, &kind_rate_limit_rules, theirs,
+	    rec)) == 0) {
 		printf("no change\n");
 		goto out;
 	}
@@ -519,9 +636,10 @@ rules_edit_apply(struct cli *c, const char *path, const char *id,
 			goto out;
 		}
 	}
-	rv = rules_patch(c, ep, id, fresh, edited);
+	rv = rules_write(c, path, id, theirs, rec);
 out:
 	buf_free(&diff);
+	cJSON_Delete(rec);
 	cJSON_Delete(ep);
 	return (rv);
 }
@@ -609,9 +727,9 @@ rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct edit	 e;
 	enum expr_plan	 plan;
-	const cJSON	*orig;
-	cJSON		*ep = NULL, *edited = NULL;
-	char		*path, *cause = NULL;
+	const cJSON	*rule;
+	cJSON		*ep = NULL, *edited = NULL, *orig = NULL, *fresh;
+	char		*path, *cause = NULL, *text = NULL;
 	int		 rv, loop;
 
 	memset(&e, 0, sizeof e);
@@ -624,23 +742,48 @@ rules_edit(struct cli *c, const struct kind *k, int argc, char **argv)
 		return (rv);
 	if ((rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, path, &ep)) != 0 ||
-	    (orig = rules_find(ep, argv[1], &rv)) == NULL)
+	    (rule = rules_find(ep, argv[1], &rv)) == NULL)
 		goto out;
-	if (edit_open(&e, k, orig, VALIDATE_UPDATE, &cause) != 0) {
-		rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
-		free(cause);
-		goto out;
+	orig = cJSON_Duplicate(rule, 1);
+	if (edit_open(&e, k, orig, VALIDATE_UPDATE, &cause) != 0)
+		goto fail;
+	for (;;) {
+		loop = rules_edit_loop(&e, plan, &edited);
+		if (loop < 0)
+			rv = HTTP_EXIT_USAGE;
+		else if (loop > 0)
+			printf("no change\n");
+		else if ((rv = rules_lint(c, edited, orig)) == 0) {
+			fresh = NULL;
+			rv = rules_edit_apply(c, path, argv[1], orig, edited,
+			    &fresh, &text);
+			cJSON_Delete(edited);
+			edited = NULL;
+			if (rv == -2) {
+				/* e: again, on the server's copy with yours. */
+				cJSON_Delete(orig);
+				orig = fresh;
+				edit_close(&e);
+				rv = edit_open_text(&e, k, orig, text,
+				    VALIDATE_UPDATE, &cause);
+				free(text);
+				text = NULL;
+				if (rv != 0)
+					goto fail;
+				continue;
+			}
+			cJSON_Delete(fresh);
+		}
+		break;
 	}
-	loop = rules_edit_loop(&e, plan, &edited);
-	if (loop < 0)
-		rv = HTTP_EXIT_USAGE;
-	else if (loop > 0)
-		printf("no change\n");
-	else if ((rv = rules_lint(c, edited, orig)) == 0)
-		rv = rules_edit_apply(c, path, argv[1], orig, edited);
+	goto out;
+fail:
+	rv = cli_error(HTTP_EXIT_USAGE, "%s", cause);
+	free(cause);
 out:
 	edit_close(&e);
 	cJSON_Delete(edited);
+	cJSON_Delete(orig);
 	cJSON_Delete(ep);
 	free(path);
 	fflush(stdout);
@@ -721,18 +864,62 @@ out:
 
 /* ---- enable and disable ------------------------------------------------- */
 
+/* One rule's enabled set, from the rule as the entry point has it now. */
+static int
+rules_enable_one(struct cli *c, const struct kind *k, const char *path,
+    const char *id, int on)
+{
+	struct http_response	 resp;
+	const cJSON		*rule;
+	cJSON			*ep = NULL, *body;
+	char			*one;
+	const char		*done = on ? "enabled" : "disabled";
+	int			 rv;
+
+	/* Read right before: the PATCH replaces the rule whole. */
+	if ((rv = rules_entrypoint(c, path, &ep)) != 0 ||
+	    (rule = rules_find(ep, id, &rv)) == NULL)
+		goto out;
+	if (rulesets_rule_enabled(rule) == on) {
+		/* -o json|yaml: the rule as it is, the note aside. */
+		fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr,
+		    "%s %s is %s already: nothing sent\n", k->name, id, done);
+		if (c->out != CLI_OUT_TABLE)
+			cli_print_record(c, k, rule);
+		goto out;
+	}
+	if ((one = rules_path(c, RULESETS_RULE_PATH, ep, id, &rv)) == NULL)
+		goto out;
+	body = rulesets_rule_enable_body(rule, on);
+	rv = cli_send_json(c, "PATCH", one, body, &resp);
+	if (rv == 0) {
+		cli_journal(c, "PATCH", one, resp.http_status, rule,
+		    rulesets_rule_find(resp.api.result, id, NULL));
+		if (c->out == CLI_OUT_TABLE)
+			printf("%s %s %s\n", done, k->name, id);
+		else
+			cli_print_record(c, k, rulesets_rule_find(
+			    resp.api.result, id, NULL));
+	}
+	http_response_free(&resp);
+	cJSON_Delete(body);
+	free(one);
+out:
+	cJSON_Delete(ep);
+	return (rv);
+}
+
 /*
- * Each rule PATCHed whole with enabled flipped, as t does in the console;
- * one already so is said and not sent. Every id is found first.
+ * Each rule PATCHed whole with enabled flipped, as t does in the console,
+ * each from the rule as the server has it just before; one already so is
+ * said and not sent. Every id is found first.
  */
 static int
 rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
     int on)
 {
-	struct http_response	 resp;
-	const cJSON		*rule;
-	cJSON			*ep, *body;
-	char			*path, *one;
+	cJSON			*ep;
+	char			*path;
 	const char		*done = on ? "enabled" : "disabled";
 	int			 i, rv = 0, r;
 
@@ -742,36 +929,7 @@ rules_enable_run(struct cli *c, const struct kind *k, int argc, char **argv,
 	if ((rv = rules_load_ids(c, &argc, argv, done, &path, &ep)) != 0)
 		goto out;
 	for (i = 1; i < argc; i++) {
-		rule = rulesets_rule_find(ep, argv[i], NULL);
-		if (rulesets_rule_enabled(rule) == on) {
-			/* -o json|yaml: the rule as it is, the note aside. */
-			fprintf(c->out == CLI_OUT_TABLE ? stdout : stderr,
-			    "%s %s is %s already: nothing sent\n", k->name,
-			    argv[i], done);
-			if (c->out != CLI_OUT_TABLE)
-				cli_print_record(c, k, rule);
-			continue;
-		}
-		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
-		    &r)) != NULL) {
-			body = rulesets_rule_enable_body(rule, on);
-			r = cli_send_json(c, "PATCH", one, body, &resp);
-			if (r == 0) {
-				cli_journal(c, "PATCH", one, resp.http_status,
-				    rule, rulesets_rule_find(resp.api.result,
-				    argv[i], NULL));
-				if (c->out == CLI_OUT_TABLE)
-					printf("%s %s %s\n", done, k->name,
-					    argv[i]);
-				else
-					cli_print_record(c, k,
-					    rulesets_rule_find(resp.api.result,
-					    argv[i], NULL));
-			}
-			http_response_free(&resp);
-			cJSON_Delete(body);
-			free(one);
-		}
+		r = rules_enable_one(c, k, path, argv[i], on);
 		rv = MAXIMUM(rv, r);
 	}
 out:

@@ -104,6 +104,7 @@ cli_client(struct cli *c, struct budget *budget, struct http_client **out)
 
 	edge_session_http_options(&c->session, &ho);
 	ho.budget = budget;
+	ho.log_entries_only = 1;
 	if ((*out = http_client_new(&ho, &cause)) == NULL) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);

@@ -73,7 +73,7 @@ int
 cli_cmd_update(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	const char	*id = NULL;
-	cJSON		*body = NULL, *before = NULL;
+	cJSON		*body = NULL;
 	char		*path, *cause = NULL;
 	int		 rv = 0;
 
@@ -97,12 +97,14 @@ cli_cmd_update(struct cli *c, const struct kind *k, int argc, char **argv)
 		rv = HTTP_EXIT_USAGE;
 		goto out;
 	}
-	if ((rv = cli_connect(c)) != 0 ||
-	    (rv = cli_fetch(c, k, path, &before)) != 0)
-		goto out;
-	rv = cli_apply(c, k, path, id, before, body);
+	/*
+	 * The file is the whole record: it replaces the server's copy, read
+	 * now; but when its stamp (version, modified) says that copy changed
+	 * since the file was taken from it, the fields that differ are asked.
+	 */
+	if ((rv = cli_connect(c)) == 0)
+		rv = cli_write(c, k, path, id, NULL, body, NULL);
 out:
-	cJSON_Delete(before);
 	cJSON_Delete(body);
 	free(path);
 	return (rv);

@@ -60,6 +60,23 @@ panel_form_new(struct panel *p, const cJSON *rec, const char *id)
 	free(title);
 }
 
+void
+panel_form_reopen(struct panel *p, const cJSON *theirs, const cJSON *mine,
+    const char *id)
+{
+	struct form	*f;
+	char		*title;
+
+	/* The server's copy is what the next save merges into. */
+	f = form_new(p->kind, theirs);
+	form_fill(f, mine);
+	title = id != NULL ? xprintf("edit %s %s (the server's copy with "
+	    "your changes)", p->kind->name, id) : xprintf("edit %s (the "
+	    "server's copy with your changes)", p->kind->name);
+	formview_open(p->tui, p, f, title, panel_form_submit, id);
+	free(title);
+}
+
 /* ---- creating ---------------------------------------------------------------- */
 
 static void

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "edit.h"
+#include "log.h"
 #include "resource.h"
 #include "tui.h"
 #include "xmalloc.h"
@@ -30,23 +30,26 @@ liveoutputs_enabled(struct panel *p, const char *id)
 	return (on);
 }
 
+/*
+ * The PUT of enabled, from the output as the server has it now (read
+ * first by panel_send_update): one already so is not sent.
+ */
 static void
 liveoutputs_set(struct panel *p, const char *id, int on)
 {
-	struct tui_req	*r;
-	cJSON		*body;
-	char		*path;
+	cJSON	*rec, *mine;
+	long	 i;
 
-	if (liveoutputs_enabled(p, id) == on ||
-	    (path = panel_item_path(p, id)) == NULL)
+	if (liveoutputs_enabled(p, id) == on || (i = rows_find(p->rows,
+	    id)) < 0 || (rec = rows_record(p->rows, (size_t)i)) == NULL)
 		return;
-	body = cJSON_CreateObject();
-	cJSON_AddBoolToObject(body, "enabled", on);
-	r = tui_submit(p->tui, p, TUI_REQ_UPDATE, "PUT", path, body);
-	if (r != NULL)
-		r->id = xstrdup(id);
-	cJSON_Delete(body);
-	free(path);
+	if ((mine = cJSON_Duplicate(rec, 1)) == NULL)
+		fatalx("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(mine, "enabled");
+	cJSON_AddBoolToObject(mine, "enabled", on);
+	panel_send_update(p, id, rec, mine, NULL);
+	cJSON_Delete(mine);
+	cJSON_Delete(rec);
 }
 
 /* The targets all one way: off if the first is on, else on. */

@@ -1,7 +1,8 @@
 /*
  * Rate limits (legacy): t enables or disables the rule under the cursor,
  * or sets the marked ones all one way after asking, by PUT, the whole rule
- * as the API wants it; M moves rules to rate limiting rules (rlmigrate.c).
+ * as the API wants it, made from the rule as the server has it then
+ * (panel_send_update); M moves rules to rate limiting rules (rlmigrate.c).
  * A 410 from the server becomes the generic panel's banner
  * (api_gone_message), which then says where rate limiting rules are.
  */
@@ -10,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit.h"
+#include "log.h"
 #include "panels/rlmigrate.h"
+#include "resource.h"
 #include "tui.h"
 #include "validate.h"
 #include "xmalloc.h"
@@ -32,40 +34,31 @@ ratelimits_disabled(struct panel *p, const char *id)
 	return (dis);
 }
 
-/* Rule id disabled (or enabled): nothing is sent if it already is. */
+/*
+ * Rule id disabled (or enabled): nothing is sent if it already is. The
+ * PUT replaces the whole rule: panel_send_update reads it first and
+ * changes only disabled in the server's copy.
+ */
 static void
 ratelimits_set(struct panel *p, const char *id, int disable)
 {
-	struct tui_req	*r;
-	cJSON		*rec, *body, *dis;
-	char		*path;
-	long		 i;
-	int		 now;
+	cJSON	*rec, *mine;
+	long	 i;
 
 	if ((i = rows_find(p->rows, id)) < 0 ||
 	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
 		return;
-	dis = cJSON_GetObjectItemCaseSensitive(rec, "disabled");
-	now = cJSON_IsTrue(dis);
-	if (now == disable) {
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "disabled")) ==
+	    disable) {
 		cJSON_Delete(rec);
 		return;
 	}
-	body = cJSON_Duplicate(rec, 1);
-	cJSON_DeleteItemFromObjectCaseSensitive(body, "disabled");
-	cJSON_AddBoolToObject(body, "disabled", disable);
-	if ((path = panel_item_path(p, id)) != NULL) {
-		cJSON *send = edit_update_body(p->kind, rec, body, id);
-		r = tui_submit(p->tui, p, TUI_REQ_UPDATE, "PUT", path, send);
-		if (r != NULL) {
-			r->id = xstrdup(id);
-			r->before = rec;
-			rec = NULL;
-		}
-		cJSON_Delete(send);
-		free(path);
-	}
-	cJSON_Delete(body);
+	if ((mine = cJSON_Duplicate(rec, 1)) == NULL)
+		fatalx("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(mine, "disabled");
+	cJSON_AddBoolToObject(mine, "disabled", disable);
+	panel_send_update(p, id, rec, mine, NULL);
+	cJSON_Delete(mine);
 	cJSON_Delete(rec);
 }
 

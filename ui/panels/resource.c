@@ -173,30 +173,6 @@ panel_after_change(struct panel *p)
 	p->tui->dirty = 1;
 }
 
-void
-panel_send_update(struct panel *p, const char *id, const cJSON *before,
-    const cJSON *edited, struct modal *form)
-{
-	struct tui_req	*r;
-	cJSON		*body;
-	char		*path;
-	const char	*method = kind_method_name(p->kind->update_method);
-
-	if ((path = panel_item_path(p, id)) == NULL)
-		return;
-	body = edit_update_body(p->kind, before, edited, id);
-	r = tui_submit(p->tui, p, TUI_REQ_UPDATE, method, path, body);
-	if (r != NULL) {
-		r->id = id != NULL ? xstrdup(id) : NULL;
-		r->before = before != NULL ? cJSON_Duplicate(before, 1) : NULL;
-		r->modal = form;
-		tui_message(p->tui, TUI_MSG_INFO, "saving %s...",
-		    id != NULL ? id : p->kind->name);
-	}
-	cJSON_Delete(body);
-	free(path);
-}
-
 int
 panel_can(struct panel *p, unsigned verb, const char *what)
 {
@@ -257,6 +233,11 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return;
 	if (r->type == TUI_REQ_LIST) {
 		panel_list_done(p, r, ev);
+		return;
+	}
+	/* A write's read of the server's copy (write.c). */
+	if (r->type == TUI_REQ_FETCH_SAVE) {
+		panel_write_read(p, r, ev);
 		return;
 	}
 	if (ev->kind == JOBS_EVENT_FAILED) {

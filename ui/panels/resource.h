@@ -11,8 +11,20 @@
 void		 panel_banner(struct panel *, struct tui_req *,
 		     struct jobs_event *);
 int		 panel_can(struct panel *, unsigned, const char *);
+
+/*
+ * write.c: an update (record id: base, the copy the change started from;
+ * mine, the record changed) after reading the server's copy and merging
+ * (merge.h); a conflict asks first. form, the form that sent it (told of
+ * a refusal, closed when saved), or NULL; text, E's YAML as saved, or
+ * NULL. A base of NULL sends mine as it is. panel_send_update: no text.
+ */
+void		 panel_write(struct panel *, const char *, const cJSON *,
+		     const cJSON *, struct modal *, const char *);
 void		 panel_send_update(struct panel *, const char *, const cJSON *,
 		     const cJSON *, struct modal *);
+void		 panel_write_read(struct panel *, struct tui_req *,
+		     struct jobs_event *);
 
 /* list.c: the cursor, loading, sorting and drawing. */
 void		 panel_remember(struct panel *);
@@ -44,8 +56,15 @@ void		 panel_fetch_as(struct panel *, enum tui_req_type, const char *,
 		     cJSON *, cJSON *);
 void		 panel_fetch(struct panel *, enum tui_req_type);
 
+/* form.c: a form again, on theirs with the values of mine (a conflict). */
+void		 panel_form_reopen(struct panel *, const cJSON *, const cJSON *,
+		     const char *);
+
 /* yamledit.c: E, the record in $EDITOR. */
 void		 panel_edit_yaml(struct panel *, const char *, const cJSON *);
+/* The editor on text, against orig (the copy the diff is made from). */
+void		 panel_edit_text(struct panel *, const char *, const cJSON *,
+		     const char *);
 void		 panel_reedit_offer(struct panel *, const char *,
 		     const cJSON *, const char *, const char *);
 void		 panel_diff_confirm(struct panel *, struct tui_req *,

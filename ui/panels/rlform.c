@@ -15,8 +15,10 @@
 
 #include "buf.h"
 #include "configfile.h"
+#include "edit.h"
 #include "exprtext.h"
 #include "log.h"
+#include "merge.h"
 #include "rlrule.h"
 #include "rulesets.h"
 #include "screen.h"
@@ -25,7 +27,9 @@
 #include "widgets/exprview.h"
 #include "widgets/line.h"
 #include "xmalloc.h"
+#include "yamljson.h"
 
+#include "resource.h"
 #include "panels/rlform.h"
 #include "panels/rlrules.h"
 #include "panels/rltest.h"
@@ -408,6 +412,29 @@ fail:
 	return (NULL);
 }
 
+/*
+ * The rule as the form started: its first values over the rule edited.
+ * A save merges from it, so only the fields typed in count as changed
+ * (a value the form always writes, such as requests_to_origin: false for
+ * one left out, is no change of the user's).
+ */
+static cJSON *
+rlform_initial_rule(struct rlform *f)
+{
+	char	*typed[RLF_N], *cause = NULL;
+	cJSON	*rule;
+
+	memcpy(typed, f->val, sizeof typed);
+	memcpy(f->val, f->initial, sizeof typed);
+	rule = rlform_rule(f, &cause);
+	memcpy(f->val, typed, sizeof typed);
+	free(cause);
+	if (rule == NULL && f->orig != NULL &&
+	    (rule = cJSON_Duplicate(f->orig, 1)) == NULL)
+		fatalx("out of memory");
+	return (rule);
+}
+
 /* The field a lint problem is about. */
 static enum rlform_id
 rlform_field_of(const char *path)
@@ -646,17 +673,191 @@ rlform_written(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	panel_load(p);
 }
 
+/*
+ * The PATCH of rule (the whole rule: the API's PATCH is not a merge) into
+ * ep, the entry point as just read; theirs, the rule there, is what the
+ * journal keeps as before. A rule already so is not sent.
+ */
+static void
+rlform_patch(struct panel *p, struct tui_req *r, const cJSON *ep,
+    const cJSON *theirs, const cJSON *rule)
+{
+	const cJSON	*rsid = cJSON_GetObjectItemCaseSensitive(ep, "id");
+	struct rlform	*f = (struct rlform *)r->modal;
+	struct buf	 diff;
+	cJSON		*body;
+	char		*path;
+	size_t		 n;
+
+	buf_init(&diff);
+	n = merge_diff(&diff, &kind_rate_limit_rules, theirs, rule);
+	buf_free(&diff);
+	if (n == 0) {
+		tui_message(p->tui, TUI_MSG_INFO, "the rule on the server "
+		    "already has these values: nothing was sent");
+		if (f != NULL) {
+			f->req = NULL;
+			rlform_close(p->tui, &f->m);
+		}
+		return;
+	}
+	cJSON_Delete(r->before);
+	if ((r->before = cJSON_Duplicate(theirs, 1)) == NULL)
+		fatalx("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(r->data, "ep");
+	cJSON_AddItemToObject(r->data, "ep", cJSON_Duplicate(ep, 1));
+	body = rulesets_rule_body(rule);
+	path = rlform_path(p, RULESETS_RULE_PATH, rsid->valuestring, r->id, 0);
+	if (path == NULL || rlform_next(p, r, RLFORM_SUB_WRITE, "PATCH", path,
+	    body) == NULL)
+		rlform_refused(p, r, "not sent");
+	cJSON_Delete(body);
+	free(path);
+}
+
+/* A save that met a change on the server: the question, then on. */
+struct rlform_conflict {
+	struct panel	*p;
+	struct tui_req	 r;		/* what the write carries on */
+	cJSON		*ep;
+	cJSON		*theirs;
+	struct merge	 m;
+};
+
+static void
+rlform_conflict_free(void *arg)
+{
+	struct rlform_conflict	*c = arg;
+
+	free(c->r.id);
+	cJSON_Delete(c->r.before);
+	cJSON_Delete(c->r.data);
+	cJSON_Delete(c->ep);
+	cJSON_Delete(c->theirs);
+	merge_free(&c->m);
+	free(c);
+}
+
+/* e: the form (or the editor) again, on the server's copy with yours. */
+static void
+rlform_conflict_edit(struct rlform_conflict *c, const cJSON *mine)
+{
+	struct rlform	*f = (struct rlform *)c->r.modal;
+	const cJSON	*text = cJSON_GetObjectItemCaseSensitive(c->r.data,
+			    "text");
+	struct buf	 why;
+	size_t		 i;
+	char		*yaml, *marked, *note;
+
+	buf_init(&why);
+	merge_conflicts_text(&c->m, &why);
+	if (f != NULL) {
+		/* What the next save merges from is the server's copy. */
+		cJSON_Delete(f->orig);
+		if ((f->orig = cJSON_Duplicate(c->theirs, 1)) == NULL)
+			fatalx("out of memory");
+		rlform_load(f, c->theirs);
+		for (i = 0; i < RLF_N; i++) {
+			free(f->initial[i]);
+			f->initial[i] = xstrdup(f->val[i]);
+		}
+		rlform_load(f, mine);
+		rlform_answer(f, 0, "the server changed (theirs \xe2\x86\x92 "
+		    "yours, which the form shows):\n%sS saves yours",
+		    buf_str(&why));
+	} else if (cJSON_IsString(text)) {
+		/* The editor's diff is made against the server's copy now. */
+		note = xprintf("The server changed these since you read it "
+		    "(theirs \xe2\x86\x92 yours, which this text has):\n%s",
+		    buf_str(&why));
+		yaml = yamljson_emit(mine);
+		marked = edit_with_comment(yaml, note);
+		panel_edit_text(c->p, c->r.id, c->theirs, marked);
+		free(marked);
+		free(yaml);
+		free(note);
+	}
+	buf_free(&why);
+}
+
+static void
+rlform_conflict_answer(struct tui *t, void *arg, enum conflict_answer a)
+{
+	struct rlform_conflict	*c = arg;
+	struct rlform		*f = (struct rlform *)c->r.modal;
+	cJSON			*rec;
+
+	(void)t;
+	switch (a) {
+	case CONFLICT_THEIRS:
+	case CONFLICT_MINE:
+		rec = merge_resolve(&c->m, a == CONFLICT_MINE ? MERGE_MINE :
+		    MERGE_THEIRS);
+		rlform_patch(c->p, &c->r, c->ep, c->theirs, rec);
+		cJSON_Delete(rec);
+		break;
+	case CONFLICT_EDIT:
+		rec = merge_resolve(&c->m, MERGE_MINE);
+		rlform_conflict_edit(c, rec);
+		cJSON_Delete(rec);
+		break;
+	case CONFLICT_CANCEL:
+		if (f != NULL)
+			rlform_answer(f, 0, "not saved: the rule changed on "
+			    "the server (nothing was sent); S merges with its "
+			    "new copy");
+		break;
+	}
+}
+
+/* Merge the rule written into the server's (theirs) and send, or ask. */
+static void
+rlform_merge(struct panel *p, struct tui_req *r, const cJSON *ep,
+    const cJSON *theirs)
+{
+	struct rlform_conflict	*c;
+	struct buf		 what;
+	char			*label;
+
+	c = xcalloc(1, sizeof *c);
+	merge_records(&kind_rate_limit_rules, r->before, rlform_data_rule(r),
+	    theirs, &c->m);
+	if (c->m.nconflicts == 0) {
+		rlform_patch(p, r, ep, theirs, c->m.merged);
+		rlform_conflict_free(c);
+		return;
+	}
+	c->p = p;
+	c->r.panel = p;
+	c->r.type = r->type;
+	c->r.id = xstrdup(r->id);
+	c->r.before = r->before != NULL ? cJSON_Duplicate(r->before, 1) : NULL;
+	c->r.data = cJSON_Duplicate(r->data, 1);
+	c->r.modal = r->modal;
+	c->ep = cJSON_Duplicate(ep, 1);
+	c->theirs = cJSON_Duplicate(theirs, 1);
+	buf_init(&what);
+	label = rlrules_rule_label(theirs, r->id);
+	buf_addf(&what, "rate limiting rule %s", label);
+	free(label);
+	conflict_ask(p->tui, buf_str(&what), &c->m, r->modal != NULL ||
+	    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r->data, "text")),
+	    rlform_conflict_answer, c, rlform_conflict_free);
+	buf_free(&what);
+}
+
 /* The entry point came (NULL: the zone has none): send the write. */
 static void
 rlform_send(struct panel *p, struct tui_req *r, const cJSON *ep)
 {
 	const cJSON	*rsid = cJSON_GetObjectItemCaseSensitive(ep, "id");
-	const cJSON	*rule = rlform_data_rule(r);
+	const cJSON	*rule = rlform_data_rule(r), *theirs = NULL;
 	cJSON		*body;
 	char		*path;
 	int		 dry = rlform_dry(r);
 
-	if (r->id != NULL && rulesets_rule_find(ep, r->id, NULL) == NULL) {
+	if (r->id != NULL &&
+	    (theirs = rulesets_rule_find(ep, r->id, NULL)) == NULL) {
 		rlform_refused(p, r, "the rule is no longer on the server "
 		    "(deleted meanwhile?)");
 		return;
@@ -664,6 +865,11 @@ rlform_send(struct panel *p, struct tui_req *r, const cJSON *ep)
 	if (ep != NULL && !cJSON_IsString(rsid)) {
 		rlform_refused(p, r, "the entry point the server sent has no "
 		    "id");
+		return;
+	}
+	/* A save starts from the rule as the server has it now. */
+	if (theirs != NULL && !dry) {
+		rlform_merge(p, r, ep, theirs);
 		return;
 	}
 	if (ep == NULL) {
@@ -1024,7 +1230,7 @@ rlform_discard(struct tui *t, void *arg, const char *answer)
 static void
 rlform_send_form(struct rlform *f, int dry)
 {
-	cJSON	*rule;
+	cJSON	*rule, *base;
 
 	if (f->req != NULL) {
 		tui_message(f->t, TUI_MSG_WARN, "the last request is still on "
@@ -1038,11 +1244,13 @@ rlform_send_form(struct rlform *f, int dry)
 	}
 	if ((rule = rlform_checked(f)) == NULL)
 		return;
-	f->req = rlform_write(f->p, f->id, rule, f->orig, dry, &f->m, NULL);
+	base = f->orig != NULL ? rlform_initial_rule(f) : NULL;
+	f->req = rlform_write(f->p, f->id, rule, base, dry, &f->m, NULL);
 	f->saving = f->req != NULL && !dry;
 	if (f->req != NULL)
 		rlform_answer(f, 1, "%s", dry ? "asking the server "
 		    "(dry_run)..." : "saving...");
+	cJSON_Delete(base);
 	cJSON_Delete(rule);
 }
 

@@ -2,8 +2,9 @@
  * Writing a rate limiting rule from the console: n and e open the rule's
  * form (ui/panels/rlform.c), E its YAML in $EDITOR (ui/panels/rlyaml.c).
  * Both send through rlform_write: the zone's entry point first (a write
- * needs its id, and a new rule creates it when absent), then the POST or
- * the whole-rule PATCH, or the same with dry_run=true to validate.
+ * needs its id, a new rule creates it when absent, and an update starts
+ * from the rule as it is there), then the POST or the whole-rule PATCH,
+ * or the same with dry_run=true to validate.
  */
 #ifndef EDGE_PANELS_RLFORM_H
 #define EDGE_PANELS_RLFORM_H
@@ -19,9 +20,12 @@ int		 rlform_event(struct panel *, struct tui_req *,
 		     struct jobs_event *);
 
 /*
- * Send rule (id NULL: a new one; before: as it was, for the journal) with
- * dry_run when dry. form: the modal to tell (it must call rlform_forget
- * when freed), or NULL; text: the YAML saved, offered again on a refusal.
+ * Send rule (id NULL: a new one) with dry_run when dry. An update's
+ * before is the copy the change started from: the rule is merged from it
+ * into the one the entry point has now (merge.h), and a field changed
+ * there too asks first. form: the modal to tell (it must call
+ * rlform_forget when freed), or NULL; text: the YAML saved, offered again
+ * on a refusal or to edit again at a conflict.
  */
 struct tui_req	*rlform_write(struct panel *, const char *, const cJSON *,
 		     const cJSON *, int, struct modal *, const char *);

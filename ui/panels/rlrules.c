@@ -2,11 +2,13 @@
  * The rate limiting rules panel (:rules): the rules of the zone's
  * http_ratelimit entry point in evaluation order, numbered, under a line
  * naming the entry point's version and the plan lint uses. K and J move a
- * rule (a PATCH of only its position), t enables or disables it or the
- * marked ones (a PATCH of the whole rule: the API's PATCH is not a merge),
- * d deletes, v opens the entry point's versions (rlversions.c). A rule's
- * calls need the entry point's id, kept from the last list. Writes go one
- * after the other, each journaled; the list then reloads.
+ * rule one place, { and } to the top or the bottom (a PATCH of only its
+ * position), t enables or disables it or the marked ones (a PATCH of the
+ * whole rule: the API's PATCH is not a merge), d deletes, v opens the
+ * entry point's versions (rlversions.c). Writes go one after the other,
+ * each from the entry point read just before (a rule's change made since
+ * the list is kept: merge.h), each journaled; the list then reloads. A
+ * change asked for while one is under way waits its turn.
  */
 #include "config.h"
 
@@ -14,8 +16,11 @@
 #include <string.h>
 
 #include "configfile.h"
+#include "log.h"
+#include "merge.h"
 #include "rulesets.h"
 #include "screen.h"
+#include "text.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -23,16 +28,29 @@
 #include "panels/rlrules.h"
 #include "panels/rltest.h"
 
-#define RLRULES_SUB	0x726c		/* the panel's writes */
+#define RLRULES_SUB_READ	0x726c	/* the entry point before a write */
+#define RLRULES_SUB_WRITE	0x726d	/* the write */
+
+enum rlrules_op {
+	RLRULES_ENABLE,
+	RLRULES_DISABLE,
+	RLRULES_UP,
+	RLRULES_DOWN,
+	RLRULES_FIRST,
+	RLRULES_LAST,
+	RLRULES_DELETE
+};
 
 /* One write of a batch and, once answered, how it went. */
 struct rlrules_call {
-	const char	*method;
-	char		*path;
-	cJSON		*body;
-	cJSON		*before;	/* the rule, for the journal */
+	enum rlrules_op	 op;
+	char		*id;
+	cJSON		*base;		/* the rule as listed */
+	int		 at;		/* a move: its place as listed */
 	char		*name;		/* "'Login form' (0c4f12ab…)" */
 	char		*error;		/* NULL: done */
+	char		*note;		/* nothing to send: why */
+	char		*moved;		/* "up to #2": a move's */
 	int		 answered;
 };
 
@@ -44,13 +62,18 @@ struct rlrules_batch {
 	size_t			 n;
 	size_t			 next;
 	char			*cursor_id;	/* the cursor's rule after */
-	char			*moved;		/* "up to #2": a move's */
+	int			 queued;	/* waited for another */
+	struct rlrules_batch	*later;		/* the queue's next */
 };
 
 struct rlrules {
 	cJSON			*ep;		/* as last listed; or NULL */
 	int			 absent;	/* 404: no entry point yet */
-	struct rlrules_batch	*batch;
+	struct rlrules_batch	*batch;		/* under way */
+	struct rlrules_batch	*queue;		/* waiting, in order */
+	/* Where the last move put a rule: a queued move starts there. */
+	char			*place_id;
+	int			 place_at;
 };
 
 static struct rlrules *
@@ -69,25 +92,31 @@ rlrules_batch_free(struct rlrules_batch *b)
 	if (b == NULL)
 		return;
 	for (i = 0; i < b->n; i++) {
-		free(b->calls[i].path);
-		cJSON_Delete(b->calls[i].body);
-		cJSON_Delete(b->calls[i].before);
+		free(b->calls[i].id);
+		cJSON_Delete(b->calls[i].base);
 		free(b->calls[i].name);
 		free(b->calls[i].error);
+		free(b->calls[i].note);
+		free(b->calls[i].moved);
 	}
 	free(b->calls);
 	free(b->cursor_id);
-	free(b->moved);
 	free(b);
 }
 
 static void
 rlrules_closed(struct panel *p)
 {
-	struct rlrules	*s = p->priv;
+	struct rlrules		*s = p->priv;
+	struct rlrules_batch	*b;
 
 	cJSON_Delete(s->ep);
 	rlrules_batch_free(s->batch);
+	while ((b = s->queue) != NULL) {
+		s->queue = b->later;
+		rlrules_batch_free(b);
+	}
+	free(s->place_id);
 }
 
 enum expr_plan
@@ -215,6 +244,24 @@ rlrules_path(struct panel *p, const cJSON *ep, const char *tmpl,
 	return (path);
 }
 
+char *
+rlrules_rule_label(const cJSON *rule, const char *id)
+{
+	const cJSON	*d = cJSON_GetObjectItemCaseSensitive(rule,
+			    "description");
+	char		*clean, *cut, *s;
+
+	if (!cJSON_IsString(d) || *d->valuestring == '\0')
+		return (xstrdup(id != NULL ? id : "?"));
+	clean = text_clean(d->valuestring);
+	cut = text_ellipsize(clean, 40, screen_ellipsis());
+	s = xprintf("'%s' (%.8s%s)", cut, id != NULL ? id : "?",
+	    screen_ellipsis());
+	free(cut);
+	free(clean);
+	return (s);
+}
+
 static struct rlrules_batch *
 rlrules_batch_new(const char *verb, const char *undone)
 {
@@ -225,54 +272,83 @@ rlrules_batch_new(const char *verb, const char *undone)
 	return (b);
 }
 
-/* Add a write on rule rec (taken). Returns -1 when no path (said why). */
-static int
+/* Add op on rule rec (taken), as listed at place at (moves). */
+static void
 rlrules_batch_add(struct panel *p, struct rlrules_batch *b,
-    const char *method, cJSON *rec, cJSON *body)
+    enum rlrules_op op, cJSON *rec, int at)
 {
-	struct rlrules		*s = rlrules_state(p);
 	struct rlrules_call	*c;
 	const char		*id = kind_record_id(p->kind, rec);
 	struct buf		 name;
-	char			*path;
 
-	if (id == NULL || (path = rlrules_path(p, s->ep, RULESETS_RULE_PATH,
-	    id)) == NULL) {
+	if (id == NULL) {
 		cJSON_Delete(rec);
-		cJSON_Delete(body);
-		return (-1);
+		return;
 	}
 	b->calls = xreallocarray(b->calls, b->n + 1, sizeof *b->calls);
 	c = &b->calls[b->n++];
 	memset(c, 0, sizeof *c);
-	c->method = method;
-	c->path = path;
-	c->body = body;
+	c->op = op;
+	c->id = xstrdup(id);
+	c->at = at;
 	buf_init(&name);
 	panel_name_record(p, id, &name);
 	c->name = buf_detach(&name, NULL);
 	/* With its position as listed: the journal shows a move. */
-	c->before = rec;
-	return (0);
+	c->base = rec;
 }
 
 static void rlrules_batch_end(struct panel *);
+static void rlrules_batch_next(struct panel *);
 
+/* The current call done (error or note, if any, already set): the next. */
+static void
+rlrules_call_done(struct panel *p)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrules_batch	*b = s->batch;
+
+	b->calls[b->next].answered = 1;
+	b->next++;
+	rlrules_batch_next(p);
+}
+
+/*
+ * The next call: a delete is sent at once; every other write reads the
+ * entry point first, to start from the rule as the server has it now.
+ */
 static void
 rlrules_batch_next(struct panel *p)
 {
 	struct rlrules		*s = p->priv;
 	struct rlrules_batch	*b = s->batch;
 	struct rlrules_call	*c;
-	struct tui_req		*r;
+	struct tui_req		*r = NULL;
+	char			*path, *cause = NULL;
 
 	while (b->next < b->n) {
 		c = &b->calls[b->next];
-		r = tui_submit(p->tui, p, TUI_REQ_OTHER, c->method, c->path,
-		    c->body);
+		if (c->op == RLRULES_DELETE) {
+			if ((path = rlrules_path(p, s->ep, RULESETS_RULE_PATH,
+			    c->id)) != NULL)
+				r = tui_submit(p->tui, p, TUI_REQ_OTHER,
+				    "DELETE", path, NULL);
+		} else {
+			if ((path = kind_list_path(p->kind, p->vars,
+			    &cause)) == NULL) {
+				tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
+				free(cause);
+			} else
+				r = tui_submit(p->tui, p, TUI_REQ_OTHER, "GET",
+				    path, NULL);
+		}
+		free(path);
 		if (r != NULL) {
-			r->sub = RLRULES_SUB;
-			r->before = cJSON_Duplicate(c->before, 1);
+			r->sub = c->op == RLRULES_DELETE ? RLRULES_SUB_WRITE :
+			    RLRULES_SUB_READ;
+			r->id = xstrdup(c->id);
+			if (c->op == RLRULES_DELETE)
+				r->before = cJSON_Duplicate(c->base, 1);
 			return;
 		}
 		c->answered = 1;
@@ -282,29 +358,60 @@ rlrules_batch_next(struct panel *p)
 	rlrules_batch_end(p);
 }
 
-/* Start a batch (taken); refused while one is under way. */
+/* Start a batch (taken); one under way: it waits its turn. */
 static void
 rlrules_batch_start(struct panel *p, struct rlrules_batch *b)
 {
-	struct rlrules	*s = rlrules_state(p);
+	struct rlrules		*s = rlrules_state(p);
+	struct rlrules_batch	**pp;
+	size_t			 n = 1;
 
 	if (b->n == 0) {
 		rlrules_batch_free(b);
 		return;
 	}
 	if (s->batch != NULL) {
-		tui_message(p->tui, TUI_MSG_WARN, "a change to the rules is "
-		    "still under way: nothing was sent");
-		rlrules_batch_free(b);
+		b->queued = 1;
+		for (pp = &s->queue; *pp != NULL; pp = &(*pp)->later)
+			n++;
+		*pp = b;
+		tui_message(p->tui, TUI_MSG_INFO, "queued after the change "
+		    "under way (%zu waiting)", n);
 		return;
 	}
 	s->batch = b;
 	rlrules_batch_next(p);
 }
 
+/* "enabled rate limiting rule 'x' (…)" or "enabled 3 rules". */
+static void
+rlrules_batch_done_text(struct panel *p, struct rlrules_batch *b,
+    struct buf *m)
+{
+	size_t	i, noted = 0;
+
+	for (i = 0; i < b->n; i++)
+		if (b->calls[i].note != NULL)
+			noted++;
+	if (b->n == 1 && noted == 1) {
+		buf_addf(m, "%s %s: %s; nothing was sent", panel_noun(p),
+		    b->calls[0].name, b->calls[0].note);
+		return;
+	}
+	if (b->n == 1)
+		buf_addf(m, "%s %s %s%s%s", b->done_verb, panel_noun(p),
+		    b->calls[0].name, b->calls[0].moved != NULL ? " " : "",
+		    b->calls[0].moved != NULL ? b->calls[0].moved : "");
+	else
+		buf_addf(m, "%s %zu %ss", b->done_verb, b->n, panel_noun(p));
+	if (noted > 0 && b->n > 1)
+		buf_addf(m, " (%zu of them already so on the server: not "
+		    "sent)", noted);
+}
+
 /*
  * One message for the batch: what was done, and for a failure which rules
- * were changed and which were not (and why).
+ * were changed and which were not (and why). Then the next one queued.
  */
 static void
 rlrules_batch_end(struct panel *p)
@@ -312,22 +419,19 @@ rlrules_batch_end(struct panel *p)
 	struct rlrules		*s = p->priv;
 	struct rlrules_batch	*b = s->batch;
 	struct buf		 m;
-	size_t			 i, ok = 0;
+	size_t			 i, ok = 0, sent = 0;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		if (b->calls[i].answered && b->calls[i].error == NULL)
 			ok++;
+		if (b->calls[i].error == NULL && b->calls[i].note == NULL)
+			sent++;
+	}
 	buf_init(&m);
 	if (ok == b->n) {
-		if (b->n == 1)
-			buf_addf(&m, "%s %s %s%s%s", b->done_verb,
-			    panel_noun(p), b->calls[0].name,
-			    b->moved != NULL ? " " : "",
-			    b->moved != NULL ? b->moved : "");
-		else
-			buf_addf(&m, "%s %zu %ss", b->done_verb, b->n,
-			    panel_noun(p));
-		tui_message(p->tui, TUI_MSG_OK, "%s", buf_str(&m));
+		rlrules_batch_done_text(p, b, &m);
+		tui_message(p->tui, sent > 0 ? TUI_MSG_OK : TUI_MSG_INFO,
+		    "%s", buf_str(&m));
 	} else {
 		buf_addf(&m, "%zu of %zu not %s (%s):", b->n - ok, b->n,
 		    b->done_verb, b->undone_note);
@@ -352,9 +456,15 @@ rlrules_batch_end(struct panel *p)
 	s->batch = NULL;
 	rlrules_batch_free(b);
 	/* The server's order and versions; marks stay when nothing was done. */
-	if (ok > 0) {
+	if (sent > 0) {
 		rows_mark_all(p->rows, 0);
 		panel_load(p);
+	}
+	if ((b = s->queue) != NULL) {
+		s->queue = b->later;
+		b->later = NULL;
+		s->batch = b;
+		rlrules_batch_next(p);
 	}
 }
 
@@ -376,11 +486,297 @@ rlrules_journal(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	tui_journal(p->tui, r, ev->http_status, rule);
 }
 
+/* PATCH the rule (theirs: as the server has it, for the journal). */
+static void
+rlrules_send(struct panel *p, const cJSON *ep, const cJSON *theirs,
+    cJSON *body)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrules_call	*c = &s->batch->calls[s->batch->next];
+	struct tui_req		*r = NULL;
+	char			*path;
+	int			 pos;
+
+	if ((path = rlrules_path(p, ep, RULESETS_RULE_PATH, c->id)) != NULL)
+		r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PATCH", path, body);
+	free(path);
+	cJSON_Delete(body);
+	if (r == NULL) {
+		c->error = xstrdup("not sent");
+		rlrules_call_done(p);
+		return;
+	}
+	r->sub = RLRULES_SUB_WRITE;
+	r->id = xstrdup(c->id);
+	r->before = cJSON_Duplicate(theirs, 1);
+	/* Its place then, so that the journal shows a move. */
+	if (rulesets_rule_find(ep, c->id, &pos) != NULL) {
+		cJSON_DeleteItemFromObjectCaseSensitive(r->before, "position");
+		cJSON_AddNumberToObject(r->before, "position", pos);
+	}
+}
+
+/* t: enabled set in the rule as the server has it (theirs), or nothing. */
+static void
+rlrules_enable_fresh(struct panel *p, struct rlrules_call *c,
+    const cJSON *ep, const cJSON *theirs)
+{
+	struct merge	 m;
+	cJSON		*mine;
+	int		 on = c->op == RLRULES_ENABLE;
+
+	if (rulesets_rule_enabled(theirs) == on) {
+		c->note = xprintf("%s already on the server", on ? "enabled" :
+		    "disabled");
+		rlrules_call_done(p);
+		return;
+	}
+	if ((mine = cJSON_Duplicate(c->base, 1)) == NULL)
+		fatalx("out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(mine, "enabled");
+	cJSON_AddBoolToObject(mine, "enabled", on);
+	merge_records(p->kind, c->base, mine, theirs, &m);
+	cJSON_Delete(mine);
+	if (m.nconflicts > 0) {
+		c->error = xstrdup("changed on the server meanwhile");
+		merge_free(&m);
+		rlrules_call_done(p);
+		return;
+	}
+	rlrules_send(p, ep, theirs, rulesets_rule_body(m.merged));
+	merge_free(&m);
+}
+
+/* Where a move takes a rule now at place at (of n); 0: nowhere. */
+static int
+rlrules_move_target(enum rlrules_op op, int at, int n)
+{
+	switch (op) {
+	case RLRULES_UP:
+		return (at > 1 ? at - 1 : 0);
+	case RLRULES_DOWN:
+		return (at < n ? at + 1 : 0);
+	case RLRULES_FIRST:
+		return (at > 1 ? 1 : 0);
+	case RLRULES_LAST:
+		return (at < n ? n : 0);
+	default:
+		return (0);
+	}
+}
+
+static const char *
+rlrules_move_word(enum rlrules_op op)
+{
+	switch (op) {
+	case RLRULES_UP:
+		return ("up");
+	case RLRULES_DOWN:
+		return ("down");
+	case RLRULES_FIRST:
+		return ("first");
+	default:
+		return ("last");
+	}
+}
+
+/*
+ * Move the rule, now at place at in ep, to place to: before or after the
+ * rule there now, first or last, or (by_index: where the user meant it to
+ * go, from a place it has no longer) to that index.
+ */
+static void
+rlrules_move_to(struct panel *p, const cJSON *ep, int at, int to,
+    int by_index)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrules_call	*c = &s->batch->calls[s->batch->next];
+	const cJSON		*theirs, *other;
+	const char		*oid = NULL;
+	cJSON			*body, *pos;
+
+	if (to == 0 || to == at) {
+		if (to == at)
+			c->note = xprintf("already #%d on the server", at);
+		else
+			c->note = xprintf("already %s", c->op == RLRULES_UP ||
+			    c->op == RLRULES_FIRST ? "first" : "last");
+		rlrules_call_done(p);
+		return;
+	}
+	theirs = rulesets_rule_find(ep, c->id, NULL);
+	other = cJSON_GetArrayItem(rulesets_rules(ep), to - 1);
+	if (c->op == RLRULES_UP || c->op == RLRULES_DOWN)
+		oid = kind_record_id(p->kind, other);
+	/* Only its position: the rule moves unchanged (api-map-next 11.2). */
+	body = cJSON_CreateObject();
+	pos = cJSON_AddObjectToObject(body, "position");
+	if (by_index)
+		cJSON_AddNumberToObject(pos, "index", to);
+	else if (c->op == RLRULES_UP || c->op == RLRULES_FIRST)
+		cJSON_AddStringToObject(pos, "before", oid != NULL ? oid : "");
+	else
+		cJSON_AddStringToObject(pos, "after", oid != NULL ? oid : "");
+	free(c->moved);
+	c->moved = xprintf("%s to #%d", rlrules_move_word(c->op), to);
+	rlrules_send(p, ep, theirs, body);
+}
+
+/* A move met a rule that moved on the server meanwhile: ask. */
+struct rlrules_moveq {
+	struct panel	*p;
+	cJSON		*ep;
+	int		 at;		/* where it is on the server */
+	int		 to;		/* where the user meant it to go */
+};
+
+static void
+rlrules_moveq_free(void *arg)
+{
+	struct rlrules_moveq	*q = arg;
+
+	cJSON_Delete(q->ep);
+	free(q);
+}
+
+static void
+rlrules_moveq_answer(struct tui *t, void *arg, enum conflict_answer a)
+{
+	struct rlrules_moveq	*q = arg;
+	struct rlrules		*s = q->p->priv;
+	struct rlrules_call	*c;
+
+	(void)t;
+	if (s == NULL || s->batch == NULL)
+		return;
+	c = &s->batch->calls[s->batch->next];
+	if (a == CONFLICT_MINE) {
+		rlrules_move_to(q->p, q->ep, q->at, q->to, 1);
+		return;
+	}
+	c->note = xprintf("not moved: kept its place on the server, #%d",
+	    q->at);
+	rlrules_call_done(q->p);
+}
+
+static void
+rlrules_move_conflict(struct panel *p, struct rlrules_call *c,
+    const cJSON *ep, int at, int expected, int to)
+{
+	struct rlrules_moveq	*q;
+	struct merge_conflict	*mc;
+	struct merge		 m;
+	char			*what;
+
+	q = xcalloc(1, sizeof *q);
+	q->p = p;
+	q->ep = cJSON_Duplicate(ep, 1);
+	q->at = at;
+	q->to = to;
+	/* The place is the one field a move changes. */
+	memset(&m, 0, sizeof m);
+	m.changed = m.nconflicts = 1;
+	m.conflicts = mc = xcalloc(1, sizeof *mc);
+	mc->path = xstrdup("position");
+	mc->keys = xcalloc(2, sizeof *mc->keys);
+	mc->keys[0] = xstrdup("position");
+	mc->nkeys = 1;
+	mc->base = cJSON_CreateNumber(expected);
+	mc->theirs = cJSON_CreateNumber(at);
+	mc->mine = cJSON_CreateNumber(to);
+	what = xprintf("%s %s", panel_noun(p), c->name);
+	conflict_ask(p->tui, what, &m, 0, rlrules_moveq_answer, q,
+	    rlrules_moveq_free);
+	free(what);
+	merge_free(&m);
+}
+
+/*
+ * K, J, { and }: from the rule's place on the server now. One the server
+ * moved meanwhile (not where the list, or the move before, put it) asks.
+ */
+static void
+rlrules_move_fresh(struct panel *p, struct rlrules_call *c,
+    const cJSON *ep)
+{
+	struct rlrules	*s = p->priv;
+	int		 at = 0, expected = c->at, n, to;
+
+	n = cJSON_GetArraySize(rulesets_rules(ep));
+	rulesets_rule_find(ep, c->id, &at);
+	if (s->batch->queued && s->place_id != NULL &&
+	    strcmp(s->place_id, c->id) == 0)
+		expected = s->place_at;
+	if (at != expected && expected > 0) {
+		/* Where the user meant it to go, from where it was then. */
+		if ((to = rlrules_move_target(c->op, expected, n)) == 0)
+			to = expected;
+		rlrules_move_conflict(p, c, ep, at, expected,
+		    MAXIMUM(1, MINIMUM(n, to)));
+		return;
+	}
+	rlrules_move_to(p, ep, at, rlrules_move_target(c->op, at, n), 0);
+}
+
+/* The entry point read before a write came: the write, from it. */
+static void
+rlrules_read(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrules_call	*c = &s->batch->calls[s->batch->next];
+	const cJSON		*theirs;
+
+	if (ev->kind == JOBS_EVENT_FAILED) {
+		c->error = xstrdup(ev->http_status == 404 ? "the zone has no "
+		    "rules on the server now" : tui_cause(r, ev));
+		rlrules_call_done(p);
+		return;
+	}
+	if ((theirs = rulesets_rule_find(ev->result, c->id, NULL)) == NULL) {
+		c->error = xstrdup("not found on the server (deleted "
+		    "meanwhile?)");
+		rlrules_call_done(p);
+		return;
+	}
+	switch (c->op) {
+	case RLRULES_ENABLE:
+	case RLRULES_DISABLE:
+		rlrules_enable_fresh(p, c, ev->result, theirs);
+		break;
+	default:
+		rlrules_move_fresh(p, c, ev->result);
+		break;
+	}
+}
+
+/* A write's answer: journaled; a move's new place kept for the next. */
+static void
+rlrules_written(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrules_call	*c = &s->batch->calls[s->batch->next];
+	int			 at;
+
+	if (ev->kind != JOBS_EVENT_DONE) {
+		c->error = xstrdup(tui_cause(r, ev));
+		rlrules_call_done(p);
+		return;
+	}
+	/* s->ep stays as listed: the reload compares the order with it. */
+	rlrules_journal(p, r, ev);
+	if (c->moved != NULL &&
+	    rulesets_rule_find(ev->result, c->id, &at) != NULL) {
+		free(s->place_id);
+		s->place_id = xstrdup(c->id);
+		s->place_at = at;
+	}
+	rlrules_call_done(p);
+}
+
 static int
 rlrules_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
-	struct rlrules		*s = p->priv;
-	struct rlrules_call	*c;
+	struct rlrules	*s = p->priv;
 
 	if (r->type == TUI_REQ_LIST) {
 		rlrules_listed(p, r, ev);
@@ -389,74 +785,55 @@ rlrules_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	/* The form's and the YAML editor's writes (rlform.c). */
 	if (rlform_event(p, r, ev))
 		return (1);
-	if (r->type != TUI_REQ_OTHER || r->sub != RLRULES_SUB)
+	if (r->type != TUI_REQ_OTHER || (r->sub != RLRULES_SUB_READ &&
+	    r->sub != RLRULES_SUB_WRITE))
 		return (0);
 	if (s == NULL || s->batch == NULL ||
 	    (ev->kind != JOBS_EVENT_DONE && ev->kind != JOBS_EVENT_FAILED))
 		return (1);
-	c = &s->batch->calls[s->batch->next];
-	c->answered = 1;
-	/* s->ep stays as listed: the reload compares the order with it. */
-	if (ev->kind == JOBS_EVENT_DONE)
-		rlrules_journal(p, r, ev);
+	if (r->sub == RLRULES_SUB_READ)
+		rlrules_read(p, r, ev);
 	else
-		c->error = xstrdup(tui_cause(r, ev));
-	s->batch->next++;
-	rlrules_batch_next(p);
+		rlrules_written(p, r, ev);
 	return (1);
 }
 
-/* ---- K and J ------------------------------------------------------------ */
+/* ---- K, J, { and } ------------------------------------------------------ */
 
 static void
-rlrules_move(struct panel *p, int down)
+rlrules_move(struct panel *p, enum rlrules_op op)
 {
 	struct rlrules		*s = rlrules_state(p);
 	struct rlrules_batch	*b;
-	const cJSON		*rules, *other;
-	const char		*id, *oid;
-	cJSON			*rec, *body, *pos;
-	int			 at, n;
+	const char		*id;
+	cJSON			*rec;
+	int			 at;
 
-	if (tui_refuse_readonly(p->tui, down ? "move down" : "move up"))
+	if (tui_refuse_readonly(p->tui, "move"))
 		return;
 	if ((rec = panel_current_record(p)) == NULL ||
 	    (id = kind_record_id(p->kind, rec)) == NULL) {
 		cJSON_Delete(rec);
 		return;
 	}
-	rules = rulesets_rules(s->ep);
-	n = cJSON_GetArraySize(rules);
 	if (rulesets_rule_find(s->ep, id, &at) == NULL) {
 		tui_message(p->tui, TUI_MSG_WARN, "this rule is not in the "
 		    "entry point as last read: refresh (r); nothing was sent");
 		cJSON_Delete(rec);
 		return;
 	}
-	if ((!down && at == 1) || (down && at == n)) {
+	/* Nowhere to go as listed (and nothing under way to change that). */
+	if (s->batch == NULL && rlrules_move_target(op, at,
+	    cJSON_GetArraySize(rulesets_rules(s->ep))) == 0) {
 		tui_message(p->tui, TUI_MSG_INFO, "the rule is already %s",
-		    down ? "last" : "first");
+		    op == RLRULES_UP || op == RLRULES_FIRST ? "first" : "last");
 		cJSON_Delete(rec);
 		return;
 	}
-	/* Before the one above it, or after the one below it. */
-	other = cJSON_GetArrayItem(rules, down ? at : at - 2);
-	oid = kind_record_id(p->kind, other);
-	if (oid == NULL) {
-		cJSON_Delete(rec);
-		return;
-	}
-	body = cJSON_CreateObject();
-	pos = cJSON_AddObjectToObject(body, "position");
-	cJSON_AddStringToObject(pos, down ? "after" : "before", oid);
+	/* Where it is as listed: the move is checked against the server's. */
 	b = rlrules_batch_new("moved", "its place is unchanged");
 	b->cursor_id = xstrdup(id);
-	b->moved = xprintf("%s to #%d", down ? "down" : "up",
-	    down ? at + 1 : at - 1);
-	if (rlrules_batch_add(p, b, "PATCH", rec, body) != 0) {
-		rlrules_batch_free(b);
-		return;
-	}
+	rlrules_batch_add(p, b, op, rec, at);
 	rlrules_batch_start(p, b);
 }
 
@@ -505,7 +882,10 @@ rlrules_record(struct panel *p, const char *id)
 	return (rows_record(p->rows, (size_t)i));
 }
 
-/* The rules of q all set one way; those already so are left alone. */
+/*
+ * The rules of q all set one way; those already so as listed are left
+ * alone, and each of the others is read afresh before it is changed.
+ */
 static void
 rlrules_enable_yes(struct tui *t, void *arg, const char *answer)
 {
@@ -528,8 +908,8 @@ rlrules_enable_yes(struct tui *t, void *arg, const char *answer)
 			cJSON_Delete(rec);
 			continue;
 		}
-		rlrules_batch_add(p, b, "PATCH", rec,
-		    rulesets_rule_enable_body(rec, q->enable));
+		rlrules_batch_add(p, b, q->enable ? RLRULES_ENABLE :
+		    RLRULES_DISABLE, rec, 0);
 	}
 	if (b->n == 0)
 		tui_message(p->tui, TUI_MSG_INFO, "all are %s already",
@@ -598,7 +978,7 @@ rlrules_delete_yes(struct tui *t, void *arg, const char *answer)
 	b = rlrules_batch_new("deleted", "still there");
 	for (i = 0; i < q->n; i++)
 		if ((rec = rlrules_record(p, q->ids[i])) != NULL)
-			rlrules_batch_add(p, b, "DELETE", rec, NULL);
+			rlrules_batch_add(p, b, RLRULES_DELETE, rec, 0);
 	if (p->view == PANEL_DETAIL)
 		p->view = PANEL_LIST;
 	rlrules_batch_start(p, b);
@@ -694,44 +1074,51 @@ rlrules_action(struct panel *p, enum action a)
 	}
 }
 
-static void
-rlrules_move_up_yes(struct tui *t, void *arg, const char *answer)
-{
-	(void)t;
-	(void)answer;
-	rlrules_move(arg, 0);
-}
+/* A move asked about, with rules marked. */
+struct rlrules_moveask {
+	struct panel	*p;
+	enum rlrules_op	 op;
+};
 
 static void
-rlrules_move_down_yes(struct tui *t, void *arg, const char *answer)
+rlrules_moveask_yes(struct tui *t, void *arg, const char *answer)
 {
+	struct rlrules_moveask	*q = arg;
+
 	(void)t;
 	(void)answer;
-	rlrules_move(arg, 1);
+	rlrules_move(q->p, q->op);
 }
 
 /*
- * K or J with rules marked: a move is of one rule, the one under the
+ * K, J, { or } with rules marked: a move is of one rule, the one under the
  * cursor; the question says so rather than leave the marks unsaid.
  */
 static void
-rlrules_move_ask(struct panel *p, int down)
+rlrules_move_marked(struct panel *p, enum rlrules_op op)
 {
-	struct buf	m;
-	size_t		n = rows_mark_count(p->rows);
+	struct rlrules_moveask	*q;
+	struct buf		 m;
+	size_t			 n = rows_mark_count(p->rows);
 
-	if (tui_refuse_readonly(p->tui, down ? "move down" : "move up") ||
-	    panel_current_id(p) == NULL)
+	if (n == 0) {
+		rlrules_move(p, op);
 		return;
+	}
+	if (tui_refuse_readonly(p->tui, "move") || panel_current_id(p) == NULL)
+		return;
+	q = xcalloc(1, sizeof *q);
+	q->p = p;
+	q->op = op;
 	buf_init(&m);
 	buf_addf(&m, "Move %s ", panel_noun(p));
 	panel_name_record(p, panel_current_id(p), &m);
 	buf_addf(&m, " %s? Only the rule under the cursor moves: the %zu "
-	    "marked one%s stay%s where %s. (y/n)", down ? "down" : "up", n,
+	    "marked one%s stay%s where %s. (y/n)", rlrules_move_word(op), n,
 	    n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it is" :
 	    "they are");
-	dialog_confirm(p->tui, down ? "move down" : "move up", buf_str(&m),
-	    down ? rlrules_move_down_yes : rlrules_move_up_yes, p, NULL);
+	dialog_confirm(p->tui, "move", buf_str(&m), rlrules_moveask_yes, q,
+	    free);
 	buf_free(&m);
 }
 
@@ -746,11 +1133,16 @@ rlrules_kind_action(struct panel *p, enum action a)
 		return (0);
 	switch (a) {
 	case ACTION_MOVE_UP:
+		rlrules_move_marked(p, RLRULES_UP);
+		return (TUI_HANDLED);
 	case ACTION_MOVE_DOWN:
-		if (rows_mark_count(p->rows) > 0)
-			rlrules_move_ask(p, a == ACTION_MOVE_DOWN);
-		else
-			rlrules_move(p, a == ACTION_MOVE_DOWN);
+		rlrules_move_marked(p, RLRULES_DOWN);
+		return (TUI_HANDLED);
+	case ACTION_MOVE_FIRST:
+		rlrules_move_marked(p, RLRULES_FIRST);
+		return (TUI_HANDLED);
+	case ACTION_MOVE_LAST:
+		rlrules_move_marked(p, RLRULES_LAST);
 		return (TUI_HANDLED);
 	case ACTION_VERSIONS:
 		rlversions_open(p);

@@ -23,6 +23,7 @@
 #define RLVERSIONS_VERSION	0x7277	/* the version to diff or restore */
 #define RLVERSIONS_CURRENT	0x7278	/* the entry point now */
 #define RLVERSIONS_RESTORE	0x7279	/* the PUT */
+#define RLVERSIONS_FRESH	0x727a	/* the entry point just before it */
 
 /*
  * Versions whose rules are read for their count, newest first; the rest
@@ -277,13 +278,35 @@ rlversions_show_diff(struct panel *p)
 	rlversions_op_clear(s);
 }
 
+/* The PUT (body taken) over fresh, the entry point as just read. */
+static void
+rlversions_put(struct panel *p, cJSON *body, const cJSON *fresh)
+{
+	struct rlversions	*s = p->priv;
+	struct tui_req		*r = NULL;
+	char			*path;
+
+	if ((path = rlversions_entry_path(p)) != NULL)
+		r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PUT", path, body);
+	if (r != NULL) {
+		r->sub = RLVERSIONS_RESTORE;
+		r->id = xstrdup(s->version);
+		s->sent = 1;
+		r->before = fresh != NULL ? cJSON_Duplicate(fresh, 1) : NULL;
+		tui_message(p->tui, TUI_MSG_INFO, "restoring version %s...",
+		    s->version);
+	} else
+		rlversions_op_clear(s);
+	cJSON_Delete(body);
+	free(path);
+}
+
+/* y: the entry point read again first, for what changed since asking. */
 static void
 rlversions_restore_yes(struct tui *t, void *arg, const char *answer)
 {
 	struct panel		*p = arg;
 	struct rlversions	*s = p->priv;
-	struct tui_req		*r;
-	cJSON			*body;
 	char			*path;
 
 	(void)t;
@@ -294,20 +317,111 @@ rlversions_restore_yes(struct tui *t, void *arg, const char *answer)
 			rlversions_op_clear(s);
 		return;
 	}
-	body = rulediff_restore_body(s->vdoc, s->current, NULL, NULL);
-	r = tui_submit(p->tui, p, TUI_REQ_OTHER, "PUT", path, body);
-	if (r != NULL) {
-		r->sub = RLVERSIONS_RESTORE;
-		r->id = xstrdup(s->version);
+	if (rlversions_get(p, path, RLVERSIONS_FRESH, s->version) != NULL)
 		s->sent = 1;
-		r->before = s->current != NULL ?
-		    cJSON_Duplicate(s->current, 1) : NULL;
-		tui_message(p->tui, TUI_MSG_INFO, "restoring version %s...",
-		    s->version);
-	} else
+	else
 		rlversions_op_clear(s);
-	cJSON_Delete(body);
 	free(path);
+}
+
+/* A restore that met changes made since the question. */
+struct rlversions_conflict {
+	struct panel		*p;
+	cJSON			*fresh;
+	struct rulediff_restore	 rm;
+};
+
+static void
+rlversions_conflict_free(void *arg)
+{
+	struct rlversions_conflict	*c = arg;
+
+	cJSON_Delete(c->fresh);
+	rulediff_restore_free(&c->rm);
+	free(c);
+}
+
+static void rlversions_ask_restore(struct panel *);
+
+static void
+rlversions_conflict_answer(struct tui *t, void *arg, enum conflict_answer a)
+{
+	struct rlversions_conflict	*c = arg;
+	struct rlversions		*s = c->p->priv;
+	cJSON				*body;
+
+	(void)t;
+	if (s == NULL || s->vdoc == NULL)
+		return;
+	switch (a) {
+	case CONFLICT_THEIRS:
+	case CONFLICT_MINE:
+		body = a == CONFLICT_MINE ? c->rm.mine_body :
+		    c->rm.theirs_body;
+		rlversions_put(c->p, cJSON_Duplicate(body, 1), c->fresh);
+		break;
+	case CONFLICT_EDIT:
+		/* The question again, about the rules as they are now. */
+		cJSON_Delete(s->current);
+		s->current = cJSON_Duplicate(c->fresh, 1);
+		s->sent = 0;
+		rlversions_ask_restore(c->p);
+		break;
+	case CONFLICT_CANCEL:
+		rlversions_op_clear(s);
+		break;
+	}
+}
+
+/*
+ * The entry point as it is just before the PUT: unchanged since the
+ * question, the restore goes as asked; else it is merged rule by rule
+ * with what changed meanwhile, and a rule both changed asks first.
+ */
+static void
+rlversions_fresh(struct panel *p, struct tui_req *r, struct jobs_event *ev)
+{
+	struct rlversions		*s = p->priv;
+	struct rlversions_conflict	*c;
+	const cJSON			*fresh = NULL;
+	char				*what;
+
+	if (s == NULL || s->vdoc == NULL)
+		return;
+	if (ev->kind == JOBS_EVENT_FAILED && ev->http_status != 404) {
+		tui_message(p->tui, TUI_MSG_ERROR, "version %s not restored: "
+		    "the current rules could not be read again (%s); nothing "
+		    "was sent", s->version, tui_cause(r, ev));
+		rlversions_op_clear(s);
+		return;
+	}
+	if (ev->kind == JOBS_EVENT_DONE)
+		fresh = ev->result;
+	if ((s->current == NULL && fresh == NULL) || (s->current != NULL &&
+	    fresh != NULL && strcmp(rlversions_version_of(s->current),
+	    rlversions_version_of(fresh)) == 0)) {
+		rlversions_put(p, rulediff_restore_body(s->vdoc, fresh, NULL,
+		    NULL), fresh);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->p = p;
+	c->fresh = fresh != NULL ? cJSON_Duplicate(fresh, 1) : NULL;
+	rulediff_restore_merge(s->vdoc, s->current, fresh, &c->rm);
+	if (c->rm.m.nconflicts == 0) {
+		rlversions_put(p, cJSON_Duplicate(c->rm.theirs_body, 1),
+		    fresh);
+		tui_message(p->tui, TUI_MSG_INFO, "restoring version %s, with "
+		    "the changes made meanwhile to rules it leaves alone...",
+		    s->version);
+		rlversions_conflict_free(c);
+		return;
+	}
+	what = xprintf("the rules restored from version %s (now version %s)",
+	    s->version, rlversions_version_of(fresh));
+	conflict_ask(p->tui, what, &c->rm.m, 1, rlversions_conflict_answer, c,
+	    rlversions_conflict_free);
+	free(what);
 }
 
 static void
@@ -451,7 +565,7 @@ rlversions_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (0);
 	if (ev->kind != JOBS_EVENT_DONE && ev->kind != JOBS_EVENT_FAILED)
 		return (r->sub >= RLVERSIONS_COUNT &&
-		    r->sub <= RLVERSIONS_RESTORE);
+		    r->sub <= RLVERSIONS_FRESH);
 	switch (r->sub) {
 	case RLVERSIONS_COUNT:
 		rlversions_counted(p, r, ev);
@@ -462,6 +576,9 @@ rlversions_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		return (1);
 	case RLVERSIONS_RESTORE:
 		rlversions_restored(p, r, ev);
+		return (1);
+	case RLVERSIONS_FRESH:
+		rlversions_fresh(p, r, ev);
 		return (1);
 	default:
 		return (0);

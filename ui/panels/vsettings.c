@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resource.h"
 #include "screen.h"
 #include "tui.h"
 #include "xmalloc.h"
@@ -82,13 +83,10 @@ vset_override_chosen(struct tui *t, void *arg, size_t i, int other)
 {
 	struct panel		*p = arg;
 	struct vset_state	*st = p->priv;
-	struct tui_req		*r;
 	cJSON			*body;
-	char			*path;
 
 	(void)other;
-	if (st == NULL || i >= nitems(vset_overrides) ||
-	    (path = panel_item_path(p, NULL)) == NULL)
+	if (st == NULL || i >= nitems(vset_overrides))
 		return;
 	body = cJSON_CreateObject();
 	cJSON_AddStringToObject(body, VSET_DEFAULT,
@@ -98,14 +96,13 @@ vset_override_chosen(struct tui *t, void *arg, size_t i, int other)
 		    vset_overrides[i].value);
 	else
 		cJSON_AddNullToObject(body, VSET_OVERRIDE);
-	r = tui_submit(t, p, TUI_REQ_UPDATE, "PUT", path, body);
-	if (r != NULL) {
-		r->before = p->record != NULL ? cJSON_Duplicate(p->record, 1) :
-		    NULL;
-		tui_message(t, TUI_MSG_INFO, "saving %s...", p->kind->name);
-	}
+	/*
+	 * A PUT of both: from the settings as the server has them when it
+	 * is sent, so a value left as shown keeps what changed meanwhile.
+	 */
+	(void)t;
+	panel_send_update(p, NULL, p->record, body, NULL);
 	cJSON_Delete(body);
-	free(path);
 }
 
 /* Items "value  meaning", aligned. */

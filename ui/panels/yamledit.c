@@ -10,10 +10,11 @@
 
 #include "edit.h"
 #include "log.h"
-#include "redact.h"
+#include "merge.h"
 #include "resource.h"
 #include "tui.h"
 #include "xmalloc.h"
+#include "yamljson.h"
 
 /* ---- edit as YAML ---------------------------------------------------------- */
 
@@ -121,8 +122,8 @@ panel_edit_yaml(struct panel *p, const char *id, const cJSON *rec)
 }
 
 /* The editor again on a text not applied, against the original. */
-static void
-panel_edit_again(struct panel *p, const char *id, const cJSON *orig,
+void
+panel_edit_text(struct panel *p, const char *id, const cJSON *orig,
     const char *text)
 {
 	struct edit	 e;
@@ -167,7 +168,7 @@ panel_reedit_answer(struct tui *t, void *arg, const char *answer)
 		    "dropped");
 		return;
 	}
-	panel_edit_again(a->p, a->id, a->orig, a->text);
+	panel_edit_text(a->p, a->id, a->orig, a->text);
 }
 
 void
@@ -196,9 +197,10 @@ struct panel_apply {
 	struct panel	*p;
 	char		*id;
 	cJSON		*fresh;
-	cJSON		*edited;
+	cJSON		*edited;	/* merged into fresh */
 	cJSON		*orig;		/* as first fetched, to edit again */
 	char		*text;		/* as saved, or NULL */
+	struct merge	 m;		/* a conflict's */
 };
 
 static void
@@ -211,7 +213,20 @@ panel_apply_free(void *arg)
 	cJSON_Delete(a->edited);
 	cJSON_Delete(a->orig);
 	free(a->text);
+	merge_free(&a->m);
 	free(a);
+}
+
+/* Send the edit merged into the fresh copy (read again before it goes). */
+static void
+panel_apply_send(struct panel_apply *a, const cJSON *rec)
+{
+	struct panel	*p = a->p;
+
+	if (p->ops != NULL && p->ops->edit_save != NULL)
+		p->ops->edit_save(p, a->id, a->fresh, rec, a->text);
+	else
+		panel_write(p, a->id, a->fresh, rec, NULL, a->text);
 }
 
 static void
@@ -220,12 +235,7 @@ panel_apply_answer(struct tui *t, void *arg, const char *answer)
 	struct panel_apply	*a = arg;
 
 	if (strcmp(answer, "y") == 0) {
-		if (a->p->ops != NULL && a->p->ops->edit_save != NULL)
-			a->p->ops->edit_save(a->p, a->id, a->fresh, a->edited,
-			    a->text);
-		else
-			panel_send_update(a->p, a->id, a->fresh, a->edited,
-			    NULL);
+		panel_apply_send(a, a->edited);
 		return;
 	}
 	if (a->text == NULL) {
@@ -237,52 +247,100 @@ panel_apply_answer(struct tui *t, void *arg, const char *answer)
 	    a->text, "Not applied: nothing was sent.");
 }
 
-/* The diff as shown: secrets masked on both sides (src/redact.c). */
-static size_t
-panel_diff_masked(struct buf *b, const cJSON *fresh, const cJSON *edited)
+/* A conflict's answer: send one side, or the editor on the merge. */
+static void
+panel_apply_conflict(struct tui *t, void *arg, enum conflict_answer ans)
 {
-	cJSON	*f = cJSON_Duplicate(fresh, 1), *e = cJSON_Duplicate(edited, 1);
-	size_t	 n;
+	struct panel_apply	*a = arg;
+	struct buf		 why;
+	cJSON			*rec;
+	char			*yaml, *text;
 
-	redact_json(f, NULL);
-	redact_json(e, NULL);
-	n = edit_diff(b, f, e);
-	cJSON_Delete(f);
-	cJSON_Delete(e);
-	return (n);
+	(void)t;
+	switch (ans) {
+	case CONFLICT_THEIRS:
+	case CONFLICT_MINE:
+		rec = merge_resolve(&a->m, ans == CONFLICT_MINE ? MERGE_MINE :
+		    MERGE_THEIRS);
+		panel_apply_send(a, rec);
+		cJSON_Delete(rec);
+		break;
+	case CONFLICT_EDIT:
+		/* The server's copy is now what the diff is made against. */
+		rec = merge_resolve(&a->m, MERGE_MINE);
+		buf_init(&why);
+		buf_adds(&why, "The server changed these since you read it "
+		    "(theirs \xe2\x86\x92 yours, which this text has):\n");
+		merge_conflicts_text(&a->m, &why);
+		yaml = yamljson_emit(rec);
+		text = edit_with_comment(yaml, buf_str(&why));
+		panel_edit_text(a->p, a->id, a->fresh, text);
+		free(text);
+		free(yaml);
+		buf_free(&why);
+		cJSON_Delete(rec);
+		break;
+	case CONFLICT_CANCEL:
+		break;
+	}
 }
 
-void
-panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
+static struct panel_apply *
+panel_apply_new(struct panel *p, struct tui_req *r, const cJSON *fresh)
 {
 	struct panel_apply	*a;
-	struct buf		 b;
-	size_t			 n;
 
-	const cJSON		*edited;
-
-	edited = cJSON_GetObjectItemCaseSensitive(r->data, "record");
-	if (edited == NULL)
-		return;
-	buf_init(&b);
-	if (r->before != NULL && !cJSON_Compare(r->before, fresh, 1))
-		buf_adds(&b, "Warning: the record changed on the server while "
-		    "you edited it;\nthe diff is against its current copy.\n\n");
-	n = panel_diff_masked(&b, fresh, edited);
-	if (n == 0) {
-		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
-		    "already holds these values; nothing to apply");
-		buf_free(&b);
-		return;
-	}
 	a = xcalloc(1, sizeof *a);
 	a->p = p;
 	a->id = r->id != NULL ? xstrdup(r->id) : NULL;
 	a->fresh = cJSON_Duplicate(fresh, 1);
-	a->edited = cJSON_DetachItemFromObjectCaseSensitive(r->data, "record");
 	a->orig = r->before != NULL ? cJSON_Duplicate(r->before, 1) : NULL;
 	a->text = panel_edit_text_of(r) != NULL ?
 	    xstrdup(panel_edit_text_of(r)) : NULL;
+	return (a);
+}
+
+/*
+ * The edit against a fresh copy: merged into it (the record as first
+ * fetched is the base), the server's changes meanwhile kept. A field both
+ * changed asks which to keep; else the diff of what would change (the
+ * server's own fields left out) and the question.
+ */
+void
+panel_diff_confirm(struct panel *p, struct tui_req *r, const cJSON *fresh)
+{
+	struct panel_apply	*a;
+	const cJSON		*edited;
+	struct buf		 b;
+	size_t			 n;
+
+	edited = cJSON_GetObjectItemCaseSensitive(r->data, "record");
+	if (edited == NULL)
+		return;
+	a = panel_apply_new(p, r, fresh);
+	merge_records(p->kind, r->before, edited, fresh, &a->m);
+	buf_init(&b);
+	if (a->m.nconflicts > 0) {
+		buf_adds(&b, panel_noun(p));
+		buf_addc(&b, ' ');
+		panel_name_record(p, a->id, &b);
+		conflict_ask(p->tui, buf_str(&b), &a->m, a->text != NULL,
+		    panel_apply_conflict, a, panel_apply_free);
+		buf_free(&b);
+		return;
+	}
+	if (a->m.theirs_changed)
+		buf_adds(&b, "The record changed on the server while you "
+		    "edited it: those changes are kept.\n\n");
+	a->edited = cJSON_Duplicate(a->m.merged, 1);
+	n = merge_diff(&b, p->kind, fresh, a->edited);
+	if (n == 0) {
+		tui_message(p->tui, TUI_MSG_INFO, "edit: the server copy "
+		    "already holds these values; nothing to apply");
+		buf_free(&b);
+		panel_apply_free(a);
+		return;
+	}
 	buf_addf(&b, "\nApply %zu change%s to %s%s%s? (y/n)", n,
 	    n == 1 ? "" : "s", p->kind->name, a->id != NULL ? " " : "",
 	    a->id != NULL ? a->id : "");

@@ -20,7 +20,8 @@ enum dialog_type {
 	DIALOG_TYPED,
 	DIALOG_PROMPT,
 	DIALOG_WAIT,		/* Esc cancels; other keys are held */
-	DIALOG_NOTICE		/* Enter, Esc or q closes; others are held */
+	DIALOG_NOTICE,		/* Enter, Esc or q closes; others are held */
+	DIALOG_CHOICE		/* one of expect's keys; Esc: "" */
 };
 
 struct dialog {
@@ -104,7 +105,7 @@ dialog_key(struct tui *t, struct modal *m, int key)
 	if (key == 033) {
 		/* A wait's answer is that it was cancelled. */
 		dialog_finish(t, d, d->type == DIALOG_WAIT ? "cancel" :
-		    d->answer_no ? "n" : NULL);
+		    d->type == DIALOG_CHOICE ? "" : d->answer_no ? "n" : NULL);
 		return (TUI_HANDLED);
 	}
 	switch (d->type) {
@@ -120,6 +121,12 @@ dialog_key(struct tui *t, struct modal *m, int key)
 	case DIALOG_NOTICE:
 		if (key == '\r' || key == 'q' || key == ' ')
 			dialog_finish(t, d, NULL);
+		return (TUI_HANDLED);
+	case DIALOG_CHOICE:
+		if (key > 0 && key < 0x80 && strchr(d->expect, key) != NULL) {
+			char answer[2] = { (char)key, '\0' };
+			dialog_finish(t, d, answer);
+		}
 		return (TUI_HANDLED);
 	case DIALOG_TYPED:
 		if (key == '\r') {
@@ -215,7 +222,7 @@ dialog_draw(struct tui *t, struct dialog *d)
 	/* Narrow terminals: the question wraps rather than lose its end. */
 	rows = dialog_rows(d->text, w - 4, &nrows);
 	extra = d->type == DIALOG_CONFIRM || d->type == DIALOG_WAIT ||
-	    d->type == DIALOG_NOTICE ? 3 : 6;
+	    d->type == DIALOG_NOTICE || d->type == DIALOG_CHOICE ? 3 : 6;
 	/* The hint (why an answer was refused) wraps too: rows below. */
 	if ((d->type == DIALOG_TYPED || d->type == DIALOG_PROMPT) &&
 	    d->hint != NULL) {
@@ -360,6 +367,16 @@ dialog_prompt_again(struct tui *t, const char *title, const char *typed,
 	free(d->hint);
 	d->hint = text_clean(why);
 	d->hint_error = 1;
+}
+
+void
+dialog_choose(struct tui *t, const char *title, const char *text,
+    const char *keys, dialog_cb cb, void *arg, dialog_free_cb free_cb)
+{
+	struct dialog	*d;
+
+	d = dialog_new(t, DIALOG_CHOICE, title, text, cb, arg, free_cb);
+	d->expect = xstrdup(keys);
 }
 
 void
