@@ -266,32 +266,47 @@ dialog_draw(struct tui *t, struct dialog *d)
 }
 
 /* The dialog's own keys on the last line, in place of the list's. */
-static const char *
-dialog_keys(const struct dialog *d)
+static void
+dialog_keys(const struct dialog *d, struct buf *b)
 {
+	const char	*k;
+
 	switch (d->type) {
 	case DIALOG_CONFIRM:
-		return ("y yes  n no  Esc cancel");
+		buf_adds(b, "y yes  n no  Esc cancel");
+		break;
+	case DIALOG_CHOICE:
+		for (k = d->expect; *k != '\0'; k++)
+			buf_addf(b, "%s%c", k == d->expect ? "" : "/", *k);
+		buf_adds(b, " choose (as above)  Esc cancel");
+		break;
 	case DIALOG_TYPED:
-		return ("type the answer  Enter confirm  Esc cancel");
+		buf_adds(b, "type the answer  Enter confirm  Esc cancel");
+		break;
 	case DIALOG_PROMPT:
-		return (d->files ? "Enter ok  Tab complete the path  Esc "
+		buf_adds(b, d->files ? "Enter ok  Tab complete the path  Esc "
 		    "cancel" : "Enter ok  Esc cancel");
+		break;
 	case DIALOG_WAIT:
-		return ("Esc cancel");
+		buf_adds(b, "Esc cancel");
+		break;
 	case DIALOG_NOTICE:
-		return ("Enter close");
+		buf_adds(b, "Enter close");
+		break;
 	}
-	return ("");
 }
 
 static void
 dialog_draw_modal(struct tui *t, struct modal *m)
 {
 	struct dialog	*d = (struct dialog *)m;
+	struct buf	 b;
 
 	dialog_draw(t, d);
-	status_draw_keys(t, -1, dialog_keys(d));
+	buf_init(&b);
+	dialog_keys(d, &b);
+	status_draw_keys(t, -1, buf_str(&b));
+	buf_free(&b);
 }
 
 static struct dialog *
