@@ -688,25 +688,31 @@ test_cell_time(void **state)
 	MISSING(&kind_videos, "created", "{}");
 }
 
+/* A discovered operation's traffic: requests over a period. */
+static const char *
+traffic(const char *requests, const char *period)
+{
+	static char	json[256];
+
+	snprintf(json, sizeof json, "{\"features\":{\"traffic_stats\":"
+	    "{\"requests\":%s,\"period_seconds\":%s}}}", requests, period);
+	return (json);
+}
+
 static void
 test_cell_per_hour(void **state)
 {
-	const char	*one = "{\"features\":{\"traffic_stats\":"
-			    "{\"requests\":%s,\"period_seconds\":%s}}}";
-	char		 json[256];
-
 	(void)state;
 	/* A discovered operation's traffic, per hour whatever the period. */
-	snprintf(json, sizeof json, one, "2050.22", "3600");
-	CELL(&kind_discovered_operations, "REQ/H", json, "2050");
-	snprintf(json, sizeof json, one, "500", "600");
-	CELL(&kind_discovered_operations, "REQ/H", json, "3000");
-	snprintf(json, sizeof json, one, "12345", "3600");
-	CELL(&kind_discovered_operations, "REQ/H", json, "12.3k");
-	snprintf(json, sizeof json, one, "4.5e6", "3600");
-	CELL(&kind_discovered_operations, "REQ/H", json, "4.5M");
-	snprintf(json, sizeof json, one, "10", "0");
-	MISSING(&kind_discovered_operations, "REQ/H", json);
+	CELL(&kind_discovered_operations, "REQ/H", traffic("2050.22", "3600"),
+	    "2050");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("500", "600"),
+	    "3000");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("12345", "3600"),
+	    "12.3k");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("4.5e6", "3600"),
+	    "4.5M");
+	MISSING(&kind_discovered_operations, "REQ/H", traffic("10", "0"));
 	MISSING(&kind_discovered_operations, "REQ/H", "{}");
 }
 

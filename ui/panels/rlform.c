@@ -137,6 +137,7 @@ struct rlform {
 };
 
 static void	 rlform_keep_lint(struct rlform *);
+static void	 rlform_focus(struct rlform *, size_t);
 static int	 rlform_lint(const struct rlform *, enum rlform_id,
 		     struct expr_error *);
 static void	 rlform_answer(struct rlform *, int, const char *, ...)
@@ -468,7 +469,7 @@ rlform_checked(struct rlform *f)
 	if (rulesets_lint(rule, f->plan, &l) == 0)
 		return (rule);
 	cJSON_Delete(rule);
-	f->focus = rlform_field_of(l.field);
+	rlform_focus(f, rlform_field_of(l.field));
 	if (l.err.column > 0)
 		rlform_answer(f, 0, "%s: column %d: %s; nothing was sent",
 		    l.field, l.err.column, l.err.message);
