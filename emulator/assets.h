@@ -17,10 +17,6 @@ struct store;
 
 /* ---- live inputs (live.c) ---------------------------------------------- */
 
-#define LIVE_DELETE_DAYS_MIN	30
-#define LIVE_CREATOR_MAX	64		/* characters, as for videos */
-#define LIVE_TIMEOUT_MAX	2147483647L
-
 /* Check a create or update body; on failure say which field and why. */
 int	 live_validate(const cJSON *, char **);
 /*
@@ -35,8 +31,6 @@ void	 live_apply(cJSON *, const cJSON *);
 cJSON	*live_summary(const cJSON *);
 
 /* ---- watermark profiles (watermark.c) ---------------------------------- */
-
-#define WATERMARK_NAME_MAX	1024		/* characters */
 
 enum watermark_format {
 	WATERMARK_PNG,

@@ -1,19 +1,46 @@
 /*
  * The extra audio tracks of a Stream video: listed, copied in from a URL
- * (queued, then ready after the processing time, computed when read) and
- * deleted. Part of the downloads area, which owns their table.
+ * (queued, then ready after the processing time, computed when read),
+ * edited (label, default) and deleted; the area's table, routes and demo
+ * data.
  */
 #include "config.h"
 
 #include <stdlib.h>
 
-#include "audio.h"
-#include "downloads.h"
 #include "server.h"
 #include "store.h"
+#include "stream.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "webhook.h"
 #include "xmalloc.h"
+
+#define AUDIO_VIDEO	STREAM_ACCOUNT "/stream/{identifier:hex32}"
+
+/*
+ * Tracks list in the order they were added (seq); a deleted video takes
+ * its tracks along. Times are Unix seconds (fractional).
+ */
+static const char audio_schema[] =
+	"CREATE TABLE IF NOT EXISTS stream_audio ("
+	" seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" uid TEXT NOT NULL,"
+	" label TEXT NOT NULL,"
+	" is_default INTEGER NOT NULL,"
+	" url TEXT,"
+	" ready REAL NOT NULL,"
+	" UNIQUE (account, video, uid));"
+	"CREATE INDEX IF NOT EXISTS stream_audio_video"
+	" ON stream_audio (account, video, seq);"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_gone_audio_track"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_audio"
+	"  WHERE account = old.account AND video = old.uid;"
+	" END;";
 
 /* A track as it is at now. */
 static cJSON *
@@ -36,17 +63,17 @@ audio_row(sqlite3_stmt *st)
 	return (audio_json((const char *)sqlite3_column_text(st, 0),
 	    (const char *)sqlite3_column_text(st, 1),
 	    sqlite3_column_int(st, 2), sqlite3_column_double(st, 3),
-	    downloads_now()));
+	    video_now_seconds()));
 }
 
-void
+static void
 audio_list(struct req *req, struct reply *rep)
 {
 	static const char	 sql[] =
 	    "SELECT uid, label, is_default, ready FROM stream_audio"
 	    " WHERE account = ?1 AND video = ?2 ORDER BY seq";
 
-	downloads_list(req, rep, sql, audio_row);
+	video_path_list(req, rep, sql, audio_row);
 }
 
 /* The copy request's label and url (NULL when absent), or -1 and cause. */
@@ -75,9 +102,9 @@ audio_body(const cJSON *body, const char **label, const char **url,
 		*cause = xstrdup("label: must not be empty");
 		return (-1);
 	}
-	if (util_chars(*label) > AUDIO_LABEL_MAX) {
+	if (text_chars(*label) > STREAMRULES_AUDIO_LABEL_MAX) {
 		*cause = xprintf("label: over the limit of %d characters",
-		    AUDIO_LABEL_MAX);
+		    STREAMRULES_AUDIO_LABEL_MAX);
 		return (-1);
 	}
 	*url = NULL;
@@ -154,15 +181,15 @@ audio_insert(struct req *req, struct reply *rep, const char *uid,
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
-void
+static void
 audio_copy(struct req *req, struct reply *rep)
 {
 	const char	*label, *url;
 	char		 uid[HEX32_LEN + 1], *cause = NULL;
-	double		 ready = 0, now = downloads_now();
+	double		 ready = 0, now = video_now_seconds();
 	int		 rc, is_default = 0;
 
-	if (!downloads_video_exists(req, rep))
+	if (!video_path_exists(req, rep))
 		return;
 	if (audio_body(req->json, &label, &url, &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
@@ -188,7 +215,7 @@ audio_copy(struct req *req, struct reply *rep)
 	reply_ok(rep, audio_json(uid, label, is_default, ready, now));
 }
 
-void
+static void
 audio_delete(struct req *req, struct reply *rep)
 {
 	static const char	 look_sql[] =
@@ -202,7 +229,7 @@ audio_delete(struct req *req, struct reply *rep)
 	sqlite3_stmt		*st;
 	int			 rc, is_default = 0;
 
-	if (!downloads_video_exists(req, rep))
+	if (!video_path_exists(req, rep))
 		return;
 	if (store_begin(req->store) != 0) {
 		reply_store_error(req, rep);
@@ -244,36 +271,6 @@ audio_delete(struct req *req, struct reply *rep)
 	reply_ok(rep, cJSON_CreateString("ok"));
 }
 
-/* A demo video's tracks (NULL after the last); the first is the default. */
-int
-audio_demo_add(struct store *store, struct util_rng *rng, const char *account,
-    const char *video, const char *const *audio, size_t n, double now)
-{
-	static const char	 audio_sql[] =
-	    "INSERT INTO stream_audio (account, video, uid, label,"
-	    " is_default, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	char			 uid[HEX32_LEN + 1];
-	sqlite3_stmt		*st;
-	size_t			 i;
-	int			 rc = SQLITE_DONE;
-
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		if (audio[i] == NULL)
-			break;
-		util_rng_hex32(rng, uid);
-		st = store_stmt(store, audio_sql);
-		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, audio[i], -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, i == 0);
-		sqlite3_bind_double(st, 6, now);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
-	return (rc == SQLITE_DONE ? 0 : -1);
-}
-
 /* ---- edit: label and default ---------------------------------------------- */
 
 struct audio_edit {
@@ -296,9 +293,9 @@ audio_edit_body(const cJSON *b, struct audio_edit *e, char **cause)
 		if (!cJSON_IsString(v) || *v->valuestring == '\0')
 			return (util_fail(cause, "label: must be a non-empty "
 			    "string"));
-		if (util_chars(v->valuestring) > AUDIO_LABEL_MAX)
+		if (text_chars(v->valuestring) > STREAMRULES_AUDIO_LABEL_MAX)
 			return (util_fail(cause, "label: over the limit of %d "
-			    "characters", AUDIO_LABEL_MAX));
+			    "characters", STREAMRULES_AUDIO_LABEL_MAX));
 		e->label = v->valuestring;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(b, "default");
@@ -400,12 +397,12 @@ audio_edit_apply(struct req *req, struct reply *rep, const char *uid,
 		return (-1);
 	}
 	*out = audio_json(uid, e->label != NULL ? e->label : label,
-	    e->set_default == 1 ? 1 : is_default, ready, downloads_now());
+	    e->set_default == 1 ? 1 : is_default, ready, video_now_seconds());
 	free(label);
 	return (0);
 }
 
-void
+static void
 audio_edit(struct req *req, struct reply *rep)
 {
 	struct audio_edit	 e;
@@ -413,7 +410,7 @@ audio_edit(struct req *req, struct reply *rep)
 	cJSON			*o = NULL;
 	int			 rc;
 
-	if (!downloads_video_exists(req, rep))
+	if (!video_path_exists(req, rep))
 		return;
 	if (audio_edit_body(req->json, &e, &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
@@ -437,3 +434,83 @@ audio_edit(struct req *req, struct reply *rep)
 	}
 	reply_ok(rep, o);
 }
+
+/* ---- demo data and the area --------------------------------------------- */
+
+/* Applied in order to the ready demo videos. */
+static const char *const audio_demo_videos[][3] = {
+	{ "Original mix", "Director commentary", "Audio description" },
+	{ "English", "Español" },
+};
+
+/* A demo video's tracks (NULL after the last); the first is the default. */
+static int
+audio_demo_add(struct store *store, struct util_rng *rng, const char *account,
+    const char *video, const char *const *audio, size_t n, double now)
+{
+	static const char	 audio_sql[] =
+	    "INSERT INTO stream_audio (account, video, uid, label,"
+	    " is_default, ready) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	char			 uid[HEX32_LEN + 1];
+	sqlite3_stmt		*st;
+	size_t			 i;
+	int			 rc = SQLITE_DONE;
+
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (audio[i] == NULL)
+			break;
+		util_rng_hex32(rng, uid);
+		st = store_stmt(store, audio_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, uid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, audio[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, i == 0);
+		sqlite3_bind_double(st, 6, now);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/* Runs inside demo_seed's transaction; uids come from a fixed seed. */
+static int
+audio_demo(struct store *store, const char *account, const char *zone,
+    char **cause)
+{
+	struct util_rng	 rng;
+	char		 uids[nitems(audio_demo_videos)][HEX32_LEN + 1];
+	int		 i, n;
+
+	(void)zone;
+	util_rng_seed(&rng, 0x6d65646961646c31ULL);
+	n = stream_demo_ready_uids(store, account, uids, (int)nitems(uids));
+	for (i = 0; i < n; i++) {
+		if (audio_demo_add(store, &rng, account, uids[i],
+		    audio_demo_videos[i], nitems(audio_demo_videos[i]),
+		    video_now_seconds()) != 0)
+			break;
+	}
+	if (n < 0 || i < n) {
+		*cause = xprintf("demo audio tracks: %s", store_errmsg(store));
+		return (-1);
+	}
+	return (0);
+}
+
+static const struct route audio_routes[] = {
+	{ HTTP_GET, AUDIO_VIDEO "/audio", audio_list, ROUTE_BODY_NONE },
+	{ HTTP_POST, AUDIO_VIDEO "/audio/copy", audio_copy, ROUTE_BODY_JSON },
+	{ HTTP_DELETE, AUDIO_VIDEO "/audio/{audio_identifier:hex32}",
+	    audio_delete, ROUTE_BODY_NONE },
+	{ HTTP_PATCH, AUDIO_VIDEO "/audio/{audio_identifier:hex32}",
+	    audio_edit, ROUTE_BODY_JSON },
+};
+
+const struct area audio_area = {
+	.name = "audio",
+	.routes = audio_routes,
+	.nroutes = nitems(audio_routes),
+	.schema = audio_schema,
+	.demo = audio_demo,
+};

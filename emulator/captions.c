@@ -1,8 +1,8 @@
 /*
- * The captions of a Stream video: listed (the downloads area owns their
- * table and the list route), and in the captions area one language at a
- * time: a WebVTT file uploaded (multipart PUT), one generated (ready after
- * the processing time, computed when read), its text read, deleted.
+ * The captions of a Stream video: listed, and one language at a time a
+ * WebVTT file uploaded (multipart PUT), one generated (ready after the
+ * processing time, computed when read), its text read, deleted; the area's
+ * tables, routes and demo data.
  *
  * The WebVTT text lives in stream_caption_vtt beside the caption's row;
  * a caption without one (demo data) is ready, not generated, and reads as
@@ -19,22 +19,35 @@
 
 #include "buf.h"
 #include "captionlang.h"
-#include "captions.h"
-#include "downloads.h"
 #include "multipart.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define CAPTIONS_VIDEO		STREAM_ACCOUNT "/stream/{identifier:hex32}"
 #define CAPTIONS_ONE		CAPTIONS_VIDEO "/captions/{language}"
-#define CAPTIONS_FILE_MAX	(10 * 1024 * 1024)
 #define CAPTIONS_CUE_SECONDS	4
 
-/* A deleted caption (or video, through stream_caption) takes its text. */
+/*
+ * Captions list in the order they were added (seq). A deleted video takes
+ * its captions along, and a deleted caption its text.
+ */
 static const char captions_schema[] =
+	"CREATE TABLE IF NOT EXISTS stream_caption ("
+	" seq INTEGER PRIMARY KEY,"
+	" account TEXT NOT NULL,"
+	" video TEXT NOT NULL,"
+	" language TEXT NOT NULL,"
+	" label TEXT NOT NULL,"
+	" UNIQUE (account, video, language));"
+	"CREATE TRIGGER IF NOT EXISTS stream_video_gone_caption"
+	" AFTER DELETE ON stream_video BEGIN"
+	" DELETE FROM stream_caption"
+	"  WHERE account = old.account AND video = old.uid;"
+	" END;"
 	"CREATE TABLE IF NOT EXISTS stream_caption_vtt ("
 	" account TEXT NOT NULL,"
 	" video TEXT NOT NULL,"
@@ -67,43 +80,17 @@ captions_row(sqlite3_stmt *st)
 	    (const char *)sqlite3_column_text(st, 1));
 	cJSON_AddBoolToObject(c, "generated", sqlite3_column_int(st, 2));
 	cJSON_AddStringToObject(c, "status", sqlite3_column_double(st, 3) >
-	    downloads_now() ? "inprogress" : "ready");
+	    video_now_seconds() ? "inprogress" : "ready");
 	return (c);
 }
 
-void
+static void
 captions_list(struct req *req, struct reply *rep)
 {
 	static const char	 sql[] = "SELECT " CAPTIONS_COLS
 	    " WHERE c.account = ?1 AND c.video = ?2 ORDER BY c.seq";
 
-	downloads_list(req, rep, sql, captions_row);
-}
-
-/* A demo video's captions (languages NULL after the last). */
-int
-captions_demo_add(struct store *store, const char *account, const char *video,
-    const struct captions_demo *c, size_t n)
-{
-	static const char	 caption_sql[] =
-	    "INSERT INTO stream_caption (account, video, language, label)"
-	    " VALUES (?1, ?2, ?3, ?4)";
-	sqlite3_stmt		*st;
-	size_t			 i;
-	int			 rc = SQLITE_DONE;
-
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		if (c[i].language == NULL)
-			break;
-		st = store_stmt(store, caption_sql);
-		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, c[i].language, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, c[i].label, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		store_done(st);
-	}
-	return (rc == SQLITE_DONE ? 0 : -1);
+	video_path_list(req, rep, sql, captions_row);
 }
 
 /* ---- one language ------------------------------------------------------- */
@@ -170,7 +157,7 @@ captions_one(struct req *req, struct reply *rep, const char **tag)
 {
 	cJSON	*c;
 
-	if (!downloads_video_exists(req, rep) ||
+	if (!video_path_exists(req, rep) ||
 	    (*tag = captions_language(req, rep)) == NULL)
 		return (NULL);
 	switch (captions_lookup(req, *tag, &c)) {
@@ -280,7 +267,7 @@ captions_put(struct req *req, struct reply *rep)
 	const char			*tag;
 	char				*label;
 
-	if (!downloads_video_exists(req, rep) ||
+	if (!video_path_exists(req, rep) ||
 	    (tag = captions_language(req, rep)) == NULL)
 		return;
 	if ((file = multipart_get(req->parts, "file")) == NULL) {
@@ -288,9 +275,10 @@ captions_put(struct req *req, struct reply *rep)
 		    "WebVTT file of the captions");
 		return;
 	}
-	if (file->len > CAPTIONS_FILE_MAX) {
+	if (file->len > STREAMRULES_CAPTION_FILE_MAX) {
 		reply_error(rep, 413, ERR_TOO_LARGE, "file: %zu bytes, over "
-		    "the limit of %d bytes", file->len, CAPTIONS_FILE_MAX);
+		    "the limit of %d bytes", file->len,
+		    STREAMRULES_CAPTION_FILE_MAX);
 		return;
 	}
 	if (!captions_is_webvtt(file->data, file->len) ||
@@ -391,7 +379,7 @@ captions_generate(struct req *req, struct reply *rep)
 	/* Answered as created: a slow commit must not let a short
 	 * processing time pass unseen. */
 	seconds = server_options(req->server)->processing_seconds;
-	if (captions_store(req, tag, label, 1, downloads_now() + seconds,
+	if (captions_store(req, tag, label, 1, video_now_seconds() + seconds,
 	    text.data, text.len) != 0)
 		reply_store_error(req, rep);
 	else
@@ -461,7 +449,7 @@ captions_delete(struct req *req, struct reply *rep)
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	if (!downloads_video_exists(req, rep) ||
+	if (!video_path_exists(req, rep) ||
 	    (tag = captions_language(req, rep)) == NULL)
 		return;
 	st = store_stmt(req->store, sql);
@@ -480,7 +468,73 @@ captions_delete(struct req *req, struct reply *rep)
 		reply_ok(rep, cJSON_CreateString(""));
 }
 
+/* ---- demo data and the area --------------------------------------------- */
+
+struct captions_demo {
+	const char	*language;
+	const char	*label;
+};
+
+/* Applied in order to the ready demo videos; labels in their own language. */
+static const struct captions_demo captions_demo_videos[][3] = {
+	{ { "en", "English" }, { "es", "Español" }, { "fr", "Français" } },
+	{ { "en", "English" }, { "de", "Deutsch" } },
+	{ { "en", "English" }, { "ja", "日本語" },
+	  { "pt-BR", "Português (Brasil)" } },
+};
+
+/* A demo video's captions (languages NULL after the last). */
+static int
+captions_demo_add(struct store *store, const char *account, const char *video,
+    const struct captions_demo *c, size_t n)
+{
+	static const char	 caption_sql[] =
+	    "INSERT INTO stream_caption (account, video, language, label)"
+	    " VALUES (?1, ?2, ?3, ?4)";
+	sqlite3_stmt		*st;
+	size_t			 i;
+	int			 rc = SQLITE_DONE;
+
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (c[i].language == NULL)
+			break;
+		st = store_stmt(store, caption_sql);
+		sqlite3_bind_text(st, 1, account, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, video, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, c[i].language, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, c[i].label, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		store_done(st);
+	}
+	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/* Runs inside demo_seed's transaction. */
+static int
+captions_demo(struct store *store, const char *account, const char *zone,
+    char **cause)
+{
+	char	uids[nitems(captions_demo_videos)][HEX32_LEN + 1];
+	int	i, n;
+
+	(void)zone;
+	n = stream_demo_ready_uids(store, account, uids, (int)nitems(uids));
+	for (i = 0; i < n; i++) {
+		if (captions_demo_add(store, account, uids[i],
+		    captions_demo_videos[i],
+		    nitems(captions_demo_videos[i])) != 0)
+			break;
+	}
+	if (n < 0 || i < n) {
+		*cause = xprintf("demo captions: %s", store_errmsg(store));
+		return (-1);
+	}
+	return (0);
+}
+
 static const struct route captions_routes[] = {
+	{ HTTP_GET, CAPTIONS_VIDEO "/captions", captions_list,
+	    ROUTE_BODY_NONE },
 	{ HTTP_GET, CAPTIONS_ONE, captions_get, ROUTE_BODY_NONE },
 	{ HTTP_PUT, CAPTIONS_ONE, captions_put, ROUTE_BODY_MULTIPART },
 	{ HTTP_DELETE, CAPTIONS_ONE, captions_delete, ROUTE_BODY_NONE },
@@ -494,4 +548,5 @@ const struct area captions_area = {
 	.routes = captions_routes,
 	.nroutes = nitems(captions_routes),
 	.schema = captions_schema,
+	.demo = captions_demo,
 };

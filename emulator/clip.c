@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "copy.h"
+#include "apirules.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "server.h"
@@ -51,7 +51,7 @@ clip_parse(const cJSON *b, struct clip_cut *cut, char **cause)
 	const cJSON	*v;
 
 	v = cJSON_GetObjectItemCaseSensitive(b, "clippedFromVideoUID");
-	if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring))
+	if (!cJSON_IsString(v) || !apirules_hex32_ok(v->valuestring))
 		return (util_fail(cause, "clippedFromVideoUID: required, the "
 		    "uid of a ready video (32 hex digits)"));
 	cut->source = v->valuestring;
@@ -198,7 +198,7 @@ clip_record(struct store *store, const char *account, const char *uid,
 	return (0);
 }
 
-void
+static void
 clip_create(struct req *req, struct reply *rep)
 {
 	const char		*account = req_param(req, "account");
@@ -220,7 +220,7 @@ clip_create(struct req *req, struct reply *rep)
 		return;
 	}
 	if (clip_parse(req->json, &cut, &cause) != 0 ||
-	    copy_new_fields(req->json, req, now, &nv, &meta, &deletion,
+	    video_new_fields(req->json, req, now, &nv, &meta, &deletion,
 	    &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
 		goto out;
@@ -253,3 +253,14 @@ out:
 	free(cause);
 	cJSON_Delete(meta);
 }
+
+static const struct route clip_routes[] = {
+	{ HTTP_POST, STREAM_ACCOUNT "/stream/clip", clip_create,
+	    ROUTE_BODY_JSON },
+};
+
+const struct area clip_area = {
+	.name = "clip",
+	.routes = clip_routes,
+	.nroutes = nitems(clip_routes),
+};

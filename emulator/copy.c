@@ -24,12 +24,14 @@
 
 #include <curl/curl.h>
 
-#include "copy.h"
+#include "apirules.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "webhook.h"
 #include "xmalloc.h"
@@ -73,96 +75,12 @@ copy_stopping(void)
 	return (s);
 }
 
-/* ---- the fields of a new video ------------------------------------------- */
-
 static const cJSON *
 copy_member(const cJSON *b, const char *key)
 {
 	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(b, key);
 
 	return (cJSON_IsNull(v) ? NULL : v);
-}
-
-static int
-copy_creator(const cJSON *b, struct req *req, struct stream_new *nv,
-    char **cause)
-{
-	const cJSON	*v;
-
-	nv->creator = req_header(req, "Upload-Creator");
-	if ((v = copy_member(b, "creator")) != NULL) {
-		if (stream_check_creator(v, cause) != 0)
-			return (-1);
-		nv->creator = v->valuestring;
-	}
-	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
-	    strlen(nv->creator)) || util_chars(nv->creator) >
-	    STREAM_CREATOR_MAX))
-		return (util_fail(cause, "Upload-Creator: at most %d "
-		    "characters of UTF-8", STREAM_CREATOR_MAX));
-	return (0);
-}
-
-/* meta, with the legacy top-level name filling in meta.name. */
-static int
-copy_meta(const cJSON *b, cJSON **meta, char **cause)
-{
-	const cJSON	*v, *name;
-
-	if ((v = copy_member(b, "meta")) != NULL && !cJSON_IsObject(v))
-		return (util_fail(cause, "meta: must be an object, not %s",
-		    jsonutil_type_name(v)));
-	*meta = v != NULL ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
-	if ((name = copy_member(b, "name")) != NULL) {
-		if (!cJSON_IsString(name))
-			return (util_fail(cause, "name: must be a string, "
-			    "not %s", jsonutil_type_name(name)));
-		if (cJSON_GetObjectItemCaseSensitive(*meta, "name") == NULL)
-			cJSON_AddStringToObject(*meta, "name",
-			    name->valuestring);
-	}
-	return (0);
-}
-
-int
-copy_new_fields(const cJSON *b, struct req *req, int64_t now,
-    struct stream_new *nv, cJSON **meta, int64_t *deletion, char **cause)
-{
-	const cJSON	*v;
-
-	*meta = NULL;
-	*deletion = 0;
-	if (copy_creator(b, req, nv, cause) != 0 ||
-	    copy_meta(b, meta, cause) != 0)
-		return (-1);
-	nv->meta = *meta;
-	if ((v = copy_member(b, "allowedOrigins")) != NULL) {
-		if (stream_check_origins(v, cause) != 0)
-			return (-1);
-		nv->allowed_origins = v;
-	}
-	if ((v = copy_member(b, "requireSignedURLs")) != NULL) {
-		if (!cJSON_IsBool(v))
-			return (util_fail(cause, "requireSignedURLs: must be "
-			    "a boolean, not %s", jsonutil_type_name(v)));
-		nv->require_signed = cJSON_IsTrue(v);
-	}
-	if ((v = copy_member(b, "scheduledDeletion")) != NULL &&
-	    (stream_check_date(v, "scheduledDeletion", deletion, cause) != 0 ||
-	    stream_check_deletion(*deletion, now, cause) != 0))
-		return (-1);
-	if ((v = copy_member(b, "thumbnailTimestampPct")) != NULL &&
-	    stream_check_thumb(v, &nv->thumb_pct, cause) != 0)
-		return (-1);
-	if ((v = copy_member(b, "watermark")) != NULL) {
-		v = cJSON_GetObjectItemCaseSensitive(v, "uid");
-		if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring))
-			return (util_fail(cause, "watermark: must be an object "
-			    "whose uid is a watermark profile's (32 hex "
-			    "digits)"));
-		nv->watermark_uid = v->valuestring;
-	}
-	return (0);
 }
 
 /* ---- POST /copy ---------------------------------------------------------- */
@@ -242,7 +160,7 @@ copy_create(struct req *req, struct reply *rep)
 		return;
 	}
 	if (copy_source(req->json, &url, &cause) != 0 ||
-	    copy_new_fields(req->json, req, now, &nv, &meta, &deletion,
+	    video_new_fields(req->json, req, now, &nv, &meta, &deletion,
 	    &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
 		goto out;
@@ -655,8 +573,6 @@ copy_stop(struct server *srv)
 
 static const struct route copy_routes[] = {
 	{ HTTP_POST, COPY_PATH, copy_create, ROUTE_BODY_JSON },
-	{ HTTP_POST, STREAM_ACCOUNT "/stream/clip", clip_create,
-	    ROUTE_BODY_JSON },
 };
 
 const struct area copy_area = {

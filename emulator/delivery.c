@@ -28,15 +28,15 @@
 
 #include <microhttpd.h>
 
+#include "apirules.h"
 #include "delivery.h"
-#include "downloads.h"
 #include "server.h"
 #include "store.h"
 #include "stream.h"
 #include "streamtoken.h"
 #include "xmalloc.h"
 
-#define DELIVERY_REF	DELIVERY_ROOT "/{ref}"
+#define DELIVERY_REF	VIDEO_MEDIA_ROOT "/{ref}"
 
 /* A 16x9 JPEG of one colour, standing in for a frame of the video. */
 static const unsigned char delivery_thumbnail[] = {
@@ -281,8 +281,9 @@ delivery_resolve(struct req *req, struct reply *rep, enum delivery_use use,
 	cJSON			*origins = NULL;
 	char			*cause = NULL, *origin;
 	unsigned int		 status;
-	int			 signed_only, tokened = !util_is_hex32(ref), rc;
+	int			 signed_only, tokened, rc;
 
+	tokened = !apirules_hex32_ok(ref);
 	memset(&t, 0, sizeof t);
 	if (tokened) {
 		if (streamtoken_check(req->store, ref, (int64_t)time(NULL), &t,
@@ -340,9 +341,9 @@ void
 delivery_log_path(const char *path, char *out, size_t size)
 {
 	const char	*seg, *end;
-	size_t		 n = strlen(DELIVERY_ROOT);
+	size_t		 n = strlen(VIDEO_MEDIA_ROOT);
 
-	if (strncmp(path, DELIVERY_ROOT "/", n + 1) != 0) {
+	if (strncmp(path, VIDEO_MEDIA_ROOT "/", n + 1) != 0) {
 		snprintf(out, size, "%s", path);
 		return;
 	}
@@ -474,7 +475,7 @@ delivery_segment(struct req *req, struct reply *rep)
 		    "to serve (a demo video)", uid);
 		return;
 	}
-	downloads_send_fd(req, rep, fd, (uint64_t)sb.st_size, "video/mp4");
+	video_send_fd(req, rep, fd, (uint64_t)sb.st_size, "video/mp4");
 }
 
 /* ---- the area ------------------------------------------------------------ */
@@ -497,19 +498,20 @@ delivery_stop(struct server *srv)
 
 #define DELIVERY_FLAGS	(ROUTE_ROOT | ROUTE_NOAUTH)
 
+/* A token in a path is logged cut (delivery_log_path). */
 static const struct route delivery_routes[] = {
 	{ HTTP_POST, STREAM_ACCOUNT "/stream/{uid:hex32}/token",
 	    streamtoken_create, ROUTE_BODY_JSON, ROUTE_WRITE },
 	{ HTTP_GET, DELIVERY_REF "/manifest/video.m3u8", delivery_hls,
-	    ROUTE_BODY_NONE, DELIVERY_FLAGS },
+	    ROUTE_BODY_NONE, DELIVERY_FLAGS, .log_path = delivery_log_path },
 	{ HTTP_GET, DELIVERY_REF "/manifest/video.mpd", delivery_dash,
-	    ROUTE_BODY_NONE, DELIVERY_FLAGS },
+	    ROUTE_BODY_NONE, DELIVERY_FLAGS, .log_path = delivery_log_path },
 	{ HTTP_GET, DELIVERY_REF "/manifest/stream.mp4", delivery_segment,
-	    ROUTE_BODY_NONE, DELIVERY_FLAGS },
+	    ROUTE_BODY_NONE, DELIVERY_FLAGS, .log_path = delivery_log_path },
 	{ HTTP_GET, DELIVERY_REF "/thumbnails/thumbnail.jpg", delivery_thumb,
-	    ROUTE_BODY_NONE, DELIVERY_FLAGS },
+	    ROUTE_BODY_NONE, DELIVERY_FLAGS, .log_path = delivery_log_path },
 	{ HTTP_GET, DELIVERY_REF "/watch", delivery_watch, ROUTE_BODY_NONE,
-	    DELIVERY_FLAGS },
+	    DELIVERY_FLAGS, .log_path = delivery_log_path },
 };
 
 const struct area delivery_area = {

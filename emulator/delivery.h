@@ -8,8 +8,6 @@
 
 #include "util.h"
 
-/* Below the listener's root; a video's URLs are DELIVERY_ROOT/{uid}/... */
-#define DELIVERY_ROOT		"/media"
 /* Trusted only from a loopback client: the country and address it has. */
 #define DELIVERY_COUNTRY_HEADER	"X-Edgemu-Country"
 #define DELIVERY_CLIENT_HEADER	"X-Edgemu-Client-Ip"
@@ -29,7 +27,10 @@ enum delivery_use {
  */
 int	 delivery_resolve(struct req *, struct reply *, enum delivery_use,
 	     char[HEX32_LEN + 1], char[HEX32_LEN + 1]);
-/* A path for a log line: a token in it cut to its start. */
+/*
+ * A path for a log line: a token in it cut to its start. The log path hook
+ * of every route whose {ref} may be a token (route_log_path_cb).
+ */
 void	 delivery_log_path(const char *, char *, size_t);
 
 #endif

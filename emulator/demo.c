@@ -11,12 +11,22 @@
 #include "store.h"
 #include "xmalloc.h"
 
+/* Set for the areas' seeds, which share one signature. */
+static int	demo_seed_plan;
+
 int
-demo_seed(struct store *store, char **cause)
+demo_plan(void)
+{
+	return (demo_seed_plan);
+}
+
+int
+demo_seed(struct store *store, int plan, char **cause)
 {
 	char	*done;
 	size_t	 i;
 
+	demo_seed_plan = plan;
 	if ((done = store_kv_get(store, "demo", "seeded")) != NULL) {
 		free(done);
 		return (0);

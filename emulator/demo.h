@@ -7,7 +7,13 @@
 
 struct store;
 
-int	demo_seed(struct store *, char **);
+/*
+ * Seed the demo account and zone once; plan (an enum expr_plan, --plan's)
+ * is what the demo data keeps to where a plan has limits.
+ */
+int	demo_seed(struct store *, int, char **);
+/* The plan demo_seed seeds for, for the areas' demo data. */
+int	demo_plan(void);
 /*
  * --demo-videos N: N ready videos in the demo account, older than its
  * others (once per store: a larger N later adds the difference).

@@ -16,11 +16,14 @@
 
 #include <microhttpd.h>
 
+#include "apirules.h"
 #include "direct.h"
 #include "log.h"
 #include "processing.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
+#include "text.h"
 #include "tus.h"
 #include "util.h"
 #include "video.h"
@@ -38,7 +41,7 @@ direct_limits(const cJSON *b, int64_t now, struct stream_new *nv,
 	v = cJSON_GetObjectItemCaseSensitive(b, "maxDurationSeconds");
 	if (v == NULL || cJSON_IsNull(v)) {
 		*cause = xprintf("maxDurationSeconds: required, 1 to %d",
-		    STREAM_DURATION_MAX);
+		    STREAMRULES_DURATION_MAX);
 		return (-1);
 	}
 	if (stream_check_max_duration(v, &nv->max_duration, cause) != 0)
@@ -49,8 +52,7 @@ direct_limits(const cJSON *b, int64_t now, struct stream_new *nv,
 		return (0);
 	if (stream_check_date(v, "expiry", &nv->expiry, cause) != 0)
 		return (-1);
-	if (nv->expiry < now + (int64_t)TUS_EXPIRY_MIN * 1000000 ||
-	    nv->expiry > now + (int64_t)TUS_EXPIRY_MAX * 1000000) {
+	if (!streamrules_expiry_ok(nv->expiry, now)) {
 		*cause = xstrdup("expiry: must be between 2 minutes and 6 "
 		    "hours from now");
 		return (-1);
@@ -72,10 +74,10 @@ direct_creator(const cJSON *b, struct req *req, struct stream_new *nv,
 		nv->creator = v->valuestring;
 	}
 	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
-	    strlen(nv->creator)) || util_chars(nv->creator) >
-	    STREAM_CREATOR_MAX)) {
+	    strlen(nv->creator)) || text_chars(nv->creator) >
+	    STREAMRULES_CREATOR_MAX)) {
 		*cause = xprintf("Upload-Creator: at most %d characters of "
-		    "UTF-8", STREAM_CREATOR_MAX);
+		    "UTF-8", STREAMRULES_CREATOR_MAX);
 		return (-1);
 	}
 	return (0);
@@ -131,7 +133,7 @@ direct_body(const cJSON *b, struct req *req, int64_t now,
 		return (-1);
 	if ((v = direct_member(b, "watermark")) != NULL) {
 		v = cJSON_GetObjectItemCaseSensitive(v, "uid");
-		if (!cJSON_IsString(v) || !util_is_hex32(v->valuestring)) {
+		if (!cJSON_IsString(v) || !apirules_hex32_ok(v->valuestring)) {
 			*cause = xstrdup("watermark: must be an object whose "
 			    "uid is a watermark profile's (32 hex digits)");
 			return (-1);

@@ -19,6 +19,7 @@
 
 #include "assets.h"
 #include "buf.h"
+#include "encode.h"
 #include "jwt.h"
 #include "log.h"
 #include "server.h"
@@ -40,19 +41,6 @@ static const char keys_schema[] =
 	" UNIQUE (account, id));";
 
 /* ---- the key's forms --------------------------------------------------- */
-
-/* Standard base64 with padding, on one line (the service's pem and jwk). */
-static char *
-keys_base64(const void *p, size_t len)
-{
-	char	*out;
-
-	if (len > (size_t)INT32_MAX / 2)
-		fatalx("keys: %zu bytes is too much to encode", len);
-	out = xmalloc(4 * ((len + 2) / 3) + 1);
-	EVP_EncodeBlock((unsigned char *)out, p, (int)len);
-	return (out);
-}
 
 /* OpenSSL's last error, for a cause; its queue is left empty. */
 static int
@@ -168,8 +156,9 @@ keys_generate(const char *id, struct keys_material *m, char **cause)
 	    keys_encode(pkey, OSSL_KEYMGMT_SELECT_PUBLIC_KEY,
 	    "SubjectPublicKeyInfo", &m->public_pem, cause) != 0)
 		goto out;
-	m->pem = keys_base64(pem, strlen(pem));
-	m->jwk = keys_base64(jwk, strlen(jwk));
+	/* Standard base64 with padding, on one line, as the service's. */
+	m->pem = encode_base64(pem, strlen(pem));
+	m->jwk = encode_base64(jwk, strlen(jwk));
 	rc = 0;
 out:
 	free(pem);

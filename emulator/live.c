@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "assets.h"
 #include "buf.h"
 #include "jsonutil.h"
@@ -20,6 +21,8 @@
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -46,8 +49,6 @@ static const char live_get_sql[] =
 	"SELECT body FROM live_input WHERE account = ?1 AND uid = ?2";
 static const char live_delete_sql[] =
 	"DELETE FROM live_input WHERE account = ?1 AND uid = ?2";
-
-static const char *const live_modes[] = { "off", "automatic", NULL };
 
 /* ---- checks ------------------------------------------------------------ */
 
@@ -97,21 +98,16 @@ static int
 live_check_recording(const cJSON *r, char **cause)
 {
 	const cJSON	*v;
-	size_t		 i;
 
 	if (!cJSON_IsObject(r))
 		return (util_fail(cause, "recording: must be an object, not %s",
 		    jsonutil_type_name(r)));
 	v = cJSON_GetObjectItemCaseSensitive(r, "mode");
 	if (v != NULL && !cJSON_IsNull(v)) {
-		for (i = 0; cJSON_IsString(v) && live_modes[i] != NULL; i++) {
-			if (strcmp(v->valuestring, live_modes[i]) == 0)
-				break;
-		}
 		if (!cJSON_IsString(v))
 			return (util_fail(cause, "recording.mode: must be off "
 			    "or automatic, not %s", jsonutil_type_name(v)));
-		if (live_modes[i] == NULL)
+		if (!apirules_in(streamrules_recording_modes, v->valuestring))
 			return (util_fail(cause, "recording.mode: '%.64s' is "
 			    "not one of off, automatic", v->valuestring));
 	}
@@ -124,7 +120,7 @@ live_check_recording(const cJSON *r, char **cause)
 		return (-1);
 	v = cJSON_GetObjectItemCaseSensitive(r, "timeoutSeconds");
 	if (v != NULL && !cJSON_IsNull(v) && live_integer(v,
-	    "recording.timeoutSeconds", 0, (double)LIVE_TIMEOUT_MAX,
+	    "recording.timeoutSeconds", 0, (double)STREAMRULES_LIVE_TIMEOUT_MAX,
 	    cause) != 0)
 		return (-1);
 	return (0);
@@ -149,14 +145,15 @@ live_validate(const cJSON *body, char **cause)
 		if (!cJSON_IsString(v))
 			return (util_fail(cause, "defaultCreator: must be a "
 			    "string, not %s", jsonutil_type_name(v)));
-		if ((n = util_chars(v->valuestring)) > LIVE_CREATOR_MAX)
+		if ((n = text_chars(v->valuestring)) > STREAMRULES_CREATOR_MAX)
 			return (util_fail(cause, "defaultCreator: %zu "
 			    "characters is over the limit of %d", n,
-			    LIVE_CREATOR_MAX));
+			    STREAMRULES_CREATOR_MAX));
 	}
 	v = cJSON_GetObjectItemCaseSensitive(body, "deleteRecordingAfterDays");
 	if (v != NULL && !cJSON_IsNull(v) && live_integer(v,
-	    "deleteRecordingAfterDays", LIVE_DELETE_DAYS_MIN, 0, cause) != 0)
+	    "deleteRecordingAfterDays", STREAMRULES_LIVE_DELETE_DAYS_MIN, 0,
+	    cause) != 0)
 		return (-1);
 	v = cJSON_GetObjectItemCaseSensitive(body, "meta");
 	if (v != NULL && !cJSON_IsNull(v) && !cJSON_IsObject(v))

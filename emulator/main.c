@@ -73,8 +73,8 @@ usage(int status)
 "                           (/schema_validation/...) with 404, as a server\n"
 "                           with only the classic API does\n"
 "  --plan NAME              the zone plan whose rate limiting rule limits\n"
-"                           apply: free, pro, business or enterprise\n"
-"                           (default)\n"
+"                           apply, and the demo data keeps to: free, pro,\n"
+"                           business or enterprise (default)\n"
 "  -v, --verbose            log every request to stderr (a tus request\n"
 "                           with the Upload-Offset sent and answered)\n"
 "\n"
@@ -407,6 +407,7 @@ main(int argc, char **argv)
 	if (data == NULL)
 		data = default_data_dir();
 	opts.listen_addr = addr;
+	opts.areas = server_areas;
 	opts.port = port;
 	opts.max_connections = fit_fd_limit(opts.max_connections);
 	opts.token = token;
@@ -429,7 +430,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "edgemu: cannot open the store: %s\n", cause);
 		goto out;
 	}
-	if ((demo && demo_seed(store, &cause) != 0) || (demo_videos > 0 &&
+	if ((demo && demo_seed(store, opts.plan, &cause) != 0) ||
+	    (demo_videos > 0 &&
 	    demo_videos_seed(store, demo_videos, &cause) != 0)) {
 		fprintf(stderr, "edgemu: %s\n", cause);
 		goto out;

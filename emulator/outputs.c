@@ -13,14 +13,13 @@
 
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define OUTPUTS_PATH	"/accounts/{account:hex32}/stream/live_inputs" \
 			"/{input:hex32}/outputs"
 #define OUTPUTS_MAX	50
-#define OUTPUTS_URL_MAX	2048
-#define OUTPUTS_KEY_MAX	1024
 
 static const char outputs_schema[] =
 	"CREATE TABLE IF NOT EXISTS live_output ("
@@ -106,19 +105,13 @@ outputs_list(struct req *req, struct reply *rep)
 static int
 outputs_check_url(const char *url, char **cause)
 {
-	static const char *const schemes[] = {
-		"rtmp://", "rtmps://", "srt://", NULL
-	};
-	const char	*host = NULL, *c;
-	size_t		 i;
+	const char	*host, *c;
+	size_t		 n;
 
-	for (i = 0; schemes[i] != NULL && host == NULL; i++) {
-		if (strncmp(url, schemes[i], strlen(schemes[i])) == 0)
-			host = url + strlen(schemes[i]);
-	}
-	if (host == NULL)
+	if ((n = streamrules_output_scheme(url)) == 0)
 		return (util_fail(cause, "url: '%.64s' must start with "
 		    "rtmp://, rtmps:// or srt://", url));
+	host = url + n;
 	if (*host == '\0' || *host == '/' || *host == ':')
 		return (util_fail(cause, "url: '%.64s' has no host", url));
 	for (c = url; *c != '\0'; c++) {
@@ -126,9 +119,9 @@ outputs_check_url(const char *url, char **cause)
 			return (util_fail(cause, "url: must not hold spaces "
 			    "or control characters"));
 	}
-	if (strlen(url) > OUTPUTS_URL_MAX)
+	if (strlen(url) > STREAMRULES_OUTPUT_URL_MAX)
 		return (util_fail(cause, "url: over the limit of %d "
-		    "characters", OUTPUTS_URL_MAX));
+		    "characters", STREAMRULES_OUTPUT_URL_MAX));
 	return (0);
 }
 
@@ -159,9 +152,9 @@ outputs_parse(const cJSON *b, const char **url, const char **key,
 	}
 	if (**key == '\0')
 		return (util_fail(cause, "streamKey: must not be empty"));
-	if (strlen(*key) > OUTPUTS_KEY_MAX)
+	if (strlen(*key) > STREAMRULES_OUTPUT_KEY_MAX)
 		return (util_fail(cause, "streamKey: over the limit of %d "
-		    "characters", OUTPUTS_KEY_MAX));
+		    "characters", STREAMRULES_OUTPUT_KEY_MAX));
 	*enabled = 1;
 	if (util_jbool(b, "enabled", enabled) == UTIL_JWRONG)
 		return (util_fail(cause, "enabled: must be true or false"));

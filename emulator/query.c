@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "encode.h"
 #include "query.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -99,7 +100,7 @@ query_repeated(const struct query *q, char **cause)
 		    strncmp(q->v[i].key, key, n) == 0) {
 			*cause = xprintf("%.*s: given more than once in the "
 			    "query string (it takes one value)",
-			    (int)MINIMUM(n, (size_t)util_quote_len(key)), key);
+			    (int)MINIMUM(n, (size_t)text_quote_len(key)), key);
 			return (1);
 		}
 	}
@@ -310,20 +311,20 @@ query_enums(const struct query *q, const char *key, const char *const *allowed,
 }
 
 /*
- * page and per_page. per_page runs from min to max; with mult5 it must also
- * be 1 or a multiple of 5 (the rate-limit rule).
+ * page and per_page. per_page runs from min to max; with a step (not 0) it
+ * must also be 1 or a multiple of it (legacy rate limits').
  */
 int
-query_paging(const struct query *q, long def, long min, long max, int mult5,
+query_paging(const struct query *q, long def, long min, long max, long step,
     struct paging *p, char **cause)
 {
 	if (query_long(q, "page", 1, 1000000000L, 1, &p->page, cause) != 0)
 		return (-1);
 	if (query_long(q, "per_page", min, max, def, &p->per_page, cause) != 0)
 		return (-1);
-	if (mult5 && p->per_page != 1 && p->per_page % 5 != 0) {
-		*cause = xprintf("per_page: %ld must be 1 or a multiple of 5",
-		    p->per_page);
+	if (step != 0 && p->per_page != 1 && p->per_page % step != 0) {
+		*cause = xprintf("per_page: %ld must be 1 or a multiple of %ld",
+		    p->per_page, step);
 		return (-1);
 	}
 	return (0);

@@ -30,7 +30,7 @@ int	 query_enum(const struct query *, const char *, const char *const *,
 	     const char **, char **);
 int	 query_enums(const struct query *, const char *, const char *const *,
 	     const char **, size_t, size_t *, char **);
-int	 query_paging(const struct query *, long, long, long, int,
+int	 query_paging(const struct query *, long, long, long, long,
 	     struct paging *, char **);
 
 #endif

@@ -15,16 +15,17 @@
 
 #include "buf.h"
 #include "jsonutil.h"
+#include "legacyrl.h"
 #include "log.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
 #define RATELIMIT_PATH		"/zones/{zone:hex32}/rate_limits"
 #define RATELIMIT_PER_PAGE	20
-#define RATELIMIT_PER_PAGE_MAX	1000
 
 /*
  * seq is AUTOINCREMENT so a deleted rule's place is never reused; the index
@@ -49,22 +50,6 @@ static const char ratelimit_get_sql[] =
 	"SELECT body FROM ratelimit WHERE zone = ?1 AND id = ?2";
 static const char ratelimit_delete_sql[] =
 	"DELETE FROM ratelimit WHERE zone = ?1 AND id = ?2";
-
-static const char *const ratelimit_modes[] = {
-	"simulate", "ban", "challenge", "js_challenge", "managed_challenge",
-	NULL
-};
-static const char *const ratelimit_methods[] = {
-	"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "_ALL_", NULL
-};
-static const char *const ratelimit_schemes[] = {
-	"HTTP", "HTTPS", "_ALL_", NULL
-};
-static const char *const ratelimit_ops[] = { "eq", "ne", NULL };
-static const char *const ratelimit_content_types[] = {
-	"text/plain", "text/xml", "application/json", NULL
-};
-static const char *const ratelimit_bypass_names[] = { "url", NULL };
 
 /* ---- checks ------------------------------------------------------------ */
 
@@ -138,7 +123,7 @@ ratelimit_string(const cJSON *v, const char *path, size_t max, int nonempty,
 		    path, jsonutil_type_name(v)));
 	if (nonempty && *v->valuestring == '\0')
 		return (util_fail(cause, "%s: must not be empty", path));
-	if ((n = util_chars(v->valuestring)) > max)
+	if ((n = text_chars(v->valuestring)) > max)
 		return (util_fail(cause, "%s: %zu characters is over the "
 		    "limit of %zu", path, n, max));
 	return (0);
@@ -159,7 +144,7 @@ ratelimit_enum(const cJSON *v, const char *path, const char *const *allowed,
 		buf_addf(&b, "%s%s", i == 0 ? "" : ", ", allowed[i]);
 	if (cJSON_IsString(v))
 		util_fail(cause, "%s: '%.*s' is not one of %s", path,
-		    util_quote_len(v->valuestring), v->valuestring,
+		    text_quote_len(v->valuestring), v->valuestring,
 		    buf_str(&b));
 	else
 		util_fail(cause, "%s: must be one of %s, not %s", path,
@@ -202,14 +187,14 @@ ratelimit_check_request(const cJSON *r, char **cause)
 	    cause) != 0 || ratelimit_object(r, "match.request", cause) != 0)
 		return (-1);
 	if (ratelimit_enums(ratelimit_member(r, "methods"),
-	    "match.request.methods", ratelimit_methods, cause) != 0 ||
+	    "match.request.methods", legacyrl_methods, cause) != 0 ||
 	    ratelimit_enums(ratelimit_member(r, "schemes"),
-	    "match.request.schemes", ratelimit_schemes, cause) != 0)
+	    "match.request.schemes", legacyrl_schemes, cause) != 0)
 		return (-1);
 	url = ratelimit_member(r, "url");
 	if (ratelimit_need(url, "match.request.url", "a pattern such as "
 	    "example.com/path* (* matches all traffic)", cause) != 0 ||
-	    ratelimit_string(url, "match.request.url", RATELIMIT_URL_MAX, 1,
+	    ratelimit_string(url, "match.request.url", LEGACYRL_TEXT_MAX, 1,
 	    cause) != 0)
 		return (-1);
 	return (0);
@@ -234,17 +219,17 @@ ratelimit_check_headers(const cJSON *list, char **cause)
 		snprintf(path, sizeof path, "match.headers[%d].name", i);
 		v = ratelimit_member(h, "name");
 		if (ratelimit_need(v, path, "a header name", cause) != 0 ||
-		    ratelimit_string(v, path, RATELIMIT_URL_MAX, 1, cause) != 0)
+		    ratelimit_string(v, path, LEGACYRL_TEXT_MAX, 1, cause) != 0)
 			return (-1);
 		snprintf(path, sizeof path, "match.headers[%d].op", i);
 		v = ratelimit_member(h, "op");
 		if (ratelimit_need(v, path, "eq or ne", cause) != 0 ||
-		    ratelimit_enum(v, path, ratelimit_ops, cause) != 0)
+		    ratelimit_enum(v, path, legacyrl_ops, cause) != 0)
 			return (-1);
 		snprintf(path, sizeof path, "match.headers[%d].value", i);
 		v = ratelimit_member(h, "value");
 		if (ratelimit_need(v, path, "a string", cause) != 0 ||
-		    ratelimit_string(v, path, RATELIMIT_URL_MAX, 0, cause) != 0)
+		    ratelimit_string(v, path, LEGACYRL_TEXT_MAX, 0, cause) != 0)
 			return (-1);
 		i++;
 	}
@@ -282,11 +267,11 @@ ratelimit_check_response(const cJSON *r, char **cause)
 	if (ratelimit_need(v, "action.response.content_type", "text/plain, "
 	    "text/xml or application/json", cause) != 0 ||
 	    ratelimit_enum(v, "action.response.content_type",
-	    ratelimit_content_types, cause) != 0)
+	    legacyrl_content_types, cause) != 0)
 		return (-1);
 	v = ratelimit_member(r, "body");
 	if (ratelimit_need(v, "action.response.body", "a string", cause) != 0 ||
-	    ratelimit_string(v, "action.response.body", RATELIMIT_BODY_MAX, 0,
+	    ratelimit_string(v, "action.response.body", LEGACYRL_BODY_MAX, 0,
 	    cause) != 0)
 		return (-1);
 	return (0);
@@ -310,29 +295,25 @@ ratelimit_check_action(const cJSON *rule, long period, char **cause)
 	mode = ratelimit_member(a, "mode");
 	if (ratelimit_need(mode, "action.mode", "simulate, ban, challenge, "
 	    "js_challenge or managed_challenge", cause) != 0 ||
-	    ratelimit_enum(mode, "action.mode", ratelimit_modes, cause) != 0)
+	    ratelimit_enum(mode, "action.mode", legacyrl_modes, cause) != 0)
 		return (-1);
 	t = ratelimit_member(a, "timeout");
 	r = ratelimit_member(a, "response");
-	if (strcmp(mode->valuestring, "ban") != 0 &&
-	    strcmp(mode->valuestring, "simulate") != 0) {
+	if (!legacyrl_mode_lasts(mode->valuestring)) {
 		if (t != NULL)
-			return (util_fail(cause, "action.timeout: must be "
-			    "left out when action.mode is %s (the zone's "
-			    "Challenge Passage time applies)",
-			    mode->valuestring));
+			return (util_fail(cause, "action.timeout: "
+			    LEGACYRL_TIMEOUT_LEFT_OUT, mode->valuestring));
 		if (r != NULL)
-			return (util_fail(cause, "action.response: must "
-			    "be left out when action.mode is %s (the zone's "
-			    "challenge page is served)", mode->valuestring));
+			return (util_fail(cause, "action.response: "
+			    LEGACYRL_RESPONSE_LEFT_OUT, mode->valuestring));
 		return (0);
 	}
 	if (ratelimit_need(t, "action.timeout", "seconds from the period to "
 	    "86400 when action.mode is ban or simulate", cause) != 0 ||
-	    ratelimit_integer(t, "action.timeout", 1, RATELIMIT_TIMEOUT_MAX,
+	    ratelimit_integer(t, "action.timeout", 1, LEGACYRL_TIMEOUT_MAX,
 	    &timeout, cause) != 0)
 		return (-1);
-	if (timeout < period)
+	if (!legacyrl_timeout_ok(timeout, period))
 		return (util_fail(cause, "action.timeout: %ld is less "
 		    "than the period (%ld)", timeout, period));
 	if (r != NULL && ratelimit_check_response(r, cause) != 0)
@@ -359,12 +340,12 @@ ratelimit_check_bypass(const cJSON *list, char **cause)
 		snprintf(path, sizeof path, "bypass[%d].name", i);
 		v = ratelimit_member(b, "name");
 		if (ratelimit_need(v, path, "url", cause) != 0 ||
-		    ratelimit_enum(v, path, ratelimit_bypass_names, cause) != 0)
+		    ratelimit_enum(v, path, legacyrl_bypass_names, cause) != 0)
 			return (-1);
 		snprintf(path, sizeof path, "bypass[%d].value", i);
 		v = ratelimit_member(b, "value");
 		if (ratelimit_need(v, path, "a URL pattern", cause) != 0 ||
-		    ratelimit_string(v, path, RATELIMIT_URL_MAX, 1, cause) != 0)
+		    ratelimit_string(v, path, LEGACYRL_TEXT_MAX, 1, cause) != 0)
 			return (-1);
 		i++;
 	}
@@ -395,14 +376,14 @@ ratelimit_validate(const cJSON *rule, char **cause)
 	v = ratelimit_member(rule, "period");
 	if (ratelimit_need(v, "period", "seconds from 10 to 86400",
 	    cause) != 0 ||
-	    ratelimit_integer(v, "period", RATELIMIT_PERIOD_MIN,
-	    RATELIMIT_PERIOD_MAX, &period, cause) != 0)
+	    ratelimit_integer(v, "period", LEGACYRL_PERIOD_MIN,
+	    LEGACYRL_PERIOD_MAX, &period, cause) != 0)
 		return (-1);
 	if (ratelimit_check_action(rule, period, cause) != 0)
 		return (-1);
 	v = ratelimit_member(rule, "description");
 	if (v != NULL && ratelimit_string(v, "description",
-	    RATELIMIT_DESCRIPTION_MAX, 0, cause) != 0)
+	    LEGACYRL_TEXT_MAX, 0, cause) != 0)
 		return (-1);
 	if (ratelimit_bool(ratelimit_member(rule, "disabled"), "disabled",
 	    cause) != 0)
@@ -550,7 +531,7 @@ ratelimit_list(struct req *req, struct reply *rep)
 	int			 rc;
 
 	if (query_paging(&req->query, RATELIMIT_PER_PAGE, 1,
-	    RATELIMIT_PER_PAGE_MAX, 1, &p, &cause) != 0) {
+	    LEGACYRL_PER_PAGE_MAX, LEGACYRL_PER_PAGE_STEP, &p, &cause) != 0) {
 		reply_error(rep, 400, ERR_VALIDATION, "%s", cause);
 		free(cause);
 		return;
@@ -677,7 +658,7 @@ ratelimit_check_id(const cJSON *body, const char *id, char **cause)
 	if (strcmp(v->valuestring, id) != 0)
 		return (util_fail(cause, "id: '%.*s' does not match the "
 		    "rate limit in the path (%s)",
-		    util_quote_len(v->valuestring), v->valuestring, id));
+		    text_quote_len(v->valuestring), v->valuestring, id));
 	return (0);
 }
 

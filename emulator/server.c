@@ -21,7 +21,7 @@
 
 #include <microhttpd.h>
 
-#include "delivery.h"
+#include "apirules.h"
 #include "log.h"
 #include "multipart.h"
 #include "server.h"
@@ -371,14 +371,14 @@ route_segment(const char *pat, size_t plen, const char *seg, size_t slen,
 			goto bad;
 		memcpy(tmp, seg, slen);
 		tmp[slen] = '\0';
-		if (!util_is_hex32(tmp))
+		if (!apirules_hex32_ok(tmp))
 			goto bad;
 	} else if (strncmp(colon, ":uuid}", 6) == 0) {
 		if (slen != UUID_LEN)
 			goto bad;
 		memcpy(tmp, seg, slen);
 		tmp[slen] = '\0';
-		if (!util_is_uuid(tmp))
+		if (!apirules_uuid_ok(tmp))
 			goto bad;
 	}
 	return (1);
@@ -1060,6 +1060,47 @@ server_access(void *cls, struct MHD_Connection *conn, const char *url,
 	return (server_respond(conn, rc));
 }
 
+route_log_path_cb
+route_log_hook(const struct route *found, const struct route *const *routes,
+    size_t n, const char *path)
+{
+	size_t	i, lit;
+
+	if (found != NULL && found->log_path != NULL)
+		return (found->log_path);
+	for (i = 0; i < n; i++) {
+		if (routes[i]->log_path == NULL)
+			continue;
+		lit = strcspn(routes[i]->pattern, "{");
+		if (strncmp(path, routes[i]->pattern, lit) == 0)
+			return (routes[i]->log_path);
+	}
+	return (NULL);
+}
+
+/*
+ * The request's path as its log line shows it: through its route's hook,
+ * or, for a path no route took (refused, or not routed at all), the hook
+ * of a route it looks like, so a secret in it is cut all the same.
+ */
+static void
+server_log_path(const struct server *srv, const struct reqctx *rc,
+    char *out, size_t size)
+{
+	const char		*path = rc->req.path != NULL ? rc->req.path :
+				    rc->uri;
+	route_log_path_cb	 hook;
+
+	hook = route_log_hook(rc->route, srv->root_routes, srv->nroot_routes,
+	    path);
+	if (hook == NULL)
+		hook = route_log_hook(NULL, srv->routes, srv->nroutes, path);
+	if (hook != NULL)
+		hook(path, out, size);
+	else
+		snprintf(out, size, "%s", path);
+}
+
 static void
 server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     enum MHD_RequestTerminationCode toe)
@@ -1082,8 +1123,7 @@ server_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		ms = (double)(t1.tv_sec - rc->t0.tv_sec) * 1e3 +
 		    (double)(t1.tv_nsec - rc->t0.tv_nsec) / 1e6;
 		server_log_offsets(rc, offsets, sizeof offsets);
-		delivery_log_path(rc->req.path != NULL ? rc->req.path :
-		    rc->uri, logpath, sizeof logpath);
+		server_log_path(srv, rc, logpath, sizeof logpath);
 		log_info("%s %s %u %.1fms%s%s",
 		    http_method_name(rc->req.method), logpath,
 		    rc->reply.status, ms, offsets,
@@ -1172,8 +1212,8 @@ server_start(const struct server_options *opts, struct store *store,
 	srv->opts = *opts;
 	if (srv->opts.max_connections == 0)
 		srv->opts.max_connections = SERVER_MAX_CONNECTIONS;
-	for (i = 0; server_areas[i] != NULL; i++) {
-		a = server_areas[i];
+	for (i = 0; srv->opts.areas[i] != NULL; i++) {
+		a = srv->opts.areas[i];
 		srv->routes = xreallocarray(srv->routes,
 		    srv->nroutes + a->nroutes + 1, sizeof *srv->routes);
 		srv->root_routes = xreallocarray(srv->root_routes,
@@ -1186,9 +1226,9 @@ server_start(const struct server_options *opts, struct store *store,
 				srv->routes[srv->nroutes++] = &a->routes[j];
 		}
 	}
-	for (i = 0; server_areas[i] != NULL; i++) {
-		if (server_areas[i]->start != NULL &&
-		    server_areas[i]->start(srv, cause) != 0)
+	for (i = 0; srv->opts.areas[i] != NULL; i++) {
+		if (srv->opts.areas[i]->start != NULL &&
+		    srv->opts.areas[i]->start(srv, cause) != 0)
 			goto fail;
 		srv->nstarted = i + 1;
 	}
@@ -1229,8 +1269,8 @@ server_start(const struct server_options *opts, struct store *store,
 
 fail:
 	for (i = srv->nstarted; i > 0; i--) {
-		if (server_areas[i - 1]->stop != NULL)
-			server_areas[i - 1]->stop(srv);
+		if (srv->opts.areas[i - 1]->stop != NULL)
+			srv->opts.areas[i - 1]->stop(srv);
 	}
 	free(srv->routes);
 	free(srv->root_routes);
@@ -1247,8 +1287,8 @@ server_stop(struct server *srv)
 		return;
 	MHD_stop_daemon(srv->daemon);
 	for (i = srv->nstarted; i > 0; i--) {
-		if (server_areas[i - 1]->stop != NULL)
-			server_areas[i - 1]->stop(srv);
+		if (srv->opts.areas[i - 1]->stop != NULL)
+			srv->opts.areas[i - 1]->stop(srv);
 	}
 	free(srv->routes);
 	free(srv->root_routes);

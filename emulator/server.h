@@ -109,6 +109,11 @@ typedef int (*route_stream_begin_cb)(struct req *, struct reply *);
 typedef int (*route_stream_data_cb)(struct req *, const char *, size_t,
 		     struct reply *);
 typedef void (*route_stream_end_cb)(struct req *, struct reply *, int);
+/*
+ * The path as a log line shows it, written into out (size bytes): a
+ * route whose path may hold a secret cuts it.
+ */
+typedef void (*route_log_path_cb)(const char *, char *, size_t);
 
 struct route {
 	enum http_method	 method;
@@ -120,6 +125,11 @@ struct route {
 	route_stream_data_cb	 stream_data;
 	route_stream_end_cb	 stream_end;	/* on success and on abort */
 	const char		*header;	/* NULL, or a header it needs */
+	/*
+	 * NULL: the path is logged as it is. It also speaks for paths no
+	 * route takes that start as its pattern does, up to its first {.
+	 */
+	route_log_path_cb	 log_path;
 };
 
 /* One area of the API: its routes, its tables and its demo data. */
@@ -135,6 +145,8 @@ struct area {
 };
 
 struct server_options {
+	/* What is served, NULL-ended: server_areas (areas.c). */
+	const struct area *const *areas;
 	const char	*listen_addr;
 	int		 port;
 	const char	*token;
@@ -190,6 +202,13 @@ enum route_match {
 enum route_match route_lookup(const struct route *const *, size_t,
 		     enum http_method, const char *, const struct route **,
 		     struct req *);
+/*
+ * The hook a path is logged through: the route found's (NULL: none), or
+ * when it has none that of the first route of the table whose pattern
+ * starts as the path does, up to its first '{'; NULL: the path as it is.
+ */
+route_log_path_cb route_log_hook(const struct route *,
+		     const struct route *const *, size_t, const char *);
 void		 req_clear_params(struct req *);
 void		 route_run(const struct route *, struct req *, struct reply *);
 enum http_method http_method_parse(const char *);

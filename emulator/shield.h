@@ -6,11 +6,6 @@
 
 #include <cjson/cJSON.h>
 
-#define SHIELD_MAX_CHARACTERISTICS	10
-#define SHIELD_MAX_NAME			128	/* a characteristic's name */
-#define SHIELD_MAX_HOST			255
-#define SHIELD_MAX_ENDPOINT		4096
-
 /* An operation's identity once normalised: what makes two the same. */
 struct shield_op_key {
 	char	*method;	/* upper case */

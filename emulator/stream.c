@@ -17,6 +17,7 @@
 #include "server.h"
 #include "store.h"
 #include "stream_demo.h"
+#include "streamrules.h"
 #include "util.h"
 #include "video.h"
 #include "xmalloc.h"
@@ -54,12 +55,6 @@ stream_video_reply(struct req *req, struct reply *rep)
 }
 
 /* ---- list ---------------------------------------------------------------- */
-
-static const char *const stream_states[] = {
-	"pendingupload", "downloading", "queued", "inprogress", "ready",
-	"error", "live-inprogress", NULL
-};
-static const char *const stream_types[] = { "vod", "live", NULL };
 
 struct stream_filter {
 	const char	*creator;
@@ -101,16 +96,18 @@ stream_filter_parse(const struct query *q, struct stream_filter *f,
 	f->search = query_get(q, "search");
 	if (f->search != NULL && *f->search == '\0')
 		f->search = NULL;
-	if (query_enum(q, "status", stream_states, &f->status, cause) != 0 ||
-	    query_enum(q, "type", stream_types, &f->type, cause) != 0 ||
+	if (query_enum(q, "status", streamrules_video_states, &f->status,
+	    cause) != 0 ||
+	    query_enum(q, "type", streamrules_video_types, &f->type,
+	    cause) != 0 ||
 	    query_bool(q, "asc", 0, &f->asc, cause) != 0 ||
 	    query_bool(q, "include_counts", 0, &f->counts, cause) != 0 ||
 	    stream_filter_time(q, "start", &f->start, cause) != 0 ||
 	    stream_filter_time(q, "end", &f->end, cause) != 0 ||
 	    stream_filter_time(q, "after", &after, cause) != 0 ||
 	    stream_filter_time(q, "before", &before, cause) != 0 ||
-	    query_long(q, "limit", 1, STREAM_LIST_MAX, STREAM_LIST_MAX,
-	    &f->limit, cause) != 0)
+	    query_long(q, "limit", 1, STREAMRULES_LIST_MAX,
+	    STREAMRULES_LIST_MAX, &f->limit, cause) != 0)
 		return (-1);
 	/* after and before are the older names of start and end. */
 	if (after != 0 && after > f->start)

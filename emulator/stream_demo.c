@@ -17,6 +17,7 @@
 #include "media.h"
 #include "store.h"
 #include "stream_demo.h"
+#include "streamrules.h"
 #include "tus.h"
 #include "util.h"
 #include "video.h"
@@ -125,7 +126,7 @@ stream_demo_pending(struct util_rng *rng, int64_t now, struct stream_demo *d)
 	else
 		d->size = d->length = 734003200;
 	d->expiry = now + (int64_t)(d->kind == STREAM_UPLOAD_TUS ?
-	    TUS_EXPIRY_DEFAULT : TUS_EXPIRY_MAX) * 1000000;
+	    TUS_EXPIRY_DEFAULT : STREAMRULES_EXPIRY_MAX) * 1000000;
 	if (d->kind != STREAM_UPLOAD_TUS)
 		util_rng_hex32(rng, d->token);
 }

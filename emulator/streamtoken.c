@@ -9,7 +9,6 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "apirules.h"
 #include "assets.h"
 #include "encode.h"
 #include "jwt.h"
@@ -30,6 +30,7 @@
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
 #include "streamtoken.h"
 #include "xmalloc.h"
 
@@ -101,33 +102,6 @@ streamtoken_own_key(struct store *store, char id[HEX32_LEN + 1],
 /* ---- access rules -------------------------------------------------------- */
 
 static int
-streamtoken_cidr(const char *s, unsigned char addr[16], int *v6, int *bits)
-{
-	const char	*slash = strchr(s, '/');
-	char		*host, *end;
-	long		 b;
-	int		 ok;
-
-	host = slash != NULL ? xstrndup(s, (size_t)(slash - s)) : xstrdup(s);
-	*v6 = strchr(host, ':') != NULL;
-	ok = inet_pton(*v6 ? AF_INET6 : AF_INET, host, addr) == 1;
-	free(host);
-	if (!ok)
-		return (-1);
-	*bits = *v6 ? 128 : 32;
-	if (slash == NULL)
-		return (0);
-	if (!isdigit((unsigned char)slash[1]))
-		return (-1);
-	errno = 0;
-	b = strtol(slash + 1, &end, 10);
-	if (*end != '\0' || errno != 0 || b < 0 || b > *bits)
-		return (-1);
-	*bits = (int)b;
-	return (0);
-}
-
-static int
 streamtoken_strings(const cJSON *a, const char *what, int country,
     char **cause)
 {
@@ -142,10 +116,8 @@ streamtoken_strings(const cJSON *a, const char *what, int country,
 		if (!cJSON_IsString(v))
 			return (util_fail(cause, "%s: every item must be a "
 			    "string", what));
-		if (country ? strlen(v->valuestring) != 2 ||
-		    !isalpha((unsigned char)v->valuestring[0]) ||
-		    !isalpha((unsigned char)v->valuestring[1]) :
-		    streamtoken_cidr(v->valuestring, addr, &v6, &bits) != 0)
+		if (country ? !streamrules_country_ok(v->valuestring) :
+		    streamrules_cidr(v->valuestring, addr, &v6, &bits) != 0)
 			return (util_fail(cause, "%s: '%.64s' is not %s", what,
 			    v->valuestring, country ? "a two-letter country "
 			    "code" : "an IPv4 or IPv6 address or CIDR"));
@@ -163,9 +135,9 @@ streamtoken_rules_valid(const cJSON *rules, char **cause)
 
 	if (!cJSON_IsArray(rules))
 		return (util_fail(cause, "accessRules: must be an array"));
-	if (cJSON_GetArraySize(rules) > STREAMTOKEN_RULES_MAX)
+	if (cJSON_GetArraySize(rules) > STREAMRULES_TOKEN_RULES_MAX)
 		return (util_fail(cause, "accessRules: at most %d rules",
-		    STREAMTOKEN_RULES_MAX));
+		    STREAMRULES_TOKEN_RULES_MAX));
 	cJSON_ArrayForEach(r, rules) {
 		if (!cJSON_IsObject(r) ||
 		    util_jstring(r, "type", &type) != UTIL_JOK ||
@@ -219,7 +191,7 @@ streamtoken_in_cidr(const unsigned char *ip, int ip6, const char *cidr)
 	unsigned char	net[16];
 	int		v6, bits, full, rest;
 
-	if (streamtoken_cidr(cidr, net, &v6, &bits) != 0 || v6 != ip6)
+	if (streamrules_cidr(cidr, net, &v6, &bits) != 0 || v6 != ip6)
 		return (0);
 	full = bits / 8;
 	rest = bits % 8;
@@ -331,7 +303,7 @@ streamtoken_parse(const cJSON *b, int64_t now, struct streamtoken_body *t,
 	if (streamtoken_time(b, "exp", &t->exp, cause) != 0 ||
 	    streamtoken_time(b, "nbf", &t->nbf, cause) != 0)
 		return (-1);
-	if (t->exp <= now || t->exp > now + STREAMTOKEN_EXP_MAX)
+	if (t->exp <= now || t->exp > now + STREAMRULES_TOKEN_EXP_MAX)
 		return (util_fail(cause, "exp: must be in the next 24 hours"));
 	if (util_jbool(b, "downloadable", &t->downloadable) == UTIL_JWRONG)
 		return (util_fail(cause, "downloadable: must be a boolean"));
@@ -354,7 +326,7 @@ streamtoken_given_key(struct store *store, const char *account,
 	size_t		 len;
 	int		 same;
 
-	if (!util_is_hex32(t->id) ||
+	if (!apirules_hex32_ok(t->id) ||
 	    (stored = keys_public_pem(store, account, t->id)) == NULL) {
 		util_fail(cause, "id: '%.40s' is not a signing key of this "
 		    "account", t->id);
@@ -546,7 +518,7 @@ streamtoken_video(struct store *store, const cJSON *claims,
 	int			 rc;
 
 	if (util_jstring(claims, "sub", &sub) != UTIL_JOK ||
-	    !util_is_hex32(sub))
+	    !apirules_hex32_ok(sub))
 		return (streamtoken_fail(status, 401, cause, "the token's sub "
 		    "is not a video uid"));
 	snprintf(t->uid, sizeof t->uid, "%s", sub);
@@ -600,7 +572,7 @@ streamtoken_check(struct store *store, const char *token, int64_t now,
 		goto out;
 	}
 	/* Whole: a longer one cut to a key's length would name that key. */
-	if (!util_is_hex32(kid)) {
+	if (!apirules_hex32_ok(kid)) {
 		*cause = xstrdup("the token's kid is not a signing key's id "
 		    "(32 hex digits)");
 		goto out;

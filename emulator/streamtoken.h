@@ -12,9 +12,6 @@
 
 #include "util.h"
 
-#define STREAMTOKEN_EXP_MAX	(24 * 3600)	/* seconds ahead */
-#define STREAMTOKEN_RULES_MAX	5
-
 struct req;
 struct reply;
 struct store;

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -25,12 +26,15 @@
 
 #include <microhttpd.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "encode.h"
 #include "log.h"
 #include "processing.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
+#include "text.h"
 #include "tus.h"
 #include "util.h"
 #include "video.h"
@@ -300,8 +304,7 @@ tus_field_expiry(const struct tus_meta_pair *p, int64_t now, int64_t *out,
 {
 	if (tus_field_time(p, out, cause) != 0)
 		return (-1);
-	if (*out < now + (int64_t)TUS_EXPIRY_MIN * 1000000 ||
-	    *out > now + (int64_t)TUS_EXPIRY_MAX * 1000000)
+	if (!streamrules_expiry_ok(*out, now))
 		return (util_fail(cause, "Upload-Metadata: expiry must be "
 		    "between 2 minutes and 6 hours from now"));
 	return (0);
@@ -329,7 +332,7 @@ tus_field(const struct tus_meta_pair *p, int64_t now, struct tus_fields *f,
 	} else if (strcasecmp(p->key, "thumbnailtimestamppct") == 0)
 		return (tus_field_number(p, 0, 1, 0, &f->thumb_pct, cause));
 	else if (strcasecmp(p->key, "watermark") == 0) {
-		if (p->len != HEX32_LEN || !util_is_hex32(p->value))
+		if (p->len != HEX32_LEN || !apirules_hex32_ok(p->value))
 			return (util_fail(cause, "Upload-Metadata: watermark "
 			    "must be the uid of a watermark profile (32 hex "
 			    "digits)"));
@@ -341,7 +344,7 @@ tus_field(const struct tus_meta_pair *p, int64_t now, struct tus_fields *f,
 		stream_time_iso(t, iso);
 		f->scheduled_deletion = xstrdup(iso);
 	} else if (strcasecmp(p->key, "maxdurationseconds") == 0) {
-		if (tus_field_number(p, 1, STREAM_DURATION_MAX, 1, &d,
+		if (tus_field_number(p, 1, STREAMRULES_DURATION_MAX, 1, &d,
 		    cause) != 0)
 			return (-1);
 		f->max_duration = (long)d;
@@ -389,13 +392,15 @@ tus_meta_fields(const struct tus_meta *m, int64_t now, struct tus_fields *f,
 /* ---- chunks -------------------------------------------------------------- */
 
 /*
- * Cloudflare's chunk rules: at most 200 MiB; at least 5 MiB and a multiple
- * of 256 KiB, except the chunk that completes the upload. An empty PATCH
- * changes nothing and is allowed, as in tusd.
+ * Cloudflare's chunk rules (streamrules): at most 200 MiB; at least 5 MiB
+ * and a multiple of 256 KiB, except the chunk that completes the upload.
+ * An empty PATCH changes nothing and is allowed, as in tusd.
  */
 enum tus_chunk
 tus_chunk_check(uint64_t offset, uint64_t len, uint64_t total, char **cause)
 {
+	enum streamrules_chunk	c;
+
 	if (offset > total || len > total - offset) {
 		util_fail(cause, "Upload-Offset %llu plus a chunk of %llu "
 		    "bytes is past the Upload-Length of %llu bytes",
@@ -403,26 +408,28 @@ tus_chunk_check(uint64_t offset, uint64_t len, uint64_t total, char **cause)
 		    (unsigned long long)total);
 		return (TUS_CHUNK_PAST_END);
 	}
-	if (len > TUS_CHUNK_MAX) {
+	c = streamrules_chunk_check((long long)MINIMUM(len,
+	    (uint64_t)LLONG_MAX));
+	if (c == STREAMRULES_CHUNK_TOO_BIG) {
 		util_fail(cause, "a chunk of %llu bytes is over the maximum of "
-		    "%llu bytes (200 MiB)", (unsigned long long)len,
-		    TUS_CHUNK_MAX);
+		    "%lld bytes (200 MiB)", (unsigned long long)len,
+		    STREAMRULES_CHUNK_MAX);
 		return (TUS_CHUNK_TOO_BIG);
 	}
 	if (len == 0 || offset + len == total)
 		return (TUS_CHUNK_OK);
-	if (len < TUS_CHUNK_MIN) {
+	if (c == STREAMRULES_CHUNK_TOO_SMALL) {
 		util_fail(cause, "a chunk of %llu bytes is under the minimum "
-		    "of %llu bytes (5 MiB); only the final chunk, the one that "
+		    "of %lld bytes (5 MiB); only the final chunk, the one that "
 		    "completes the upload, may be smaller",
-		    (unsigned long long)len, TUS_CHUNK_MIN);
+		    (unsigned long long)len, STREAMRULES_CHUNK_MIN);
 		return (TUS_CHUNK_TOO_SMALL);
 	}
-	if (len % TUS_CHUNK_ALIGN != 0) {
+	if (c == STREAMRULES_CHUNK_UNALIGNED) {
 		util_fail(cause, "a chunk of %llu bytes is not a multiple of "
-		    "%llu bytes (256 KiB); only the final chunk, the one that "
+		    "%lld bytes (256 KiB); only the final chunk, the one that "
 		    "completes the upload, may be", (unsigned long long)len,
-		    TUS_CHUNK_ALIGN);
+		    STREAMRULES_CHUNK_ALIGN);
 		return (TUS_CHUNK_UNALIGNED);
 	}
 	return (TUS_CHUNK_OK);
@@ -713,9 +720,9 @@ tus_create_headers(struct req *req, struct reply *rep, int64_t now,
 		return (-1);
 	}
 	if (creator != NULL && (!util_utf8_valid(creator, strlen(creator)) ||
-	    util_chars(creator) > STREAM_CREATOR_MAX)) {
+	    text_chars(creator) > STREAMRULES_CREATOR_MAX)) {
 		reply_error(rep, 400, ERR_BAD_REQUEST, "Upload-Creator: at "
-		    "most %d characters of UTF-8", STREAM_CREATOR_MAX);
+		    "most %d characters of UTF-8", STREAMRULES_CREATOR_MAX);
 		return (-1);
 	}
 	if (tus_meta_parse(req_header(req, "Upload-Metadata"), &m,
@@ -1105,10 +1112,11 @@ tus_patch_data(struct req *req, const char *data, size_t size,
 	size_t			 n, done;
 
 	if (tp->declared < 0 && tp->received + (int64_t)size >
-	    (int64_t)TUS_CHUNK_MAX) {
+	    (int64_t)STREAMRULES_CHUNK_MAX) {
 		tp->rollback = 1;
 		reply_error(rep, 413, ERR_TOO_LARGE, "a chunk of more than "
-		    "%llu bytes is over the maximum (200 MiB)", TUS_CHUNK_MAX);
+		    "%lld bytes is over the maximum (200 MiB)",
+		    STREAMRULES_CHUNK_MAX);
 		return (-1);
 	}
 	room = tp->up.length - tp->start - tp->received;

@@ -13,15 +13,10 @@
 #define TUS_VERSION		"1.0.0"
 #define TUS_EXTENSIONS		"creation,expiration,termination"
 #define TUS_MAX_SIZE		((uint64_t)30 << 30)	/* Stream: 30 GB */
-#define TUS_CHUNK_MIN		5242880ULL		/* 5 MiB */
-#define TUS_CHUNK_ALIGN		262144ULL		/* 256 KiB */
-#define TUS_CHUNK_MAX		209715200ULL		/* 200 MiB */
 #define TUS_META_MAX_PAIRS	64
 #define TUS_DATE_LEN		40
 
 /* Upload expiries: direct creator uploads, and any other tus upload. */
-#define TUS_EXPIRY_MIN		(2 * 60)		/* seconds ahead */
-#define TUS_EXPIRY_MAX		(6 * 3600)
 #define TUS_EXPIRY_DIRECT	(30 * 60)
 #define TUS_EXPIRY_DEFAULT	(24 * 3600)
 

@@ -24,38 +24,11 @@
 #include "util.h"
 #include "xmalloc.h"
 
-int
-util_is_hex32(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < HEX32_LEN; i++) {
-		if (!isxdigit((unsigned char)s[i]))
-			return (0);
-	}
-	return (s[i] == '\0');
-}
-
 void
 util_lower(char *s)
 {
 	for (; *s != '\0'; s++)
 		*s = (char)tolower((unsigned char)*s);
-}
-
-int
-util_is_uuid(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < UUID_LEN; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return (0);
-		} else if (!isxdigit((unsigned char)s[i]))
-			return (0);
-	}
-	return (s[i] == '\0');
 }
 
 void
@@ -212,50 +185,6 @@ util_now_iso(char out[ISO_TIME_LEN])
 
 /* Accepts YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM). */
 int
-util_parse_iso(const char *s, struct timespec *ts)
-{
-	struct tm	 tm;
-	const char	*p;
-	long		 nsec = 0, scale = 100000000;
-	int		 off = 0, sign, hh, mm;
-
-	memset(&tm, 0, sizeof tm);
-	p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (p == NULL)
-		return (-1);
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return (-1);
-		for (; isdigit((unsigned char)*p); p++) {
-			nsec += (*p - '0') * scale;
-			scale /= 10;
-		}
-	}
-	if (*p == 'Z' || *p == 'z')
-		p++;
-	else if (*p == '+' || *p == '-') {
-		sign = *p == '-' ? -1 : 1;
-		/* Exactly "hh:mm": the step over it must stay in the string. */
-		if (!isdigit((unsigned char)p[1]) ||
-		    !isdigit((unsigned char)p[2]) || p[3] != ':' ||
-		    !isdigit((unsigned char)p[4]) ||
-		    !isdigit((unsigned char)p[5]) ||
-		    sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2 || hh > 23 ||
-		    mm > 59)
-			return (-1);
-		off = sign * (hh * 3600 + mm * 60);
-		p += 6;
-	} else
-		return (-1);
-	if (*p != '\0')
-		return (-1);
-	ts->tv_sec = timegm(&tm) - off;
-	ts->tv_nsec = nsec;
-	return (0);
-}
-
-int
 util_utf8_valid(const char *s, size_t len)
 {
 	size_t		i = 0, n;
@@ -266,36 +195,6 @@ util_utf8_valid(const char *s, size_t len)
 			return (0);
 	}
 	return (1);
-}
-
-/* Lengths are in characters, as the specs count them, not bytes. */
-size_t
-util_chars(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
-/*
- * How many bytes of s to quote in a message (for "%.*s"): a few characters
- * at most (a value may be huge), never cutting one in half (the reply must
- * stay UTF-8).
- */
-int
-util_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
-			break;
-	}
-	return ((int)i);
 }
 
 int

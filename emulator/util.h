@@ -17,9 +17,7 @@
 #define UUID_LEN 36
 #define ISO_TIME_LEN 32
 
-int	 util_is_hex32(const char *);
 void	 util_lower(char *);
-int	 util_is_uuid(const char *);
 void	 util_random_bytes(void *, size_t);
 void	 util_hex32(char out[HEX32_LEN + 1]);
 void	 util_uuid(char out[UUID_LEN + 1]);
@@ -38,11 +36,8 @@ void	 util_rng_uuid(struct util_rng *, char out[UUID_LEN + 1]);
 /* Times are RFC 3339 UTC with microseconds: 2026-11-21T19:52:31.123456Z. */
 void	 util_time_iso(const struct timespec *, char out[ISO_TIME_LEN]);
 void	 util_now_iso(char out[ISO_TIME_LEN]);
-int	 util_parse_iso(const char *, struct timespec *);
 
 int	 util_utf8_valid(const char *, size_t);
-size_t	 util_chars(const char *);
-int	 util_quote_len(const char *);
 char	*util_strip_tags(const char *);
 int	 util_streq_ct(const char *, const char *);
 

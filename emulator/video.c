@@ -2,8 +2,10 @@
  * The Stream video record, as every Stream file uses it: the table, the
  * times, the file that holds a video's bytes, the video as the API shows it
  * (JSON, with the state the processing clock implies), creating a video that
- * waits for its bytes, reading its upload, deleting it, and the checks of
- * the fields a client may set.
+ * waits for its bytes, reading its upload, deleting it, the checks of the
+ * fields a client may set, the video a route's path names (what hangs off
+ * a video: captions, audio tracks, downloads), and sending a video's bytes
+ * with HTTP ranges (delivery and downloads).
  *
  * A video's bytes live in DATA/videos/<account>/<uid>. Times are kept in
  * microseconds; created is unique per account (a new video takes now, or
@@ -15,20 +17,27 @@
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "delivery.h"
+#include <microhttpd.h>
+
+#include "apirules.h"
+#include "civil.h"
 #include "jsonutil.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "video.h"
 #include "xmalloc.h"
@@ -122,6 +131,15 @@ stream_now(void)
 	return ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
 }
 
+double
+video_now_seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
 void
 stream_time_iso(int64_t us, char out[ISO_TIME_LEN])
 {
@@ -135,11 +153,13 @@ stream_time_iso(int64_t us, char out[ISO_TIME_LEN])
 int
 stream_parse_time(const char *s, int64_t *out)
 {
-	struct timespec	ts;
+	int64_t	sec;
+	long	nsec;
+	int	digits;
 
-	if (s == NULL || util_parse_iso(s, &ts) != 0)
+	if (civil_parse_rfc3339(s, &sec, &nsec, &digits) != 0)
 		return (-1);
-	*out = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	*out = sec * 1000000 + nsec / 1000;
 	return (0);
 }
 
@@ -148,12 +168,12 @@ stream_check_deletion(int64_t when, int64_t created, char **cause)
 {
 	char	iso[ISO_TIME_LEN];
 
-	if (when >= created + 30 * VIDEO_DAY &&
-	    when <= created + 1096 * VIDEO_DAY)
+	if (streamrules_deletion_ok(when, created))
 		return (0);
 	stream_time_iso(created, iso);
-	*cause = xprintf("scheduledDeletion must be 30 to 1096 days after "
-	    "the video was created (%s)", iso);
+	*cause = xprintf("scheduledDeletion must be %d to %d days after the "
+	    "video was created (%s)", STREAMRULES_DELETION_DAYS_MIN,
+	    STREAMRULES_DELETION_DAYS_MAX, iso);
 	return (-1);
 }
 
@@ -354,7 +374,8 @@ stream_add_urls(cJSON *o, const char *account, const char *uid, int ready)
 		n = strlen(root);
 		if (n >= p && strcmp(root + n - p, API_PREFIX) == 0)
 			n -= p;
-		base = xprintf("%.*s" DELIVERY_ROOT "/%s", (int)n, root, uid);
+		base = xprintf("%.*s" VIDEO_MEDIA_ROOT "/%s", (int)n, root,
+		    uid);
 	} else
 		base = xprintf("https://customer-%s.cloudflarestream.com/%s",
 		    code, uid);
@@ -725,9 +746,9 @@ stream_check_creator(const cJSON *v, char **cause)
 	if (!cJSON_IsString(v))
 		return (util_fail(cause, "creator: must be a string, not %s",
 		    jsonutil_type_name(v)));
-	if (util_chars(v->valuestring) > STREAM_CREATOR_MAX)
+	if (text_chars(v->valuestring) > STREAMRULES_CREATOR_MAX)
 		return (util_fail(cause, "creator: at most %d characters",
-		    STREAM_CREATOR_MAX));
+		    STREAMRULES_CREATOR_MAX));
 	return (0);
 }
 
@@ -737,9 +758,10 @@ stream_check_max_duration(const cJSON *v, long *out, char **cause)
 	if (!util_jis_integer(v))
 		return (util_fail(cause, "maxDurationSeconds: must be an "
 		    "integer, not %s", jsonutil_type_name(v)));
-	if (v->valuedouble < 1 || v->valuedouble > STREAM_DURATION_MAX)
+	if (v->valuedouble < 1 || v->valuedouble > STREAMRULES_DURATION_MAX)
 		return (util_fail(cause, "maxDurationSeconds: %.15g is out "
-		    "of range (1 to %d)", v->valuedouble, STREAM_DURATION_MAX));
+		    "of range (1 to %d)", v->valuedouble,
+		    STREAMRULES_DURATION_MAX));
 	*out = (long)v->valuedouble;
 	return (0);
 }
@@ -765,4 +787,274 @@ stream_check_date(const cJSON *v, const char *key, int64_t *out,
 		return (util_fail(cause, "%s: must be an RFC 3339 date-time "
 		    "such as 2014-01-02T02:20:00Z", key));
 	return (0);
+}
+
+/* ---- the fields of a new video in a body --------------------------------- */
+
+static const cJSON *
+video_member(const cJSON *b, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(b, key);
+
+	return (cJSON_IsNull(v) ? NULL : v);
+}
+
+static int
+video_new_creator(const cJSON *b, struct req *req, struct stream_new *nv,
+    char **cause)
+{
+	const cJSON	*v;
+
+	nv->creator = req_header(req, "Upload-Creator");
+	if ((v = video_member(b, "creator")) != NULL) {
+		if (stream_check_creator(v, cause) != 0)
+			return (-1);
+		nv->creator = v->valuestring;
+	}
+	if (nv->creator != NULL && (!util_utf8_valid(nv->creator,
+	    strlen(nv->creator)) || text_chars(nv->creator) >
+	    STREAMRULES_CREATOR_MAX))
+		return (util_fail(cause, "Upload-Creator: at most %d "
+		    "characters of UTF-8", STREAMRULES_CREATOR_MAX));
+	return (0);
+}
+
+/* meta, with the legacy top-level name filling in meta.name. */
+static int
+video_new_meta(const cJSON *b, cJSON **meta, char **cause)
+{
+	const cJSON	*v, *name;
+
+	if ((v = video_member(b, "meta")) != NULL && !cJSON_IsObject(v))
+		return (util_fail(cause, "meta: must be an object, not %s",
+		    jsonutil_type_name(v)));
+	*meta = v != NULL ? cJSON_Duplicate(v, 1) : cJSON_CreateObject();
+	if ((name = video_member(b, "name")) != NULL) {
+		if (!cJSON_IsString(name))
+			return (util_fail(cause, "name: must be a string, "
+			    "not %s", jsonutil_type_name(name)));
+		if (cJSON_GetObjectItemCaseSensitive(*meta, "name") == NULL)
+			cJSON_AddStringToObject(*meta, "name",
+			    name->valuestring);
+	}
+	return (0);
+}
+
+/* A copy's and a clip's: meta, creator and the settings a client gives. */
+int
+video_new_fields(const cJSON *b, struct req *req, int64_t now,
+    struct stream_new *nv, cJSON **meta, int64_t *deletion, char **cause)
+{
+	const cJSON	*v;
+
+	*meta = NULL;
+	*deletion = 0;
+	if (video_new_creator(b, req, nv, cause) != 0 ||
+	    video_new_meta(b, meta, cause) != 0)
+		return (-1);
+	nv->meta = *meta;
+	if ((v = video_member(b, "allowedOrigins")) != NULL) {
+		if (stream_check_origins(v, cause) != 0)
+			return (-1);
+		nv->allowed_origins = v;
+	}
+	if ((v = video_member(b, "requireSignedURLs")) != NULL) {
+		if (!cJSON_IsBool(v))
+			return (util_fail(cause, "requireSignedURLs: must be "
+			    "a boolean, not %s", jsonutil_type_name(v)));
+		nv->require_signed = cJSON_IsTrue(v);
+	}
+	if ((v = video_member(b, "scheduledDeletion")) != NULL &&
+	    (stream_check_date(v, "scheduledDeletion", deletion, cause) != 0 ||
+	    stream_check_deletion(*deletion, now, cause) != 0))
+		return (-1);
+	if ((v = video_member(b, "thumbnailTimestampPct")) != NULL &&
+	    stream_check_thumb(v, &nv->thumb_pct, cause) != 0)
+		return (-1);
+	if ((v = video_member(b, "watermark")) != NULL) {
+		v = cJSON_GetObjectItemCaseSensitive(v, "uid");
+		if (!cJSON_IsString(v) || !apirules_hex32_ok(v->valuestring))
+			return (util_fail(cause, "watermark: must be an object "
+			    "whose uid is a watermark profile's (32 hex "
+			    "digits)"));
+		nv->watermark_uid = v->valuestring;
+	}
+	return (0);
+}
+
+/* ---- the video in a path ------------------------------------------------- */
+
+/*
+ * Routes below a video name its account {account} and its uid
+ * {identifier}.
+ */
+
+cJSON *
+video_of_path(struct req *req, struct reply *rep)
+{
+	const char	*uid = req_param(req, "identifier");
+	cJSON		*video;
+
+	video = stream_video_load(req->store, req_param(req, "account"), uid);
+	if (video == NULL)
+		reply_error(rep, 404, ERR_NOT_FOUND, "video %s was not found",
+		    uid);
+	return (video);
+}
+
+int
+video_path_exists(struct req *req, struct reply *rep)
+{
+	cJSON	*video = video_of_path(req, rep);
+
+	cJSON_Delete(video);
+	return (video != NULL);
+}
+
+void
+video_path_list(struct req *req, struct reply *rep, const char *sql,
+    cJSON *(*row)(sqlite3_stmt *))
+{
+	sqlite3_stmt	*st;
+	cJSON		*list;
+	int		 rc;
+
+	if (!video_path_exists(req, rep))
+		return;
+	st = store_stmt(req->store, sql);
+	sqlite3_bind_text(st, 1, req_param(req, "account"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, req_param(req, "identifier"), -1,
+	    SQLITE_STATIC);
+	list = cJSON_CreateArray();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cJSON_AddItemToArray(list, row(st));
+	if (rc != SQLITE_DONE) {
+		cJSON_Delete(list);
+		reply_store_error(req, rep);
+	} else
+		reply_ok(rep, list);
+	store_done(st);
+}
+
+/* ---- a video's bytes, with HTTP ranges ----------------------------------- */
+
+static const char *
+video_ows(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return (p);
+}
+
+/* Digits only (no sign, no space): 1 read, 0 none there, -1 overflow. */
+static int
+video_range_number(const char **pp, uint64_t *out)
+{
+	const char	*p = *pp;
+	uint64_t	 v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return (0);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return (-1);
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*pp = p;
+	*out = v;
+	return (1);
+}
+
+enum video_range
+video_range(const char *h, uint64_t size, uint64_t *first,
+    uint64_t *last)
+{
+	const char	*p;
+	uint64_t	 a = 0, b = 0;
+	int		 has_a, has_b;
+
+	if (h == NULL)
+		return (VIDEO_RANGE_NONE);
+	p = video_ows(h);
+	if (strncasecmp(p, "bytes", 5) != 0)
+		return (VIDEO_RANGE_NONE);
+	p = video_ows(p + 5);
+	if (*p++ != '=')
+		return (VIDEO_RANGE_NONE);
+	p = video_ows(p);
+	if ((has_a = video_range_number(&p, &a)) < 0 || *p++ != '-' ||
+	    (has_b = video_range_number(&p, &b)) < 0)
+		return (VIDEO_RANGE_NONE);
+	/* A comma here is a second range: ignored with the first. */
+	if (*video_ows(p) != '\0' || (!has_a && !has_b))
+		return (VIDEO_RANGE_NONE);
+	if (!has_a) {
+		/* -n: the last n bytes, all of them if the file is shorter. */
+		if (b == 0 || size == 0)
+			return (VIDEO_RANGE_UNSATISFIABLE);
+		*first = b >= size ? 0 : size - b;
+		*last = size - 1;
+		return (VIDEO_RANGE_OK);
+	}
+	if (has_b && b < a)
+		return (VIDEO_RANGE_NONE);	/* invalid, so ignored */
+	if (a >= size)
+		return (VIDEO_RANGE_UNSATISFIABLE);
+	*first = a;
+	*last = !has_b || b >= size ? size - 1 : b;
+	return (VIDEO_RANGE_OK);
+}
+
+/*
+ * Served from the file descriptor, so a large video is never in memory.
+ * If-Range is answered with the whole file: edgemu sends no validators, so
+ * none can match.
+ */
+void
+video_send_fd(struct req *req, struct reply *rep, int fd, uint64_t size,
+    const char *content_type)
+{
+	struct MHD_Response	*resp;
+	uint64_t		 first = 0, last = 0;
+	char			 range[96];
+	enum video_range	 kind;
+
+	kind = req_header(req, MHD_HTTP_HEADER_IF_RANGE) != NULL ?
+	    VIDEO_RANGE_NONE : video_range(req_header(req,
+	    MHD_HTTP_HEADER_RANGE), size, &first, &last);
+	reply_header(rep, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
+	if (kind == VIDEO_RANGE_UNSATISFIABLE) {
+		close(fd);
+		snprintf(range, sizeof range, "bytes */%llu",
+		    (unsigned long long)size);
+		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
+		reply_raw(rep, MHD_HTTP_RANGE_NOT_SATISFIABLE, NULL, 0, NULL);
+		return;
+	}
+	if (kind == VIDEO_RANGE_NONE) {
+		first = 0;
+		last = size - 1;	/* unused when size is 0 */
+	}
+	if (size == 0) {
+		close(fd);
+		reply_raw(rep, 200, NULL, 0, content_type);
+		return;
+	}
+	resp = MHD_create_response_from_fd_at_offset64(last - first + 1, fd,
+	    first);
+	if (resp == NULL) {
+		close(fd);
+		reply_error(rep, 500, ERR_INTERNAL, "cannot serve the file");
+		return;
+	}
+	rep->response = resp;
+	rep->status = kind == VIDEO_RANGE_OK ? MHD_HTTP_PARTIAL_CONTENT :
+	    MHD_HTTP_OK;
+	reply_header(rep, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (kind == VIDEO_RANGE_OK) {
+		snprintf(range, sizeof range, "bytes %llu-%llu/%llu",
+		    (unsigned long long)first, (unsigned long long)last,
+		    (unsigned long long)size);
+		reply_header(rep, MHD_HTTP_HEADER_CONTENT_RANGE, range);
+	}
 }

@@ -1,7 +1,8 @@
 /*
  * The Stream video record as the Stream files use it: the table, the video
  * as the API shows it, its file, creating a video that waits for its bytes,
- * the upload records tus.c and direct.c drive, and the field checks.
+ * the upload records tus.c and direct.c drive, the field checks, the video
+ * a route's path names, and a video's bytes sent with HTTP ranges.
  */
 #ifndef EDGEMU_VIDEO_H
 #define EDGEMU_VIDEO_H
@@ -14,9 +15,11 @@
 #include "util.h"
 
 #define STREAM_ACCOUNT		"/accounts/{account:hex32}"
-#define STREAM_CREATOR_MAX	64		/* characters */
-#define STREAM_DURATION_MAX	21600		/* maxDurationSeconds */
-#define STREAM_LIST_MAX		1000
+/*
+ * Below the listener's root, outside API_PREFIX: a video's URLs are
+ * VIDEO_MEDIA_ROOT/{uid}/... (delivery.c and downloads.c serve them).
+ */
+#define VIDEO_MEDIA_ROOT	"/media"
 #define VIDEO_DAY		(86400LL * 1000000)
 
 struct store;
@@ -83,9 +86,11 @@ int	 video_create_file(struct store *, const char *, const char *, int,
 
 /* Times: microseconds since the epoch, shown as RFC 3339 with microseconds. */
 int64_t	 stream_now(void);
+/* Unix seconds, fractional: the clock of what hangs off a video. */
+double	 video_now_seconds(void);
 void	 stream_time_iso(int64_t, char[ISO_TIME_LEN]);
 int	 stream_parse_time(const char *, int64_t *);
-/* scheduledDeletion: 30 to 1096 days after the video was created. */
+/* scheduledDeletion: in streamrules' window after the video's creation. */
 int	 stream_check_deletion(int64_t, int64_t, char **);
 
 /* Checks of body fields shared by edit and direct_upload (value not null). */
@@ -94,6 +99,44 @@ int	 stream_check_creator(const cJSON *, char **);
 int	 stream_check_max_duration(const cJSON *, long *, char **);
 int	 stream_check_thumb(const cJSON *, double *, char **);
 int	 stream_check_date(const cJSON *, const char *, int64_t *, char **);
+
+/* ---- the video in a route's path: {account} and {identifier} ------------- */
+
+struct req;
+struct reply;
+
+/* The video, or NULL once the reply says it was not found (404). */
+cJSON	*video_of_path(struct req *, struct reply *);
+/* 1 if the video exists, else 0 once the reply says so. */
+int	 video_path_exists(struct req *, struct reply *);
+/*
+ * The reply to a list of the video's rows: sql binds ?1 the account and ?2
+ * the video; row makes each row's object.
+ */
+void	 video_path_list(struct req *, struct reply *, const char *,
+	     cJSON *(*)(sqlite3_stmt *));
+
+/* ---- a video's bytes over HTTP ------------------------------------------- */
+
+enum video_range {
+	VIDEO_RANGE_NONE,	/* none, or one to ignore: 200, whole */
+	VIDEO_RANGE_OK,		/* one satisfiable range: 206 */
+	VIDEO_RANGE_UNSATISFIABLE	/* 416 */
+};
+
+/*
+ * Read a Range header for a file of size bytes. Only a single bytes range is
+ * served (a-b, a-, -n); several ranges, another unit or bad syntax are
+ * ignored (RFC 9110 14.2 allows that), so the whole file goes out.
+ */
+enum video_range video_range(const char *, uint64_t, uint64_t *, uint64_t *);
+/*
+ * Answer with a file's size bytes from fd (which it closes): the range the
+ * request asks for (206 or 416), else the whole file; a request with
+ * If-Range gets the whole file.
+ */
+void	 video_send_fd(struct req *, struct reply *, int, uint64_t,
+	     const char *);
 
 /* ---- uploads (tus.c, direct.c) ------------------------------------------- */
 
@@ -136,6 +179,15 @@ struct stream_upload {
 
 int	 stream_video_create(struct store *, const char *,
 	     const struct stream_new *, char[HEX32_LEN + 1], char **);
+/*
+ * The optional fields of a new video in a JSON body (a copy's, a clip's):
+ * meta (and the legacy name), creator (or Upload-Creator), allowedOrigins,
+ * requireSignedURLs, thumbnailTimestampPct, watermark, scheduledDeletion
+ * (*deletion, 0: none). *meta is a copy of meta with the name in it
+ * (caller frees). 0, or -1 with a cause.
+ */
+int	 video_new_fields(const cJSON *, struct req *, int64_t,
+	     struct stream_new *, cJSON **, int64_t *, char **);
 /* 1 found, 0 not, -1 store failure; account NULL: any account. */
 int	 stream_upload_get(struct store *, const char *, const char *,
 	     struct stream_upload *);

@@ -23,6 +23,8 @@
 #include "server.h"
 #include "store.h"
 #include "stream.h"
+#include "streamrules.h"
+#include "text.h"
 #include "util.h"
 #include "xmalloc.h"
 
@@ -43,10 +45,6 @@ static const char watermark_get_sql[] =
 	"SELECT body FROM watermark WHERE account = ?1 AND uid = ?2";
 static const char watermark_delete_sql[] =
 	"DELETE FROM watermark WHERE account = ?1 AND uid = ?2";
-
-static const char *const watermark_positions[] = {
-	"upperRight", "upperLeft", "lowerLeft", "lowerRight", "center", NULL
-};
 
 static const unsigned char watermark_png_magic[8] = {
 	0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
@@ -428,13 +426,13 @@ watermark_check_position(const struct multipart *mp,
 		free(s);
 		return (0);
 	}
-	for (i = 0; watermark_positions[i] != NULL; i++) {
-		if (strcmp(s, watermark_positions[i]) == 0) {
-			u->position = watermark_positions[i];
+	for (i = 0; streamrules_positions[i] != NULL; i++) {
+		if (strcmp(s, streamrules_positions[i]) == 0) {
+			u->position = streamrules_positions[i];
 			break;
 		}
 	}
-	if (watermark_positions[i] == NULL) {
+	if (streamrules_positions[i] == NULL) {
 		watermark_quote(s, q, sizeof q);
 		rc = util_fail(cause, "position: '%s' is not one of "
 		    "upperRight, upperLeft, lowerLeft, lowerRight, center", q);
@@ -485,15 +483,15 @@ watermark_validate(const struct multipart *mp, struct watermark_upload *u,
 	size_t	n;
 
 	memset(u, 0, sizeof *u);
-	u->position = watermark_positions[0];
+	u->position = streamrules_positions[0];
 	if (watermark_check_file(mp, u, cause) != 0 ||
 	    watermark_text(mp, "name", &u->name, cause) != 0)
 		goto fail;
 	if (u->name == NULL)
 		u->name = xstrdup("");
-	if ((n = util_chars(u->name)) > WATERMARK_NAME_MAX) {
+	if ((n = text_chars(u->name)) > STREAMRULES_WATERMARK_NAME_MAX) {
 		util_fail(cause, "name: %zu characters is over the limit "
-		    "of %d", n, WATERMARK_NAME_MAX);
+		    "of %d", n, STREAMRULES_WATERMARK_NAME_MAX);
 		goto fail;
 	}
 	if (watermark_check_numbers(mp, u, cause) != 0 ||

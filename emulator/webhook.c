@@ -24,6 +24,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "log.h"
 #include "server.h"
@@ -144,46 +145,17 @@ int
 webhook_url_check(const char *url, char **cause)
 {
 	CURLU		*u;
-	char		*host = NULL;
-	const char	*sep, *why;
-	size_t		 i, n = strlen(url);
+	char		*host = NULL, why[APIRULES_WHY_MAX];
+	const char	*bad;
 	int		 rc = -1;
 
-	if (n == 0) {
-		*cause = xstrdup("must not be empty");
-		return (-1);
-	}
-	if (n > WEBHOOK_URL_MAX) {
-		*cause = xprintf("%zu bytes is over the limit of %d", n,
-		    WEBHOOK_URL_MAX);
-		return (-1);
-	}
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)url[i] <= 0x20 ||
-		    (unsigned char)url[i] >= 0x7f) {
-			*cause = xstrdup("must be ASCII without spaces or "
-			    "control characters (percent-encode them)");
-			return (-1);
-		}
-	}
 	/*
-	 * The scheme and an authority first: libcurl's parser forgives
-	 * "http:/x" and "http:///x" the way a browser bar does; an API field
-	 * should not.
+	 * The API's form first: libcurl's parser forgives "http:/x" and
+	 * "http:///x" the way a browser bar does; an API field should not.
 	 */
-	if ((sep = strstr(url, "://")) == NULL) {
-		*cause = xstrdup("must be an absolute URL such as "
-		    "https://example.com/hook");
-		return (-1);
-	}
-	if (!((sep - url == 4 && strncasecmp(url, "http", 4) == 0) ||
-	    (sep - url == 5 && strncasecmp(url, "https", 5) == 0))) {
-		*cause = xprintf("the scheme must be http or https, not %.*s",
-		    (int)MINIMUM(sep - url, 16), url);
-		return (-1);
-	}
-	if (strchr("/?#", sep[3]) != NULL) {
-		*cause = xstrdup("must name a host");
+	if ((bad = apirules_url_why(url, "https://example.com/hook", why,
+	    sizeof why)) != NULL) {
+		*cause = xstrdup(bad);
 		return (-1);
 	}
 	if ((u = curl_url()) == NULL)
@@ -198,9 +170,9 @@ webhook_url_check(const char *url, char **cause)
 		*cause = xstrdup("must name a host");
 		goto out;
 	}
-	if ((why = webhook_host_forbidden(host)) != NULL) {
+	if ((bad = webhook_host_forbidden(host)) != NULL) {
 		*cause = xprintf("the host %.64s is %s, which webhooks may not "
-		    "reach", host, why);
+		    "reach", host, bad);
 		goto out;
 	}
 	rc = 0;

@@ -10,7 +10,6 @@
 
 #include <cjson/cJSON.h>
 
-#define WEBHOOK_URL_MAX		2048	/* bytes */
 #define WEBHOOK_ATTEMPTS	5
 #define WEBHOOK_SIG_LEN		64	/* hex of HMAC-SHA256 */
 

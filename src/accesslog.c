@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
 
 #include <limits.h>
 #include <stdarg.h>
@@ -416,12 +419,113 @@ accesslog_digits(const char **pp, const char *end, int64_t *v)
 	return (0);
 }
 
+/* At most so many digits in a JSON number we read, and places the
+ * exponent may move its point: far more than any time or count needs. */
+#define ACCESSLOG_NUM_DIGITS	64
+#define ACCESSLOG_NUM_SIZE	(4 * ACCESSLOG_NUM_DIGITS + 8)
+
+/*
+ * The digits of [i0, i1) and [f0, f1) (the whole part and the fraction)
+ * with the point point places from their start, written plainly in out
+ * (ACCESSLOG_NUM_SIZE bytes): "-"? whole ("." fraction)?, the whole part
+ * without leading zeros.
+ */
+static void
+accesslog_shift(int neg, const char *i0, const char *i1, const char *f0,
+    const char *f1, long point, char *out, const char **d, const char **dend)
+{
+	char	digits[2 * ACCESSLOG_NUM_DIGITS], *o = out;
+	size_t	n, k = 0;
+
+	n = (size_t)(i1 - i0);
+	memcpy(digits, i0, n);
+	memcpy(digits + n, f0, (size_t)(f1 - f0));
+	n += (size_t)(f1 - f0);
+	/* The whole part's leading zeros, and the point moved with them. */
+	while (k < n && (long)k < point - 1 && digits[k] == '0')
+		k++;
+	if (neg)
+		*o++ = '-';
+	if (point <= 0) {
+		*o++ = '0';
+		*o++ = '.';
+		for (; point < 0; point++)
+			*o++ = '0';
+	}
+	for (; k < n || (long)k < point; k++) {
+		if ((long)k == point && point > 0 && k < n)
+			*o++ = '.';
+		if (k < n)
+			*o++ = digits[k];
+		else
+			*o++ = '0';
+	}
+	*d = out;
+	*dend = o;
+}
+
+/*
+ * A JSON number (RFC 8259) at s->p, consumed, as plain decimal text
+ * [*d, *dend), its exponent applied (1.7e12 is 1700000000000): its own
+ * text when it has none, else written in out (ACCESSLOG_NUM_SIZE bytes).
+ * -1 when it is no JSON number, -2 when it has too many digits or too
+ * large an exponent for a time or a count.
+ */
+static int
+accesslog_number(struct accesslog_scan *s, char *out, const char **d,
+    const char **dend)
+{
+	const char	*p = s->p, *end = s->end, *i0, *i1, *f0, *f1;
+	long		 exp = 0;
+	int		 neg = 0, eneg = 0;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	i0 = p;
+	if (p < end && *p == '0')
+		p++;
+	else
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	if ((i1 = f0 = f1 = p) == i0)
+		return (-1);
+	if (p < end && *p == '.') {
+		for (f0 = f1 = ++p; f1 < end && *f1 >= '0' && *f1 <= '9'; f1++)
+			continue;
+		if (f1 == f0)
+			return (-1);
+		p = f1;
+	}
+	if (p >= end || (*p != 'e' && *p != 'E')) {
+		*d = s->p;
+		*dend = s->p = (char *)p;
+		return (0);
+	}
+	if (++p < end && (*p == '+' || *p == '-'))
+		eneg = *p++ == '-';
+	if (p >= end || *p < '0' || *p > '9')
+		return (-1);
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (exp <= ACCESSLOG_NUM_DIGITS)
+			exp = exp * 10 + (*p - '0');
+	s->p = (char *)p;
+	if (i1 - i0 > ACCESSLOG_NUM_DIGITS || f1 - f0 > ACCESSLOG_NUM_DIGITS ||
+	    exp > ACCESSLOG_NUM_DIGITS)
+		return (-2);
+	accesslog_shift(neg, i0, i1, f0, f1, (long)(i1 - i0) + (eneg ? -exp :
+	    exp), out, d, dend);
+	return (0);
+}
+
 /* An integer field: a JSON number or a string of digits. */
 static int
 accesslog_int(struct accesslog_scan *s, const char *name, int64_t *out)
 {
-	const char	*p;
-	char		*str;
+	const char	*p, *d, *dend, *start;
+	char		*str, num[ACCESSLOG_NUM_SIZE];
+	int		 rv;
 
 	if (accesslog_is_null(s))
 		return (0);
@@ -435,12 +539,21 @@ accesslog_int(struct accesslog_scan *s, const char *name, int64_t *out)
 			    name));
 		return (0);
 	}
-	p = s->p;
-	if (accesslog_digits(&p, s->end, out) != 0 || (p < s->end &&
-	    (*p == '.' || *p == 'e' || *p == 'E')))
-		return (accesslog_fail(s, "%s is not a whole number", name));
-	s->p += p - s->p;
-	return (0);
+	/* 4.04e2 and 404.0 are whole numbers too, as JSON writes them. */
+	start = s->p;
+	if ((rv = accesslog_number(s, num, &d, &dend)) == -1)
+		return (accesslog_fail(s, "%s is not a JSON number", name));
+	p = d;
+	if (rv == 0 && accesslog_digits(&p, dend, out) == 0 && p < dend &&
+	    *p == '.')
+		for (p++; p < dend && *p == '0'; p++)
+			continue;
+	if (rv == 0 && p == dend)
+		return (0);
+	s->p = (char *)start;
+	if (rv != 0 || p == d)
+		return (accesslog_fail(s, "%s is negative or too large", name));
+	return (accesslog_fail(s, "%s is not a whole number", name));
 }
 
 /*
@@ -484,11 +597,11 @@ accesslog_epoch(const char *p, const char *end, int64_t *ns)
 static int
 accesslog_time(struct accesslog_scan *s, int64_t *ns)
 {
-	const char	*start = s->p;
-	char		*str;
+	const char	*start = s->p, *d, *dend;
+	char		*str, num[ACCESSLOG_NUM_SIZE];
 	int64_t		 sec;
 	long		 frac;
-	int		 digits;
+	int		 digits, rv;
 
 	if (*s->p == '"') {
 		if (accesslog_string(s, &str) != 0)
@@ -502,12 +615,14 @@ accesslog_time(struct accesslog_scan *s, int64_t *ns)
 		*ns = sec * ACCESSLOG_NS + frac;
 		return (0);
 	}
-	while (s->p < s->end && ((*s->p >= '0' && *s->p <= '9') ||
-	    *s->p == '.'))
-		s->p++;
-	if (accesslog_epoch(start, s->p, ns) != 0)
+	if ((rv = accesslog_number(s, num, &d, &dend)) == -1)
+		return (accesslog_fail(s, "%s", "EdgeStartTimestamp is not a "
+		    "JSON number"));
+	if (rv != 0 || accesslog_epoch(d, dend, ns) != 0) {
+		s->p = (char *)start;
 		return (accesslog_fail(s, "%s", "EdgeStartTimestamp is no "
 		    "time since the epoch"));
+	}
 	return (0);
 }
 
@@ -918,6 +1033,15 @@ accesslog_absolute(struct accesslog_record *r, char *uri)
 }
 
 static int
+accesslog_is_ip(const char *s)
+{
+	unsigned char	addr[16];
+
+	return (inet_pton(AF_INET, s, addr) == 1 ||
+	    inet_pton(AF_INET6, s, addr) == 1);
+}
+
+static int
 accesslog_combined(struct accesslog_scan *s, const struct accesslog_options *o,
     struct accesslog_record *r)
 {
@@ -929,6 +1053,12 @@ accesslog_combined(struct accesslog_scan *s, const struct accesslog_options *o,
 	    accesslog_token(&s->p, s->end) == NULL ||
 	    accesslog_token(&s->p, s->end) == NULL)
 		return (accesslog_fail(s, "%s", "not the combined log format"));
+	/* Else a host name or "unix:" would count as a client of its own. */
+	if (!accesslog_is_ip(r->ip)) {
+		s->p = (char *)r->ip;
+		return (accesslog_fail(s, "%s", "a client address that is not "
+		    "an IPv4 or IPv6 address"));
+	}
 	if (s->p >= s->end || *s->p != '[' ||
 	    (close = memchr(s->p, ']', (size_t)(s->end - s->p))) == NULL)
 		return (accesslog_fail(s, "%s", "no [time]"));

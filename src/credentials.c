@@ -2,7 +2,8 @@
  * A profile's API token: CLOUDFLARE_API_TOKEN, or the profile's token,
  * token_file (its first line, from a private file) or token_command (the
  * first line it prints, within a timeout, its whole process group killed
- * past it). No copy of a token is left behind and no message holds one.
+ * past it or soon after that line). No copy of a token is left behind and
+ * no message holds one.
  */
 #include "config.h"
 
@@ -42,6 +43,12 @@ extern char **environ;
  * environment variable shortens it for tests.
  */
 #define CONFIG_COMMAND_TIMEOUT_MS	10000L
+/*
+ * After its first line, how long a command may take to exit and say it
+ * failed, and how often its end is looked for meanwhile.
+ */
+#define CONFIG_COMMAND_GRACE_MS		1000L
+#define CONFIG_COMMAND_TICK_MS		10L
 #define CONFIG_COMMAND_TIMEOUT_ENV	"EDGETUI_TOKEN_COMMAND_TIMEOUT_MS"
 
 void
@@ -189,7 +196,9 @@ struct config_run {
 	struct config_pipe	 out;
 	struct config_pipe	 err;
 	int			 status;
+	int			 exited;	/* status holds its end */
 	int			 timed_out;	/* killed at the deadline */
+	int			 line_taken;	/* killed after its line */
 	long			 timeout_ms;
 };
 
@@ -264,13 +273,9 @@ config_now_ms(void)
 	return ((long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
-/* Past the deadline: end the command's whole group, and its pipes. */
 static void
-config_kill(struct config_run *run, pid_t pid)
+config_close_pipes(struct config_run *run)
 {
-	run->timed_out = 1;
-	(void)kill(-pid, SIGKILL);
-	(void)kill(pid, SIGKILL);
 	if (run->out.fd != -1)
 		close(run->out.fd);
 	if (run->err.fd != -1)
@@ -278,19 +283,57 @@ config_kill(struct config_run *run, pid_t pid)
 	run->out.fd = run->err.fd = -1;
 }
 
-/* Collect both pipes until they close or the deadline passes. */
+/* End the command's whole group, and its pipes. */
+static void
+config_kill(struct config_run *run, pid_t pid)
+{
+	(void)kill(-pid, SIGKILL);
+	(void)kill(pid, SIGKILL);
+	config_close_pipes(run);
+}
+
+/* Whether the first line of output has come, its newline with it. */
+static int
+config_have_line(const struct config_run *run)
+{
+	return (memchr(run->out.data, '\n', run->out.len) != NULL);
+}
+
+/*
+ * Collect both pipes until they close or the deadline passes. Once the
+ * first line has come, the command's end is not waited for past it: a
+ * background process may hold the pipes open (cmd & echo TOKEN), or the
+ * command may go on (echo TOKEN; exec agent). Its exit, when it comes
+ * within CONFIG_COMMAND_GRACE_MS of the line, still says whether it failed.
+ */
 static void
 config_collect(struct config_run *run, pid_t pid, long deadline)
 {
 	struct pollfd	pfd[2];
-	long		left;
+	long		now, left, grace = -1;
 	int		n;
 
 	while (run->out.fd != -1 || run->err.fd != -1) {
-		if ((left = deadline - config_now_ms()) <= 0) {
+		now = config_now_ms();
+		if (grace < 0 && config_have_line(run))
+			grace = now + CONFIG_COMMAND_GRACE_MS;
+		if (grace >= 0 && waitpid(pid, &run->status, WNOHANG) == pid) {
+			run->exited = 1;
+			return;
+		}
+		if (grace >= 0 && now >= MINIMUM(grace, deadline)) {
+			run->line_taken = 1;
 			config_kill(run, pid);
 			return;
 		}
+		if ((left = deadline - now) <= 0) {
+			run->timed_out = 1;
+			config_kill(run, pid);
+			return;
+		}
+		/* With the line, look for the command's end now and then. */
+		if (grace >= 0)
+			left = MINIMUM(left, CONFIG_COMMAND_TICK_MS);
 		pfd[0].fd = run->out.fd;
 		pfd[1].fd = run->err.fd;
 		pfd[0].events = pfd[1].events = POLLIN;
@@ -307,20 +350,55 @@ config_collect(struct config_run *run, pid_t pid, long deadline)
 }
 
 /*
+ * The command's end, its pipes closed or left: waited for until the
+ * deadline (or the grace after its line), then its group killed.
+ */
+static int
+config_wait(struct config_run *run, pid_t pid, long deadline, char **why)
+{
+	struct timespec	tick = { 0, CONFIG_COMMAND_TICK_MS * 1000 * 1000 };
+	pid_t		w;
+	int		killed = run->timed_out || run->line_taken;
+
+	if (!killed && config_have_line(run))
+		deadline = MINIMUM(deadline, config_now_ms() +
+		    CONFIG_COMMAND_GRACE_MS);
+	for (;;) {
+		w = waitpid(pid, &run->status, killed ? 0 : WNOHANG);
+		if (w == pid)
+			break;
+		if (w == -1 && errno != EINTR) {
+			xasprintf(why, "waitpid: %s", strerror(errno));
+			return (-1);
+		}
+		if (w == 0 && config_now_ms() >= deadline) {
+			run->line_taken = config_have_line(run);
+			run->timed_out = !run->line_taken;
+			config_kill(run, pid);
+			killed = 1;
+		} else if (w == 0)
+			nanosleep(&tick, NULL);
+	}
+	if (killed)
+		(void)kill(-pid, SIGKILL);	/* what it left behind */
+	return (0);
+}
+
+/*
  * Run command with /bin/sh -c, stdin from /dev/null, and collect its
- * output until it closes both pipes; then wait for it, killing its
- * process group if it is not over by the deadline (run->timed_out).
- * Fails only when the command could not be run or waited for (with *why).
+ * output until it closes both pipes or its first line has come; then wait
+ * for it, killing its process group if it is not over by the deadline
+ * (run->timed_out) or soon after its line (run->line_taken). Fails only
+ * when the command could not be run or waited for (with *why).
  */
 static int
 config_run(const char *command, char *const *env, struct config_run *run,
     char **why)
 {
-	struct timespec	tick = { 0, 10 * 1000 * 1000 };
 	const char	*v;
 	long		deadline, timeout = CONFIG_COMMAND_TIMEOUT_MS;
-	int		outp[2], errp[2], error, killed = 0;
-	pid_t		pid, w;
+	int		outp[2], errp[2], error;
+	pid_t		pid;
 
 	if ((v = config_env_get(env, CONFIG_COMMAND_TIMEOUT_ENV)) != NULL &&
 	    atol(v) > 0)
@@ -348,32 +426,17 @@ config_run(const char *command, char *const *env, struct config_run *run,
 	run->out.fd = outp[0];
 	run->err.fd = errp[0];
 	if (error != 0) {
-		close(run->out.fd);
-		close(run->err.fd);
+		config_close_pipes(run);
 		xasprintf(why, "cannot run /bin/sh: %s", strerror(error));
 		return (-1);
 	}
-
 	deadline = config_now_ms() + timeout;
 	config_collect(run, pid, deadline);
-	/* It may close its output and still not exit. */
-	for (;;) {
-		w = waitpid(pid, &run->status, killed ? 0 : WNOHANG);
-		if (w == pid)
-			break;
-		if (w == -1 && errno != EINTR) {
-			xasprintf(why, "waitpid: %s", strerror(errno));
-			return (-1);
-		}
-		if (w == 0 && config_now_ms() >= deadline) {
-			config_kill(run, pid);
-			killed = 1;
-		} else if (w == 0)
-			nanosleep(&tick, NULL);
-	}
-	if (run->timed_out)
-		(void)kill(-pid, SIGKILL);	/* what it left behind */
-	return (0);
+	/* Ended after its line: what it left behind runs on, unread. */
+	config_close_pipes(run);
+	if (run->exited)
+		return (0);
+	return (config_wait(run, pid, deadline, why));
 }
 
 /* The first line of a command's stderr, made printable, for a message. */
@@ -421,12 +484,15 @@ config_token_command(const struct config_profile *prof, char *const *env,
 	}
 	/*
 	 * A command that kept printing dies when we stop reading: of SIGPIPE,
-	 * or with 128 + SIGPIPE from the shell that ran it.
+	 * or with 128 + SIGPIPE from the shell that ran it. One that did not
+	 * end soon after its line was ended, as it had done its part.
 	 */
 	status = run.status;
 	if (run.out.cut && ((WIFSIGNALED(status) && WTERMSIG(status) ==
 	    SIGPIPE) || (WIFEXITED(status) && WEXITSTATUS(status) ==
 	    128 + SIGPIPE)))
+		status = 0;
+	if (run.line_taken)
 		status = 0;
 	if (WIFSIGNALED(status)) {
 		xasprintf(cause, "%s was killed by signal %d (%s)", what,

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 
@@ -306,25 +307,86 @@ edit_write_file(const char *path, const char *text, char **cause)
 
 /* ---- the text ----------------------------------------------------------- */
 
+/*
+ * error with each "line N" of the text as saved (N past the dropped
+ * block of dropped lines) moved by shift: the line in the file as shown.
+ */
+static void
+edit_comment_lines(struct buf *b, const char *error, size_t len,
+    size_t dropped, long shift)
+{
+	const char	*p = error, *end = error + len, *at;
+	char		*num_end;
+	unsigned long	 n;
+
+	while (p < end && (at = memmem(p, (size_t)(end - p), "line ", 5)) !=
+	    NULL) {
+		at += 5;
+		buf_add(b, p, (size_t)(at - p));
+		p = at;
+		if (at >= end || *at < '0' || *at > '9')
+			continue;
+		n = strtoul(at, &num_end, 10);
+		if (num_end > end)
+			num_end = (char *)end;
+		if (n > dropped && (long)n + shift > 0)
+			buf_addf(b, "%ld", (long)n + shift);
+		else
+			buf_add(b, at, (size_t)(num_end - at));
+		p = num_end;
+	}
+	buf_add(b, p, (size_t)(end - p));
+}
+
+/* Lines of text: those its newlines end, and a last one without. */
+static size_t
+edit_count_lines(const char *text, size_t len)
+{
+	size_t	n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return (n + (len > 0 && text[len - 1] != '\n'));
+}
+
 char *
 edit_with_comment(const char *text, const char *error)
 {
 	struct buf	 b = BUF_INITIALIZER;
 	const char	*p = text, *nl;
+	size_t		 dropped = 0, lines, len;
+	long		 shift;
+	int		 folded = 0;
 
 	/* Drop a leading block of our own comments from the last round. */
 	while (strncmp(p, "# ", 2) == 0 || strncmp(p, "#\n", 2) == 0) {
+		dropped++;
 		if ((nl = strchr(p, '\n')) == NULL) {
 			p += strlen(p);
 			break;
 		}
 		p = nl + 1;
 	}
-	buf_adds(&b, "# edgetui: the change was not applied:\n");
+	/* A reason that says "not applied" itself ends the header's line. */
+	if (strncasecmp(error, "not applied", 11) == 0 &&
+	    (error[11] == ':' || error[11] == ',')) {
+		folded = 1;
+		error += 11;
+	}
+	/* Its lines move by the block's: header, reason, the closing two. */
+	lines = edit_count_lines(error, strlen(error));
+	shift = (long)(1 + lines - (size_t)folded + 2) - (long)dropped;
+	buf_adds(&b, "# edgetui: the change was not applied");
+	if (!folded)
+		buf_adds(&b, ":\n");
 	for (; *error != '\0'; error = nl + 1) {
 		nl = strchr(error, '\n');
-		buf_addf(&b, "#   %.*s\n", nl == NULL ? (int)strlen(error) :
-		    (int)(nl - error), error);
+		len = nl == NULL ? strlen(error) : (size_t)(nl - error);
+		if (!folded)
+			buf_adds(&b, "#   ");
+		folded = 0;
+		edit_comment_lines(&b, error, len, dropped, shift);
+		buf_addc(&b, '\n');
 		if (nl == NULL)
 			break;
 	}
@@ -686,26 +748,10 @@ edit_path_expand(const char *path)
 char *
 edit_base64_decode(const char *text, size_t *lenp, char **cause)
 {
-	char		*clean, *out;
-	size_t		 n = 0, i;
+	char	*out;
 
-	/* The API's is one line; a pasted one may be wrapped. */
-	clean = xmalloc(strlen(text) + 1);
-	for (i = 0; text[i] != '\0'; i++) {
-		if (strchr(" \t\r\n", text[i]) == NULL)
-			clean[n++] = text[i];
-	}
-	clean[n] = '\0';
-	if (n == 0 || n % 4 != 0) {
-		free(clean);
-		*cause = xstrdup("not base64 (its length is not a multiple "
-		    "of 4)");
-		return (NULL);
-	}
-	out = encode_base64_decode(clean, n, lenp);
-	explicit_bzero(clean, n);
-	free(clean);
-	if (out == NULL)
+	if ((out = encode_base64_decode_text(text, strlen(text),
+	    lenp)) == NULL)
 		*cause = xstrdup("not base64");
 	return (out);
 }

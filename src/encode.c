@@ -1,12 +1,14 @@
 /* Byte encodings both programs share: hex digits and base64 (OpenSSL's). */
 #include "config.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 
 #include <openssl/evp.h>
 
+#include "compat.h"
 #include "encode.h"
 #include "log.h"
 #include "xmalloc.h"
@@ -74,4 +76,21 @@ encode_base64_decode(const char *s, size_t n, size_t *lenp)
 	if (lenp != NULL)
 		*lenp = (size_t)got;
 	return ((char *)out);
+}
+
+char *
+encode_base64_decode_text(const char *text, size_t len, size_t *lenp)
+{
+	char	*clean, *out;
+	size_t	 n = 0, i;
+
+	clean = xmalloc(len + 1);
+	for (i = 0; i < len; i++) {
+		if (!isspace((unsigned char)text[i]))
+			clean[n++] = text[i];
+	}
+	out = n > 0 ? encode_base64_decode(clean, n, lenp) : NULL;
+	explicit_bzero(clean, n);
+	free(clean);
+	return (out);
 }

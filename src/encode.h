@@ -14,5 +14,11 @@ char		*encode_base64(const void *, size_t);
  * tells), allocated; NULL if they are not.
  */
 char		*encode_base64_decode(const char *, size_t, size_t *);
+/*
+ * The same of text that may be wrapped, as the API's base64 is when it
+ * was pasted (the API's own is one line): blanks and line breaks are
+ * skipped; NULL when nothing else is there. The copy made is scrubbed.
+ */
+char		*encode_base64_decode_text(const char *, size_t, size_t *);
 
 #endif

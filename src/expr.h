@@ -68,11 +68,40 @@ int		 expr_check(const char *, const struct expr_options *,
 /* Canonical text (stable: fmt(parse(fmt(x))) == fmt(x)); caller frees. */
 char		*expr_format(const struct expr *);
 
+/* How expr_format_fit wrote an expression. */
+enum expr_fmt_form {
+	EXPR_FMT_CANONICAL,	/* as expr_format writes it */
+	EXPR_FMT_SHORT,		/* && ~ ==, the shortest names, no spaces */
+	EXPR_FMT_AS_WRITTEN	/* the text as given to expr_parse */
+};
+
+/*
+ * What the CLI's fmt and the console's format key write: the canonical
+ * text where it fits in EXPR_MAX_LENGTH characters (its words are longer
+ * than the symbols), else the short form where that fits, else the text
+ * as written. So it is taken wherever the expression was (expr_check),
+ * and formatting it again gives it back. *form (may be NULL) says which.
+ * Caller frees.
+ */
+char		*expr_format_fit(const struct expr *, enum expr_fmt_form *);
+/* Why a form other than the canonical one was written, for a note. */
+const char	*expr_fmt_form_note(enum expr_fmt_form);
+
 /* The source text as given to expr_parse. */
 const char	*expr_text(const struct expr *);
 
-/* "expression:1:COL: MESSAGE\n<text>\n<caret under COL>\n"; caller frees. */
+/*
+ * "expression:LINE:COL: MESSAGE\n<the line>\n<caret under COL>\n", LINE
+ * and COL within the text's lines (err's column counts a newline as a
+ * character); caller frees.
+ */
 char		*expr_error_render(const char *text, const struct expr_error *);
+/* The error's line and column in text (both 1-based). */
+void		 expr_error_place(const char *text, const struct expr_error *,
+		     int *line, int *col);
+/* "column 5", or "line 2, column 5" for text of several lines; caller
+ * frees. */
+char		*expr_error_where(const char *text, const struct expr_error *);
 
 /*
  * A request as the rules see it. Set it from a method and URL, then add what
@@ -112,8 +141,24 @@ void	 expr_request_set_status(struct expr_request *, int);
 void	 expr_request_add_response_header(struct expr_request *,
 	     const char *name, const char *value);
 
-/* 1 true, 0 false. Allocates nothing once the request object is warm. */
-int	 expr_eval(const struct expr *, struct expr_request *);
+/* Whether a status or a response header was set: the response is known. */
+int	 expr_request_has_response(const struct expr_request *);
+
+/* A value: of an expression, and of each node explain reports. */
+enum expr_value {
+	EXPR_FALSE = 0, EXPR_TRUE = 1, EXPR_MISSING = 2,
+	/* depends on what is not known here (a named list), or a regex
+	 * reached its matching limits */
+	EXPR_UNKNOWN = 3
+};
+
+/*
+ * EXPR_TRUE (1) or EXPR_FALSE (0); EXPR_UNKNOWN when the answer depends on
+ * a regex whose matching reached PCRE2's limits (the service's engine has
+ * none: the rule may match there), which is rare (expr_request.c).
+ * Allocates nothing once the request object is warm.
+ */
+enum expr_value	 expr_eval(const struct expr *, struct expr_request *);
 
 /*
  * The same result as expr_eval, remembered by the values of the fields the
@@ -125,7 +170,7 @@ struct expr_memo;
 
 struct expr_memo	*expr_memo_new(const struct expr *);
 void			 expr_memo_free(struct expr_memo *);
-int			 expr_eval_memo(struct expr_memo *,
+enum expr_value		 expr_eval_memo(struct expr_memo *,
 			     struct expr_request *);
 /*
  * One memo for up to 64 expressions (those that read the same fields, as
@@ -135,6 +180,9 @@ int			 expr_eval_memo(struct expr_memo *,
 struct expr_memo	*expr_memo_new_set(const struct expr *const *, size_t);
 uint64_t		 expr_eval_memo_set(struct expr_memo *,
 			     struct expr_request *);
+/* Of the last expr_eval_memo_set: bit i set when expression i's value
+ * was EXPR_UNKNOWN (its bit in the result is then 0). */
+uint64_t		 expr_memo_unknown(const struct expr_memo *);
 int			 expr_memo_same_fields(const struct expr *,
 			     const struct expr *);
 /* Start reading the memo's place for the request, to be looked up by the
@@ -148,8 +196,6 @@ void			 expr_memo_prefetch(struct expr_memo *,
  * value. Comparisons carry the left value as seen ("missing" when absent),
  * so a user sees which part failed.
  */
-enum expr_value { EXPR_FALSE = 0, EXPR_TRUE = 1, EXPR_MISSING = 2 };
-
 struct expr_step {
 	int		 depth;		/* 0 = the whole expression */
 	int		 column;	/* 1-based start in the source */
@@ -162,8 +208,47 @@ struct expr_step {
 typedef void	(*expr_step_fn)(const struct expr_step *, void *);
 
 /* Evaluates as expr_eval does, calling fn for each node; returns the value. */
-int	 expr_explain(const struct expr *, struct expr_request *,
-	     expr_step_fn, void *);
+enum expr_value	 expr_explain(const struct expr *, struct expr_request *,
+		     expr_step_fn, void *);
+
+/*
+ * What an expression reads that this program cannot know: named lists
+ * ($name, kept in the account) and the response (a counting expression's
+ * http.response.*, known only when the request says it).
+ *
+ * expr_lists: the lists an expression names, each once, in source order:
+ * up to max names (into the expression) in names; returns how many there
+ * are.
+ */
+size_t	 expr_lists(const struct expr *, const char **, size_t);
+/* Whether it reads an http.response.* field. */
+int	 expr_reads_response(const struct expr *);
+/*
+ * expr_eval when its lists are not known: EXPR_TRUE or EXPR_FALSE when the
+ * value is the same whatever each list holds, else EXPR_UNKNOWN. With no
+ * list it is expr_eval.
+ */
+enum expr_value	 expr_eval_lists(const struct expr *, struct expr_request *);
+/*
+ * expr_explain the same way: a node whose value depends on the lists is
+ * EXPR_UNKNOWN. Returns the whole expression's value.
+ */
+enum expr_value	 expr_explain_lists(const struct expr *,
+		     struct expr_request *, expr_step_fn, void *);
+
+/*
+ * Warnings: text the language takes that most likely does not do what was
+ * meant, such as a method in lower case (methods are upper case) or a
+ * header name with capitals (the map's keys are lower case). Up to max
+ * into w, in source order; returns how many there are.
+ */
+struct expr_warning {
+	int	 column;	/* 1-based, as expr_error's */
+	int	 length;
+	char	 message[256];
+};
+
+size_t	 expr_warnings(const struct expr *, struct expr_warning *, size_t);
 
 /*
  * The scheme, for completion and help: fields and functions with their

@@ -357,6 +357,8 @@ struct expr_field_info {
 const struct expr_field_info	*expr_field_lookup(const char *, size_t);
 const struct expr_field_info	*expr_field_info(enum expr_field);
 const char			*expr_field_name(enum expr_field);
+/* Its shortest name, a deprecated one perhaps (cf.client.bot). */
+const char			*expr_field_short_name(enum expr_field);
 const char			*expr_func_name(enum expr_func);
 enum expr_func			 expr_func_lookup(const char *, size_t);
 const char			*expr_op_name(enum expr_op);

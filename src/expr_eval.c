@@ -39,7 +39,7 @@ struct ev_ctx {
 	const char		**seen;
 };
 
-static int	ev_bool(struct ev_ctx *, const struct expr_node *);
+static enum expr_value	ev_bool(struct ev_ctx *, const struct expr_node *);
 static void	ev_value(struct ev_ctx *, const struct expr_node *,
 		    struct expr_val *);
 
@@ -232,25 +232,21 @@ ev_order(const struct expr_val *v, const struct expr_lit *lit, int *ok)
 	return (0);
 }
 
-static int
+/* EXPR_TRUE, EXPR_FALSE, or EXPR_UNKNOWN when matching reached PCRE2's
+ * limits (expr_request_regex). */
+static enum expr_value
 ev_matches(struct ev_ctx *ctx, const pcre2_code *re, const char *p,
     size_t n)
 {
-	pcre2_match_data	*md;
-	pcre2_match_context	*mc;
+	int	r;
 
-	if (re == NULL ||
-	    (md = expr_request_match_data(ctx->rq, ctx->e->max_ovector)) ==
-	    NULL || (mc = expr_request_match_context(ctx->rq)) == NULL)
-		return (0);
-	/*
-	 * A result of 0 is a match whose captures did not all fit. A pattern
-	 * that reaches the match limits (PCRE2 backtracks; the service's
-	 * engine does not) counts as not matching.
-	 */
-	return (pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, mc) >= 0);
+	if (re == NULL)
+		return (EXPR_FALSE);
+	r = expr_request_regex(ctx->rq, re, p, n, ctx->e->max_ovector);
+	return (r < 0 ? EXPR_UNKNOWN : r ? EXPR_TRUE : EXPR_FALSE);
 }
 
+/* 1 true, 0 false, EXPR_UNKNOWN a regex that reached its limits. */
 static int
 ev_compare(struct ev_ctx *ctx, const struct expr_node *n,
     const struct expr_val *v)
@@ -280,8 +276,8 @@ ev_compare(struct ev_ctx *ctx, const struct expr_node *n,
 		    memmem(v->u.s.p, v->u.s.n, rhs->lit.s, rhs->lit.len) !=
 		    NULL));
 	case EXPR_OP_MATCHES:
-		return (v->kind == EXPR_V_BYTES &&
-		    ev_matches(ctx, rhs->re, v->u.s.p, v->u.s.n));
+		return (v->kind == EXPR_V_BYTES ? (int)ev_matches(ctx, rhs->re,
+		    v->u.s.p, v->u.s.n) : 0);
 	case EXPR_OP_WILDCARD:
 	case EXPR_OP_STRICT_WILDCARD:
 		return (v->kind == EXPR_V_BYTES &&
@@ -289,9 +285,9 @@ ev_compare(struct ev_ctx *ctx, const struct expr_node *n,
 	case EXPR_OP_IN:
 		return (ev_in(&rhs->set, v));
 	case EXPR_OP_IN_LIST:
-		/* Named lists live in the account; a request alone cannot
-		 * be in one. */
-		return (0);
+		/* Named lists live in the account and are not read here:
+		 * what the caller assumes (expr_unknown.c). */
+		return (expr_request_in_list(ctx->rq, rhs->list));
 	case EXPR_OP_BITAND:
 		return (v->kind == EXPR_V_INT && (v->u.i & rhs->lit.i) != 0);
 	default:
@@ -424,6 +420,8 @@ ev_call(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *out)
 static void
 ev_value(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *v)
 {
+	enum expr_value	b;
+
 	switch (n->kind) {
 	case EXPR_N_LIT:
 		ev_lit(&n->lit, v);
@@ -436,8 +434,13 @@ ev_value(struct ev_ctx *ctx, const struct expr_node *n, struct expr_val *v)
 		ev_index(ctx, n, 0, n->nidx, v);
 		return;
 	default:
+		/* A value no regex could decide is not one. */
+		if ((b = ev_bool(ctx, n)) == EXPR_UNKNOWN) {
+			ev_missing(v);
+			return;
+		}
 		v->kind = EXPR_V_BOOL;
-		v->u.b = ev_bool(ctx, n);
+		v->u.b = b == EXPR_TRUE;
 		return;
 	}
 }
@@ -537,22 +540,30 @@ ev_record(struct ev_ctx *ctx, const struct expr_node *n, enum expr_value val,
 
 /* ---- logic -------------------------------------------------------------- */
 
-static int
+/*
+ * A node's value is EXPR_TRUE, EXPR_FALSE or EXPR_UNKNOWN (a regex whose
+ * matching reached its limits, expr_request_regex). Logic on unknown is
+ * Kleene's: false and unknown is false, true or unknown is true, and
+ * otherwise unknown stays unknown, so an answer that does not depend on
+ * the regex is still given.
+ */
+static enum expr_value
 ev_cmp(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	struct expr_val	v;
-	int		r;
+	struct expr_val		v;
+	enum expr_value		r;
 
 	ev_value(ctx, n->lhs, &v);
-	r = v.kind != EXPR_V_MISSING && ev_compare(ctx, n, &v);
+	r = v.kind == EXPR_V_MISSING ? EXPR_FALSE :
+	    (enum expr_value)ev_compare(ctx, n, &v);
 	if (ctx->explain)
-		ev_record(ctx, n, v.kind == EXPR_V_MISSING ? EXPR_MISSING :
-		    r ? EXPR_TRUE : EXPR_FALSE, ev_seen_text(ctx, &v));
+		ev_record(ctx, n, v.kind == EXPR_V_MISSING ? EXPR_MISSING : r,
+		    ev_seen_text(ctx, &v));
 	return (r);
 }
 
 /* A Bool standing bare: a field (ssl) or a call (starts_with(...)). */
-static int
+static enum expr_value
 ev_bare(struct ev_ctx *ctx, const struct expr_node *n)
 {
 	struct expr_val	v, first;
@@ -569,72 +580,93 @@ ev_bare(struct ev_ctx *ctx, const struct expr_node *n)
 		ev_record(ctx, n, v.kind == EXPR_V_MISSING ? EXPR_MISSING :
 		    r ? EXPR_TRUE : EXPR_FALSE, ev_seen_text(ctx, &first));
 	}
-	return (r);
+	return (r ? EXPR_TRUE : EXPR_FALSE);
 }
 
-static int
+static enum expr_value
 ev_quant(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	size_t	 i, saved_elem = ctx->elem;
-	ssize_t	 count;
-	int	 saved_mapping = ctx->mapping, any = n->kind == EXPR_N_ANY;
-	int	 r = !any;
+	size_t		 i, saved_elem = ctx->elem;
+	ssize_t		 count;
+	int		 saved_mapping = ctx->mapping;
+	enum expr_value	 decides, r, v;
 
+	/* any() is decided by a true element, all() by a false one. */
+	decides = n->kind == EXPR_N_ANY ? EXPR_TRUE : EXPR_FALSE;
+	r = decides == EXPR_TRUE ? EXPR_FALSE : EXPR_TRUE;
 	/* all() is true on an empty array, false when there is none. */
 	if ((count = ev_count(ctx, n)) == -1)
-		return (0);
+		return (EXPR_FALSE);
 	ctx->mapping = 1;
 	for (i = 0; i < (size_t)count; i++) {
 		ctx->elem = i;
-		if (ev_bool(ctx, n->kids[0]) == any) {
+		if ((v = ev_bool(ctx, n->kids[0])) == decides) {
 			/* Explain keeps the deciding element's values. */
-			r = any;
+			r = decides;
 			break;
 		}
+		if (v == EXPR_UNKNOWN)
+			r = EXPR_UNKNOWN;
 	}
 	ctx->elem = saved_elem;
 	ctx->mapping = saved_mapping;
 	return (r);
 }
 
-static int
+/* and, or: the kids in order, until one decides (all of them, to explain). */
+static enum expr_value
+ev_chain(struct ev_ctx *ctx, const struct expr_node *n, enum expr_value decides)
+{
+	enum expr_value	r, v;
+	size_t		i;
+
+	r = decides == EXPR_TRUE ? EXPR_FALSE : EXPR_TRUE;
+	for (i = 0; i < n->nkids; i++) {
+		if ((v = ev_bool(ctx, n->kids[i])) == decides) {
+			r = decides;
+			if (!ctx->explain)
+				break;
+		} else if (v == EXPR_UNKNOWN && r != decides)
+			r = EXPR_UNKNOWN;
+	}
+	return (r);
+}
+
+static enum expr_value
 ev_logic(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	size_t	i;
-	int	r;
+	enum expr_value	r, v;
+	size_t		i;
 
 	switch (n->kind) {
 	case EXPR_N_OR:
-		for (r = 0, i = 0; i < n->nkids; i++)
-			if (ev_bool(ctx, n->kids[i])) {
-				r = 1;
-				if (!ctx->explain)
-					break;
-			}
-		return (r);
+		return (ev_chain(ctx, n, EXPR_TRUE));
 	case EXPR_N_AND:
-		for (r = 1, i = 0; i < n->nkids; i++)
-			if (!ev_bool(ctx, n->kids[i])) {
-				r = 0;
-				if (!ctx->explain)
-					break;
-			}
-		return (r);
+		return (ev_chain(ctx, n, EXPR_FALSE));
 	case EXPR_N_XOR:
-		for (r = 0, i = 0; i < n->nkids; i++)
-			r ^= ev_bool(ctx, n->kids[i]);
+		for (r = EXPR_FALSE, i = 0; i < n->nkids; i++) {
+			v = ev_bool(ctx, n->kids[i]);
+			if (v == EXPR_UNKNOWN || r == EXPR_UNKNOWN)
+				r = EXPR_UNKNOWN;
+			else
+				r = r != v ? EXPR_TRUE : EXPR_FALSE;
+		}
 		return (r);
 	case EXPR_N_NOT:
-		return (n->nkids > 0 && !ev_bool(ctx, n->kids[0]));
+		if (n->nkids == 0)
+			return (EXPR_FALSE);
+		v = ev_bool(ctx, n->kids[0]);
+		return (v == EXPR_UNKNOWN ? v : v == EXPR_TRUE ? EXPR_FALSE :
+		    EXPR_TRUE);
 	default:
-		return (0);
+		return (EXPR_FALSE);
 	}
 }
 
-static int
+static enum expr_value
 ev_bool(struct ev_ctx *ctx, const struct expr_node *n)
 {
-	int	r;
+	enum expr_value	r;
 
 	switch (n->kind) {
 	case EXPR_N_CMP:
@@ -642,7 +674,7 @@ ev_bool(struct ev_ctx *ctx, const struct expr_node *n)
 	case EXPR_N_VALUE:
 		return (ev_bare(ctx, n));
 	case EXPR_N_TRUE:
-		r = 1;
+		r = EXPR_TRUE;
 		break;
 	case EXPR_N_ANY:
 	case EXPR_N_ALL:
@@ -655,20 +687,20 @@ ev_bool(struct ev_ctx *ctx, const struct expr_node *n)
 		r = ev_logic(ctx, n);
 		break;
 	default:
-		r = 0;
+		r = EXPR_FALSE;
 		break;
 	}
-	ev_record(ctx, n, r ? EXPR_TRUE : EXPR_FALSE, NULL);
+	ev_record(ctx, n, r, NULL);
 	return (r);
 }
 
-int
+enum expr_value
 expr_eval(const struct expr *e, struct expr_request *rq)
 {
 	struct ev_ctx	ctx;
 
 	if (e == NULL || e->root == NULL)
-		return (0);
+		return (EXPR_FALSE);
 	memset(&ctx, 0, sizeof ctx);
 	ctx.rq = rq;
 	ctx.e = e;
@@ -726,15 +758,16 @@ ev_steps(struct ev_ctx *ctx, const struct expr_node *n, int depth,
 	}
 }
 
-int
+enum expr_value
 expr_explain(const struct expr *e, struct expr_request *rq, expr_step_fn fn,
     void *arg)
 {
 	struct ev_ctx	ctx;
-	int		r, i;
+	enum expr_value	r;
+	int		i;
 
 	if (e == NULL || e->root == NULL)
-		return (0);
+		return (EXPR_FALSE);
 	memset(&ctx, 0, sizeof ctx);
 	ctx.rq = rq;
 	ctx.e = e;

@@ -2,7 +2,10 @@
  * The Rules language's formatter: a compiled expression back to canonical
  * text. One space around operators, English operator words, the fields'
  * current names, parentheses only where the tree needs them; parsing the
- * result gives the same tree, so formatting is stable.
+ * result gives the same tree, so formatting is stable. The canonical words
+ * are longer than the symbols, so where that text would pass the length
+ * the service takes, a short form (symbols, the shortest names, no space
+ * that is not needed) is written instead, or else the text as it was.
  */
 #include "config.h"
 
@@ -13,9 +16,16 @@
 
 #include "buf.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
-static void	fmt_node(struct buf *, const struct expr_node *);
+/* What is being written, and how. */
+struct fmt {
+	struct buf	 b;
+	int		 brief;		/* the short form */
+};
+
+static void	fmt_node(struct fmt *, const struct expr_node *);
 
 static int
 prec(const struct expr_node *n)
@@ -64,23 +74,31 @@ fmt_raw(struct buf *b, const char *s, size_t len)
 		buf_addc(b, '#');
 }
 
-/* A quoted string whose escapes decode back to s. */
+/* A quoted string whose escapes decode back to s; a byte that is no
+ * part of UTF-8 text is escaped too, as the text must be UTF-8. */
 static void
 fmt_quoted(struct buf *b, const char *s, size_t len)
 {
-	size_t		i;
+	size_t		i, n;
 	unsigned char	c;
+	uint32_t	cp;
 
 	buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len; i += n) {
 		c = (unsigned char)s[i];
+		n = 1;
 		if (c == '"' || c == '\\') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
 		} else if (c < 0x20 || c == 0x7f)
 			buf_addf(b, "\\x%02x", c);
-		else
+		else if (c < 0x80)
 			buf_addc(b, (char)c);
+		else if ((n = text_utf8_decode(s + i, len - i, &cp)) == 0) {
+			buf_addf(b, "\\x%02x", c);
+			n = 1;
+		} else
+			buf_add(b, s + i, n);
 	}
 	buf_addc(b, '"');
 }
@@ -156,21 +174,23 @@ fmt_lit(struct buf *b, const struct expr_lit *l, int regex)
 }
 
 static void
-fmt_value(struct buf *b, const struct expr_node *n)
+fmt_value(struct fmt *f, const struct expr_node *n)
 {
-	size_t	i;
+	struct buf	*b = &f->b;
+	size_t		 i;
 
 	if (n->func != EXPR_FN_NONE) {
 		buf_adds(b, expr_func_name(n->func));
 		buf_addc(b, '(');
 		for (i = 0; i < n->nkids; i++) {
 			if (i > 0)
-				buf_adds(b, ", ");
-			fmt_node(b, n->kids[i]);
+				buf_adds(b, f->brief ? "," : ", ");
+			fmt_node(f, n->kids[i]);
 		}
 		buf_addc(b, ')');
 	} else
-		buf_adds(b, expr_field_name(n->field));
+		buf_adds(b, f->brief ? expr_field_short_name(n->field) :
+		    expr_field_name(n->field));
 	for (i = 0; i < n->nidx; i++) {
 		switch (n->idx[i].kind) {
 		case EXPR_IDX_KEY:
@@ -188,16 +208,38 @@ fmt_value(struct buf *b, const struct expr_node *n)
 	}
 }
 
+/* The operator's symbol (==, ~...), which needs no space; else NULL. */
+static const char *
+fmt_op_symbol(enum expr_op op)
+{
+	switch (op) {
+	case EXPR_OP_EQ:	return ("==");
+	case EXPR_OP_NE:	return ("!=");
+	case EXPR_OP_LT:	return ("<");
+	case EXPR_OP_LE:	return ("<=");
+	case EXPR_OP_GT:	return (">");
+	case EXPR_OP_GE:	return (">=");
+	case EXPR_OP_MATCHES:	return ("~");
+	default:		return (NULL);
+	}
+}
+
 static void
-fmt_cmp(struct buf *b, const struct expr_node *n)
+fmt_cmp(struct fmt *f, const struct expr_node *n)
 {
 	const struct expr_rhs	*r = &n->rhs;
+	struct buf		*b = &f->b;
+	const char		*sym = f->brief ? fmt_op_symbol(n->op) : NULL;
 	size_t			 i;
 
-	fmt_value(b, n->lhs);
-	buf_addc(b, ' ');
-	buf_adds(b, expr_op_name(n->op));
-	buf_addc(b, ' ');
+	fmt_value(f, n->lhs);
+	if (sym != NULL)
+		buf_adds(b, sym);
+	else {
+		buf_addc(b, ' ');
+		buf_adds(b, expr_op_name(n->op));
+		buf_addc(b, ' ');
+	}
 	switch (n->op) {
 	case EXPR_OP_IN:
 		buf_addc(b, '{');
@@ -218,52 +260,60 @@ fmt_cmp(struct buf *b, const struct expr_node *n)
 }
 
 static void
-fmt_kid(struct buf *b, const struct expr_node *parent,
+fmt_kid(struct fmt *f, const struct expr_node *parent,
     const struct expr_node *kid)
 {
 	int	paren = prec(kid) < prec(parent) ||
 		    (prec(kid) == prec(parent) && prec(kid) < 4);
 
 	if (paren)
-		buf_addc(b, '(');
-	fmt_node(b, kid);
+		buf_addc(&f->b, '(');
+	fmt_node(f, kid);
 	if (paren)
-		buf_addc(b, ')');
+		buf_addc(&f->b, ')');
+}
+
+static const char *
+fmt_logic_sep(const struct fmt *f, enum expr_node_kind kind)
+{
+	if (f->brief)
+		return (kind == EXPR_N_OR ? "||" : kind == EXPR_N_XOR ? "^^" :
+		    "&&");
+	return (kind == EXPR_N_OR ? " or " : kind == EXPR_N_XOR ? " xor " :
+	    " and ");
 }
 
 static void
-fmt_node(struct buf *b, const struct expr_node *n)
+fmt_node(struct fmt *f, const struct expr_node *n)
 {
-	const char	*sep;
+	struct buf	*b = &f->b;
 	size_t		 i;
 
 	switch (n->kind) {
 	case EXPR_N_OR:
 	case EXPR_N_XOR:
 	case EXPR_N_AND:
-		sep = n->kind == EXPR_N_OR ? " or " : n->kind == EXPR_N_XOR ?
-		    " xor " : " and ";
 		for (i = 0; i < n->nkids; i++) {
 			if (i > 0)
-				buf_adds(b, sep);
-			fmt_kid(b, n, n->kids[i]);
+				buf_adds(b, fmt_logic_sep(f, n->kind));
+			fmt_kid(f, n, n->kids[i]);
 		}
 		break;
 	case EXPR_N_NOT:
-		buf_adds(b, "not ");
-		fmt_kid(b, n, n->kids[0]);
+		buf_adds(b, f->brief ? "!" : "not ");
+		fmt_kid(f, n, n->kids[0]);
 		break;
 	case EXPR_N_ANY:
 	case EXPR_N_ALL:
 		buf_adds(b, n->kind == EXPR_N_ANY ? "any(" : "all(");
-		fmt_node(b, n->kids[0]);
+		fmt_node(f, n->kids[0]);
 		buf_addc(b, ')');
 		break;
 	case EXPR_N_CMP:
-		fmt_cmp(b, n);
+		fmt_cmp(f, n);
 		break;
 	case EXPR_N_VALUE:
-		fmt_value(b, n);
+		fmt_value(f, n);
 		break;
 	case EXPR_N_LIT:
 		fmt_lit(b, &n->lit, 0);
@@ -274,17 +324,66 @@ fmt_node(struct buf *b, const struct expr_node *n)
 	}
 }
 
+static char *
+fmt_tree(const struct expr_node *n, int brief)
+{
+	struct fmt	f;
+
+	memset(&f, 0, sizeof f);
+	f.brief = brief;
+	fmt_node(&f, n);
+	return (buf_detach(&f.b, NULL));
+}
+
 char *
 expr_format_node(const struct expr_node *n)
 {
-	struct buf	b = BUF_INITIALIZER;
-
-	fmt_node(&b, n);
-	return (buf_detach(&b, NULL));
+	return (fmt_tree(n, 0));
 }
 
 char *
 expr_format(const struct expr *e)
 {
-	return (expr_format_node(e->root));
+	return (fmt_tree(e->root, 0));
+}
+
+char *
+expr_format_fit(const struct expr *e, enum expr_fmt_form *form)
+{
+	enum expr_fmt_form	 dummy;
+	char			*s;
+
+	if (form == NULL)
+		form = &dummy;
+	*form = EXPR_FMT_CANONICAL;
+	s = fmt_tree(e->root, 0);
+	if (text_chars(s) <= EXPR_MAX_LENGTH)
+		return (s);
+	free(s);
+	*form = EXPR_FMT_SHORT;
+	s = fmt_tree(e->root, 1);
+	if (text_chars(s) <= EXPR_MAX_LENGTH)
+		return (s);
+	free(s);
+	/* Literals can be written shorter than we write them. */
+	*form = EXPR_FMT_AS_WRITTEN;
+	return (xstrdup(e->text));
+}
+
+const char *
+expr_fmt_form_note(enum expr_fmt_form form)
+{
+	switch (form) {
+	case EXPR_FMT_SHORT:
+		return ("the canonical form would be longer than the 4096 "
+		    "characters the service takes: written short (&& || ! "
+		    "== ~, the shortest names)");
+	case EXPR_FMT_AS_WRITTEN:
+		return ("the canonical form would be longer than the 4096 "
+		    "characters the service takes, and so would the short "
+		    "one: left as written");
+	case EXPR_FMT_CANONICAL:
+		break;
+	}
+	return ("");
 }

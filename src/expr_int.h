@@ -34,6 +34,10 @@ struct expr_lex {
 	struct expr_error	*err;
 	int			 failed;
 	struct expr_arena	*arena;
+	/* The last string literal read: its opening quote (or 'r') and the
+	 * byte after it closes, for "unclosed string?" (str_end 0: none). */
+	size_t			 str_start;
+	size_t			 str_end;
 };
 
 void	 expr_lex_init(struct expr_lex *, const char *, size_t,

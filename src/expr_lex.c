@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "encode.h"
 #include "expr_int.h"
+#include "text.h"
 #include "xmalloc.h"
 
 /* ---- arena -------------------------------------------------------------- */
@@ -397,6 +398,28 @@ scan_raw(struct expr_lex *lx, size_t off, size_t *b, size_t *e)
 	return (0);
 }
 
+/*
+ * The string's text [off, end) as written: UTF-8, as the API takes it
+ * (the body of a rule holding other bytes is refused); \xHH writes a byte
+ * of any value. 0, or -1 with the error at the first bad byte.
+ */
+static int
+string_utf8(struct expr_lex *lx, size_t off, size_t end)
+{
+	uint32_t	cp;
+	size_t		i, len;
+
+	for (i = off; i < end; i += len)
+		if ((len = text_utf8_decode(lx->s + i, end - i, &cp)) == 0) {
+			expr_lex_error(lx, i, 1, "a string holds the byte "
+			    "\\x%02x, which is not UTF-8 text as the API "
+			    "takes it (write \\x%02x for that byte)",
+			    (unsigned char)lx->s[i], (unsigned char)lx->s[i]);
+			return (-1);
+		}
+	return (0);
+}
+
 int
 expr_lex_string(struct expr_lex *lx, int regex, struct expr_lit *lit)
 {
@@ -421,8 +444,12 @@ expr_lex_string(struct expr_lex *lx, int regex, struct expr_lit *lit)
 		lit->len = b.len;
 		buf_free(&b);
 	}
+	if (string_utf8(lx, off, end) != 0)
+		return (-1);
 	lit->column = expr_lex_col(lx, off);
 	lit->length = expr_lex_col(lx, end) - lit->column;
+	lx->str_start = off;
+	lx->str_end = end;
 	lx->pos = end;
 	return (0);
 }

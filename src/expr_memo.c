@@ -33,6 +33,7 @@ struct memo_slot {
 	uint32_t	 len;
 	uint8_t		 used;
 	uint64_t	 result;	/* bit i: es[i] */
+	uint64_t	 unknown;	/* bit i: es[i]'s is EXPR_UNKNOWN */
 	char		 key[MEMO_KEY_MAX];
 };
 
@@ -50,6 +51,7 @@ struct expr_memo {
 	uint32_t		 rest;		/* evaluations not kept */
 	uint64_t		 hash;		/* of the request, when */
 	int			 hashed;	/* expr_memo_prefetch gave it */
+	uint64_t		 unknown;	/* of the last lookup */
 };
 
 /* Whether a field's value is one a memo's key can hold. */
@@ -288,16 +290,21 @@ memo_account(struct expr_memo *m, int hit)
 	m->lookups = m->hits = 0;
 }
 
-/* Each expression evaluated: bit i, es[i]'s result. */
+/* Each expression evaluated: bit i, es[i]'s result; m->unknown too. */
 static uint64_t
-memo_eval(const struct expr_memo *m, struct expr_request *rq)
+memo_eval(struct expr_memo *m, struct expr_request *rq)
 {
+	enum expr_value	v;
 	uint64_t	r = 0;
 	size_t		i;
 
-	for (i = 0; i < m->nes; i++)
-		if (expr_eval(m->es[i], rq) == 1)
+	m->unknown = 0;
+	for (i = 0; i < m->nes; i++) {
+		if ((v = expr_eval(m->es[i], rq)) == EXPR_TRUE)
 			r |= (uint64_t)1 << i;
+		else if (v == EXPR_UNKNOWN)
+			m->unknown |= (uint64_t)1 << i;
+	}
 	return (r);
 }
 
@@ -347,6 +354,7 @@ expr_eval_memo_set(struct expr_memo *m, struct expr_request *rq)
 	s = &m->slots[h & (MEMO_SLOTS - 1)];
 	if (s->used && s->hash == h && memo_same(m, rq, s)) {
 		memo_account(m, 1);
+		m->unknown = s->unknown;
 		return (s->result);
 	}
 	r = memo_eval(m, rq);
@@ -358,15 +366,24 @@ expr_eval_memo_set(struct expr_memo *m, struct expr_request *rq)
 	s->len = (uint32_t)m->len;
 	s->hash = h;
 	s->result = r;
+	s->unknown = m->unknown;
 	s->used = 1;
 	memo_account(m, 0);
 	return (r);
 }
 
-int
+uint64_t
+expr_memo_unknown(const struct expr_memo *m)
+{
+	return (m->unknown);
+}
+
+enum expr_value
 expr_eval_memo(struct expr_memo *m, struct expr_request *rq)
 {
 	if (m->slots == NULL)
 		return (expr_eval(m->es[0], rq));
-	return ((int)(expr_eval_memo_set(m, rq) & 1));
+	if (expr_eval_memo_set(m, rq) & 1)
+		return (EXPR_TRUE);
+	return ((m->unknown & 1) ? EXPR_UNKNOWN : EXPR_FALSE);
 }

@@ -400,6 +400,31 @@ found_text(const struct expr_lex *lx, size_t off, char *buf, size_t size)
 	return (buf);
 }
 
+/*
+ * A string in single quotes, as other languages write one: the Rules
+ * language's strings take double quotes. The text between the quotes is
+ * shown requoted when it is short and plain.
+ */
+static const char *
+single_quote_hint(const struct expr_lex *lx, size_t off, char *buf,
+    size_t size)
+{
+	const char	*s = lx->s + off + 1, *end;
+	char		 text[64];
+	size_t		 n;
+
+	end = memchr(s, '\'', lx->n - off - 1);
+	n = end != NULL ? (size_t)(end - s) : 0;
+	if (end == NULL || n > 40 || memchr(s, '"', n) != NULL ||
+	    memchr(s, '\\', n) != NULL || memchr(s, '\n', n) != NULL) {
+		snprintf(buf, size, "strings take double quotes (\"...\")");
+		return (buf);
+	}
+	snprintf(buf, size, "use double quotes (\"%s\")", excerpt(s, n, text,
+	    sizeof text));
+	return (buf);
+}
+
 /* " after 'eq'", " in the set" or nothing: where a thing was expected. */
 static const char *
 where(const struct parser *p, char *buf, size_t size)
@@ -417,7 +442,7 @@ static void
 expect_msg(struct parser *p, size_t off, const char *what)
 {
 	struct expr_lex	*lx = &p->lx;
-	char		 found[64], at[48];
+	char		 found[64], at[48], hint[96];
 	size_t		 n;
 
 	where(p, at, sizeof at);
@@ -429,7 +454,12 @@ expect_msg(struct parser *p, size_t off, const char *what)
 	if ((n = word_len_at(lx, off)) == 0)
 		n = 1;
 	found_text(lx, off, found, sizeof found);
-	expr_lex_error(lx, off, n, "expected %s%s, found %s", what, at, found);
+	if (lx->s[off] == '\'')
+		expr_lex_error(lx, off, 1, "expected %s%s, found %s: %s", what,
+		    at, found, single_quote_hint(lx, off, hint, sizeof hint));
+	else
+		expr_lex_error(lx, off, n, "expected %s%s, found %s", what, at,
+		    found);
 }
 
 static int
@@ -517,7 +547,7 @@ parse_index(struct parser *p, struct expr_node *n, int first_arg,
 	size_t			 off = lx->pos, ioff;
 	int64_t			 v;
 	unsigned		 t = n->type;
-	char			 tn[64];
+	char			 tn[64], hint[96];
 
 	lx->pos++;		/* '[' */
 	if (expr_parser_ws(p) != 0)
@@ -544,6 +574,11 @@ parse_index(struct parser *p, struct expr_node *n, int first_arg,
 	} else if (expr_lex_peek(lx) == '*') {
 		lx->pos++;
 		ix->kind = EXPR_IDX_STAR;
+	} else if (expr_lex_peek(lx) == '\'') {
+		expr_lex_error(lx, ioff, 1, "expected a quoted string (\"key\"), "
+		    "a non-negative integer or * inside [ ]: %s",
+		    single_quote_hint(lx, ioff, hint, sizeof hint));
+		return (-1);
 	} else {
 		expr_lex_error(lx, ioff, 1, "expected a quoted string (\"key\"), "
 		    "a non-negative integer or * inside [ ]");
@@ -1333,6 +1368,31 @@ utf8_chars(const char *s, size_t n)
 	return (c);
 }
 
+/*
+ * A word right after a closing quote: the string was most likely meant to
+ * close earlier (its '"' left out), and took the text up to the next
+ * string's opening quote. The error met there is far from its cause: it
+ * is said at the quote that opens the string.
+ */
+static void
+unclosed_hint(struct expr_lex *lx)
+{
+	struct expr_error	*err = lx->err;
+	size_t			 at = lx->str_end;
+	char			 found[64];
+
+	if (err == NULL || at == 0 || at >= lx->n ||
+	    err->column != expr_lex_col(lx, at) ||
+	    !(isalnum((unsigned char)lx->s[at]) || lx->s[at] == '_'))
+		return;
+	found_text(lx, at, found, sizeof found);
+	snprintf(err->message, sizeof err->message, "unclosed string? the "
+	    "string that opens here is closed only at column %d, just before "
+	    "%s", expr_lex_col(lx, at - 1), found);
+	err->column = expr_lex_col(lx, lx->str_start);
+	err->length = 1;
+}
+
 void
 expr_free(struct expr *e)
 {
@@ -1405,6 +1465,8 @@ expr_parse(const char *text, const struct expr_options *opts,
 	}
 	if (!p.lx.failed && root != NULL && root->type != EXPR_T_BOOL)
 		expr_lex_error(&p.lx, 0, n, "the expression must be a Bool");
+	if (p.lx.failed)
+		unclosed_hint(&p.lx);
 	e->res = p.res;
 	e->nres = p.nres;
 	if (p.lx.failed || root == NULL) {
@@ -1437,24 +1499,81 @@ expr_text(const struct expr *e)
 	return (e->text);
 }
 
+/* The byte where character column col (1-based, as the lexer counts)
+ * starts; the text's end past its last character. */
+static size_t
+render_offset(const char *text, int col)
+{
+	size_t	i;
+	int	c = 0;
+
+	for (i = 0; text[i] != '\0'; i++) {
+		if (((unsigned char)text[i] & 0xc0) != 0x80 || c == 0)
+			c++;
+		if (c == col)
+			return (i);
+	}
+	return (i);
+}
+
+void
+expr_error_place(const char *text, const struct expr_error *err, int *line,
+    int *col)
+{
+	size_t	at, i, start = 0;
+
+	*line = 1;
+	at = render_offset(text, err->column > 0 ? err->column : 1);
+	for (i = 0; i < at; i++)
+		if (text[i] == '\n') {
+			(*line)++;
+			start = i + 1;
+		}
+	/* The characters of the line before the error, plus one. */
+	*col = 1;
+	for (i = start; i < at; i++)
+		if (((unsigned char)text[i] & 0xc0) != 0x80)
+			(*col)++;
+}
+
+char *
+expr_error_where(const char *text, const struct expr_error *err)
+{
+	int	line, col;
+
+	expr_error_place(text, err, &line, &col);
+	if (strchr(text, '\n') == NULL)
+		return (xprintf("column %d", col));
+	return (xprintf("line %d, column %d", line, col));
+}
+
 char *
 expr_error_render(const char *text, const struct expr_error *err)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*s;
-	int		 col, i, len;
+	const char	*s, *from, *to;
+	int		 line, col, i, len, room;
 
-	buf_addf(&b, "expression:1:%d: %s\n", err->column, err->message);
-	/* The text as one line: newlines shown as spaces so the caret
-	 * stays under its column. */
-	for (s = text; *s != '\0'; s++)
-		buf_addc(&b, *s == '\n' || *s == '\r' || *s == '\t' ? ' ' :
+	expr_error_place(text, err, &line, &col);
+	buf_addf(&b, "expression:%d:%d: %s\n", line, col, err->message);
+	/* The error's line alone, so the caret stays under its column. */
+	for (from = text, i = 1; i < line; from++)
+		if (*from == '\n')
+			i++;
+	to = strchr(from, '\n');
+	if (to == NULL)
+		to = from + strlen(from);
+	for (s = from; s < to; s++)
+		buf_addc(&b, *s == '\r' || *s == '\t' ? ' ' :
 		    (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 	buf_addc(&b, '\n');
-	col = err->column > 0 ? err->column : 1;
 	for (i = 1; i < col; i++)
 		buf_addc(&b, ' ');
 	len = err->length > 0 ? err->length : 1;
+	/* What runs past the line's end is marked to it, at least once. */
+	room = (int)utf8_chars(from, (size_t)(to - from)) - col + 1;
+	if (len > room)
+		len = MAXIMUM(room, 1);
 	for (i = 0; i < len; i++)
 		buf_addc(&b, '^');
 	buf_addc(&b, '\n');

@@ -26,6 +26,9 @@
 #define RQ_MATCH_LIMIT	1000000		/* backtracking steps per match */
 #define RQ_HEAP_LIMIT	8192		/* KiB of backtracking frames */
 #define RQ_JIT_STACK	(1024 * 1024)	/* bytes, at most */
+#define RQ_DFA_STEPS	200000		/* DFA: starts times value bytes */
+#define RQ_DFA_SPACE	8192		/* DFA: ints for its states */
+#define RQ_DFA_FIRST	16		/* regexes sent to the DFA first */
 
 /* Text in the request's arena: offsets, because the arena moves as it grows. */
 struct rq_str {
@@ -86,11 +89,20 @@ struct expr_request {
 	uint32_t	*sort, *sort_tmp;	/* merge sort of pair indexes */
 	size_t		 sort_size;
 
+	/* Lists assumed to hold a value (expr_request_assume_lists). */
+	const char *const *lists;
+	size_t		 nlists;
+	uint64_t	 lists_in;
+
 	struct rq_block	*blocks, *cur;
 	pcre2_general_context *pcre;
 	pcre2_match_data *match;
 	pcre2_match_context *mctx;
 	pcre2_jit_stack	*jit;
+	pcre2_match_context *dfa_mctx;
+	int		*dfa_space;	/* RQ_DFA_SPACE */
+	const pcre2_code *dfa_first[RQ_DFA_FIRST];
+	size_t		 ndfa_first;
 };
 
 static const struct rq_str rq_none = { RQ_NONE, 0 };
@@ -242,6 +254,9 @@ expr_request_free(struct expr_request *rq)
 		pcre2_match_context_free(rq->mctx);
 	if (rq->jit != NULL)
 		pcre2_jit_stack_free(rq->jit);
+	if (rq->dfa_mctx != NULL)
+		pcre2_match_context_free(rq->dfa_mctx);
+	free(rq->dfa_space);
 	if (rq->pcre != NULL)
 		pcre2_general_context_free(rq->pcre);
 	free(rq);
@@ -258,6 +273,28 @@ expr_request_reset(struct expr_request *rq)
 	rq->verified_bot = 0;
 	rq->headers.n = rq->args.n = rq->cookies.n = rq->resp.n = 0;
 	rq->dirty = 1;
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+void
+expr_request_assume_lists(struct expr_request *rq, const char *const *names,
+    size_t n, uint64_t in)
+{
+	rq->lists = names;
+	rq->nlists = MINIMUM(n, 64);
+	rq->lists_in = in;
+}
+
+int
+expr_request_in_list(const struct expr_request *rq, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < rq->nlists; i++)
+		if (strcmp(rq->lists[i], name) == 0)
+			return ((rq->lists_in >> i) & 1);
+	return (0);
 }
 
 /* ---- setting ------------------------------------------------------------- */
@@ -534,6 +571,12 @@ expr_request_set_status(struct expr_request *rq, int status)
 {
 	rq->dirty = 1;
 	rq->status = status > 0 ? status : 0;
+}
+
+int
+expr_request_has_response(const struct expr_request *rq)
+{
+	return (rq->status != 0 || rq->resp.n > 0);
 }
 
 static struct rq_pair *
@@ -1267,4 +1310,92 @@ expr_request_match_context(struct expr_request *rq)
 	    rq->pcre)) != NULL)
 		pcre2_jit_stack_assign(rq->mctx, NULL, rq->jit);
 	return (rq->mctx);
+}
+
+/* ---- regexes ------------------------------------------------------------- */
+
+/*
+ * PCRE2's JIT (or its interpreter) backtracks: a pattern like (a|aa)+b can
+ * take time exponential in the value's length, which the match limits
+ * above cut short, and the service's linear engine has no such case. Its
+ * DFA matcher (pcre2_dfa_match) tries the alternatives side by side and
+ * cannot blow up so; it finds no captures, which the language never needs
+ * (its regexes are refused back-references and look-around), but it is
+ * slower on ordinary patterns. So the JIT goes first, and the DFA answers
+ * when the JIT reaches a limit; a regex that has once is given to the DFA
+ * first on this request object. The answer is unknown only when both
+ * reach their limits, whichever went first: a log's report does not
+ * depend on how its requests were shared among threads.
+ */
+
+/* Whether re was sent to the DFA first; with add, from now on. */
+static int
+rq_dfa_first(struct expr_request *rq, const pcre2_code *re, int add)
+{
+	size_t	i;
+
+	for (i = 0; i < rq->ndfa_first; i++)
+		if (rq->dfa_first[i] == re)
+			return (1);
+	if (add && rq->ndfa_first < RQ_DFA_FIRST)
+		rq->dfa_first[rq->ndfa_first++] = re;
+	return (0);
+}
+
+/* 1 a match, 0 none, -1 a limit reached (or no memory). */
+static int
+rq_jit(struct expr_request *rq, const pcre2_code *re, const char *p,
+    size_t n, pcre2_match_data *md)
+{
+	pcre2_match_context	*mc;
+	int			 rc;
+
+	if ((mc = expr_request_match_context(rq)) == NULL)
+		return (-1);
+	/* 0 is a match whose captures did not all fit. */
+	rc = pcre2_match(re, (PCRE2_SPTR)p, n, 0, 0, md, mc);
+	return (rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1);
+}
+
+/*
+ * The DFA's limit counts the places a match is tried from, each costing
+ * up to the value's length: RQ_DFA_STEPS in all. Its shortest match is
+ * enough to say there is one.
+ */
+static int
+rq_dfa(struct expr_request *rq, const pcre2_code *re, const char *p,
+    size_t n, pcre2_match_data *md)
+{
+	int	rc;
+
+	if (rq->dfa_mctx == NULL && (rq_pcre(rq) == NULL ||
+	    (rq->dfa_mctx = pcre2_match_context_create(rq->pcre)) == NULL))
+		return (-1);
+	if (rq->dfa_space == NULL)
+		rq->dfa_space = xcalloc(RQ_DFA_SPACE, sizeof *rq->dfa_space);
+	pcre2_set_match_limit(rq->dfa_mctx, (uint32_t)MAXIMUM(1,
+	    RQ_DFA_STEPS / (n + 1)));
+	rc = pcre2_dfa_match(re, (PCRE2_SPTR)p, n, 0, PCRE2_DFA_SHORTEST, md,
+	    rq->dfa_mctx, rq->dfa_space, RQ_DFA_SPACE);
+	return (rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1);
+}
+
+int
+expr_request_regex(struct expr_request *rq, const pcre2_code *re,
+    const char *p, size_t n, uint32_t pairs)
+{
+	pcre2_match_data	*md;
+	int			 r;
+
+	if ((md = expr_request_match_data(rq, pairs)) == NULL)
+		return (-1);
+	if (rq_dfa_first(rq, re, 0)) {
+		if ((r = rq_dfa(rq, re, p, n, md)) != -1)
+			return (r);
+		return (rq_jit(rq, re, p, n, md));
+	}
+	if ((r = rq_jit(rq, re, p, n, md)) != -1)
+		return (r);
+	(void)rq_dfa_first(rq, re, 1);
+	return (rq_dfa(rq, re, p, n, md));
 }

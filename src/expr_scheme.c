@@ -283,6 +283,19 @@ expr_field_name(enum expr_field f)
 	return (fi != NULL ? fi->name : "?");
 }
 
+const char *
+expr_field_short_name(enum expr_field f)
+{
+	const char	*best = NULL;
+	size_t		 i;
+
+	for (i = 0; i < nitems(expr_fields); i++)
+		if (expr_fields[i].field == f && (best == NULL ||
+		    strlen(expr_fields[i].name) < strlen(best)))
+			best = expr_fields[i].name;
+	return (best != NULL ? best : "?");
+}
+
 enum expr_func
 expr_func_lookup(const char *name, size_t len)
 {

@@ -76,10 +76,30 @@ pcre2_match_data	*expr_request_match_data(struct expr_request *,
 			    uint32_t);
 /* The match context: bounded backtracking, a JIT stack; NULL as above. */
 pcre2_match_context	*expr_request_match_context(struct expr_request *);
+/*
+ * Whether a compiled regex (with room for pairs ovector pairs) matches the
+ * n bytes at p: 1, 0, or -1 when its matching reached PCRE2's limits and
+ * the answer is not known (expr_request.c says how that is kept rare).
+ */
+int			 expr_request_regex(struct expr_request *,
+			    const pcre2_code *, const char *, size_t,
+			    uint32_t);
 
 /* A function of 12.4 on evaluated arguments, none missing (expr_func.c). */
 void			 expr_func_call(struct expr_request *, enum expr_func,
 			    const struct expr_val *, size_t, struct expr_val *);
+
+/*
+ * Named lists are not read here: whether a value is in one is what the
+ * caller assumes (expr_unknown.c tries each way). List i of names is
+ * taken as holding the value when bit i of in is set; any other list,
+ * and every list by default, as not holding it. names must outlive the
+ * assumption.
+ */
+void			 expr_request_assume_lists(struct expr_request *,
+			    const char *const *, size_t, uint64_t);
+int			 expr_request_in_list(const struct expr_request *,
+			    const char *);
 
 /* Address text (IPv4 or IPv6) to *ip; -1 when it is not one. */
 int			 expr_ip_parse(const char *, size_t, struct expr_ip *);

@@ -264,7 +264,10 @@ const struct curl_slist *http_call_headers(const struct http_call *);
  */
 char		*http_curl_command(const struct http_client *,
 		     const struct http_request *);
-/* A copy of text with every occurrence of the token as HTTP_REDACTED. */
+/*
+ * A copy of text with the token as HTTP_REDACTED where it stands as a word
+ * of its own, and, for a token of 8 characters or more, everywhere.
+ */
 char		*http_redact(const struct http_client *, const char *);
 
 /*

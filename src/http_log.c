@@ -25,21 +25,53 @@
 
 /* ---- text -------------------------------------------------------------- */
 
+/*
+ * Whether the token's occurrence at hit (n bytes) in text is one to hide.
+ * One that stands as a word of its own, next to no letter, digit, '-' or
+ * '_' (what tokens are made of), always is. A long token is hidden inside
+ * a word too: glued to other text it is still the secret. A token shorter
+ * than HTTP_REDACT_INWORD inside a word is a coincidence (a one-letter
+ * token in "entrypoint"), and hiding it there would only garble the
+ * message, not keep a secret that short.
+ */
+#define HTTP_REDACT_INWORD	8
+
+static int
+http_redact_word_char(char c)
+{
+	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_');
+}
+
+static int
+http_redact_here(const char *text, const char *hit, size_t n)
+{
+	if (n >= HTTP_REDACT_INWORD)
+		return (1);
+	return ((hit == text || !http_redact_word_char(hit[-1])) &&
+	    !http_redact_word_char(hit[n]));
+}
+
 char *
 http_redact(const struct http_client *c, const char *text)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*p, *hit;
+	const char	*p, *from, *hit;
 	size_t		 n;
 
 	if (text == NULL)
 		return (xstrdup(""));
-	if (c == NULL || c->token == NULL)
+	if (c == NULL || c->token == NULL || *c->token == '\0')
 		return (xstrdup(text));
 	n = strlen(c->token);
-	for (p = text; (hit = strstr(p, c->token)) != NULL; p = hit + n) {
+	for (p = from = text; (hit = strstr(from, c->token)) != NULL;) {
+		if (!http_redact_here(text, hit, n)) {
+			from = hit + 1;
+			continue;
+		}
 		buf_add(&b, p, (size_t)(hit - p));
 		buf_adds(&b, HTTP_REDACTED);
+		p = from = hit + n;
 	}
 	buf_adds(&b, p);
 	return (buf_detach(&b, NULL));

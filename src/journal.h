@@ -64,12 +64,15 @@ struct journal_target {
 	char			*zone;
 	char			*video;		/* KIND_SCOPE_VIDEO */
 	int			 list;		/* the path is the list's */
+	int			 below;		/* an action below the record's */
 };
 
 /*
  * The kind and record of a change's path ("/zones/Z/rate_limits/ID";
  * a query is ignored): the kind whose list, create or item path matches
- * with the most fixed segments. 0, or -1 when none matches.
+ * with the most fixed segments; else, for an action below a record's path
+ * (".../downloads/audio", ".../captions/de/generate"), that record's
+ * (below). 0, or -1 when none matches.
  */
 int		 journal_target(const char *, struct journal_target *);
 void		 journal_target_free(struct journal_target *);

@@ -107,7 +107,7 @@ journal_target(const char *path, struct journal_target *t)
 	struct journal_match		 m, best;
 	char				*copy, *seg[JOURNAL_SEGMENTS_MAX], *cause;
 	size_t				 n, i, j;
-	int				 nseg, best_list = 0;
+	int				 nseg, whole, best_list = 0;
 
 	memset(t, 0, sizeof *t);
 	memset(&best, 0, sizeof best);
@@ -118,6 +118,11 @@ journal_target(const char *path, struct journal_target *t)
 		return (-1);
 	}
 	all = kind_all(&n);
+	/*
+	 * A path below a record's (a download's type, a caption's generate)
+	 * is an action on that record: the longest path a kind has.
+	 */
+	for (whole = nseg; t->kind == NULL && nseg > 0; nseg--)
 	for (i = 0; i < n; i++) {
 		tmpl[0] = all[i]->item_path;
 		tmpl[1] = all[i]->list_path;
@@ -145,6 +150,7 @@ journal_target(const char *path, struct journal_target *t)
 	free(copy);
 	if (t->kind == NULL)
 		return (-1);
+	t->below = nseg + 1 < whole;
 	t->account = best.vars[0];
 	t->zone = best.vars[1];
 	t->video = best.vars[2];
@@ -380,6 +386,11 @@ journal_undo_plan(const struct journal_record *r, struct journal_undo *u)
 		return;
 	}
 	k = u->target.kind;
+	if (u->target.below) {
+		journal_undo_none(u, "%s %s is an action on the %s, which the "
+		    "journal cannot undo", r->method, r->path, k->name);
+		return;
+	}
 	if (r->status < 200 || r->status > 299) {
 		journal_undo_none(u, "the change failed (HTTP %d): nothing to "
 		    "undo", r->status);
@@ -446,15 +457,20 @@ journal_change_text(const struct journal_record *r)
 	const cJSON		*m;
 	int			 n = 0;
 
-	if (r->before == NULL && r->after != NULL)
-		return (xstrdup("created"));
-	if (strcmp(r->method, "DELETE") == 0)
-		return (xstrdup("deleted"));
-	if (r->before == NULL || r->after == NULL)
-		return (xstrdup(r->method));
-	/* What the user changed, not what the server stamps (modified). */
 	if (journal_target(r->path, &t) != 0)
 		t.kind = NULL;
+	/* A DELETE may answer with what is left (an override cleared). */
+	if (strcmp(r->method, "DELETE") == 0 || r->before == NULL ||
+	    r->after == NULL) {
+		if (strcmp(r->method, "DELETE") == 0)
+			buf_adds(&b, t.kind != NULL && (t.kind->verbs &
+			    KIND_VERB_CLEAR) ? "cleared" : "deleted");
+		else
+			buf_adds(&b, r->after != NULL ? "created" : r->method);
+		journal_target_free(&t);
+		return (buf_detach(&b, NULL));
+	}
+	/* What the user changed, not what the server stamps (modified). */
 	buf_adds(&b, "updated");
 	cJSON_ArrayForEach(m, r->after) {
 		if ((t.kind != NULL && journal_readonly_member(t.kind, m)) ||

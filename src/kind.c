@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "civil.h"
+#include "apirules.h"
 #include "kind.h"
 #include "percent.h"
 #include "text.h"
@@ -211,33 +212,6 @@ kind_var(const struct api_var *vars, const char *name)
 	return (NULL);
 }
 
-int
-kind_is_hex32(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < 32; i++) {
-		if (!isxdigit((unsigned char)s[i]))
-			return (0);
-	}
-	return (s[32] == '\0');
-}
-
-int
-kind_is_uuid(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return (0);
-		} else if (!isxdigit((unsigned char)s[i]))
-			return (0);
-	}
-	return (s[36] == '\0');
-}
-
 /*
  * A scope variable the template uses must be there and be 32 hex digits
  * (account and zone ids and video uids all are).
@@ -257,7 +231,7 @@ kind_need(const struct kind *k, const char *tmpl, const struct api_var *vars,
 		*cause = xprintf("%s needs %s", k->name, how);
 		return (-1);
 	}
-	if (!kind_is_hex32(v)) {
+	if (!apirules_hex32_ok(v)) {
 		/* {video} of a live input's outputs is the input's id. */
 		if (strcmp(name, "video") == 0 && k->parent != NULL)
 			name = "live input";
@@ -366,12 +340,12 @@ kind_id_check(const struct kind *k, const char *id, char **cause)
 	}
 	if ((f = kind_field_find(k, k->id_field)) == NULL)
 		return (0);
-	if (f->type == KIND_TYPE_HEX32 && !kind_is_hex32(id)) {
+	if (f->type == KIND_TYPE_HEX32 && !apirules_hex32_ok(id)) {
 		*cause = xprintf("%s: '%.40s' is not an id (32 hex digits)",
 		    k->name, id);
 		return (-1);
 	}
-	if (f->type == KIND_TYPE_UUID && !kind_is_uuid(id)) {
+	if (f->type == KIND_TYPE_UUID && !apirules_uuid_ok(id)) {
 		*cause = xprintf("%s: '%.40s' is not an id (a UUID such as "
 		    "0d9bf70c-92e1-4bb3-9411-34a3bcc59003)", k->name, id);
 		return (-1);

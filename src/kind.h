@@ -152,7 +152,9 @@ enum kind_check {
 	KIND_CHECK_NONE,
 	KIND_CHECK_HOST,	/* RFC 3986 host, no port, at most 255 */
 	KIND_CHECK_ENDPOINT,	/* a path: '/', balanced {var}, no ? or # */
-	KIND_CHECK_ORIGIN	/* a domain such as *.example.com */
+	KIND_CHECK_ORIGIN,	/* a domain such as *.example.com */
+	KIND_CHECK_OPENAPI	/* a file: an OpenAPI version Schema
+				   Validation takes (apirules.h) */
 };
 
 /* kind_field flags. */
@@ -381,8 +383,6 @@ int		 kind_per_hour(const struct kind_column *, const cJSON *,
 
 /* "a, b, c" for a NULL-terminated list of values. */
 void		 kind_values_text(const char *const *, struct buf *);
-int		 kind_is_hex32(const char *);
-int		 kind_is_uuid(const char *);
 
 /* The member at a dotted path ("status.state"), or NULL. */
 const cJSON	*kind_json_get(const cJSON *, const char *);

@@ -44,6 +44,7 @@ struct logread {
 	z_stream		 z;		/* next_in/avail_in: unused */
 	int			 zinit;
 	int			 zend;		/* a gzip member just ended */
+	uint64_t		 members;	/* gzip members read whole */
 	unsigned char		*in;		/* LOGREAD_IN_SIZE */
 };
 
@@ -210,8 +211,9 @@ logread_plain(struct logread *r, void *dst, size_t n, char **cause)
 }
 
 /*
- * After a member, another one or the end: bytes after the last member
- * that are no gzip are left, as gzip -d leaves them. 1 at the end.
+ * After a member, another one or the end (0 or 1). Other bytes there are
+ * damage, not a log's end: gzip -t calls them trailing garbage, and the
+ * lines they held would be lost without a word.
  */
 static int
 logread_next_member(struct logread *r, char **cause)
@@ -220,10 +222,13 @@ logread_next_member(struct logread *r, char **cause)
 
 	if (logread_magic(r, cause, &gzip) != 0)
 		return (-1);
-	if (!gzip) {
-		r->z.avail_in = 0;
-		r->eof = 1;
+	if (!gzip && r->z.avail_in == 0 && r->eof)
 		return (1);
+	if (!gzip) {
+		xasprintf(cause, "damaged gzip data: what follows gzip member "
+		    "%llu is not gzip (trailing garbage)",
+		    (unsigned long long)r->members);
+		return (-1);
 	}
 	if (inflateReset(&r->z) != Z_OK)
 		fatalx("inflateReset");
@@ -247,9 +252,10 @@ logread_gunzip(struct logread *r, void *dst, size_t n, char **cause)
 		if (r->z.avail_in == 0 && !r->eof && logread_more(r, cause) != 0)
 			return (-1);
 		zr = inflate(&r->z, Z_NO_FLUSH);
-		if (zr == Z_STREAM_END)
+		if (zr == Z_STREAM_END) {
 			r->zend = 1;
-		else if (zr == Z_BUF_ERROR) {
+			r->members++;
+		} else if (zr == Z_BUF_ERROR) {
 			/* No progress: only more of the file would help. */
 			if (r->eof && r->z.avail_out == n) {
 				*cause = xstrdup("the gzip data is cut short");

@@ -806,6 +806,31 @@ fail:
 	return (NULL);
 }
 
+/*
+ * An expression written as `expr fmt` writes it (eq, not ==; no
+ * parentheses the precedence makes needless), as the rules a user writes
+ * and reads back are. Text the language refuses is left for the check to
+ * say so.
+ */
+static void
+migrate_canonical(cJSON *o, const char *key, int counting)
+{
+	struct expr_options	 opts = { EXPR_PLAN_NONE, counting };
+	struct expr_error	 err;
+	struct expr		*e;
+	const cJSON		*v = cJSON_GetObjectItemCaseSensitive(o, key);
+	char			*text;
+
+	if (!cJSON_IsString(v) ||
+	    (e = expr_parse(v->valuestring, &opts, &err)) == NULL)
+		return;
+	text = expr_format(e);
+	cJSON_ReplaceItemInObjectCaseSensitive(o, key,
+	    cJSON_CreateString(text));
+	free(text);
+	expr_free(e);
+}
+
 int
 migrate_rule(const cJSON *legacy, enum expr_plan plan,
     struct migrate_item *it)
@@ -863,6 +888,8 @@ migrate_rule(const cJSON *legacy, enum expr_plan plan,
 	free(expr);
 	cJSON_AddItemToObject(it->rule, "ratelimit", rl);
 	migrate_response(&m, legacy, it->rule, action);
+	migrate_canonical(it->rule, "expression", 0);
+	migrate_canonical(rl, "counting_expression", 1);
 
 	if (rlrule_check(it->rule, plan, &pb) != 0)
 		return (migrate_fail(it, "the translation is refused on %s: "
@@ -924,6 +951,34 @@ migrate_comment(struct buf *b, const char *prefix, const char *text)
 	buf_addc(b, '\n');
 }
 
+/*
+ * The plan's quota, when the translations are more than it holds (the
+ * service refuses a rule past it: --apply adds them in order while there
+ * is room). Returns the quota, or 0 when it is not in the way.
+ */
+static int
+migrate_quota_note(struct buf *b, const struct migrate_item *items,
+    size_t n, enum expr_plan plan)
+{
+	struct rlrule_problem	 pb;
+	size_t			 i;
+	int			 t = 0;
+	char			*note;
+
+	for (i = 0; i < n; i++)
+		t += items[i].rule != NULL;
+	if (rlrule_quota(t, plan, &pb) == 0)
+		return (0);
+	note = xprintf("the %s plan holds %d rule%s in the entry point and "
+	    "%d are translated: --apply adds them in order while there is "
+	    "room (the rules already there count too) and leaves the others "
+	    "out", expr_plan_title(plan), rlrule_max_rules(plan),
+	    rlrule_max_rules(plan) == 1 ? "" : "s", t);
+	migrate_comment(b, "warning: ", note);
+	free(note);
+	return (rlrule_max_rules(plan));
+}
+
 char *
 migrate_preview(const struct migrate_item *items, size_t n,
     enum expr_plan plan)
@@ -934,11 +989,13 @@ migrate_preview(const struct migrate_item *items, size_t n,
 	cJSON				*one;
 	char				*yaml, *head;
 	size_t				 i, j;
+	int				 max, k = 0;
 
 	buf_init(&b);
 	buf_addf(&b, "# %zu legacy rate limit%s as rate limiting rules for "
 	    "%s\n", n, n == 1 ? "" : "s", plan == EXPR_PLAN_NONE ?
 	    "no plan given (Enterprise rules)" : expr_plan_name(plan));
+	max = migrate_quota_note(&b, items, n, plan);
 	for (i = 0; i < n; i++) {
 		it = &items[i];
 		desc = migrate_string(it->legacy, "description");
@@ -953,6 +1010,14 @@ migrate_preview(const struct migrate_item *items, size_t n,
 		if (it->rule == NULL) {
 			migrate_comment(&b, "not translated: ", it->error);
 			continue;
+		}
+		if (max > 0 && ++k > max) {
+			head = xprintf("the %s plan holds %d rule%s: --apply "
+			    "leaves this one out, even from an empty entry "
+			    "point", expr_plan_title(plan), max, max == 1 ?
+			    "" : "s");
+			migrate_comment(&b, "warning: ", head);
+			free(head);
 		}
 		one = cJSON_CreateArray();
 		cJSON_AddItemReferenceToArray(one, it->rule);

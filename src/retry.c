@@ -47,10 +47,15 @@ retry_backoff_ms(int n, double u)
 	return (retry_exp_ms(RETRY_BASE_MS, RETRY_CAP_MS, n, u));
 }
 
+/*
+ * Not 409: a conflict (a caption still being generated, a rule changed
+ * meanwhile) stays until something else happens; another attempt a second
+ * later only says it again, later.
+ */
 static int
 retry_retryable_status(long status)
 {
-	return (status == 408 || status == 409 || status == 429 ||
+	return (status == 408 || status == 429 ||
 	    (status >= 500 && status <= 599));
 }
 

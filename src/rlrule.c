@@ -105,6 +105,29 @@ rlrule_max_rules(enum expr_plan plan)
 }
 
 static int
+rlrule_fail(struct rlrule_problem *p, const char *field, int column,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+int
+rlrule_quota(int n, enum expr_plan plan, struct rlrule_problem *p)
+{
+	memset(p, 0, sizeof *p);
+	if (plan == EXPR_PLAN_NONE || n <= rlrule_max_rules(plan))
+		return (0);
+	return (rlrule_fail(p, "rules", 0, "%d rules is over the %s plan's "
+	    "limit of %d", n, expr_plan_title(plan), rlrule_max_rules(plan)));
+}
+
+int
+rlrule_plan_check(const cJSON *rule, enum expr_plan plan,
+    struct rlrule_problem *p)
+{
+	if (plan == EXPR_PLAN_NONE || rlrule_check(rule, EXPR_PLAN_NONE, p) != 0)
+		return (0);
+	return (rlrule_check(rule, plan, p));
+}
+
+static int
 rlrule_in(int v, const int *list, size_t n)
 {
 	size_t	i;
@@ -122,6 +145,13 @@ rlrule_is_challenge(const char *action)
 	return (action != NULL && (strcmp(action, "challenge") == 0 ||
 	    strcmp(action, "js_challenge") == 0 ||
 	    strcmp(action, "managed_challenge") == 0));
+}
+
+int
+rlrule_action_terminates(const char *action)
+{
+	return (action != NULL && (strcmp(action, "block") == 0 ||
+	    rlrule_is_challenge(action)));
 }
 
 int
@@ -147,10 +177,6 @@ rlrule_timeout_ok(int timeout, const char *action, enum expr_plan plan)
 }
 
 /* ---- problems ---------------------------------------------------------- */
-
-static int
-rlrule_fail(struct rlrule_problem *p, const char *field, int column,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static int
 rlrule_fail(struct rlrule_problem *p, const char *field, int column,

@@ -6,11 +6,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "common.h"
 #include "kind.h"
@@ -51,7 +53,7 @@ rulesets_position_parse(const char *s, struct rulesets_position *p,
 		id = s + 6;
 	}
 	if (id != NULL) {
-		if (!kind_is_hex32(id)) {
+		if (!apirules_hex32_ok(id)) {
 			*cause = xprintf("--position: '%.40s' is not a rule id "
 			    "(32 hex digits)", id);
 			return (-1);
@@ -198,6 +200,64 @@ rulesets_number(cJSON *rules)
 		cJSON_DeleteItemFromObjectCaseSensitive(r, "position");
 		cJSON_AddNumberToObject(r, "position", ++i);
 	}
+}
+
+/* A version's number ("12"), or -1 for one that is not. */
+static long long
+rulesets_version_number(const cJSON *v)
+{
+	const cJSON	*n = cJSON_GetObjectItemCaseSensitive(v, "version");
+	const char	*s;
+	long long	 x = 0;
+
+	if (cJSON_IsNumber(n))
+		return (n->valuedouble >= 0 ? (long long)n->valuedouble : -1);
+	if (!cJSON_IsString(n) || *n->valuestring == '\0')
+		return (-1);
+	for (s = n->valuestring; *s >= '0' && *s <= '9'; s++) {
+		if (x > (LLONG_MAX - 9) / 10)
+			return (-1);
+		x = x * 10 + (*s - '0');
+	}
+	return (*s == '\0' ? x : -1);
+}
+
+struct rulesets_ver {
+	cJSON		*item;
+	long long	 n;
+	size_t		 at;
+};
+
+static int
+rulesets_ver_cmp(const void *a0, const void *b0)
+{
+	const struct rulesets_ver	*a = a0, *b = b0;
+
+	if (a->n != b->n)
+		return (a->n > b->n ? -1 : 1);
+	return (a->at < b->at ? -1 : a->at > b->at);
+}
+
+void
+rulesets_versions_newest_first(cJSON *list)
+{
+	struct rulesets_ver	*v;
+	cJSON			*item;
+	size_t			 n = 0, i;
+
+	if (!cJSON_IsArray(list))
+		return;
+	v = xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *v);
+	while ((item = cJSON_DetachItemFromArray(list, 0)) != NULL) {
+		v[n].item = item;
+		v[n].n = rulesets_version_number(item);
+		v[n].at = n;
+		n++;
+	}
+	qsort(v, n, sizeof *v, rulesets_ver_cmp);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(list, v[i].item);
+	free(v);
 }
 
 /* ---- bodies ------------------------------------------------------------- */
@@ -353,20 +413,22 @@ rulesets_lint(const cJSON *rule, enum expr_plan plan, struct rulesets_lint *l)
 }
 
 /*
- * A lint's problem as an edited file's comment says it: the field and
- * column, then the expression on one line with a caret under the column.
+ * A lint's problem as an edited file's comment says it: the field, line
+ * and column, then the expression's line with a caret under the column.
  */
 char *
 rulesets_lint_comment(const struct rulesets_lint *l)
 {
-	char	*render, *nl, *s;
+	char	*render, *nl, *s, *where;
 
 	if (l->text == NULL || l->err.column <= 0)
 		return (xprintf("%s: %s", l->field, l->err.message));
 	render = expr_error_render(l->text, &l->err);
 	nl = strchr(render, '\n');
-	s = xprintf("%s: column %d: %s\n%s", l->field, l->err.column,
-	    l->err.message, nl != NULL ? nl + 1 : "");
+	where = expr_error_where(l->text, &l->err);
+	s = xprintf("%s: %s: %s\n%s", l->field, where, l->err.message,
+	    nl != NULL ? nl + 1 : "");
+	free(where);
 	free(render);
 	/* No empty comment line at the end. */
 	if (*s != '\0' && s[strlen(s) - 1] == '\n')

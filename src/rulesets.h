@@ -69,6 +69,11 @@ const cJSON	*rulesets_rule_added(const cJSON *, const cJSON *);
  * place (what lists show; a write's body never sends it).
  */
 void		 rulesets_number(cJSON *);
+/*
+ * The entry point's versions, newest first: the first is the current one
+ * (the server lists them oldest first); a version that is no number last.
+ */
+void		 rulesets_versions_newest_first(cJSON *);
 
 /*
  * What a create or an update sends for a rule (caller frees): the rule

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "common.h"
+#include "rlrule.h"
 #include "ruletest.h"
 #include "xmalloc.h"
 
@@ -106,6 +109,8 @@ ruletest_verdict_name(enum ruletest_verdict v)
 		return ("disabled");
 	case RULETEST_INVALID:
 		return ("invalid");
+	case RULETEST_UNKNOWN:
+		return ("unknown");
 	case RULETEST_NO_MATCH:
 		break;
 	}
@@ -113,12 +118,95 @@ ruletest_verdict_name(enum ruletest_verdict v)
 }
 
 static const char *
-ruletest_expression(const cJSON *rule)
+ruletest_string(const cJSON *o, const char *key)
 {
-	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(rule,
-			    "expression");
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
 
 	return (cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static const char *
+ruletest_expression(const cJSON *rule)
+{
+	return (ruletest_string(rule, "expression"));
+}
+
+/* "list $a is not known here", "lists $a and $b are ...". */
+static void
+ruletest_lists_why(const struct expr *e, char *why, size_t size)
+{
+	const char	*names[3];
+	size_t		 n;
+
+	n = expr_lists(e, names, nitems(names));
+	if (n == 1)
+		snprintf(why, size, "list $%s is not known here", names[0]);
+	else if (n == 2)
+		snprintf(why, size, "lists $%s and $%s are not known here",
+		    names[0], names[1]);
+	else
+		snprintf(why, size, "lists $%s, $%s... are not known here",
+		    names[0], names[1]);
+}
+
+/* The expression's error where it is, as the command line says it. */
+static void
+ruletest_invalid(const char *field, const char *text,
+    const struct expr_error *err, char *why, size_t size)
+{
+	int	line, col;
+
+	expr_error_place(text, err, &line, &col);
+	snprintf(why, size, "%s:%d:%d: %s", field, line, col, err->message);
+}
+
+/*
+ * Whether a matching rule counts the request: its counting expression
+ * decides when it has one (it may read the response, which is known only
+ * when the request gives a status), else the expression that matched.
+ */
+static void
+ruletest_count(const cJSON *rule, struct expr_request *rq,
+    struct ruletest_result *res)
+{
+	struct expr_options	 opts = { EXPR_PLAN_NONE, 1 };
+	struct expr_error	 err;
+	struct expr		*e;
+	const char		*text;
+
+	text = ruletest_string(cJSON_GetObjectItemCaseSensitive(rule,
+	    "ratelimit"), "counting_expression");
+	if (*text == '\0') {
+		res->count = RULETEST_COUNTED;
+		return;
+	}
+	if ((e = expr_parse(text, &opts, &err)) == NULL) {
+		res->count = RULETEST_MAY_COUNT;
+		ruletest_invalid("counting_expression", text, &err, res->why,
+		    sizeof res->why);
+		return;
+	}
+	if (expr_reads_response(e) && !expr_request_has_response(rq)) {
+		res->count = RULETEST_MAY_COUNT;
+		snprintf(res->why, sizeof res->why, "its counting expression "
+		    "reads the response, which the request does not give");
+	} else {
+		switch (expr_eval_lists(e, rq)) {
+		case EXPR_TRUE:
+			res->count = RULETEST_COUNTED;
+			break;
+		case EXPR_UNKNOWN:
+			res->count = RULETEST_MAY_COUNT;
+			ruletest_lists_why(e, res->why, sizeof res->why);
+			break;
+		default:
+			res->count = RULETEST_NOT_COUNTED;
+			snprintf(res->why, sizeof res->why, "not counted: its "
+			    "counting expression does not match");
+			break;
+		}
+	}
+	expr_free(e);
 }
 
 static void
@@ -128,6 +216,9 @@ ruletest_judge(const cJSON *rule, struct expr_request *rq,
 	struct expr_error	 err;
 	struct expr		*e;
 
+	res->count = RULETEST_NOT_COUNTED;
+	res->terminates = rlrule_action_terminates(ruletest_string(rule,
+	    "action"));
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled"))) {
 		res->verdict = RULETEST_DISABLED;
 		return;
@@ -135,35 +226,102 @@ ruletest_judge(const cJSON *rule, struct expr_request *rq,
 	/* The service's language, no plan: the rule is already there. */
 	if ((e = expr_parse(ruletest_expression(rule), NULL, &err)) == NULL) {
 		res->verdict = RULETEST_INVALID;
-		snprintf(res->why, sizeof res->why, "expression:1:%d: %s",
-		    err.column, err.message);
+		ruletest_invalid("expression", ruletest_expression(rule), &err,
+		    res->why, sizeof res->why);
 		return;
 	}
-	res->verdict = expr_eval(e, rq) == 1 ? RULETEST_MATCH :
-	    RULETEST_NO_MATCH;
+	switch (expr_eval_lists(e, rq)) {
+	case EXPR_TRUE:
+		res->verdict = RULETEST_MATCH;
+		ruletest_count(rule, rq, res);
+		break;
+	case EXPR_UNKNOWN:
+		res->verdict = RULETEST_UNKNOWN;
+		res->count = RULETEST_MAY_COUNT;
+		if (expr_lists(e, NULL, 0) > 0)
+			ruletest_lists_why(e, res->why, sizeof res->why);
+		else
+			snprintf(res->why, sizeof res->why, "%s",
+			    RULETEST_UNKNOWN_WHY);
+		break;
+	default:
+		res->verdict = RULETEST_NO_MATCH;
+		break;
+	}
 	expr_free(e);
 }
 
 struct ruletest_result *
 ruletest_run(const cJSON *rules, struct expr_request *rq, size_t *n,
-    int *first)
+    int *acts)
 {
 	struct ruletest_result	*res;
 	const cJSON		*r;
 	size_t			 i = 0;
 
-	*first = -1;
+	*acts = -1;
 	res = xcalloc((size_t)cJSON_GetArraySize(rules) + 1, sizeof *res);
 	cJSON_ArrayForEach(r, rules) {
 		res[i].position = (int)i + 1;
 		res[i].rule = r;
 		ruletest_judge(r, rq, &res[i]);
-		if (*first < 0 && res[i].verdict == RULETEST_MATCH)
-			*first = (int)i;
+		if (*acts < 0 && res[i].verdict == RULETEST_MATCH &&
+		    res[i].terminates)
+			*acts = (int)i;
 		i++;
 	}
 	*n = i;
 	return (res);
+}
+
+/* " #1, #4" for the results whose count is c. */
+static int
+ruletest_positions(struct buf *b, const struct ruletest_result *res,
+    size_t n, enum ruletest_count c)
+{
+	size_t	i;
+	int	k = 0;
+
+	for (i = 0; i < n; i++)
+		if (res[i].count == c)
+			buf_addf(b, "%s#%d", k++ == 0 ? "" : ", ",
+			    res[i].position);
+	return (k);
+}
+
+char *
+ruletest_summary(const struct ruletest_result *res, size_t n, int acts)
+{
+	struct buf	 b = BUF_INITIALIZER;
+	size_t		 i;
+	int		 k, matched = 0;
+
+	buf_adds(&b, "counted by ");
+	if ((k = ruletest_positions(&b, res, n, RULETEST_COUNTED)) == 0)
+		buf_reset(&b);
+	else if (k > 1)
+		buf_adds(&b, " (each in its own counters)");
+	for (i = 0; i < n; i++) {
+		if (res[i].count == RULETEST_MAY_COUNT)
+			buf_addf(&b, "%s#%d may count it (%s)", b.len > 0 ?
+			    "; " : "", res[i].position, res[i].why);
+		matched |= res[i].verdict == RULETEST_MATCH ||
+		    res[i].verdict == RULETEST_UNKNOWN;
+	}
+	if (b.len == 0)
+		buf_adds(&b, matched ? "no rule counts it" : "no rule matches");
+	if (acts >= 0)
+		buf_addf(&b, "; #%d (%s) acts first once over its rate, and "
+		    "evaluation stops there", res[acts].position,
+		    ruletest_string(res[acts].rule, "action"));
+	else if (matched)
+		buf_adds(&b, "; no matching rule would stop evaluation");
+	/* A rule before it that may match may act before it. */
+	for (i = 0; i < n && (acts < 0 || i < (size_t)acts); i++)
+		if (res[i].verdict == RULETEST_UNKNOWN && res[i].terminates)
+			buf_addf(&b, " (unless #%d, which may match, acts "
+			    "before)", res[i].position);
+	return (buf_detach(&b, NULL));
 }
 
 /* ---- the explained tree ------------------------------------------------- */
@@ -176,6 +334,8 @@ ruletest_value_name(enum expr_value v)
 		return ("true");
 	case EXPR_MISSING:
 		return ("missing");
+	case EXPR_UNKNOWN:
+		return ("unknown");
 	case EXPR_FALSE:
 		break;
 	}
@@ -216,7 +376,8 @@ ruletest_explain(const cJSON *rule, struct expr_request *rq, size_t *n,
 	memset(&ss, 0, sizeof ss);
 	if ((e = expr_parse(ruletest_expression(rule), NULL, err)) == NULL)
 		return (NULL);
-	expr_explain(e, rq, ruletest_step_add, &ss);
+	/* A list's comparison, and what it decides, is unknown here. */
+	expr_explain_lists(e, rq, ruletest_step_add, &ss);
 	expr_free(e);
 	*n = ss.n;
 	/* An expression always has a node: never NULL on success. */

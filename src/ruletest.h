@@ -2,9 +2,17 @@
  * The rules tester, shared by `edgetui rules test` and the console's
  * tester: a request built from what a user typed (method, URL, client
  * address, headers, country), each rate limiting rule's verdict on it in
- * evaluation order, the first match, and a rule's explained tree. Also the
- * rules with a rule being edited in place of the server's copy, which the
- * tester and the simulation both run. No I/O.
+ * evaluation order, and a rule's explained tree. Also the rules with a
+ * rule being edited in place of the server's copy, which the tester and
+ * the simulation both run. No I/O.
+ *
+ * Rate limiting rules are all evaluated in order (api-map-3 18.8): every
+ * rule whose expression matches counts the request in its own counters
+ * (its counting expression, when it has one, decides that), and takes
+ * no action while it is below its rate; only a rule over its rate whose
+ * action ends the phase (block, a challenge) stops the rules after it.
+ * So a request is counted by several rules, and the first of those that
+ * match with such an action is the one that would stop it.
  */
 #ifndef EDGE_RULETEST_H
 #define EDGE_RULETEST_H
@@ -48,27 +56,55 @@ enum ruletest_verdict {
 	RULETEST_MATCH,
 	RULETEST_NO_MATCH,
 	RULETEST_DISABLED,
-	RULETEST_INVALID	/* the expression does not parse */
+	RULETEST_INVALID,	/* the expression does not parse */
+	RULETEST_UNKNOWN	/* a list not known here, or a regex's limits */
 };
 
-/* "match", "no match", "disabled", "invalid" */
+/* What an unknown verdict's why says when no list is named. */
+#define RULETEST_UNKNOWN_WHY	"a regex reached its matching limits: not " \
+				"known whether it matches"
+
+/* "match", "no match", "disabled", "invalid", "unknown" */
 const char	*ruletest_verdict_name(enum ruletest_verdict);
+
+/* Whether the request counts toward the rule's rate. */
+enum ruletest_count {
+	RULETEST_NOT_COUNTED,
+	RULETEST_COUNTED,
+	RULETEST_MAY_COUNT	/* it depends on what is not known here */
+};
 
 struct ruletest_result {
 	int			 position;	/* 1-based */
 	const cJSON		*rule;		/* in the list given */
 	enum ruletest_verdict	 verdict;
-	char			 why[320];	/* invalid: "expression:1:COL: ..." */
+	enum ruletest_count	 count;
+	int			 terminates;	/* its action ends evaluation */
+	/*
+	 * invalid: "expression:LINE:COL: ..."; unknown or may count: what is
+	 * not known ("list $ips is not known here"); a match not counted:
+	 * that its counting expression does not match. Else "".
+	 */
+	char			 why[320];
 };
 
 /*
  * Each rule of the list (a ruleset's "rules"; NULL: none) on the request,
- * in order: *n results (free them), *first the index of the first match
- * or -1. Disabled rules are not evaluated; expressions are read in the
- * language alone (the rules are already the service's).
+ * in order: *n results (free them), *acts the index of the first rule
+ * that matches with an action that ends evaluation (the one that stops
+ * the request once over its rate), or -1. Disabled rules are not
+ * evaluated; expressions are read in the language alone (the rules are
+ * already the service's).
  */
 struct ruletest_result	*ruletest_run(const cJSON *, struct expr_request *,
 			     size_t *, int *);
+/*
+ * The results in one sentence: which rules count the request, which may,
+ * and which acts first once over its rate (ending evaluation there), or
+ * that no rule counts it. Caller frees.
+ */
+char			*ruletest_summary(const struct ruletest_result *,
+			     size_t, int);
 
 /* One node of a rule's explained tree (expr_explain), copied. */
 struct ruletest_step {
@@ -87,7 +123,7 @@ struct ruletest_step	*ruletest_explain(const cJSON *,
 			     struct expr_request *, size_t *,
 			     struct expr_error *);
 void			 ruletest_steps_free(struct ruletest_step *, size_t);
-/* "true", "false", "missing" */
+/* "true", "false", "missing", "unknown" */
 const char		*ruletest_value_name(enum expr_value);
 
 /*

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/evp.h>
 
 #include "accesslog.h"
 #include "buf.h"
@@ -30,6 +31,12 @@
 #include "xmalloc.h"
 
 #define SIM_CHARS_MAX	16	/* characteristics in one rule */
+#define SIM_KEY_WHOLE	256	/* longer keys are kept short (sim_key) */
+#define SIM_KEY_SHOWN	64	/* bytes of a value a short key keeps */
+#define SIM_KEY_DIGEST	16	/* bytes of a short key's digest */
+#if SIM_CHARS_MAX * (SIM_KEY_SHOWN + 2) + SIM_KEY_DIGEST > SIMTAB_KEY_MAX
+#error "a short key must fit in a table"
+#endif
 
 
 /*
@@ -144,6 +151,8 @@ struct sim_eval {
 	uint64_t		 gen;		/* the request */
 	uint64_t		*kgen;		/* per keyer: its lookup's */
 	size_t			*klookup;	/* that lookup */
+	uint64_t		*unknown;	/* per group, of the request */
+	uint64_t		*nunknown;	/* per rule: requests unknown */
 	struct accesslog_record	 rec;		/* of a sim_rec */
 };
 
@@ -185,6 +194,8 @@ sim_eval_new(const struct simulate *sim)
 		    sim->groups[i].n);
 	ev->kgen = xcalloc(sim->nkeyers + 1, sizeof *ev->kgen);
 	ev->klookup = xcalloc(sim->nkeyers + 1, sizeof *ev->klookup);
+	ev->unknown = xcalloc(sim->ngroups + 1, sizeof *ev->unknown);
+	ev->nunknown = xcalloc(sim->nrules + 1, sizeof *ev->nunknown);
 	return (ev);
 }
 
@@ -201,6 +212,8 @@ sim_eval_free(const struct simulate *sim, struct sim_eval *ev)
 	free(ev->results);
 	free(ev->kgen);
 	free(ev->klookup);
+	free(ev->unknown);
+	free(ev->nunknown);
 	expr_request_free(ev->rq);
 	buf_free(&ev->cookie);
 	free(ev);
@@ -438,6 +451,27 @@ sim_reads_headers(const char *text)
 	return (h);
 }
 
+/*
+ * Lists live in the account and are not read: a request is taken as in
+ * none of them, so what the rule counts is not known. Said once per list.
+ */
+static void
+sim_lists_note(const struct expr *e, const char *who, char ***notes,
+    size_t *nnotes)
+{
+	const char	*names[8];
+	char		*note;
+	size_t		 n, i;
+
+	n = expr_lists(e, names, nitems(names));
+	for (i = 0; i < n && i < nitems(names); i++) {
+		xasprintf(&note, "%s: list $%s is not known here: requests are "
+		    "taken as not in it, so the rule's counts are unknown, "
+		    "not zero", who, names[i]);
+		sim_note(notes, nnotes, note);
+	}
+}
+
 /* Rule n (1-based) into r; 1 when it was left out with a note. */
 static int
 sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
@@ -497,6 +531,8 @@ sim_rule_parse(struct simulate *sim, const cJSON *j, size_t n,
 			return (-1);
 		sim->headers |= sim_reads_headers(s);
 	}
+	sim_lists_note(r->expr, who, notes, nnotes);
+	sim_lists_note(r->counting, who, notes, nnotes);
 	if ((s = sim_string(j, "id")) == NULL && (s = sim_string(j, "ref")) ==
 	    NULL)
 		s = "";
@@ -577,6 +613,7 @@ sim_tables(struct simulate *sim)
 			sim_group(sim, r->counting, &r->cgroup, &r->cbit);
 	}
 	sim->eval = sim_eval_new(sim);
+	sim->nunknown = sim->eval->nunknown;
 	sim->one = sim_batch_new();
 }
 
@@ -671,6 +708,16 @@ size_t
 simulate_nrules(const struct simulate *sim)
 {
 	return (sim->nrules);
+}
+
+size_t
+simulate_bytes(const struct simulate *sim)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < sim->nkeyers; i++)
+		n += simtab_bytes(sim->keyers[i]->tab);
+	return (n);
 }
 
 /* ---- one request ------------------------------------------------------- */
@@ -792,8 +839,46 @@ sim_value(const struct sim_char *c, const struct accesslog_record *rec,
 	return (v);
 }
 
-/* Each value as 1, its bytes and 0 (a missing one as a lone 0), added to
- * the batch's keys. */
+/*
+ * The 128 first bits of the SHA-256 of a key written whole (each value as
+ * 1, its bytes and 0; a missing one as a lone 0) into out.
+ */
+static void
+sim_key_digest(size_t n, const char *const *v, const size_t *len,
+    unsigned char out[SIM_KEY_DIGEST])
+{
+	static const char	 one = '\1', zero = '\0';
+	unsigned char		 md[EVP_MAX_MD_SIZE];
+	unsigned int		 mdlen;
+	EVP_MD_CTX		*ctx;
+	size_t			 i;
+
+	if ((ctx = EVP_MD_CTX_new()) == NULL ||
+	    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		fatalx("simulate: SHA-256 unavailable");
+	for (i = 0; i < n; i++) {
+		if (v[i] != NULL) {
+			EVP_DigestUpdate(ctx, &one, 1);
+			EVP_DigestUpdate(ctx, v[i], len[i]);
+		}
+		EVP_DigestUpdate(ctx, &zero, 1);
+	}
+	if (EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen < SIM_KEY_DIGEST)
+		fatalx("simulate: SHA-256 failed");
+	EVP_MD_CTX_free(ctx);
+	memcpy(out, md, SIM_KEY_DIGEST);
+}
+
+/*
+ * A key as the table keeps it, added to the batch's keys: each value as 1,
+ * its bytes and 0, a missing one as a lone 0. A key longer than
+ * SIM_KEY_WHOLE (a path or a header can be a megabyte) is kept short, so
+ * the counters grow with the clients and not with the log: each value cut
+ * to its first SIM_KEY_SHOWN bytes (then 2, not 1, opens it, for the
+ * report), and the whole key's digest after, which tells two clients
+ * apart as the whole key would. No whole key is as long, so none is equal
+ * to a short one.
+ */
 static void
 sim_key(struct sim_batch *b, struct sim_lookup *l,
     const struct accesslog_record *rec)
@@ -801,28 +886,42 @@ sim_key(struct sim_batch *b, struct sim_lookup *l,
 	const struct sim_keyer	*k = l->keyer;
 	const char	*v[SIM_CHARS_MAX];
 	char		 num[SIM_CHARS_MAX][24], *o;
-	size_t		 i, len[SIM_CHARS_MAX], total = 0;
+	size_t		 i, len[SIM_CHARS_MAX], total = 0, n;
+	int		 whole;
 
 	for (i = 0; i < k->nchars; i++) {
 		v[i] = sim_value(&k->chars[i], rec, num[i], &len[i]);
 		total += v[i] != NULL ? len[i] + 2 : 1;
 	}
+	if (!(whole = total <= SIM_KEY_WHOLE))
+		total = k->nchars * (SIM_KEY_SHOWN + 2) + SIM_KEY_DIGEST;
 	buf_reserve(&b->keys, total);
 	l->off = b->keys.len;
-	l->len = total;
 	o = b->keys.data + l->off;
 	for (i = 0; i < k->nchars; i++) {
 		if (v[i] == NULL) {
 			*o++ = '\0';
 			continue;
 		}
-		*o++ = '\1';
-		memcpy(o, v[i], len[i]);
-		o += len[i];
+		if ((n = len[i]) > SIM_KEY_SHOWN && !whole) {
+			/* Not inside a UTF-8 character. */
+			for (n = SIM_KEY_SHOWN; n > 0 &&
+			    ((unsigned char)v[i][n] & 0xc0) == 0x80; n--)
+				continue;
+			*o++ = '\2';
+		} else
+			*o++ = '\1';
+		memcpy(o, v[i], n);
+		o += n;
 		*o++ = '\0';
 	}
-	b->keys.len += total;
-	l->hash = sim_hash(b->keys.data + l->off, total);
+	if (!whole) {
+		sim_key_digest(k->nchars, v, len, (unsigned char *)o);
+		o += SIM_KEY_DIGEST;
+	}
+	l->len = (size_t)(o - (b->keys.data + l->off));
+	b->keys.len += l->len;
+	l->hash = sim_hash(b->keys.data + l->off, l->len);
 }
 
 /* Whether the rules can read the request (its URI, its host). */
@@ -881,6 +980,14 @@ sim_fill(const struct simulate *sim, struct sim_eval *ev,
 	return (0);
 }
 
+/* Whether a rule's expression or counting expression was unknown. */
+static int
+sim_unknown(const struct sim_eval *ev, const struct sim_rule *r)
+{
+	return ((ev->unknown[r->group] >> r->bit & 1) || (r->counting != NULL &&
+	    (ev->unknown[r->cgroup] >> r->cbit & 1)));
+}
+
 /* A request's rules evaluated, what they count added to the batch. */
 static int
 sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
@@ -891,6 +998,7 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 	struct sim_queued	*q;
 	struct sim_rule		*r;
 	struct sim_keyer	*k;
+	uint64_t		 unknown;
 	size_t			 i;
 	int			 matched, counted;
 
@@ -914,10 +1022,15 @@ sim_eval_one(const struct simulate *sim, struct sim_eval *ev,
 	ev->gen++;
 	for (i = 0; i < sim->ngroups; i++)
 		expr_memo_prefetch(ev->memo[i], ev->rq);
-	for (i = 0; i < sim->ngroups; i++)
+	for (i = 0, unknown = 0; i < sim->ngroups; i++) {
 		ev->results[i] = expr_eval_memo_set(ev->memo[i], ev->rq);
+		unknown |= ev->unknown[i] = expr_memo_unknown(ev->memo[i]);
+	}
 	for (i = 0; i < sim->nrules; i++) {
 		r = &sim->rules[i];
+		/* Neither matched nor counted, as before; but said. */
+		if (unknown != 0 && sim_unknown(ev, r))
+			ev->nunknown[i]++;
 		matched = (int)(ev->results[r->group] >> r->bit & 1);
 		counted = r->counting != NULL ?
 		    (int)(ev->results[r->cgroup] >> r->cbit & 1) : matched;
@@ -1393,6 +1506,8 @@ sim_run_end(struct sim_run *run)
 		pthread_mutex_unlock(&run->lock);
 		pthread_join(run->thread, NULL);
 	}
+	for (i = 0; run->eval != NULL && i < run->sim->nrules; i++)
+		run->sim->rules[i].unknown += run->eval->nunknown[i];
 	sim_eval_free(run->sim, run->eval);
 	for (i = 0; i < SIM_RING; i++)
 		sim_batch_free(run->ring[i]);

@@ -40,6 +40,10 @@ struct simulate_rule_report {
 	int			 enabled;
 	uint64_t		 matched;
 	uint64_t		 counted;
+	/* Requests whose expression or counting expression was neither
+	 * true nor false (a regex reached its matching limits): taken as
+	 * neither matched nor counted. */
+	uint64_t		 unknown;
 	uint64_t		 clients;
 	uint64_t		 clients_mitigated;
 	uint64_t		 requests_mitigated;
@@ -78,6 +82,9 @@ size_t		 simulate_nrules(const struct simulate *);
  * -1 when the request has no URI the rules can read. */
 int		 simulate_request(struct simulate *,
 		     const struct accesslog_record *);
+
+/* Bytes the counters hold: what grows with the log's clients. */
+size_t		 simulate_bytes(const struct simulate *);
 
 /* Threads simulate_log may use (2 unless said; 1 runs it all on the
  * caller's): the report is the same. */

@@ -61,6 +61,7 @@ struct sim_rule {
 	uint64_t		 clients;
 	uint64_t		 clients_mitigated;
 	uint64_t		 mitigated;
+	uint64_t		 unknown;	/* from other threads */
 	int64_t			 first;		/* ns; -1 none */
 };
 
@@ -72,6 +73,7 @@ struct simulate {
 	struct sim_group	*groups;
 	size_t			 ngroups;
 	struct sim_eval		*eval;		/* the caller's */
+	const uint64_t		*nunknown;	/* its counts, per rule */
 	struct sim_batch	*one;		/* simulate_request's */
 	unsigned		 headers;	/* SIM_H_*: what rules read */
 	int			 threads;

@@ -23,28 +23,35 @@
 
 /* ---- the report -------------------------------------------------------- */
 
-/* The values other than the colo, then the colo in parentheses. */
+/*
+ * The values other than the colo, then the colo in parentheses. A value
+ * the key kept only the first bytes of (2 opens it) ends with "...".
+ */
 static char *
 sim_client_text(const struct sim_keyer *k, const char *key)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*colo = NULL;
+	const char	*colo = NULL, *colo_cut = "", *cut;
 	size_t		 i;
 
 	for (i = 0; i < k->nchars; i++) {
-		const char	*v = *key == '\1' ? key + 1 : NULL;
+		const char	*v = *key == '\1' || *key == '\2' ? key + 1 :
+				    NULL;
 
+		cut = *key == '\2' ? "..." : "";
 		key += v != NULL ? strlen(v) + 2 : 1;
 		if (k->chars[i].kind == SC_COLO) {
 			colo = v;
+			colo_cut = cut;
 			continue;
 		}
 		if (b.len > 0)
 			buf_addc(&b, ' ');
 		buf_adds(&b, v != NULL ? v : "-");
+		buf_adds(&b, cut);
 	}
 	if (colo != NULL)
-		buf_addf(&b, "%s(%s)", b.len > 0 ? " " : "", colo);
+		buf_addf(&b, "%s(%s%s)", b.len > 0 ? " " : "", colo, colo_cut);
 	if (b.data == NULL)
 		buf_adds(&b, "-");
 	return (buf_detach(&b, NULL));
@@ -74,7 +81,8 @@ sim_before(const struct sim_ranked *a, const struct sim_ranked *b)
 }
 
 static void
-sim_rule_report(const struct sim_rule *r, struct simulate_rule_report *out)
+sim_rule_report(const struct sim_rule *r, uint64_t nunknown,
+    struct simulate_rule_report *out)
 {
 	const struct simtab	*tab = r->keyer->tab;
 	struct sim_ranked	 top[SIMULATE_TOP], e;
@@ -85,6 +93,7 @@ sim_rule_report(const struct sim_rule *r, struct simulate_rule_report *out)
 	out->enabled = r->enabled;
 	out->matched = r->matched;
 	out->counted = r->counted;
+	out->unknown = r->unknown + nunknown;
 	out->clients = r->clients;
 	out->clients_mitigated = r->clients_mitigated;
 	out->requests_mitigated = r->mitigated;
@@ -129,7 +138,8 @@ simulate_report(const struct simulate *sim, const struct accesslog *log,
 	rep->nrules = sim->nrules;
 	rep->rules = xcalloc(sim->nrules + 1, sizeof *rep->rules);
 	for (i = 0; i < sim->nrules; i++)
-		sim_rule_report(&sim->rules[i], &rep->rules[i]);
+		sim_rule_report(&sim->rules[i], sim->nunknown[i],
+		    &rep->rules[i]);
 }
 
 void
@@ -190,6 +200,7 @@ simulate_report_json(const struct simulate_report *rep)
 		cJSON_AddStringToObject(jr, "description", r->description);
 		cJSON_AddNumberToObject(jr, "matched", (double)r->matched);
 		cJSON_AddNumberToObject(jr, "counted", (double)r->counted);
+		cJSON_AddNumberToObject(jr, "unknown", (double)r->unknown);
 		cJSON_AddNumberToObject(jr, "clients", (double)r->clients);
 		cJSON_AddNumberToObject(jr, "clients_mitigated",
 		    (double)r->clients_mitigated);

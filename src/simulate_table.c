@@ -193,7 +193,7 @@ simtab_find(struct simtab *t, uint64_t hash, const char *key, size_t len)
 	size_t			 i, mask;
 	uint32_t		 c;
 
-	if (len > UINT32_MAX)
+	if (len > SIMTAB_KEY_MAX)
 		fatalx("simulate: a key too long");
 	/* At most three quarters full: probes stay short. */
 	if ((t->nclients + 1) * 4 > t->nslots * 3)
@@ -226,6 +226,17 @@ size_t
 simtab_clients(const struct simtab *t)
 {
 	return (t->nclients);
+}
+
+size_t
+simtab_bytes(const struct simtab *t)
+{
+	size_t	blocks = (t->nchunks + SIMTAB_BLOCK - 1) / SIMTAB_BLOCK;
+
+	return (sizeof *t + (t->nrules + 1) * sizeof *t->rules +
+	    t->nslots * sizeof *t->slots + t->size * sizeof *t->clients +
+	    t->size * (t->nrules + 1) * sizeof *t->states + t->keys.size +
+	    blocks * (sizeof *t->blocks + SIMTAB_BLOCK * sizeof **t->blocks));
 }
 
 const char *

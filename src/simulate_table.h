@@ -34,6 +34,10 @@ struct simtab_state {
 #define SIMTAB_MITIGATED	0x2
 #define SIMTAB_NEW_MITIGATED	0x4	/* its first mitigated request */
 
+/* The longest key a table takes: the caller keeps keys short, so the
+ * table grows with its clients, not with what the log's lines hold. */
+#define SIMTAB_KEY_MAX	2048
+
 struct simtab;
 
 struct simtab	*simtab_new(const struct simtab_rule *, size_t);
@@ -42,8 +46,9 @@ void		 simtab_free(struct simtab *);
 /* Start reading the slot of a hash (the key's own, as the caller makes
  * it: equal keys must have equal hashes). */
 void		 simtab_prefetch(const struct simtab *, uint64_t);
-/* The client of a key, made (states empty) when new; its index. A new
- * client may move every state: find first, then read or prefetch them. */
+/* The client of a key (SIMTAB_KEY_MAX bytes at most), made (states
+ * empty) when new; its index. A new client may move every state: find
+ * first, then read or prefetch them. */
 uint32_t	 simtab_find(struct simtab *, uint64_t, const char *, size_t);
 /* Start reading rule n's state of a client, then where its ring is
  * written next (after the state has arrived). */
@@ -60,6 +65,8 @@ int		 simtab_apply(struct simtab *, uint32_t, size_t, int, int,
 
 /* Clients, each key (as given) and rule n's state of it. */
 size_t		 simtab_clients(const struct simtab *);
+/* Bytes the table holds: slots, clients, keys, states and rings. */
+size_t		 simtab_bytes(const struct simtab *);
 const char	*simtab_key(const struct simtab *, uint32_t, size_t *);
 const struct simtab_state *simtab_state(const struct simtab *, uint32_t,
 		     size_t);

@@ -7,7 +7,6 @@
 
 #include <sys/stat.h>
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -19,10 +18,12 @@
 
 #include <openssl/evp.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "encode.h"
 #include "jwt.h"
 #include "log.h"
+#include "streamrules.h"
 #include "streamsign.h"
 #include "xmalloc.h"
 
@@ -44,9 +45,8 @@ streamsign_is_pem(const char *s, size_t len)
 char *
 streamsign_pem(const char *text, size_t len, char **cause)
 {
-	struct buf	 b = BUF_INITIALIZER;
 	char		*out;
-	size_t		 i, n;
+	size_t		 n;
 
 	if (len > STREAMSIGN_PEM_MAX) {
 		*cause = xprintf("%zu bytes is too long for a signing key",
@@ -56,13 +56,7 @@ streamsign_pem(const char *text, size_t len, char **cause)
 	if (streamsign_is_pem(text, len))
 		return (xstrndup(text, len));
 	/* The API's form: base64, perhaps wrapped. */
-	for (i = 0; i < len; i++)
-		if (!isspace((unsigned char)text[i]))
-			buf_addc(&b, text[i]);
-	out = b.len > 0 ? encode_base64_decode(b.data, b.len, &n) : NULL;
-	if (b.data != NULL)
-		explicit_bzero(b.data, b.len);
-	buf_free(&b);
+	out = encode_base64_decode_text(text, len, &n);
 	if (out != NULL && (strlen(out) != n || !streamsign_is_pem(out, n))) {
 		explicit_bzero(out, n);
 		free(out);
@@ -114,28 +108,6 @@ streamsign_token(const char *text, size_t len, const struct streamsign *s,
 
 /* ---- options ------------------------------------------------------------ */
 
-/* An IPv4 or IPv6 address with an optional /prefix in range. */
-static int
-streamsign_cidr_ok(const char *s)
-{
-	unsigned char	 addr[16];
-	const char	*slash = strchr(s, '/');
-	char		*host, *end;
-	long		 bits;
-	int		 v6, ok;
-
-	host = slash != NULL ? xstrndup(s, (size_t)(slash - s)) : xstrdup(s);
-	v6 = strchr(host, ':') != NULL;
-	ok = inet_pton(v6 ? AF_INET6 : AF_INET, host, addr) == 1;
-	free(host);
-	if (!ok || slash == NULL)
-		return (ok);
-	if (!isdigit((unsigned char)slash[1]))
-		return (0);
-	bits = strtol(slash + 1, &end, 10);
-	return (*end == '\0' && bits >= 0 && bits <= (v6 ? 128 : 32));
-}
-
 static cJSON *
 streamsign_rule(const char *type, const char *action, const char *member,
     const char *const *values, size_t n)
@@ -165,11 +137,13 @@ cJSON *
 streamsign_rules(const char *const *allow_ips, size_t nips,
     const char *const *block_countries, size_t ncountries, char **cause)
 {
-	cJSON	*rules;
-	size_t	 i;
+	unsigned char	 addr[16];
+	cJSON		*rules;
+	size_t		 i;
+	int		 v6, bits;
 
 	for (i = 0; i < nips; i++) {
-		if (!streamsign_cidr_ok(allow_ips[i])) {
+		if (streamrules_cidr(allow_ips[i], addr, &v6, &bits) != 0) {
 			*cause = xprintf("'%s' is not an IPv4 or IPv6 address "
 			    "or CIDR (192.0.2.0/24, 2001:db8::/32)",
 			    allow_ips[i]);
@@ -177,9 +151,7 @@ streamsign_rules(const char *const *allow_ips, size_t nips,
 		}
 	}
 	for (i = 0; i < ncountries; i++) {
-		if (strlen(block_countries[i]) != 2 ||
-		    !isalpha((unsigned char)block_countries[i][0]) ||
-		    !isalpha((unsigned char)block_countries[i][1])) {
+		if (!streamrules_country_ok(block_countries[i])) {
 			*cause = xprintf("'%s' is not a two-letter country "
 			    "code (ISO 3166-1 alpha-2, such as DE)",
 			    block_countries[i]);
@@ -217,7 +189,7 @@ streamsign_duration(const char *s, char **cause)
 		}
 	}
 	if (end == s || *end != '\0' || !isdigit((unsigned char)*s) ||
-	    n <= 0 || n > STREAMSIGN_EXP_MAX / unit) {
+	    n <= 0 || n > STREAMRULES_TOKEN_EXP_MAX / unit) {
 		*cause = xprintf("'%s' is not a duration from 1s to 24h "
 		    "(such as 90, 30m, 1h)", s);
 		return (-1);
@@ -270,17 +242,6 @@ streamsign_token_short(const char *token)
  */
 #define STREAMSIGN_OWNER_FILE	"owner"
 #define STREAMSIGN_OWNER_BYTES	16
-
-static int
-streamsign_id_ok(const char *id)
-{
-	size_t	i;
-
-	for (i = 0; id[i] != '\0'; i++)
-		if (encode_hexval((unsigned char)id[i]) < 0)
-			return (0);
-	return (i == 32);
-}
 
 /* The base URL as the owner's name takes it: no trailing '/'. */
 static size_t
@@ -409,7 +370,7 @@ streamsign_key_save(const char *state, const struct streamsign_owner *o,
 {
 	char	*dir, *path;
 
-	if (!streamsign_id_ok(id)) {
+	if (!apirules_hex32_ok(id)) {
 		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
 		    "digits)", id);
 		return (-1);
@@ -476,7 +437,7 @@ streamsign_key_load(const char *state, const struct streamsign_owner *o,
 	char	*dir, *path, *text;
 	int	 rv;
 
-	if (!streamsign_id_ok(id)) {
+	if (!apirules_hex32_ok(id)) {
 		*cause = xprintf("'%.40s' is not a signing key id (32 hex "
 		    "digits)", id);
 		return (NULL);
@@ -505,7 +466,7 @@ streamsign_key_known(const char *state, const struct streamsign_owner *o,
 	char	*dir, *path;
 	int	 ok;
 
-	if (!streamsign_id_ok(id))
+	if (!apirules_hex32_ok(id))
 		return (0);
 	dir = streamsign_owner_dir(state, o);
 	path = xprintf("%s/%s.pem", dir, id);
@@ -544,7 +505,7 @@ streamsign_ids(const char *dir)
 			continue;
 		memcpy(id, de->d_name, 32);
 		id[32] = '\0';
-		if (!streamsign_id_ok(id))
+		if (!apirules_hex32_ok(id))
 			continue;
 		ids = xreallocarray(ids, n + 2, sizeof *ids);
 		ids[n++] = xstrdup(id);

@@ -12,10 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#define STREAMSIGN_EXP_MAX	(24 * 3600)	/* seconds after signing */
 #define STREAMSIGN_EXP_DEFAULT	3600
 #define STREAMSIGN_NBF_BEFORE	3600		/* nbf: an hour back */
-#define STREAMSIGN_RULES_MAX	5
 
 struct streamsign {
 	const char	*video;		/* sub */

@@ -20,10 +20,9 @@
 #include "captionlang.h"
 #include "common.h"
 #include "log.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "xmalloc.h"
-
-const char *const streamx_download_types[] = { "default", "audio", NULL };
 
 /* One number of a time: digits, and a fraction only in the last. */
 static int
@@ -124,7 +123,7 @@ streamx_vtt_check(const char *path, char **cause)
 		fclose(f);
 		return (-1);
 	}
-	if (sb.st_size > STREAMX_VTT_MAX) {
+	if (sb.st_size > STREAMRULES_CAPTION_FILE_MAX) {
 		xasprintf(cause, "%s: %lld bytes, over the 10 MB captions "
 		    "limit", path, (long long)sb.st_size);
 		fclose(f);
@@ -149,10 +148,10 @@ streamx_download_type(const char *name, const char **out, char **cause)
 	size_t	i;
 
 	if (name == NULL)
-		name = "default";
-	for (i = 0; streamx_download_types[i] != NULL; i++) {
-		if (strcmp(streamx_download_types[i], name) == 0) {
-			*out = streamx_download_types[i];
+		name = streamrules_download_types[0];
+	for (i = 0; streamrules_download_types[i] != NULL; i++) {
+		if (strcmp(streamrules_download_types[i], name) == 0) {
+			*out = streamrules_download_types[i];
 			return (0);
 		}
 	}

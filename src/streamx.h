@@ -14,11 +14,6 @@
 
 struct api_var;
 
-#define STREAMX_VTT_MAX		(10 * 1024 * 1024)	/* bytes */
-
-/* Download types: "default" (MP4) and "audio" (M4A), NULL after. */
-extern const char *const streamx_download_types[];
-
 /*
  * Seconds as a clip takes them: "90", "90.5", "1:30", "1:02:03.5". 0, or
  * -1 with a cause.

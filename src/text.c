@@ -470,3 +470,15 @@ text_casecmp(const char *a, const char *b)
 	} while (c1 == c2 && c1 != '\0');
 	return ((c1 > c2) - (c1 < c2));
 }
+
+int
+text_quote_len(const char *s)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == 64)
+			break;
+	}
+	return ((int)i);
+}

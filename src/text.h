@@ -77,6 +77,12 @@ void		 text_needle_init(struct text_needle *, const char *,
 const char	*text_needle_find(const struct text_needle *, const char *,
 		     size_t);
 int		 text_contains_nocase(const char *, const char *);
+/*
+ * How many bytes of s a message quotes (for "%.*s"): 64 characters at
+ * most, since a value may be huge, and never half of one, since the
+ * message must stay UTF-8. Both programs' refusals quote a value so.
+ */
+int		 text_quote_len(const char *);
 /* strcmp ignoring ASCII case, whatever the locale. */
 int		 text_casecmp(const char *, const char *);
 

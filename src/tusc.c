@@ -30,8 +30,10 @@
 #include "http.h"
 #include "log.h"
 #include "retry.h"
+#include "streamrules.h"
 #include "tusc.h"
 #include "tusc_journal.h"
+#include "uploaded.h"
 #include "xmalloc.h"
 
 static const long tusc_delays[TUSC_RETRY_MAX] = TUSC_RETRY_DELAYS;
@@ -41,19 +43,21 @@ static const long tusc_delays[TUSC_RETRY_MAX] = TUSC_RETRY_DELAYS;
 int
 tusc_chunk_check(long long size, char **cause)
 {
-	if (size < TUSC_CHUNK_MIN || size > TUSC_CHUNK_MAX) {
+	switch (streamrules_chunk_check(size)) {
+	case STREAMRULES_CHUNK_OK:
+		return (0);
+	case STREAMRULES_CHUNK_UNALIGNED:
+		xasprintf(cause, "chunk size %lld: Stream needs a multiple "
+		    "of %lld (256 KiB), such as %lld", size,
+		    STREAMRULES_CHUNK_ALIGN,
+		    size / STREAMRULES_CHUNK_ALIGN * STREAMRULES_CHUNK_ALIGN);
+		return (-1);
+	default:
 		xasprintf(cause, "chunk size %lld: Stream takes chunks of "
 		    "%lld (5 MiB) to %lld (200 MiB) bytes", size,
-		    TUSC_CHUNK_MIN, TUSC_CHUNK_MAX);
+		    STREAMRULES_CHUNK_MIN, STREAMRULES_CHUNK_MAX);
 		return (-1);
 	}
-	if (size % TUSC_CHUNK_ALIGN != 0) {
-		xasprintf(cause, "chunk size %lld: Stream needs a multiple "
-		    "of %lld (256 KiB), such as %lld", size, TUSC_CHUNK_ALIGN,
-		    size / TUSC_CHUNK_ALIGN * TUSC_CHUNK_ALIGN);
-		return (-1);
-	}
-	return (0);
 }
 
 long long
@@ -363,6 +367,8 @@ struct tusc_body {
 	long long	 pos;
 	tusc_progress_cb progress;
 	void		*progress_arg;
+	tusc_sent_cb	 sent;
+	void		*sent_arg;
 	long long	 total;
 	int		 short_read;	/* the file ended before the chunk */
 };
@@ -402,8 +408,9 @@ tusc_seek(void *arg, long long offset)
 /*
  * Bytes in the socket are not bytes stored: a proxy may buffer them, the
  * server may drop them. Only the offset the server acknowledged (where
- * this PATCH began) is reported; the call is still made so a stop asked
- * for is seen while the chunk is on its way.
+ * this PATCH began) is reported as progress; the call is still made so a
+ * stop asked for is seen while the chunk is on its way. The bytes sent so
+ * far go to the sent callback, for a bar that moves within a chunk.
  */
 static int
 tusc_xfer(void *arg, long long dltotal, long long dlnow, long long ultotal,
@@ -414,7 +421,9 @@ tusc_xfer(void *arg, long long dltotal, long long dlnow, long long ultotal,
 	(void)dltotal;
 	(void)dlnow;
 	(void)ultotal;
-	(void)ulnow;
+	if (b->sent != NULL && ulnow > 0)
+		b->sent(b->start + MINIMUM(ulnow, b->len), b->total,
+		    b->sent_arg);
 	if (b->progress == NULL)
 		return (0);
 	return (b->progress(b->start, b->total, b->progress_arg));
@@ -423,7 +432,8 @@ tusc_xfer(void *arg, long long dltotal, long long dlnow, long long ultotal,
 enum status
 tusc_patch(struct http_client *c, const char *url, int fd, long long offset,
     long long len, long long total, tusc_progress_cb progress, void *arg,
-    long long *new_offset, long *http_status, char **cause)
+    tusc_sent_cb sent, void *sent_arg, long long *new_offset,
+    long *http_status, char **cause)
 {
 	struct http_request	 req;
 	struct http_response	 resp;
@@ -443,6 +453,8 @@ tusc_patch(struct http_client *c, const char *url, int fd, long long offset,
 	b.len = len;
 	b.progress = progress;
 	b.progress_arg = arg;
+	b.sent = sent;
+	b.sent_arg = sent_arg;
 	b.total = total;
 	memset(&req, 0, sizeof req);
 	req.method = "PATCH";
@@ -1119,7 +1131,8 @@ tusc_send(struct tusc_run *u, long long offset, char **cause)
 		*cause = NULL;
 		u->r->patches++;
 		st = tusc_patch(u->c, u->e.url, u->fd, offset, len, size,
-		    o->progress, o->progress_arg, &next, &hs, cause);
+		    o->progress, o->progress_arg, o->sent, o->sent_arg, &next,
+		    &hs, cause);
 		u->r->http_status = hs;
 		if (st == STATUS_OK && next == offset) {
 			/* Nothing stored: a server answering so forever
@@ -1163,6 +1176,20 @@ gone:
 	xasprintf(cause, "upload %s is gone from the server (HTTP %ld); "
 	    "run the upload again to start afresh", u->e.url, hs);
 	return (STATUS_GONE);
+}
+
+/* A finished upload remembered: the same file again is said to be there. */
+static void
+tusc_uploaded(struct tusc_run *u)
+{
+	char	*cause = NULL;
+
+	if (u->e.key == NULL || u->e.uid == NULL || *u->e.uid == '\0')
+		return;
+	if (uploaded_put(u->o->state_dir, u->e.key, u->e.uid, &cause) != 0) {
+		log_warn("upload journal: %s", cause);
+		free(cause);
+	}
 }
 
 /* Continue the journal's upload of the file, or start a new one. */
@@ -1234,8 +1261,10 @@ tusc_upload(struct http_client *c, const struct tusc_options *o,
 	r->uid = xstrdup(u.e.uid != NULL ? u.e.uid : "");
 	if (o->progress != NULL && offset > 0)
 		(void)o->progress(offset, r->size, o->progress_arg);
-	if ((st = tusc_send(&u, offset, cause)) == STATUS_OK)
+	if ((st = tusc_send(&u, offset, cause)) == STATUS_OK) {
 		tusc_journal_drop(&u);
+		tusc_uploaded(&u);
+	}
 out:
 	if (st == STATUS_OK) {
 		free(*cause);

@@ -16,9 +16,6 @@
 
 #define TUSC_VERSION		"1.0.0"
 #define TUSC_CHUNK_DEFAULT	(50LL * 1024 * 1024)
-#define TUSC_CHUNK_MIN		5242880LL	/* 5 MiB */
-#define TUSC_CHUNK_ALIGN	262144LL	/* 256 KiB */
-#define TUSC_CHUNK_MAX		209715200LL	/* 200 MiB */
 #define TUSC_CONTENT_TYPE	"application/offset+octet-stream"
 /* Seconds to wait before each retry; the list restarts on progress. */
 #define TUSC_RETRY_DELAYS	{ 0, 1, 3, 5 }
@@ -57,6 +54,12 @@ struct tusc_meta {
  */
 typedef int	(*tusc_progress_cb)(long long, long long, void *);
 /*
+ * Bytes written to the connection so far, of total: the chunk under way
+ * counted as curl hands it over, so a bar moves within a long chunk. Not
+ * what the server stored (progress says that), so no resume relies on it.
+ */
+typedef void	(*tusc_sent_cb)(long long, long long, void *);
+/*
  * A line for the user on the upload's thread: why a resume was refused,
  * a stale upload dropped, a wait for the server. NULL: log_info.
  */
@@ -79,6 +82,8 @@ struct tusc_options {
 	const char		*state_dir;
 	tusc_progress_cb	 progress;
 	void			*progress_arg;
+	tusc_sent_cb		 sent;			/* NULL: none */
+	void			*sent_arg;
 	tusc_sleep_cb		 sleep;			/* NULL: sleep(3) */
 	void			*sleep_arg;
 	tusc_notice_cb		 notice;
@@ -128,11 +133,11 @@ enum status	 tusc_head(struct http_client *, const char *, long long *,
 		     long long *, long *, char **);
 /*
  * PATCH the chunk [offset, offset + len) of fd; *new_offset is the
- * server's answer. progress as in tusc_options (may be NULL).
+ * server's answer. progress and sent as in tusc_options (may be NULL).
  */
 enum status	 tusc_patch(struct http_client *, const char *, int, long long,
 		     long long, long long, tusc_progress_cb, void *,
-		     long long *, long *, char **);
+		     tusc_sent_cb, void *, long long *, long *, char **);
 
 /*
  * The retry schedule: tusc_retry_next gives the seconds to wait before

@@ -7,10 +7,6 @@
 
 #include <sys/stat.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -21,17 +17,13 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "apirules.h"
 #include "buf.h"
-#include "encode.h"
 #include "jsonutil.h"
 #include "text.h"
 #include "validate.h"
 #include "xmalloc.h"
 
-#define VALIDATE_HOST_MAX	255
-#define VALIDATE_ENDPOINT_MAX	4096
-#define VALIDATE_URL_MAX	2048	/* bytes */
-#define VALIDATE_QUOTE		64	/* characters of a value quoted */
 
 struct validate_ctx {
 	const struct kind	*kind;		/* NULL: validate_field */
@@ -156,124 +148,7 @@ validate_type_name(const cJSON *v)
 	return (v == NULL ? "absent" : jsonutil_type_name(v));
 }
 
-/* Bytes of s to quote: a few characters, never half of one. */
-static int
-validate_quote_len(const char *s)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
-		    n++ == VALIDATE_QUOTE)
-			break;
-	}
-	return ((int)i);
-}
-
 /* ---- string checks ------------------------------------------------------ */
-
-/* An RFC 3986 host: a reg-name or a bracketed IPv6 address; no port. */
-static const char *
-validate_host(const char *s, char *why, size_t size)
-{
-	struct in6_addr	 addr;
-	char		 tmp[64];
-	const char	*p;
-	size_t		 len = strlen(s);
-	int		 c;
-
-	if (text_chars(s) > VALIDATE_HOST_MAX) {
-		snprintf(why, size, "%zu characters is over the limit of %d",
-		    text_chars(s), VALIDATE_HOST_MAX);
-		return (why);
-	}
-	if (s[0] == '[') {
-		if (len < 3 || s[len - 1] != ']' || len - 2 >= sizeof tmp)
-			return ("is not a valid [IPv6] address");
-		memcpy(tmp, s + 1, len - 2);
-		tmp[len - 2] = '\0';
-		if (inet_pton(AF_INET6, tmp, &addr) != 1)
-			return ("is not a valid [IPv6] address");
-		return (NULL);
-	}
-	for (p = s; *p != '\0'; p++) {
-		c = (unsigned char)*p;
-		if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) != NULL)
-			continue;
-		if (c == '%' && encode_hexval((unsigned char)p[1]) >= 0 &&
-		    encode_hexval((unsigned char)p[2]) >= 0) {
-			p += 2;
-			continue;
-		}
-		if (c == ':')
-			return ("has a ':'; give the host without a port");
-		if (c == ' ')
-			return ("has a space: spaces are not allowed in a host");
-		if (c > 0x20 && c < 0x7f)
-			snprintf(why, size, "has '%c', which is not allowed in "
-			    "a host", c);
-		else
-			snprintf(why, size, "has byte 0x%02x, which is not "
-			    "allowed in a host", c);
-		return (why);
-	}
-	return (NULL);
-}
-
-/* A path such as /api/v1/users/{id}: what the service takes. */
-static const char *
-validate_endpoint(const char *s, char *why, size_t size)
-{
-	const char	*p, *close;
-	int		 c;
-
-	if (*s != '/')
-		return ("must start with '/'");
-	if (text_chars(s) > VALIDATE_ENDPOINT_MAX) {
-		snprintf(why, size, "%zu characters is over the limit of %d",
-		    text_chars(s), VALIDATE_ENDPOINT_MAX);
-		return (why);
-	}
-	for (p = s; *p != '\0'; p++) {
-		c = (unsigned char)*p;
-		if (c <= 0x20 || c == 0x7f)
-			return ("must not contain spaces or control "
-			    "characters");
-		if (c == '?' || c == '#')
-			return ("must be a path, without a query ('?') or "
-			    "fragment ('#')");
-		if (c == '}') {
-			snprintf(why, size, "'}' at byte %zu has no matching "
-			    "'{'", (size_t)(p - s));
-			return (why);
-		}
-		if (c == '{') {
-			close = p + 1;
-			while (*close != '\0' && strchr("{}/", *close) == NULL)
-				close++;
-			if (*close != '}') {
-				snprintf(why, size, "'{' at byte %zu has no "
-				    "matching '}' in its segment",
-				    (size_t)(p - s));
-				return (why);
-			}
-			if (close == p + 1) {
-				snprintf(why, size, "'{}' at byte %zu names no "
-				    "variable", (size_t)(p - s));
-				return (why);
-			}
-			p = close;
-			continue;
-		}
-		if (c == '%' && (encode_hexval((unsigned char)p[1]) < 0 ||
-		    encode_hexval((unsigned char)p[2]) < 0)) {
-			snprintf(why, size, "invalid percent-escape at byte "
-			    "%zu", (size_t)(p - s));
-			return (why);
-		}
-	}
-	return (NULL);
-}
 
 /* An allowed origin is a domain: example.com, *.example.com or *. */
 static const char *
@@ -297,65 +172,38 @@ validate_origin(const char *s)
 	return (NULL);
 }
 
-/*
- * An absolute http or https URL with a host, as the service takes it;
- * example is the field's own (a webhook's is not an audio file's).
- */
-static const char *
-validate_url(const char *s, const char *example, char *why, size_t size)
+/* An OpenAPI document's version, as Schema Validation takes it. */
+static void
+validate_openapi(struct validate_ctx *ctx, const char *path, const char *s)
 {
-	const char	*sep, *auth, *end, *at, *host, *port;
-	size_t		 i, n = strlen(s);
+	struct buf	 b = BUF_INITIALIZER;
+	char		 chunk[65536], *cause = NULL;
+	size_t		 n;
+	FILE		*fp;
 
-	if (n == 0)
-		return ("must not be empty");
-	if (n > VALIDATE_URL_MAX) {
-		snprintf(why, size, "%zu bytes is over the limit of %d", n,
-		    VALIDATE_URL_MAX);
-		return (why);
+	if ((fp = fopen(s, "r")) == NULL)
+		return;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	if (b.len > 0 && apirules_openapi_text(b.data, b.len, &cause) != 0) {
+		validate_add(ctx, path, "'%.*s': %s", text_quote_len(s), s,
+		    cause);
+		free(cause);
 	}
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
-			return ("must be ASCII without spaces or control "
-			    "characters (percent-encode them)");
-	}
-	if ((sep = strstr(s, "://")) == NULL) {
-		snprintf(why, size, "must be an absolute URL such as %s",
-		    example != NULL ? example : "https://example.com/path");
-		return (why);
-	}
-	if (!((sep - s == 4 && strncasecmp(s, "http", 4) == 0) ||
-	    (sep - s == 5 && strncasecmp(s, "https", 5) == 0))) {
-		snprintf(why, size, "the scheme must be http or https, not "
-		    "%.*s", (int)MINIMUM(sep - s, 16), s);
-		return (why);
-	}
-	auth = sep + 3;
-	end = auth + strcspn(auth, "/?#");
-	at = memchr(auth, '@', (size_t)(end - auth));
-	host = at != NULL ? at + 1 : auth;
-	if (*host == '[')
-		port = memchr(host, ']', (size_t)(end - host));
-	else
-		port = host;
-	port = port != NULL ? memchr(port, ':', (size_t)(end - port)) : NULL;
-	if (host == end || host == port)
-		return ("must name a host");
-	if (port != NULL) {
-		for (port++; port < end; port++) {
-			if (!isdigit((unsigned char)*port))
-				return ("has a port that is not a number");
-		}
-	}
-	return (NULL);
+	buf_free(&b);
 }
 
-/* A file for a multipart part: there, readable, regular, not empty. */
+/*
+ * A file for a multipart part: there, readable, regular, not empty; and
+ * what its kind of document needs.
+ */
 static void
-validate_file(struct validate_ctx *ctx, const char *path, const char *s)
+validate_file(struct validate_ctx *ctx, const struct kind_field *f,
+    const char *path, const char *s)
 {
 	struct stat	sb;
-	int		q = validate_quote_len(s);
+	int		q = text_quote_len(s);
 
 	if (stat(s, &sb) != 0 || access(s, R_OK) != 0)
 		validate_add(ctx, path, "cannot read '%.*s': %s", q, s,
@@ -364,6 +212,8 @@ validate_file(struct validate_ctx *ctx, const char *path, const char *s)
 		validate_add(ctx, path, "'%.*s' is not a regular file", q, s);
 	else if (sb.st_size == 0)
 		validate_add(ctx, path, "'%.*s' is empty", q, s);
+	else if (f->check == KIND_CHECK_OPENAPI)
+		validate_openapi(ctx, path, s);
 }
 
 /* ---- values ------------------------------------------------------------- */
@@ -435,7 +285,7 @@ validate_enum(struct validate_ctx *ctx, const struct kind_field *f,
 		}
 	}
 	validate_add(ctx, path, "'%.*s' is not one of %s",
-	    validate_quote_len(s), s, buf_str(&b));
+	    text_quote_len(s), s, buf_str(&b));
 	buf_free(&b);
 }
 
@@ -444,7 +294,7 @@ static void
 validate_string(struct validate_ctx *ctx, const struct kind_field *f,
     const char *path, const cJSON *v)
 {
-	char		 why[160];
+	char		 why[APIRULES_WHY_MAX];
 	const char	*s, *bad = NULL;
 	size_t		 n;
 	int64_t		 t;
@@ -471,38 +321,39 @@ validate_string(struct validate_ctx *ctx, const struct kind_field *f,
 			    "2014-01-02T02:20:00Z";
 		break;
 	case KIND_TYPE_URI:
-		bad = validate_url(s, f->example, why, sizeof why);
+		bad = apirules_url_why(s, f->example, why, sizeof why);
 		break;
 	case KIND_TYPE_HEX32:
-		if (!kind_is_hex32(s))
+		if (!apirules_hex32_ok(s))
 			bad = "must be 32 hexadecimal digits";
 		break;
 	case KIND_TYPE_UUID:
-		if (!kind_is_uuid(s))
+		if (!apirules_uuid_ok(s))
 			bad = "must be a UUID such as "
 			    "0d9bf70c-92e1-4bb3-9411-34a3bcc59003";
 		break;
 	case KIND_TYPE_FILE:
-		validate_file(ctx, path, s);
+		validate_file(ctx, f, path, s);
 		return;
 	default:
 		break;
 	}
 	switch (bad == NULL ? f->check : KIND_CHECK_NONE) {
 	case KIND_CHECK_HOST:
-		bad = validate_host(s, why, sizeof why);
+		bad = apirules_host_why(s, why, sizeof why);
 		break;
 	case KIND_CHECK_ENDPOINT:
-		bad = validate_endpoint(s, why, sizeof why);
+		bad = apirules_endpoint_why(s, why, sizeof why);
 		break;
 	case KIND_CHECK_ORIGIN:
 		bad = validate_origin(s);
 		break;
+	case KIND_CHECK_OPENAPI:
 	case KIND_CHECK_NONE:
 		break;
 	}
 	if (bad != NULL)
-		validate_add(ctx, path, "'%.*s' %s", validate_quote_len(s), s,
+		validate_add(ctx, path, "'%.*s' %s", text_quote_len(s), s,
 		    bad);
 }
 

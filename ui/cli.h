@@ -46,6 +46,7 @@ struct cli_opts {
 	const char	*creator;	/* upload --creator */
 	int		 require_signed;	/* upload --require-signed-urls */
 	long long	 chunk_size;	/* upload --chunk-size; 0: config */
+	int		 again;		/* upload --again */
 	int		 apply;		/* migrate --apply */
 	int		 disable_legacy; /* migrate --disable-legacy */
 
@@ -81,7 +82,7 @@ struct cli_opts {
 #define CLI_OPT_NAME		0x008
 #define CLI_OPT_FIELD		0x010	/* a form field: --opacity --validation... */
 #define CLI_OPT_YES		0x040
-#define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size */
+#define CLI_OPT_UPLOAD		0x080	/* --creator --require-signed-urls --chunk-size --again */
 #define CLI_OPT_WAIT		0x100
 #define CLI_OPT_MIGRATE		0x200	/* --apply --disable-legacy */
 #define CLI_OPT_PLAN		0x1000	/* --plan --counting */

@@ -141,6 +141,9 @@ journalview_line(const struct journal_record *r, struct buf *b)
 		id = tg.id;
 		if (id == NULL && r->after != NULL)
 			id = kind_record_id(tg.kind, r->after);
+		/* A video's one object (its downloads): the video. */
+		if (id == NULL && !tg.list)
+			id = tg.video;
 	}
 	what = journal_change_text(r);
 	buf_addf(b, "%-19s  %-15.15s %-32.32s  %s", when, kind,

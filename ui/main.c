@@ -65,7 +65,7 @@ enum {
 	OPT_SIM_LOG, OPT_SIM_FORMAT, OPT_SIM_RULES, OPT_SIM_HOST, OPT_SIM_SCHEME,
 	OPT_FROM_URL, OPT_CLIP_START, OPT_CLIP_END, OPT_DL_TYPE, OPT_DL_DELETE,
 	OPT_KEY_ID, OPT_PEM, OPT_EXPIRES, OPT_DOWNLOADABLE, OPT_ALLOW_IP,
-	OPT_BLOCK_COUNTRY
+	OPT_BLOCK_COUNTRY, OPT_AGAIN
 };
 
 static const struct option main_options[] = {
@@ -100,6 +100,7 @@ static const struct option main_options[] = {
 	{ "creator",		required_argument, NULL, OPT_CREATOR },
 	{ "require-signed-urls", no_argument,	   NULL, OPT_SIGNED },
 	{ "chunk-size",		required_argument, NULL, OPT_CHUNK },
+	{ "again",		no_argument,	   NULL, OPT_AGAIN },
 	{ "wait",		no_argument,	   NULL, OPT_WAIT },
 	{ "plan",		required_argument, NULL, OPT_PLAN },
 	{ "apply",		no_argument,	   NULL, OPT_APPLY },
@@ -368,6 +369,10 @@ main_option(struct cli_opts *o, int ch, int idx, const char *arg)
 	case OPT_CHUNK:
 		o->seen |= CLI_OPT_UPLOAD;
 		return (main_chunk(o, arg) == 0 ? 0 : -1);
+	case OPT_AGAIN:
+		o->again = 1;
+		o->seen |= CLI_OPT_UPLOAD;
+		break;
 	case OPT_WAIT:
 		o->seen |= CLI_OPT_WAIT;
 		break;

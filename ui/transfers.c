@@ -22,6 +22,7 @@
 #include "text.h"
 #include "transfers.h"
 #include "tui.h"
+#include "xferrate.h"
 #include "xmalloc.h"
 
 #define XFER_PROGRESS_S	0.1
@@ -41,8 +42,7 @@ struct xfer {
 	double			 pct;		/* processing, downloads */
 	const char		*dl_type;	/* downloads: default, audio */
 	char			*dl_path;	/* downloads: what is polled */
-	double			 start;		/* this run's */
-	long long		 base;		/* done at start */
+	struct xferrate		 xr;		/* this run's rate */
 	double			 rate;		/* bytes per second */
 	unsigned long		 job;
 	struct tui_req		*req;
@@ -104,7 +104,6 @@ xfer_add(struct tui *t, enum xfer_kind kind, const char *title)
 	x = xcalloc(1, sizeof *x);
 	x->kind = kind;
 	x->title = text_clean(title);
-	x->start = xfer_now();
 	t->xfers = xreallocarray(t->xfers, t->nxfers + 1, sizeof *t->xfers);
 	t->xfers[t->nxfers++] = x;
 	t->dirty = 1;
@@ -220,8 +219,8 @@ xfer_upload_start(struct tui *t, struct xfer *x)
 	x->note = NULL;
 	x->stop = 0;
 	x->state = XFER_RUNNING;
-	x->start = xfer_now();
-	x->base = x->done;
+	/* Its first count is its base: bytes held before are not sent. */
+	xferrate_reset(&x->xr);
 	x->rate = 0;
 	free(x->error);
 	x->error = NULL;
@@ -569,7 +568,6 @@ int
 transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 {
 	struct xfer	*x = r->xfer;
-	double		 dt;
 	char		*note;
 
 	switch (ev->kind) {
@@ -593,11 +591,7 @@ transfers_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 		x->done = ev->done;
 		if (ev->total > 0)
 			x->total = ev->total;
-		if (x->base > x->done)
-			x->base = x->done;
-		dt = xfer_now() - x->start;
-		if (dt > 0.2)
-			x->rate = (double)(x->done - x->base) / dt;
+		x->rate = xferrate_feed(&x->xr, xfer_now(), x->done);
 		return (0);
 	case JOBS_EVENT_FAILED:
 		if (x->kind == XFER_UPLOAD) {

@@ -110,6 +110,11 @@ struct panel_ops {
 	int		 readonly;	/* the footer offers no change */
 	/* The panel is on screen (each time it is drawn). */
 	void		 (*shown)(struct panel *);
+	/*
+	 * After a list row is drawn at y in attr: the panel's own mark on
+	 * row i (a rule the plan forbids), in the gutter; may be NULL.
+	 */
+	void		 (*row_mark)(struct panel *, size_t, int, attr_t);
 	/* Before the panel goes: free what priv holds besides itself. */
 	void		 (*closed)(struct panel *);
 	/*

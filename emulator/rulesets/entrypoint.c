@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "apirules.h"
 #include "jsonutil.h"
 #include "internal.h"
+#include "text.h"
 
 static const char rs_versions_sql[] =
 	"SELECT body FROM rs_version WHERE zone = ?1 AND id = ?2"
@@ -38,38 +40,6 @@ rs_new_ruleset(const char *id, const char *name, const char *description)
 	cJSON_AddStringToObject(doc, "last_updated", "");
 	cJSON_AddStringToObject(doc, "phase", RS_PHASE);
 	return (doc);
-}
-
-/*
- * The end of every write: with dry_run nothing is stored and the result is
- * null; else doc becomes the next version and is the answer. Takes doc.
- */
-int
-rs_write(struct req *req, struct reply *rep, cJSON *doc, int dry)
-{
-	const char	*v = NULL;
-	char		 num[32], now[ISO_TIME_LEN];
-
-	if (dry) {
-		cJSON_Delete(doc);
-		reply_ok(rep, NULL);
-		return (0);
-	}
-	util_jstring(doc, "version", &v);
-	snprintf(num, sizeof num, "%lld", (v != NULL ? strtoll(v, NULL, 10) :
-	    0) + 1);
-	util_now_iso(now);
-	cJSON_ReplaceItemInObjectCaseSensitive(doc, "version",
-	    cJSON_CreateString(num));
-	cJSON_ReplaceItemInObjectCaseSensitive(doc, "last_updated",
-	    cJSON_CreateString(now));
-	if (rs_save(req->store, req_param(req, "zone"), doc) != 0) {
-		cJSON_Delete(doc);
-		rs_store_reply(req, rep, -1);
-		return (-1);
-	}
-	reply_ok(rep, doc);
-	return (0);
 }
 
 /* Lists and version lists leave the rules out. */
@@ -101,7 +71,7 @@ rs_ruleset_fields(struct reply *rep, const cJSON *body, int create)
 	}
 	v = rs_member(body, "description");
 	if (v != NULL && (!cJSON_IsString(v) ||
-	    util_chars(v->valuestring) > RS_DESC_MAX)) {
+	    text_chars(v->valuestring) > RS_DESC_MAX)) {
 		rs_invalid(rep, "description", "must be a string of at most "
 		    "%d characters", RS_DESC_MAX);
 		return (-1);
@@ -170,7 +140,7 @@ rs_build_rules(struct req *req, struct reply *rep, const cJSON *in,
 		if ((v = rs_member(r, "id")) != NULL) {
 			snprintf(field, sizeof field, "rules[%d].id", i);
 			if (!cJSON_IsString(v) ||
-			    !util_is_hex32(v->valuestring)) {
+			    !apirules_hex32_ok(v->valuestring)) {
 				rs_invalid(rep, field, "must be a rule id (32 "
 				    "hex digits)");
 				goto fail;
@@ -313,7 +283,7 @@ rs_entry_put(struct req *req, struct reply *rep)
 	} else if (name != NULL && util_jstring(doc, "name", &old) ==
 	    UTIL_JOK && strcmp(old, name->valuestring) != 0) {
 		rs_invalid(rep, "name", "cannot be changed (the entry point "
-		    "is '%.*s')", util_quote_len(old), old);
+		    "is '%.*s')", text_quote_len(old), old);
 		cJSON_Delete(doc);
 		return;
 	}
@@ -417,7 +387,7 @@ rs_version_get(struct req *req, struct reply *rep)
 		reply_ok(rep, doc);
 	else if (rc == 0)
 		reply_error(rep, 404, ERR_NOT_FOUND, "version '%.*s' of the "
-		    "entry point not found", util_quote_len(ver), ver);
+		    "entry point not found", text_quote_len(ver), ver);
 	else
 		rs_store_reply(req, rep, rc);
 }
@@ -457,8 +427,9 @@ rs_ruleset_list(struct req *req, struct reply *rep)
 	long		 per_page, n = 0;
 	int		 rc, more = 0;
 
-	if (query_long(&req->query, "per_page", 1, RS_PER_PAGE_MAX,
-	    RS_PER_PAGE, &per_page, &cause) != 0) {
+	if (query_long(&req->query, "per_page", 1,
+	    APIRULES_RULESETS_PER_PAGE_MAX, RS_PER_PAGE, &per_page,
+	    &cause) != 0) {
 		reply_error(rep, 400, ERR_BAD_REQUEST, "%s", cause);
 		free(cause);
 		return;
@@ -469,7 +440,7 @@ rs_ruleset_list(struct req *req, struct reply *rep)
 		if (rc == 0) {
 			reply_error(rep, 400, ERR_BAD_REQUEST, "cursor: '%.*s' "
 			    "is not a cursor of this list",
-			    util_quote_len(cursor), cursor);
+			    text_quote_len(cursor), cursor);
 			return;
 		}
 		if (rc < 0) {

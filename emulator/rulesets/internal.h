@@ -22,17 +22,20 @@
 #define RS_NAME_MAX	256
 #define RS_DESC_MAX	500
 #define RS_PER_PAGE	20
-#define RS_PER_PAGE_MAX	100
 
 /* Error codes of this API's refusals. */
 #define RS_ERR_INVALID	20021	/* a rule or ruleset field */
 #define RS_ERR_EXISTS	20217	/* the phase already has an entry point */
 
-/* versions.c: rows of every version, the newest one per ruleset. */
+/*
+ * versions.c: rows of every version, the newest one per ruleset, and the
+ * end of every write.
+ */
 int	 rs_entry_id(struct store *, const char *, char **);
 int	 rs_load(struct store *, const char *, const char *, long, cJSON **);
 int	 rs_save(struct store *, const char *, const cJSON *);
 void	 rs_store_reply(struct req *, struct reply *, int);
+int	 rs_write(struct req *, struct reply *, cJSON *, int);
 
 /* rules.c */
 const cJSON	*rs_member(const cJSON *, const char *);
@@ -52,7 +55,6 @@ void	 rs_rule_delete(struct req *, struct reply *);
 
 /* entrypoint.c */
 cJSON	*rs_new_ruleset(const char *, const char *, const char *);
-int	 rs_write(struct req *, struct reply *, cJSON *, int);
 cJSON	*rs_without_rules(const cJSON *);
 void	 rs_entry_get(struct req *, struct reply *);
 void	 rs_entry_put(struct req *, struct reply *);

@@ -15,6 +15,7 @@
 
 #include "jsonutil.h"
 #include "internal.h"
+#include "text.h"
 
 /* A member; null counts as absent. */
 const cJSON *
@@ -100,7 +101,7 @@ rs_dry_run(struct req *req, struct reply *rep, int *dry)
 		return (0);
 	}
 	reply_error(rep, 400, ERR_BAD_REQUEST, "dry_run: '%.*s' must be true "
-	    "or false", util_quote_len(s), s);
+	    "or false", text_quote_len(s), s);
 	return (-1);
 }
 
@@ -257,16 +258,14 @@ rs_find_rule(const cJSON *rules, const char *id, int *at)
 int
 rs_rules_check(struct req *req, struct reply *rep, const cJSON *rules)
 {
-	const cJSON	*r, *o;
-	const char	*ref, *oref;
-	enum expr_plan	 plan = rs_plan(req);
-	char		 field[64];
-	int		 n = cJSON_GetArraySize(rules), max, i = 0, j;
+	struct rlrule_problem	 p;
+	const cJSON		*r, *o;
+	const char		*ref, *oref;
+	char			 field[64];
+	int			 i = 0, j;
 
-	max = rlrule_max_rules(plan);
-	if (n > max) {
-		rs_invalid(rep, "rules", "%d rules is over the %s plan's limit "
-		    "of %d", n, expr_plan_name(plan), max);
+	if (rlrule_quota(cJSON_GetArraySize(rules), rs_plan(req), &p) != 0) {
+		rs_invalid(rep, p.field, "%s", p.message);
 		return (-1);
 	}
 	cJSON_ArrayForEach(r, rules) {
@@ -281,7 +280,7 @@ rs_rules_check(struct req *req, struct reply *rep, const cJSON *rules)
 				snprintf(field, sizeof field, "rules[%d].ref",
 				    i);
 				rs_invalid(rep, field, "'%.*s' is already the "
-				    "ref of rules[%d]", util_quote_len(ref),
+				    "ref of rules[%d]", text_quote_len(ref),
 				    ref, j);
 				return (-1);
 			}
@@ -358,7 +357,7 @@ rs_position(struct reply *rep, const cJSON *pos, const cJSON *rules,
 	if (rs_find_rule(rules, v->valuestring, &i) == NULL) {
 		rs_invalid(rep, key[0] == 'b' ? "position.before" :
 		    "position.after", "no rule '%.*s' in the ruleset",
-		    util_quote_len(v->valuestring), v->valuestring);
+		    text_quote_len(v->valuestring), v->valuestring);
 		return (-1);
 	}
 	*at = key[0] == 'b' ? i : i + 1;
@@ -489,7 +488,7 @@ rs_rule_patch(struct req *req, struct reply *rep)
 	if (util_jstring(req->json, "id", &bid) == UTIL_JOK &&
 	    strcasecmp(bid, rid) != 0) {
 		rs_invalid(rep, "id", "'%.*s' is not the rule in the path (%s)",
-		    util_quote_len(bid), bid, rid);
+		    text_quote_len(bid), bid, rid);
 		cJSON_Delete(doc);
 		return;
 	}

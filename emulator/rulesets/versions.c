@@ -1,7 +1,7 @@
 /*
  * The Rulesets API's storage: every version of a ruleset is kept whole
  * (rules included), so an old version reads back exactly as it was; the
- * ruleset row names the newest.
+ * ruleset row names the newest. Every write ends here (rs_write).
  */
 #include "config.h"
 
@@ -121,4 +121,36 @@ rs_store_reply(struct req *req, struct reply *rep, int rc)
 	else
 		reply_error(rep, 500, ERR_INTERNAL, "store: %s",
 		    store_errmsg(req->store));
+}
+
+/*
+ * The end of every write: with dry_run nothing is stored and the result is
+ * null; else doc becomes the next version and is the answer. Takes doc.
+ */
+int
+rs_write(struct req *req, struct reply *rep, cJSON *doc, int dry)
+{
+	const char	*v = NULL;
+	char		 num[32], now[ISO_TIME_LEN];
+
+	if (dry) {
+		cJSON_Delete(doc);
+		reply_ok(rep, NULL);
+		return (0);
+	}
+	util_jstring(doc, "version", &v);
+	snprintf(num, sizeof num, "%lld", (v != NULL ? strtoll(v, NULL, 10) :
+	    0) + 1);
+	util_now_iso(now);
+	cJSON_ReplaceItemInObjectCaseSensitive(doc, "version",
+	    cJSON_CreateString(num));
+	cJSON_ReplaceItemInObjectCaseSensitive(doc, "last_updated",
+	    cJSON_CreateString(now));
+	if (rs_save(req->store, req_param(req, "zone"), doc) != 0) {
+		cJSON_Delete(doc);
+		rs_store_reply(req, rep, -1);
+		return (-1);
+	}
+	reply_ok(rep, doc);
+	return (0);
 }

@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 #define SHIELD_DISC_COLS						\
 	"id, method, host, endpoint, last_updated, state, origin,"	\
 	" requests, period_seconds, stats_updated"
-
-static const char *const shield_disc_states[] = {
-	"review", "saved", "ignored", NULL
-};
 
 static cJSON *
 shield_disc_json(sqlite3_stmt *st)
@@ -61,25 +59,22 @@ shield_disc_order(const char *order, int desc, char **cause)
 
 	if (order == NULL)
 		return (xprintf("seq %s", dir));
-	if (strcmp(order, "method") == 0 || strcmp(order, "host") == 0 ||
-	    strcmp(order, "endpoint") == 0)
-		return (xprintf("%s %s, seq %s", order, dir, dir));
+	if (!apirules_in(shieldrules_disc_orders, order)) {
+		util_fail(cause, "order: '%.*s' is not one of host, method, "
+		    "endpoint, traffic_stats.requests or "
+		    "traffic_stats.last_updated", text_quote_len(order), order);
+		return (NULL);
+	}
 	if (strcmp(order, "traffic_stats.requests") == 0)
 		return (xprintf("requests %s, seq %s", dir, dir));
 	if (strcmp(order, "traffic_stats.last_updated") == 0)
 		return (xprintf("stats_updated %s, seq %s", dir, dir));
-	util_fail(cause, "order: '%.*s' is not one of host, method, "
-	    "endpoint, traffic_stats.requests or traffic_stats.last_updated",
-	    util_quote_len(order), order);
-	return (NULL);
+	return (xprintf("%s %s, seq %s", order, dir, dir));
 }
 
 void
 shield_disc_list(struct req *req, struct reply *rep)
 {
-	static const char *const origins[] = {
-		"ML", "SessionIdentifier", NULL
-	};
 	struct shield_filter	 f;
 	struct shield_binds	 b;
 	struct paging		 p;
@@ -90,12 +85,13 @@ shield_disc_list(struct req *req, struct reply *rep)
 	long			 total = -1;
 	int			 desc, diff;
 
-	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELD_PER_PAGE_MIN,
-	    SHIELD_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
+	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELDRULES_PER_PAGE_MIN,
+	    SHIELDRULES_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
 	    shield_parse_direction(&req->query, &desc, &cause) != 0 ||
-	    query_enum(&req->query, "state", shield_disc_states, &state,
+	    query_enum(&req->query, "state", shieldrules_disc_states, &state,
 	    &cause) != 0 ||
-	    query_enum(&req->query, "origin", origins, &origin, &cause) != 0 ||
+	    query_enum(&req->query, "origin", shieldrules_disc_origins,
+	    &origin, &cause) != 0 ||
 	    query_bool(&req->query, "diff", 0, &diff, &cause) != 0 ||
 	    (order = shield_disc_order(query_get(&req->query, "order"), desc,
 	    &cause)) == NULL) {
@@ -153,8 +149,8 @@ shield_disc_parse_state(const cJSON *entry, const char *path,
 		return (util_fail(cause, "%s%sstate: saved cannot be set "
 		    "here; adding the operation to endpoint management "
 		    "(POST /operations) saves it", path, sep));
-	if (!cJSON_IsString(v) || (strcmp(v->valuestring, "review") != 0 &&
-	    strcmp(v->valuestring, "ignored") != 0))
+	if (!cJSON_IsString(v) ||
+	    !apirules_in(shieldrules_disc_settable, v->valuestring))
 		return (util_fail(cause, "%s%sstate: must be review or "
 		    "ignored", path, sep));
 	*state = v->valuestring;
@@ -249,10 +245,10 @@ shield_disc_patch_bulk(struct req *req, struct reply *rep)
 		return;
 	}
 	cJSON_ArrayForEach(entry, req->json) {
-		if (!util_is_uuid(entry->string)) {
+		if (!apirules_uuid_ok(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not a "
 			    "discovered operation id (a UUID)",
-			    util_quote_len(entry->string), entry->string);
+			    text_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_disc_parse_state(entry, entry->string, &state,

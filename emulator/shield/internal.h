@@ -16,6 +16,7 @@
 #include "query.h"
 #include "server.h"
 #include "shield.h"
+#include "shieldrules.h"
 #include "store.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -23,8 +24,6 @@
 #define ZONE "/zones/{zone:hex32}/api_gateway"
 
 #define SHIELD_PER_PAGE		20
-#define SHIELD_PER_PAGE_MIN	5
-#define SHIELD_PER_PAGE_MAX	50
 /*
  * The spec gives operation lists a minimum of 5 and no maximum; this bound
  * only keeps one answer's size sane and is far above any client's page.
@@ -183,7 +182,6 @@ void		 shield_us_delete(struct req *, struct reply *);
 void		 shield_us_ops(struct req *, struct reply *);
 
 /* settings.c */
-extern const char *const shield_default_actions[];
 cJSON		*shield_settings_load(struct store *, const char *);
 void		 shield_settings_get(struct req *, struct reply *);
 /* The body read into the settings s, or -1 with *cause (allocated). */

@@ -17,13 +17,8 @@
 #include "encode.h"
 #include "internal.h"
 #include "jsonutil.h"
-
-static const char *const shield_methods[] = {
-	"GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "CONNECT", "PATCH",
-	"TRACE", NULL
-};
-#define SHIELD_METHODS_TEXT \
-	"GET, POST, HEAD, OPTIONS, PUT, DELETE, CONNECT, PATCH or TRACE"
+#include "shieldrules.h"
+#include "text.h"
 
 /* ---- checks ------------------------------------------------------------ */
 
@@ -44,17 +39,16 @@ shield_check_characteristic(const cJSON *item, int i, char **cause)
 		return (util_fail(cause, "auth_id_characteristics[%d]: must "
 		    "be an object with type and name", i));
 	if (util_jstring(item, "type", &type) != UTIL_JOK ||
-	    (strcmp(type, "header") != 0 && strcmp(type, "cookie") != 0 &&
-	    strcmp(type, "jwt") != 0))
+	    !apirules_in(shieldrules_auth_types, type))
 		return (util_fail(cause, "auth_id_characteristics[%d].type: "
 		    "must be header, cookie or jwt", i));
 	if (util_jstring(item, "name", &name) != UTIL_JOK || *name == '\0')
 		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "required, a non-empty string", i));
-	if (util_chars(name) > SHIELD_MAX_NAME)
+	if (text_chars(name) > SHIELDRULES_NAME_MAX)
 		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "%zu characters is over the limit of %d", i,
-		    util_chars(name), SHIELD_MAX_NAME));
+		    text_chars(name), SHIELDRULES_NAME_MAX));
 	if (strcmp(type, "jwt") == 0 && !apirules_jwt_claim_ok(name))
 		return (util_fail(cause, "auth_id_characteristics[%d].name: "
 		    "a jwt claim is named TOKEN_CONFIG_ID:$JSONPATH, such as "
@@ -69,7 +63,7 @@ shield_check_characteristic(const cJSON *item, int i, char **cause)
 int
 shield_validate_config(const cJSON *body, char **cause)
 {
-	const cJSON	*list, *item, *prev;
+	const cJSON	*list, *item;
 	int		 i = 0, j;
 
 	if (!cJSON_IsObject(body))
@@ -79,22 +73,15 @@ shield_validate_config(const cJSON *body, char **cause)
 	if (!cJSON_IsArray(list))
 		return (util_fail(cause, "auth_id_characteristics: required, "
 		    "an array"));
-	if (cJSON_GetArraySize(list) > SHIELD_MAX_CHARACTERISTICS)
+	if (cJSON_GetArraySize(list) > SHIELDRULES_CHARACTERISTICS_MAX)
 		return (util_fail(cause, "auth_id_characteristics: at most "
-		    "%d items", SHIELD_MAX_CHARACTERISTICS));
+		    "%d items", SHIELDRULES_CHARACTERISTICS_MAX));
 	cJSON_ArrayForEach(item, list) {
 		if (shield_check_characteristic(item, i, cause) != 0)
 			return (-1);
-		j = 0;
-		cJSON_ArrayForEach(prev, list) {
-			if (prev == item)
-				break;
-			if (cJSON_Compare(prev, item, 1))
-				return (util_fail(cause, "auth_id_"
-				    "characteristics[%d]: repeats item %d", i,
-				    j));
-			j++;
-		}
+		if ((j = shieldrules_repeat(list, item)) >= 0)
+			return (util_fail(cause, "auth_id_characteristics[%d]: "
+			    "repeats item %d", i, j));
 		i++;
 	}
 	return (0);
@@ -105,59 +92,13 @@ shield_normalize_method(const char *s, char **cause)
 {
 	size_t	i;
 
-	for (i = 0; shield_methods[i] != NULL; i++) {
-		if (strcasecmp(s, shield_methods[i]) == 0)
-			return (xstrdup(shield_methods[i]));
+	for (i = 0; shieldrules_methods[i] != NULL; i++) {
+		if (strcasecmp(s, shieldrules_methods[i]) == 0)
+			return (xstrdup(shieldrules_methods[i]));
 	}
 	util_fail(cause, "method: '%.*s' is not one of %s",
-	    util_quote_len(s), s, SHIELD_METHODS_TEXT);
+	    text_quote_len(s), s, SHIELDRULES_METHODS_TEXT);
 	return (NULL);
-}
-
-/* An RFC 3986 IP-literal: only IPv6 addresses are taken, not IPvFuture. */
-static int
-shield_ip_literal_ok(const char *s, size_t len)
-{
-	struct in6_addr	addr;
-	char		tmp[64];
-
-	if (len < 3 || s[len - 1] != ']' || len - 2 >= sizeof tmp)
-		return (0);
-	memcpy(tmp, s + 1, len - 2);
-	tmp[len - 2] = '\0';
-	return (inet_pton(AF_INET6, tmp, &addr) == 1);
-}
-
-/* An RFC 3986 reg-name: unreserved, sub-delims and %XX escapes. */
-static int
-shield_reg_name_ok(const char *s, char **cause)
-{
-	const char	*p;
-	int		 c;
-
-	for (p = s; *p != '\0'; p++) {
-		c = (unsigned char)*p;
-		if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) != NULL)
-			continue;
-		if (c == '%' && encode_hexval((unsigned char)p[1]) >= 0 &&
-		    encode_hexval((unsigned char)p[2]) >= 0) {
-			p += 2;
-			continue;
-		}
-		if (c == ':')
-			util_fail(cause, "host: '%.*s' has a ':'; give the "
-			    "host without a port", util_quote_len(s), s);
-		else if (c > 0x20 && c < 0x7f)
-			util_fail(cause, "host: '%.*s' has '%c', which is "
-			    "not allowed in an RFC 3986 host",
-			    util_quote_len(s), s, c);
-		else
-			util_fail(cause, "host: '%.*s' has byte 0x%02x, "
-			    "which is not allowed in an RFC 3986 host",
-			    util_quote_len(s), s, c);
-		return (0);
-	}
-	return (1);
 }
 
 /*
@@ -167,28 +108,25 @@ shield_reg_name_ok(const char *s, char **cause)
 char *
 shield_normalize_host(const char *s, char **cause)
 {
-	size_t	 len = strlen(s), i;
-	char	*out;
+	char		 why[APIRULES_WHY_MAX], *out;
+	const char	*bad;
+	size_t		 i;
 
-	if (len == 0) {
+	if (*s == '\0') {
 		util_fail(cause, "host: must not be empty");
 		return (NULL);
 	}
-	if (len > SHIELD_MAX_HOST) {
+	if (text_chars(s) > APIRULES_HOST_MAX) {
 		util_fail(cause, "host: %zu characters is over the limit of "
-		    "%d", util_chars(s), SHIELD_MAX_HOST);
+		    "%d", text_chars(s), APIRULES_HOST_MAX);
 		return (NULL);
 	}
-	if (s[0] == '[') {
-		if (!shield_ip_literal_ok(s, len)) {
-			util_fail(cause, "host: '%.*s' is not a valid "
-			    "[IPv6] address", util_quote_len(s), s);
-			return (NULL);
-		}
-	} else if (!shield_reg_name_ok(s, cause))
+	if ((bad = apirules_host_why(s, why, sizeof why)) != NULL) {
+		util_fail(cause, "host: '%.*s' %s", text_quote_len(s), s, bad);
 		return (NULL);
+	}
 	out = xstrdup(s);
-	for (i = 0; i < len; i++)
+	for (i = 0; out[i] != '\0'; i++)
 		out[i] = (char)tolower((unsigned char)out[i]);
 	return (out);
 }
@@ -227,91 +165,56 @@ shield_remove_dots(const char *in)
 	return (buf_detach(&b, NULL));
 }
 
-/* One %XX escape: unreserved characters decoded, the rest upper case. */
-static int
+/*
+ * One %XX escape (apirules_endpoint_why saw both digits): unreserved
+ * characters decoded, the rest upper case.
+ */
+static void
 shield_percent(struct buf *b, const char *p)
 {
-	int	hi = encode_hexval((unsigned char)p[1]), lo, d;
+	int	d;
 
-	lo = hi >= 0 ? encode_hexval((unsigned char)p[2]) : -1;
-	if (hi < 0 || lo < 0)
-		return (-1);
-	d = hi << 4 | lo;
+	d = encode_hexval((unsigned char)p[1]) << 4 |
+	    encode_hexval((unsigned char)p[2]);
 	if (d != 0 && (isalnum(d) || strchr("-._~", d) != NULL))
 		buf_addc(b, (char)d);
 	else
 		buf_addf(b, "%%%02X", d);
-	return (0);
 }
 
 /*
- * The service's normal form of an endpoint: each {template} renamed
- * {var1}, {var2}, ... from left to right, then Cloudflare's URL
- * normalisation: backslashes become slashes, runs of slashes merge,
- * unreserved characters are percent-decoded and other escapes upper-cased,
- * and dot segments are removed.
+ * The service's normal form of an endpoint, once it is one (apirules):
+ * each {template} renamed {var1}, {var2}, ... from left to right, then
+ * Cloudflare's URL normalisation: backslashes become slashes, runs of
+ * slashes merge, unreserved characters are percent-decoded and other
+ * escapes upper-cased, and dot segments are removed.
  */
 char *
 shield_normalize_endpoint(const char *s, char **cause)
 {
 	struct buf	 b = BUF_INITIALIZER;
-	const char	*p, *close;
-	char		*out;
+	const char	*p, *bad;
+	char		 why[APIRULES_WHY_MAX], *out;
 	int		 var = 0, c;
 
 	if (*s != '/') {
 		util_fail(cause, "endpoint: '%.*s' must start with '/'",
-		    util_quote_len(s), s);
+		    text_quote_len(s), s);
 		return (NULL);
 	}
-	if (util_chars(s) > SHIELD_MAX_ENDPOINT) {
-		util_fail(cause, "endpoint: %zu characters is over the limit "
-		    "of %d", util_chars(s), SHIELD_MAX_ENDPOINT);
+	if ((bad = apirules_endpoint_why(s, why, sizeof why)) != NULL) {
+		util_fail(cause, "endpoint: %s", bad);
 		return (NULL);
 	}
 	for (p = s; *p != '\0'; p++) {
 		c = (unsigned char)*p;
-		if (c <= 0x20 || c == 0x7f) {
-			util_fail(cause, "endpoint: must not contain spaces "
-			    "or control characters");
-			goto fail;
-		}
-		if (c == '?' || c == '#') {
-			util_fail(cause, "endpoint: must be a path, "
-			    "without a query ('?') or fragment ('#')");
-			goto fail;
-		}
-		if (c == '}') {
-			util_fail(cause, "endpoint: '}' at byte %zu has no "
-			    "matching '{'", (size_t)(p - s));
-			goto fail;
-		}
 		if (c == '{') {
-			close = p + 1;
-			while (*close != '\0' && strchr("{}/", *close) == NULL)
-				close++;
-			if (*close != '}') {
-				util_fail(cause, "endpoint: '{' at byte %zu "
-				    "has no matching '}' in its segment",
-				    (size_t)(p - s));
-				goto fail;
-			}
-			if (close == p + 1) {
-				util_fail(cause, "endpoint: '{}' at byte %zu "
-				    "names no variable", (size_t)(p - s));
-				goto fail;
-			}
 			buf_addf(&b, "{var%d}", ++var);
-			p = close;
+			p = strchr(p, '}');
 			continue;
 		}
 		if (c == '%') {
-			if (shield_percent(&b, p) != 0) {
-				util_fail(cause, "endpoint: invalid "
-				    "percent-escape at byte %zu",
-				    (size_t)(p - s));
-				goto fail;
-			}
+			shield_percent(&b, p);
 			p += 2;
 			continue;
 		}
@@ -323,18 +226,14 @@ shield_normalize_endpoint(const char *s, char **cause)
 	}
 	out = shield_remove_dots(buf_str(&b));
 	buf_free(&b);
-	if (util_chars(out) > SHIELD_MAX_ENDPOINT) {
+	if (text_chars(out) > APIRULES_ENDPOINT_MAX) {
 		util_fail(cause, "endpoint: %zu characters once normalised "
-		    "is over the limit of %d", util_chars(out),
-		    SHIELD_MAX_ENDPOINT);
+		    "is over the limit of %d", text_chars(out),
+		    APIRULES_ENDPOINT_MAX);
 		free(out);
 		return (NULL);
 	}
 	return (out);
-
-fail:
-	buf_free(&b);
-	return (NULL);
 }
 
 static const char *
@@ -344,7 +243,8 @@ shield_key_field(const cJSON *item, const char *key, char **cause)
 
 	if (v == NULL || cJSON_IsNull(v)) {
 		util_fail(cause, "%s: required, %s", key,
-		    strcmp(key, "method") == 0 ? "one of " SHIELD_METHODS_TEXT :
+		    strcmp(key, "method") == 0 ?
+		    "one of " SHIELDRULES_METHODS_TEXT :
 		    strcmp(key, "host") == 0 ?
 		    "a host such as api.example.com" :
 		    "a path such as /api/v1/users/{id}");

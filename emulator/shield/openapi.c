@@ -1,5 +1,5 @@
 /*
- * API Shield and OpenAPI: uploaded documents checked as OpenAPI 3.x and the
+ * API Shield and OpenAPI: uploaded documents checked as OpenAPI 3.0 and the
  * operations they describe, and a zone's operations rendered as OpenAPI
  * (GET /schemas).
  */
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
+#include "text.h"
 #include "yamljson.h"
 #include "internal.h"
 
@@ -47,52 +49,15 @@ shield_event(cJSON *list, int code, const char *location, const char *fmt,
 	free(msg);
 }
 
-/* "3.<minor>.<patch>", digits only. */
-static int
-shield_oa_version_ok(const char *v)
-{
-	const char	*p = v;
-	int		 part;
-
-	if (strncmp(p, "3.", 2) != 0)
-		return (0);
-	p += 2;
-	for (part = 0; part < 2; part++) {
-		if (!isdigit((unsigned char)*p))
-			return (0);
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (part == 0 && *p++ != '.')
-			return (0);
-	}
-	return (*p == '\0');
-}
-
+/* The version Schema Validation takes, as the client checks it too. */
 static void
 shield_oa_check_version(const cJSON *doc, cJSON *errors)
 {
-	const cJSON	*v;
+	const char	*member;
+	char		 msg[256];
 
-	v = cJSON_GetObjectItemCaseSensitive(doc, "swagger");
-	if (v != NULL) {
-		shield_event(errors, SHIELD_EV_VERSION, ".swagger",
-		    "swagger %s (OpenAPI 2) documents are not supported: "
-		    "upload an OpenAPI 3.x document", cJSON_IsString(v) ?
-		    v->valuestring : "2.0");
-		return;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(doc, "openapi");
-	if (v == NULL)
-		shield_event(errors, SHIELD_EV_VERSION, ".openapi", "openapi: "
-		    "required, the OpenAPI version such as \"3.0.3\"");
-	else if (!cJSON_IsString(v))
-		shield_event(errors, SHIELD_EV_VERSION, ".openapi", "openapi: "
-		    "must be a string such as \"3.0.3\", not %s",
-		    shield_type_name(v));
-	else if (!shield_oa_version_ok(v->valuestring))
-		shield_event(errors, SHIELD_EV_VERSION, ".openapi", "openapi: "
-		    "'%.*s' is not a supported version (3.x.y)",
-		    util_quote_len(v->valuestring), v->valuestring);
+	if (apirules_openapi_version(doc, &member, msg, sizeof msg) != 0)
+		shield_event(errors, SHIELD_EV_VERSION, member, "%s", msg);
 }
 
 static void
@@ -141,12 +106,12 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 		key = item->string;
 		if (key[0] != '/')
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
-			    "'%.*s' must start with '/'", util_quote_len(key),
+			    "'%.*s' must start with '/'", text_quote_len(key),
 			    key);
 		else if (!cJSON_IsObject(item))
 			shield_event(errors, SHIELD_EV_PATHS, loc, "path "
 			    "'%.*s' must be an object (a path item), not %s",
-			    util_quote_len(key), key, shield_type_name(item));
+			    text_quote_len(key), key, shield_type_name(item));
 		free(loc);
 		for (i = 0; shield_oa_methods[i] != NULL; i++) {
 			op = cJSON_GetObjectItemCaseSensitive(item,
@@ -157,7 +122,7 @@ shield_oa_check_paths(const cJSON *doc, cJSON *errors)
 			    shield_oa_methods[i]);
 			shield_event(errors, SHIELD_EV_OPERATION, loc,
 			    "%s %.*s: an operation must be an object, not %s",
-			    shield_oa_methods[i], util_quote_len(key), key,
+			    shield_oa_methods[i], text_quote_len(key), key,
 			    shield_type_name(op));
 			free(loc);
 		}
@@ -420,7 +385,7 @@ shield_oa_server_ops(const cJSON *doc, const char *host, const char *base,
 			loc = xprintf(".paths[\"%s\"]", item->string);
 			shield_event(warnings, SHIELD_EV_ENDPOINT, loc, "path "
 			    "'%.*s' on %s cannot be an endpoint: %s",
-			    util_quote_len(item->string), item->string, host,
+			    text_quote_len(item->string), item->string, host,
 			    why);
 			free(loc);
 			free(why);
@@ -478,7 +443,7 @@ shield_openapi_operations(const cJSON *doc, cJSON *warnings)
 			shield_event(warnings, SHIELD_EV_SERVER_URL, loc,
 			    "server URL '%.*s' names no host (an absolute URL "
 			    "such as https://api.example.com/v1 is needed; "
-			    "variables need defaults)", util_quote_len(raw),
+			    "variables need defaults)", text_quote_len(raw),
 			    raw);
 			free(url);
 			continue;

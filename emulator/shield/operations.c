@@ -11,12 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "log.h"
 #include "internal.h"
-
-static const char *const shield_features[] = {
-	"thresholds", "parameter_schemas", "schema_info", NULL
-};
+#include "text.h"
 
 /* The thresholds feature's fields, in the order of their th_ columns. */
 static const char *const shield_threshold_keys[] = {
@@ -39,13 +37,13 @@ shield_parse_features(const struct query *q, int *features, char **cause)
 	const char	*v[8];
 	size_t		 n, i, j;
 
-	if (query_enums(q, "feature", shield_features, v, nitems(v), &n,
+	if (query_enums(q, "feature", shieldrules_features, v, nitems(v), &n,
 	    cause) != 0)
 		return (-1);
 	*features = 0;
 	for (i = 0; i < n; i++) {
-		for (j = 0; shield_features[j] != NULL; j++) {
-			if (strcmp(v[i], shield_features[j]) == 0)
+		for (j = 0; shieldrules_features[j] != NULL; j++) {
+			if (strcmp(v[i], shieldrules_features[j]) == 0)
 				*features |= 1 << j;
 		}
 	}
@@ -247,10 +245,9 @@ shield_filter_where(const struct shield_filter *f, const char *prefix,
 int
 shield_parse_direction(const struct query *q, int *desc, char **cause)
 {
-	static const char *const dirs[] = { "asc", "desc", NULL };
-	const char		*d;
+	const char	*d;
 
-	if (query_enum(q, "direction", dirs, &d, cause) != 0)
+	if (query_enum(q, "direction", shieldrules_directions, &d, cause) != 0)
 		return (-1);
 	*desc = d != NULL && strcmp(d, "desc") == 0;
 	return (0);
@@ -265,26 +262,22 @@ static char *
 shield_op_order(const char *order, int desc, char **cause)
 {
 	const char	*dir = desc ? "DESC" : "ASC", *key;
-	size_t		 i;
 
 	if (order == NULL)
 		return (xprintf("seq %s", dir));
-	if (strcmp(order, "method") == 0 || strcmp(order, "host") == 0 ||
-	    strcmp(order, "endpoint") == 0)
-		return (xprintf("%s %s, seq %s", order, dir, dir));
-	if (strncmp(order, "thresholds.", 11) == 0) {
-		key = order + 11;
-		for (i = 0; i < nitems(shield_threshold_keys); i++) {
-			if (strcmp(key, shield_threshold_keys[i]) == 0)
-				return (xprintf("th_%s IS NULL, th_%s %s, "
-				    "seq %s", key, key, dir, dir));
-		}
+	if (!apirules_in(shieldrules_op_orders, order)) {
+		util_fail(cause, "order: '%.*s' is not one of method, host, "
+		    "endpoint or thresholds.KEY, where KEY is period_seconds, "
+		    "suggested_threshold, p50, p90, p99, requests, "
+		    "auth_id_tokens, data_points or last_updated",
+		    text_quote_len(order), order);
+		return (NULL);
 	}
-	util_fail(cause, "order: '%.*s' is not one of method, host, "
-	    "endpoint or thresholds.KEY, where KEY is period_seconds, "
-	    "suggested_threshold, p50, p90, p99, requests, auth_id_tokens, "
-	    "data_points or last_updated", util_quote_len(order), order);
-	return (NULL);
+	if (strncmp(order, "thresholds.", 11) != 0)
+		return (xprintf("%s %s, seq %s", order, dir, dir));
+	key = order + 11;
+	return (xprintf("th_%s IS NULL, th_%s %s, seq %s", key, key, dir,
+	    dir));
 }
 
 static const char shield_zone_sql[] =
@@ -412,7 +405,7 @@ shield_op_list(struct req *req, struct reply *rep)
 	long			 total = -1;
 	int			 desc, features, rc;
 
-	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELD_PER_PAGE_MIN,
+	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELDRULES_PER_PAGE_MIN,
 	    SHIELD_OPS_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
 	    shield_parse_direction(&req->query, &desc, &cause) != 0 ||
 	    shield_parse_features(&req->query, &features, &cause) != 0 ||
@@ -713,7 +706,8 @@ shield_check_ids(const cJSON *list, const char *what, char **cause)
 	int	 i = 0;
 
 	cJSON_ArrayForEach(item, list) {
-		if (!cJSON_IsString(item) || !util_is_uuid(item->valuestring))
+		if (!cJSON_IsString(item) ||
+		    !apirules_uuid_ok(item->valuestring))
 			return (util_fail(cause, "%s[%d]: must be an "
 			    "operation id (a UUID)", what, i));
 		shield_lower_id(item->valuestring, id);

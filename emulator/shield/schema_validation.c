@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 /*
  * With --no-schema-validation-api the routes answer as if they were not
@@ -103,9 +105,9 @@ shield_sv_schema_create(struct req *req, struct reply *rep)
 		shield_bad(rep, cause);
 		return;
 	}
-	if (strcmp(kind, "openapi_v3") != 0) {
+	if (!apirules_in(shieldrules_schema_kinds, kind)) {
 		reply_error(rep, 400, ERR_VALIDATION, "kind: '%.*s' is not "
-		    "supported (only openapi_v3)", util_quote_len(kind), kind);
+		    "supported (only openapi_v3)", text_quote_len(kind), kind);
 		return;
 	}
 	ve = cJSON_GetObjectItemCaseSensitive(req->json, "validation_enabled");
@@ -195,17 +197,17 @@ shield_sv_settings_apply(const cJSON *body, int patch, cJSON *s,
 		return (util_fail(cause, "validation_default_mitigation_"
 		    "action: required, none, log or block"));
 	if (d != NULL) {
-		for (i = 0; shield_default_actions[i] != NULL; i++) {
+		for (i = 0; shieldrules_actions[i] != NULL; i++) {
 			if (cJSON_IsString(d) && strcmp(d->valuestring,
-			    shield_default_actions[i]) == 0)
+			    shieldrules_actions[i]) == 0)
 				break;
 		}
-		if (shield_default_actions[i] == NULL && cJSON_IsString(d))
+		if (shieldrules_actions[i] == NULL && cJSON_IsString(d))
 			return (util_fail(cause, "validation_default_"
 			    "mitigation_action: '%.*s' is not one of none, "
-			    "log or block", util_quote_len(d->valuestring),
+			    "log or block", text_quote_len(d->valuestring),
 			    d->valuestring));
-		if (shield_default_actions[i] == NULL)
+		if (shieldrules_actions[i] == NULL)
 			return (util_fail(cause, "validation_default_"
 			    "mitigation_action: must be none, log or block, "
 			    "not %s", shield_type_name(d)));
@@ -289,8 +291,8 @@ shield_sv_ops_list(struct req *req, struct reply *rep)
 
 	if (shield_sv_off(req, rep))
 		return;
-	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELD_PER_PAGE_MIN,
-	    SHIELD_PER_PAGE_MAX, 0, &p, &cause) != 0) {
+	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELDRULES_PER_PAGE_MIN,
+	    SHIELDRULES_PER_PAGE_MAX, 0, &p, &cause) != 0) {
 		shield_bad(rep, cause);
 		return;
 	}

@@ -11,10 +11,6 @@
 
 /* ---- zone schema-validation settings ----------------------------------- */
 
-const char *const shield_default_actions[] = {
-	"none", "log", "block", NULL
-};
-
 /* The zone's settings; the service's defaults when never set. */
 cJSON *
 shield_settings_load(struct store *store, const char *zone)
@@ -57,12 +53,12 @@ shield_settings_apply(const cJSON *body, int patch, cJSON *s, char **cause)
 		return (util_fail(cause, "validation_default_mitigation_"
 		    "action: required, none, log or block"));
 	if (d != NULL && !cJSON_IsNull(d)) {
-		for (i = 0; shield_default_actions[i] != NULL; i++) {
+		for (i = 0; shieldrules_actions[i] != NULL; i++) {
 			if (cJSON_IsString(d) && strcmp(d->valuestring,
-			    shield_default_actions[i]) == 0)
+			    shieldrules_actions[i]) == 0)
 				break;
 		}
-		if (shield_default_actions[i] == NULL)
+		if (shieldrules_actions[i] == NULL)
 			return (util_fail(cause, "validation_default_"
 			    "mitigation_action: must be none, log or block%s",
 			    patch ? " (or null to leave it)" : ""));

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "multipart.h"
+#include "apirules.h"
 #include "internal.h"
+#include "text.h"
 
 #define SHIELD_US_COLS							\
 	"id, name, kind, source, created_at, validation_enabled"
@@ -72,14 +74,14 @@ shield_upload_parse(const struct multipart *mp, struct shield_upload *up,
 		util_fail(cause, "kind: required, openapi_v3");
 		goto out;
 	}
-	if (strcmp(kind, "openapi_v3") != 0) {
+	if (!apirules_in(shieldrules_schema_kinds, kind)) {
 		util_fail(cause, "kind: '%.*s' is not supported (only "
-		    "openapi_v3)", util_quote_len(kind), kind);
+		    "openapi_v3)", text_quote_len(kind), kind);
 		goto out;
 	}
 	if (ve != NULL && strcmp(ve, "true") != 0 && strcmp(ve, "false") != 0) {
 		util_fail(cause, "validation_enabled: '%.*s' is not \"true\" "
-		    "or \"false\"", util_quote_len(ve), ve);
+		    "or \"false\"", text_quote_len(ve), ve);
 		goto out;
 	}
 	/* Validation is opt-in: it blocks traffic, so it is never implied. */
@@ -250,8 +252,8 @@ shield_us_list(struct req *req, struct reply *rep)
 	long			 total = -1;
 	int			 omit, enabled;
 
-	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELD_PER_PAGE_MIN,
-	    SHIELD_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
+	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELDRULES_PER_PAGE_MIN,
+	    SHIELDRULES_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
 	    query_bool(&req->query, "omit_source", 0, &omit, &cause) != 0 ||
 	    query_bool(&req->query, "validation_enabled", 0, &enabled,
 	    &cause) != 0) {
@@ -439,8 +441,8 @@ shield_us_ops(struct req *req, struct reply *rep)
 	int			 rc;
 
 	ctx.zone = req_param(req, "zone");
-	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELD_PER_PAGE_MIN,
-	    SHIELD_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
+	if (query_paging(&req->query, SHIELD_PER_PAGE, SHIELDRULES_PER_PAGE_MIN,
+	    SHIELDRULES_PER_PAGE_MAX, 0, &p, &cause) != 0 ||
 	    query_enum(&req->query, "operation_status", statuses, &status,
 	    &cause) != 0 ||
 	    shield_parse_features(&req->query, &ctx.features, &cause) != 0) {

@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "internal.h"
-
-static const char *const shield_mitigations[] = {
-	"log", "block", "none", NULL
-};
+#include "text.h"
 
 /*
  * mitigation_action: log, block, none, or null (no operation-level action:
@@ -36,16 +34,16 @@ shield_parse_mitigation(const cJSON *entry, const char *path, int required,
 		    "log, block, none or null", path, sep));
 	if (v == NULL || cJSON_IsNull(v))
 		return (0);
-	for (i = 0; cJSON_IsString(v) && shield_mitigations[i] != NULL; i++) {
-		if (strcmp(v->valuestring, shield_mitigations[i]) == 0) {
-			*out = shield_mitigations[i];
+	for (i = 0; cJSON_IsString(v) && shieldrules_actions[i] != NULL; i++) {
+		if (strcmp(v->valuestring, shieldrules_actions[i]) == 0) {
+			*out = shieldrules_actions[i];
 			return (0);
 		}
 	}
 	if (cJSON_IsString(v))
 		return (util_fail(cause, "%s%smitigation_action: '%.*s' is "
 		    "not one of log, block, none or null", path, sep,
-		    util_quote_len(v->valuestring), v->valuestring));
+		    text_quote_len(v->valuestring), v->valuestring));
 	return (util_fail(cause, "%s%smitigation_action: must be log, "
 	    "block, none or null, not %s", path, sep, shield_type_name(v)));
 }
@@ -152,10 +150,10 @@ shield_op_sv_bulk(struct req *req, struct reply *rep)
 		return;
 	}
 	cJSON_ArrayForEach(entry, req->json) {
-		if (!util_is_uuid(entry->string)) {
+		if (!apirules_uuid_ok(entry->string)) {
 			reply_error(rep, 400, ERR_VALIDATION, "'%.*s': not an "
 			    "operation id (a UUID)",
-			    util_quote_len(entry->string), entry->string);
+			    text_quote_len(entry->string), entry->string);
 			return;
 		}
 		if (shield_parse_mitigation(entry, entry->string, 1, &action,

@@ -6,9 +6,8 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "kind.h"
+#include "streamrules.h"
 #include "validate.h"
 
 #define OUTPUTS_PATH \
@@ -24,8 +23,7 @@ live_outputs_check(struct validate_ctx *ctx)
 	if (validate_failed(ctx, "url") || !cJSON_IsString(v))
 		return;
 	s = v->valuestring;
-	if (strncmp(s, "rtmp://", 7) != 0 && strncmp(s, "rtmps://", 8) != 0 &&
-	    strncmp(s, "srt://", 6) != 0)
+	if (streamrules_output_scheme(s) == 0)
 		validate_add(ctx, "url", "must start with rtmp://, rtmps:// "
 		    "or srt://");
 }
@@ -45,12 +43,12 @@ static const struct kind_column live_outputs_columns[] = {
 static const struct kind_field live_outputs_fields[] = {
 	{ .path = "url", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY | KIND_F_CREATE,
-	  .max_len = 2048,
+	  .max_len = STREAMRULES_OUTPUT_URL_MAX,
 	  .help = "Where to restream: rtmp://, rtmps:// or srt://",
 	  .example = "rtmp://a.rtmp.youtube.com/live2" },
 	{ .path = "streamKey", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY | KIND_F_SECRET |
-	  KIND_F_CREATE, .max_len = 1024,
+	  KIND_F_CREATE, .max_len = STREAMRULES_OUTPUT_KEY_MAX,
 	  .help = "The key the destination gave (secret)" },
 	{ .path = "enabled", .type = KIND_TYPE_BOOL, .flags = KIND_F_NOTNULL,
 	  .help = "Sent to while the input is live (default true)" },

@@ -5,26 +5,9 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "kind.h"
+#include "legacyrl.h"
 #include "validate.h"
-
-static const char *const ratelimit_modes[] = {
-	"simulate", "ban", "challenge", "js_challenge", "managed_challenge",
-	NULL
-};
-static const char *const ratelimit_methods[] = {
-	"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "_ALL_", NULL
-};
-static const char *const ratelimit_schemes[] = {
-	"HTTP", "HTTPS", "_ALL_", NULL
-};
-static const char *const ratelimit_ops[] = { "eq", "ne", NULL };
-static const char *const ratelimit_content_types[] = {
-	"text/plain", "text/xml", "application/json", NULL
-};
-static const char *const ratelimit_bypass_names[] = { "url", NULL };
 
 /*
  * ban and simulate last for a timeout of at least the period; the challenge
@@ -42,15 +25,13 @@ ratelimit_check(struct validate_ctx *ctx)
 		return;
 	m = mode->valuestring;
 	timeout = validate_get(body, "action.timeout");
-	if (strcmp(m, "ban") != 0 && strcmp(m, "simulate") != 0) {
+	if (!legacyrl_mode_lasts(m)) {
 		if (timeout != NULL)
-			validate_add(ctx, "action.timeout", "must be left out "
-			    "when action.mode is %s (the zone's Challenge "
-			    "Passage time applies)", m);
+			validate_add(ctx, "action.timeout",
+			    LEGACYRL_TIMEOUT_LEFT_OUT, m);
 		if (validate_get(body, "action.response") != NULL)
-			validate_add(ctx, "action.response", "must be left "
-			    "out when action.mode is %s (the zone's challenge "
-			    "page is served)", m);
+			validate_add(ctx, "action.response",
+			    LEGACYRL_RESPONSE_LEFT_OUT, m);
 		return;
 	}
 	if (timeout == NULL) {
@@ -63,7 +44,7 @@ ratelimit_check(struct validate_ctx *ctx)
 	    validate_failed(ctx, "period") || !cJSON_IsNumber(period) ||
 	    !cJSON_IsNumber(timeout))
 		return;
-	if (timeout->valuedouble < period->valuedouble)
+	if (!legacyrl_timeout_ok(timeout->valuedouble, period->valuedouble))
 		validate_add(ctx, "action.timeout", "%.15g is less than the "
 		    "period (%.15g)", timeout->valuedouble,
 		    period->valuedouble);
@@ -98,7 +79,8 @@ static const struct kind_column ratelimit_columns[] = {
 static const struct kind_field ratelimit_fields[] = {
 	{ .path = "id", .type = KIND_TYPE_HEX32, .flags = KIND_F_READONLY,
 	  .help = "Identifier of the rule" },
-	{ .path = "description", .type = KIND_TYPE_STRING, .max_len = 1024,
+	{ .path = "description", .type = KIND_TYPE_STRING,
+	  .max_len = LEGACYRL_TEXT_MAX,
 	  .help = "What the rule is for (tags are removed)" },
 	{ .path = "disabled", .type = KIND_TYPE_BOOL,
 	  .help = "The rule is kept but not applied" },
@@ -107,13 +89,14 @@ static const struct kind_field ratelimit_fields[] = {
 	{ .path = "match.request", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_REQUIRED, .help = "Methods, schemes and URL" },
 	{ .path = "match.request.methods", .type = KIND_TYPE_ENUMS,
-	  .flags = KIND_F_NONEMPTY, .values = ratelimit_methods,
+	  .flags = KIND_F_NONEMPTY, .values = legacyrl_methods,
 	  .help = "HTTP methods, or _ALL_ (left out: all)" },
 	{ .path = "match.request.schemes", .type = KIND_TYPE_ENUMS,
-	  .flags = KIND_F_NONEMPTY, .values = ratelimit_schemes,
+	  .flags = KIND_F_NONEMPTY, .values = legacyrl_schemes,
 	  .help = "HTTP, HTTPS or _ALL_ (left out: all)" },
 	{ .path = "match.request.url", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 1024,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = LEGACYRL_TEXT_MAX,
 	  .help = "Pattern such as example.com/path*; * matches all" },
 	{ .path = "match.response", .type = KIND_TYPE_OBJECT,
 	  .help = "Response conditions" },
@@ -122,44 +105,46 @@ static const struct kind_field ratelimit_fields[] = {
 	{ .path = "match.headers", .type = KIND_TYPE_OBJECTS,
 	  .help = "Response headers that must match" },
 	{ .path = "match.headers[].name", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 1024,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = LEGACYRL_TEXT_MAX,
 	  .help = "Header name" },
 	{ .path = "match.headers[].op", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED, .values = ratelimit_ops,
+	  .flags = KIND_F_REQUIRED, .values = legacyrl_ops,
 	  .help = "eq (equal) or ne (not equal)" },
 	{ .path = "match.headers[].value", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED, .max_len = 1024,
+	  .flags = KIND_F_REQUIRED, .max_len = LEGACYRL_TEXT_MAX,
 	  .help = "Header value, matched exactly" },
 	{ .path = "bypass", .type = KIND_TYPE_OBJECTS,
 	  .help = "URLs the rule never applies to" },
 	{ .path = "bypass[].name", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED, .values = ratelimit_bypass_names,
+	  .flags = KIND_F_REQUIRED, .values = legacyrl_bypass_names,
 	  .help = "Always url" },
 	{ .path = "bypass[].value", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 1024,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = LEGACYRL_TEXT_MAX,
 	  .help = "URL pattern to bypass" },
 	{ .path = "threshold", .type = KIND_TYPE_INT,
 	  .flags = KIND_F_REQUIRED, KIND_AT_LEAST(1),
 	  .help = "Requests in a period that trigger the action" },
 	{ .path = "period", .type = KIND_TYPE_INT, .flags = KIND_F_REQUIRED,
-	  KIND_RANGE(10, 86400),
+	  KIND_RANGE(LEGACYRL_PERIOD_MIN, LEGACYRL_PERIOD_MAX),
 	  .help = "Seconds over which requests are counted (10 to 86400)" },
 	{ .path = "action", .type = KIND_TYPE_OBJECT, .flags = KIND_F_REQUIRED,
 	  .help = "What happens above the threshold" },
 	{ .path = "action.mode", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED, .values = ratelimit_modes,
+	  .flags = KIND_F_REQUIRED, .values = legacyrl_modes,
 	  .help = "simulate, ban, challenge, js_challenge, managed_challenge" },
 	{ .path = "action.timeout", .type = KIND_TYPE_INT,
-	  KIND_RANGE(1, 86400),
+	  KIND_RANGE(1, LEGACYRL_TIMEOUT_MAX),
 	  .help = "Seconds the action lasts, at least the period (ban, "
 	  "simulate)" },
 	{ .path = "action.response", .type = KIND_TYPE_OBJECT,
 	  .help = "Custom response for ban and simulate" },
 	{ .path = "action.response.content_type", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED, .values = ratelimit_content_types,
+	  .flags = KIND_F_REQUIRED, .values = legacyrl_content_types,
 	  .help = "text/plain, text/xml or application/json" },
 	{ .path = "action.response.body", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED, .max_len = 10240,
+	  .flags = KIND_F_REQUIRED, .max_len = LEGACYRL_BODY_MAX,
 	  .help = "Response body, in that content type" },
 	{ .path = NULL }
 };
@@ -176,7 +161,8 @@ const struct kind kind_rate_limits = {
 	.item_path = "/zones/{zone}/rate_limits/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 1, .max = 1000, .def = 20, .step = 5 },
+	.per_page = { .min = 1, .max = LEGACYRL_PER_PAGE_MAX, .def = 20,
+	    .step = LEGACYRL_PER_PAGE_STEP },
 	.id_field = "id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_UPDATE | KIND_VERB_DELETE,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apirules.h"
 #include "kind.h"
 #include "rlrule.h"
 #include "rulesets.h"
@@ -228,7 +229,8 @@ const struct kind kind_rulesets = {
 	.item_path = RULESETS_ONE_PATH,
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_CURSOR,
-	.per_page = { .min = 1, .max = 100, .def = 20 },
+	.per_page = { .min = 1, .max = APIRULES_RULESETS_PER_PAGE_MAX,
+	    .def = 20 },
 	.id_field = "id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET,
 	.update_method = KIND_METHOD_NONE,

@@ -9,6 +9,7 @@
 
 #include "kind.h"
 #include "shield.h"
+#include "shieldrules.h"
 
 #define SV_ZONE	"/zones/{zone}/schema_validation"
 
@@ -33,10 +34,12 @@ static const struct kind_column sv_schema_columns[] = {
 static const struct kind_field sv_schema_fields[] = {
 	{ .path = "source", .type = KIND_TYPE_FILE,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
-	  .help = "The OpenAPI v3 document to upload (JSON or YAML)" },
+	  .check = KIND_CHECK_OPENAPI,
+	  .help = "The OpenAPI 3.0 document to upload (JSON or YAML)" },
 	{ .path = "kind", .type = KIND_TYPE_ENUM,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
-	  .values = shield_schema_kinds, .help = "Kind of schema: openapi_v3" },
+	  .values = shieldrules_schema_kinds,
+	  .help = "Kind of schema: openapi_v3" },
 	{ .path = "name", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY | KIND_F_CREATE,
 	  .help = "Name of the schema", .option = "name" },
@@ -61,7 +64,8 @@ const struct kind kind_validation_schemas = {
 	.item_path = SV_ZONE "/schemas/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 5, .max = 50, .def = 20 },
+	.per_page = { .min = SHIELDRULES_PER_PAGE_MIN,
+	    .max = SHIELDRULES_PER_PAGE_MAX, .def = 20 },
 	.id_field = "schema_id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_UPDATE | KIND_VERB_DELETE,
@@ -86,7 +90,7 @@ static const struct kind_column sv_settings_columns[] = {
 static const struct kind_field sv_settings_fields[] = {
 	{ .path = "validation_default_mitigation_action",
 	  .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
-	  .values = shield_sv_actions,
+	  .values = shieldrules_actions,
 	  .help = "For operations without their own: none, log or block" },
 	{ .path = "validation_override_mitigation_action",
 	  .type = KIND_TYPE_ENUM, .values = sv_overrides,
@@ -124,7 +128,7 @@ static const struct kind_field sv_op_fields[] = {
 	  .flags = KIND_F_READONLY,
 	  .help = "The API Shield operation (edgetui get operations)" },
 	{ .path = "mitigation_action", .type = KIND_TYPE_ENUM,
-	  .values = shield_sv_actions,
+	  .values = shieldrules_actions,
 	  .help = "none, log or block; null: the zone's default" },
 	{ .path = NULL }
 };
@@ -139,7 +143,8 @@ const struct kind kind_operation_validation = {
 	.item_path = SV_ZONE "/settings/operations/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 5, .max = 50, .def = 20 },
+	.per_page = { .min = SHIELDRULES_PER_PAGE_MIN,
+	    .max = SHIELDRULES_PER_PAGE_MAX, .def = 20 },
 	.id_field = "operation_id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_SET |
 	    KIND_VERB_CLEAR,

@@ -12,45 +12,10 @@
 #include "apirules.h"
 #include "kind.h"
 #include "shield.h"
+#include "shieldrules.h"
 #include "validate.h"
 
 #define SHIELD_ZONE	"/zones/{zone}/api_gateway"
-
-static const char *const shield_methods[] = {
-	"GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "CONNECT", "PATCH",
-	"TRACE", NULL
-};
-static const char *const shield_directions[] = { "asc", "desc", NULL };
-static const char *const shield_features[] = {
-	"thresholds", "parameter_schemas", "schema_info", NULL
-};
-static const char *const shield_auth_types[] = {
-	"header", "cookie", "jwt", NULL
-};
-static const char *const shield_disc_states[] = {
-	"review", "saved", "ignored", NULL
-};
-/* saved comes from adding the operation to endpoint management. */
-static const char *const shield_disc_settable[] = {
-	"review", "ignored", NULL
-};
-static const char *const shield_origins[] = {
-	"ML", "SessionIdentifier", NULL
-};
-static const char *const shield_disc_orders[] = {
-	"host", "method", "endpoint", "traffic_stats.requests",
-	"traffic_stats.last_updated", NULL
-};
-static const char *const shield_op_orders[] = {
-	"method", "host", "endpoint", "thresholds.period_seconds",
-	"thresholds.suggested_threshold", "thresholds.p50", "thresholds.p90",
-	"thresholds.p99", "thresholds.requests", "thresholds.auth_id_tokens",
-	"thresholds.data_points", "thresholds.last_updated", NULL
-};
-const char *const shield_schema_kinds[] = { "openapi_v3", NULL };
-const char *const shield_sv_actions[] = {
-	"none", "log", "block", NULL
-};
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -58,7 +23,7 @@ const char *const shield_sv_actions[] = {
 static void
 api_config_check(struct validate_ctx *ctx)
 {
-	const cJSON	*list, *item, *prev, *type, *name;
+	const cJSON	*list, *item, *type, *name;
 	char		 path[64], npath[80];
 	int		 i = 0, j;
 
@@ -77,16 +42,8 @@ api_config_check(struct validate_ctx *ctx)
 			validate_add(ctx, npath, "a jwt claim is named "
 			    "TOKEN_CONFIG_ID:$JSONPATH, such as "
 			    "e0de1a3a-8c2c-4f90-98d8-cbdf0a3f2cb5:$.sub");
-		j = 0;
-		cJSON_ArrayForEach(prev, list) {
-			if (prev == item)
-				break;
-			if (cJSON_Compare(prev, item, 1)) {
-				validate_add(ctx, path, "repeats item %d", j);
-				break;
-			}
-			j++;
-		}
+		if ((j = shieldrules_repeat(list, item)) >= 0)
+			validate_add(ctx, path, "repeats item %d", j);
 	}
 }
 
@@ -99,13 +56,15 @@ static const struct kind_column api_config_columns[] = {
 
 static const struct kind_field api_config_fields[] = {
 	{ .path = "auth_id_characteristics", .type = KIND_TYPE_OBJECTS,
-	  .flags = KIND_F_REQUIRED, .max_items = 10,
+	  .flags = KIND_F_REQUIRED,
+	  .max_items = SHIELDRULES_CHARACTERISTICS_MAX,
 	  .help = "What identifies a session: headers, cookies, JWT claims" },
 	{ .path = "auth_id_characteristics[].type", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED, .values = shield_auth_types,
+	  .flags = KIND_F_REQUIRED, .values = shieldrules_auth_types,
 	  .help = "header, cookie or jwt" },
 	{ .path = "auth_id_characteristics[].name", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 128,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = SHIELDRULES_NAME_MAX,
 	  .help = "Header or cookie name, or TOKEN_CONFIG_ID:$JSONPATH" },
 	{ .path = NULL }
 };
@@ -191,7 +150,7 @@ static const struct kind_field disc_fields[] = {
 	{ .path = "id", .type = KIND_TYPE_UUID, .flags = KIND_F_READONLY,
 	  .help = "Identifier of the discovered operation" },
 	{ .path = "method", .type = KIND_TYPE_ENUM, .flags = KIND_F_READONLY,
-	  .values = shield_methods, .help = "HTTP method" },
+	  .values = shieldrules_methods, .help = "HTTP method" },
 	{ .path = "host", .type = KIND_TYPE_STRING, .flags = KIND_F_READONLY,
 	  .help = "Host the traffic was for" },
 	{ .path = "endpoint", .type = KIND_TYPE_STRING,
@@ -199,10 +158,11 @@ static const struct kind_field disc_fields[] = {
 	{ .path = "last_updated", .type = KIND_TYPE_TIME,
 	  .flags = KIND_F_READONLY, .help = "When it last changed" },
 	{ .path = "state", .type = KIND_TYPE_ENUM,
-	  .values = shield_disc_settable,
+	  .values = shieldrules_disc_settable,
 	  .help = "review or ignored (saving adds it to operations)" },
 	{ .path = "origin", .type = KIND_TYPE_ENUMS, .flags = KIND_F_READONLY,
-	  .values = shield_origins, .help = "Which engines discovered it" },
+	  .values = shieldrules_disc_origins,
+	  .help = "Which engines discovered it" },
 	{ .path = "features", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_READONLY, .help = "Traffic statistics" },
 	{ .path = "features.traffic_stats", .type = KIND_TYPE_OBJECT,
@@ -222,18 +182,22 @@ static const struct kind_filter disc_filters[] = {
 	{ .name = "endpoint", .type = KIND_TYPE_STRING,
 	  .flags = KIND_FILTER_TEXT, .help = "Endpoints containing this" },
 	{ .name = "host", .type = KIND_TYPE_STRINGS, .help = "Hosts" },
-	{ .name = "method", .type = KIND_TYPE_ENUMS, .values = shield_methods,
+	{ .name = "method", .type = KIND_TYPE_ENUMS,
+	  .values = shieldrules_methods,
 	  .help = "HTTP methods" },
 	{ .name = "state", .type = KIND_TYPE_ENUM,
-	  .values = shield_disc_states, .help = "review, saved or ignored" },
-	{ .name = "origin", .type = KIND_TYPE_ENUM, .values = shield_origins,
+	  .values = shieldrules_disc_states,
+	  .help = "review, saved or ignored" },
+	{ .name = "origin", .type = KIND_TYPE_ENUM,
+	  .values = shieldrules_disc_origins,
 	  .help = "Discovery engine" },
 	{ .name = "diff", .type = KIND_TYPE_BOOL,
 	  .help = "Only those not saved to endpoint management" },
-	{ .name = "order", .type = KIND_TYPE_ENUM, .values = shield_disc_orders,
+	{ .name = "order", .type = KIND_TYPE_ENUM,
+	  .values = shieldrules_disc_orders,
 	  .help = "Sort by" },
 	{ .name = "direction", .type = KIND_TYPE_ENUM,
-	  .values = shield_directions, .help = "asc or desc" },
+	  .values = shieldrules_directions, .help = "asc or desc" },
 	{ .name = NULL }
 };
 
@@ -248,7 +212,8 @@ const struct kind kind_discovered_operations = {
 	.item_path = SHIELD_ZONE "/discovery/operations/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 5, .max = 50, .def = 20 },
+	.per_page = { .min = SHIELDRULES_PER_PAGE_MIN,
+	    .max = SHIELDRULES_PER_PAGE_MAX, .def = 20 },
 	.id_field = "id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_UPDATE | KIND_VERB_BULK_UPDATE,
 	.update_method = KIND_METHOD_PATCH,
@@ -288,15 +253,16 @@ static const struct kind_field ops_fields[] = {
 	{ .path = "operation_id", .type = KIND_TYPE_UUID,
 	  .flags = KIND_F_READONLY, .help = "Identifier of the operation" },
 	{ .path = "method", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_REQUIRED | KIND_F_NOCASE, .values = shield_methods,
+	  .flags = KIND_F_REQUIRED | KIND_F_NOCASE,
+	  .values = shieldrules_methods,
 	  .help = "HTTP method" },
 	{ .path = "host", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 255,
-	  .check = KIND_CHECK_HOST,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = APIRULES_HOST_MAX, .check = KIND_CHECK_HOST,
 	  .help = "Host without a port, such as api.example.com" },
 	{ .path = "endpoint", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 4096,
-	  .check = KIND_CHECK_ENDPOINT,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = APIRULES_ENDPOINT_MAX, .check = KIND_CHECK_ENDPOINT,
 	  .help = "Path such as /api/v1/users/{id}" },
 	{ .path = "last_updated", .type = KIND_TYPE_TIME,
 	  .flags = KIND_F_READONLY, .help = "When it last changed" },
@@ -320,7 +286,7 @@ static const struct kind_field ops_fields[] = {
 	{ .path = "features.schema_info", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_READONLY, .help = "Schemas that hold it" },
 	{ .path = "mitigation_action", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_READONLY, .values = shield_sv_actions,
+	  .flags = KIND_F_READONLY, .values = shieldrules_actions,
 	  .help = "Its own schema validation action (operation-validation)" },
 	{ .path = NULL }
 };
@@ -329,14 +295,16 @@ static const struct kind_filter ops_filters[] = {
 	{ .name = "endpoint", .type = KIND_TYPE_STRING,
 	  .flags = KIND_FILTER_TEXT, .help = "Endpoints containing this" },
 	{ .name = "host", .type = KIND_TYPE_STRINGS, .help = "Hosts" },
-	{ .name = "method", .type = KIND_TYPE_ENUMS, .values = shield_methods,
+	{ .name = "method", .type = KIND_TYPE_ENUMS,
+	  .values = shieldrules_methods,
 	  .help = "HTTP methods" },
 	{ .name = "feature", .type = KIND_TYPE_ENUMS,
-	  .values = shield_features, .help = "Features to include" },
-	{ .name = "order", .type = KIND_TYPE_ENUM, .values = shield_op_orders,
+	  .values = shieldrules_features, .help = "Features to include" },
+	{ .name = "order", .type = KIND_TYPE_ENUM,
+	  .values = shieldrules_op_orders,
 	  .help = "Sort by" },
 	{ .name = "direction", .type = KIND_TYPE_ENUM,
-	  .values = shield_directions, .help = "asc or desc" },
+	  .values = shieldrules_directions, .help = "asc or desc" },
 	{ .name = NULL }
 };
 
@@ -358,7 +326,8 @@ const struct kind kind_operations = {
 	 * full listing inside the request budget, and the pager follows
 	 * result_info.per_page if a server answers with fewer.
 	 */
-	.per_page = { .min = 5, .max = 1000, .def = 20 },
+	.per_page = { .min = SHIELDRULES_PER_PAGE_MIN, .max = 1000,
+	    .def = 20 },
 	.id_field = "operation_id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_DELETE | KIND_VERB_BULK_CREATE | KIND_VERB_BULK_DELETE,
@@ -393,7 +362,7 @@ static const struct kind_filter schemas_filters[] = {
 	{ .name = "host", .type = KIND_TYPE_STRINGS,
 	  .flags = KIND_FILTER_TEXT, .help = "Hosts" },
 	{ .name = "feature", .type = KIND_TYPE_ENUMS,
-	  .values = shield_features, .help = "Features to include" },
+	  .values = shieldrules_features, .help = "Features to include" },
 	{ .name = NULL }
 };
 
@@ -445,9 +414,11 @@ static const struct kind_column us_columns[] = {
 static const struct kind_field us_fields[] = {
 	{ .path = "file", .type = KIND_TYPE_FILE,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
-	  .help = "The OpenAPI v3 document to upload (JSON or YAML)" },
+	  .check = KIND_CHECK_OPENAPI,
+	  .help = "The OpenAPI 3.0 document to upload (JSON or YAML)" },
 	{ .path = "kind", .type = KIND_TYPE_ENUM, .flags = KIND_F_REQUIRED,
-	  .values = shield_schema_kinds, .help = "Kind of schema: openapi_v3" },
+	  .values = shieldrules_schema_kinds,
+	  .help = "Kind of schema: openapi_v3" },
 	{ .path = "name", .type = KIND_TYPE_STRING, .flags = KIND_F_NONEMPTY,
 	  .help = "Name of the schema (default: the file's name)",
 	  .option = "name" },
@@ -483,7 +454,8 @@ const struct kind kind_user_schemas = {
 	.item_path = SHIELD_ZONE "/user_schemas/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_PAGES,
-	.per_page = { .min = 5, .max = 50, .def = 20 },
+	.per_page = { .min = SHIELDRULES_PER_PAGE_MIN,
+	    .max = SHIELDRULES_PER_PAGE_MAX, .def = 20 },
 	.id_field = "schema_id",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_CREATE |
 	    KIND_VERB_UPDATE | KIND_VERB_DELETE,

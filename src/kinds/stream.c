@@ -11,27 +11,16 @@
 #include <time.h>
 
 #include "kind.h"
+#include "streamrules.h"
 #include "validate.h"
 
 #define STREAM_ACCOUNT	"/accounts/{account}/stream"
 #define STREAM_VIDEO	STREAM_ACCOUNT "/{video}"
-#define STREAM_DAY	86400
 
-static const char *const stream_states[] = {
-	"pendingupload", "downloading", "queued", "inprogress", "ready",
-	"error", "live-inprogress", NULL
-};
-static const char *const stream_types[] = { "vod", "live", NULL };
-static const char *const stream_recording_modes[] = {
-	"off", "automatic", NULL
-};
 static const char *const stream_live_statuses[] = {
 	"connected", "reconnected", "reconnecting", "client_disconnect",
 	"ttl_exceeded", "failed_to_connect", "failed_to_reconnect",
 	"new_configuration_accepted", NULL
-};
-static const char *const stream_positions[] = {
-	"upperRight", "upperLeft", "lowerLeft", "lowerRight", "center", NULL
 };
 static const char *const stream_track_states[] = {
 	"queued", "ready", "error", NULL
@@ -44,8 +33,9 @@ static const char *const stream_caption_states[] = {
 };
 
 /*
- * scheduledDeletion must fall 30 to 1096 days after the video's creation:
- * "now" for a direct upload, the record's created time on an edit.
+ * scheduledDeletion must fall in streamrules' window after the video's
+ * creation: "now" for a direct upload, the record's created time on an
+ * edit.
  */
 static void
 stream_check_deletion(struct validate_ctx *ctx, int64_t from,
@@ -58,9 +48,11 @@ stream_check_deletion(struct validate_ctx *ctx, int64_t from,
 	if (validate_failed(ctx, "scheduledDeletion") || !cJSON_IsString(v) ||
 	    kind_parse_time(v->valuestring, &when) != 0)
 		return;
-	if (when < from + 30 * STREAM_DAY || when > from + 1096 * STREAM_DAY)
-		validate_add(ctx, "scheduledDeletion", "must be 30 to 1096 "
-		    "days after %s", from_text);
+	if (!streamrules_deletion_ok(when * STREAMRULES_US,
+	    from * STREAMRULES_US))
+		validate_add(ctx, "scheduledDeletion", "must be %d to %d days "
+		    "after %s", STREAMRULES_DELETION_DAYS_MIN,
+		    STREAMRULES_DELETION_DAYS_MAX, from_text);
 }
 
 /* ---- videos ------------------------------------------------------------- */
@@ -114,7 +106,8 @@ static const struct kind_field videos_fields[] = {
 	  .help = "Your own key/value data; meta.name is the name" },
 	{ .path = "meta.name", .type = KIND_TYPE_STRING,
 	  .help = "Name shown in lists; what search matches" },
-	{ .path = "creator", .type = KIND_TYPE_STRING, .max_len = 64,
+	{ .path = "creator", .type = KIND_TYPE_STRING,
+	  .max_len = STREAMRULES_CREATOR_MAX,
 	  .help = "Your identifier for the media's creator" },
 	{ .path = "allowedOrigins", .type = KIND_TYPE_STRINGS,
 	  .check = KIND_CHECK_ORIGIN,
@@ -123,7 +116,7 @@ static const struct kind_field videos_fields[] = {
 	  .flags = KIND_F_NOTNULL,
 	  .help = "Playback needs a signed token" },
 	{ .path = "maxDurationSeconds", .type = KIND_TYPE_INT,
-	  KIND_RANGE(1, 21600),
+	  KIND_RANGE(1, STREAMRULES_DURATION_MAX),
 	  .help = "Longest upload accepted, in seconds (not yet uploaded)" },
 	{ .path = "thumbnailTimestampPct", .type = KIND_TYPE_NUMBER,
 	  KIND_RANGE(0, 1),
@@ -146,7 +139,7 @@ static const struct kind_field videos_fields[] = {
 	{ .path = "status", .type = KIND_TYPE_OBJECT,
 	  .flags = KIND_F_READONLY, .help = "Processing status" },
 	{ .path = "status.state", .type = KIND_TYPE_ENUM,
-	  .flags = KIND_F_READONLY, .values = stream_states,
+	  .flags = KIND_F_READONLY, .values = streamrules_video_states,
 	  .help = "Processing state of every quality level" },
 	{ .path = "status.pctComplete", .type = KIND_TYPE_STRING,
 	  .flags = KIND_F_READONLY,
@@ -189,10 +182,10 @@ static const struct kind_filter videos_filters[] = {
 	  .flags = KIND_FILTER_TEXT, .help = "Text in meta.name" },
 	{ .name = "creator", .type = KIND_TYPE_STRING,
 	  .help = "Creator identifier" },
-	{ .name = "status", .type = KIND_TYPE_ENUM, .values = stream_states,
-	  .help = "Processing state" },
-	{ .name = "type", .type = KIND_TYPE_ENUM, .values = stream_types,
-	  .help = "vod or live" },
+	{ .name = "status", .type = KIND_TYPE_ENUM,
+	  .values = streamrules_video_states, .help = "Processing state" },
+	{ .name = "type", .type = KIND_TYPE_ENUM,
+	  .values = streamrules_video_types, .help = "vod or live" },
 	{ .name = "start", .type = KIND_TYPE_TIME, .help = "Created after" },
 	{ .name = "end", .type = KIND_TYPE_TIME, .help = "Created before" },
 	{ .name = "asc", .type = KIND_TYPE_BOOL, .help = "Oldest first" },
@@ -211,7 +204,8 @@ const struct kind kind_videos = {
 	.item_path = STREAM_ACCOUNT "/{id}",
 	.shape = KIND_SHAPE_ARRAY,
 	.paging = PAGER_CREATED,
-	.per_page = { .min = 1, .max = 1000, .def = 1000 },
+	.per_page = { .min = 1, .max = STREAMRULES_LIST_MAX,
+	    .def = STREAMRULES_LIST_MAX },
 	.lazy = 1,
 	.id_field = "uid",
 	.verbs = KIND_VERB_LIST | KIND_VERB_GET | KIND_VERB_UPDATE |
@@ -257,15 +251,16 @@ static const struct kind_field live_fields[] = {
 	  .help = "Your own key/value data; meta.name is the name" },
 	{ .path = "meta.name", .type = KIND_TYPE_STRING,
 	  .help = "Name shown in lists" },
-	{ .path = "defaultCreator", .type = KIND_TYPE_STRING, .max_len = 64,
+	{ .path = "defaultCreator", .type = KIND_TYPE_STRING,
+	  .max_len = STREAMRULES_CREATOR_MAX,
 	  .help = "Creator id given to its recordings" },
 	{ .path = "deleteRecordingAfterDays", .type = KIND_TYPE_INT,
-	  KIND_AT_LEAST(30),
+	  KIND_AT_LEAST(STREAMRULES_LIVE_DELETE_DAYS_MIN),
 	  .help = "Days before recordings are deleted (at least 30)" },
 	{ .path = "recording", .type = KIND_TYPE_OBJECT,
 	  .help = "Whether and how the input is recorded" },
 	{ .path = "recording.mode", .type = KIND_TYPE_ENUM,
-	  .values = stream_recording_modes,
+	  .values = streamrules_recording_modes,
 	  .help = "off, or automatic to record every broadcast" },
 	{ .path = "recording.requireSignedURLs", .type = KIND_TYPE_BOOL,
 	  .help = "Recordings need signed URLs" },
@@ -273,7 +268,7 @@ static const struct kind_field live_fields[] = {
 	  .check = KIND_CHECK_ORIGIN,
 	  .help = "Domains allowed to embed the recordings" },
 	{ .path = "recording.timeoutSeconds", .type = KIND_TYPE_INT,
-	  KIND_RANGE(0, 2147483647),
+	  KIND_RANGE(0, STREAMRULES_LIVE_TIMEOUT_MAX),
 	  .help = "Seconds to wait for a reconnect before ending a recording" },
 	{ .path = "status", .type = KIND_TYPE_ENUM, .flags = KIND_F_READONLY,
 	  .values = stream_live_statuses, .help = "Connection status" },
@@ -375,7 +370,8 @@ static const struct kind_field watermarks_fields[] = {
 	{ .path = "file", .type = KIND_TYPE_FILE,
 	  .flags = KIND_F_REQUIRED | KIND_F_CREATE,
 	  .help = "The image to upload (PNG, JPEG, GIF or WebP)" },
-	{ .path = "name", .type = KIND_TYPE_STRING, .max_len = 1024,
+	{ .path = "name", .type = KIND_TYPE_STRING,
+	  .max_len = STREAMRULES_WATERMARK_NAME_MAX,
 	  .help = "A short description of the profile",
 	  .option = "name" },
 	{ .path = "opacity", .type = KIND_TYPE_NUMBER, KIND_RANGE(0, 1),
@@ -388,7 +384,7 @@ static const struct kind_field watermarks_fields[] = {
 	  .help = "Size relative to the video (default 0.15)",
 	  .option = "scale" },
 	{ .path = "position", .type = KIND_TYPE_ENUM,
-	  .values = stream_positions,
+	  .values = streamrules_positions,
 	  .help = "Where the image goes (default upperRight)",
 	  .option = "position" },
 	{ .path = "uid", .type = KIND_TYPE_HEX32, .flags = KIND_F_READONLY,
@@ -485,7 +481,8 @@ static const struct kind_column audio_columns[] = {
 
 static const struct kind_field audio_fields[] = {
 	{ .path = "label", .type = KIND_TYPE_STRING,
-	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY, .max_len = 256,
+	  .flags = KIND_F_REQUIRED | KIND_F_NONEMPTY,
+	  .max_len = STREAMRULES_AUDIO_LABEL_MAX,
 	  .help = "A name unique among the video's tracks" },
 	{ .path = "url", .type = KIND_TYPE_URI, .flags = KIND_F_CREATE,
 	  .help = "Public URL to copy the audio from (HEAD and ranges)",
@@ -708,8 +705,8 @@ const struct kind kind_storage_usage = {
 /* ---- direct uploads ----------------------------------------------------- */
 
 /*
- * The upload URL must stay valid 2 minutes to 6 hours; the deletion date
- * counts from now, when the video is created.
+ * The upload URL must stay valid 2 minutes to 6 hours (streamrules'
+ * window); the deletion date counts from now, when the video is created.
  */
 static void
 direct_uploads_check(struct validate_ctx *ctx)
@@ -719,7 +716,7 @@ direct_uploads_check(struct validate_ctx *ctx)
 
 	if (!validate_failed(ctx, "expiry") && cJSON_IsString(v) &&
 	    kind_parse_time(v->valuestring, &t) == 0 &&
-	    (t < now + 2 * 60 || t > now + 6 * 3600))
+	    !streamrules_expiry_ok(t * STREAMRULES_US, now * STREAMRULES_US))
 		validate_add(ctx, "expiry", "must be between 2 minutes and 6 "
 		    "hours from now");
 	stream_check_deletion(ctx, now, "now");
@@ -737,14 +734,15 @@ static const struct kind_column direct_columns[] = {
 
 static const struct kind_field direct_fields[] = {
 	{ .path = "maxDurationSeconds", .type = KIND_TYPE_INT,
-	  .flags = KIND_F_REQUIRED, KIND_RANGE(1, 21600),
+	  .flags = KIND_F_REQUIRED, KIND_RANGE(1, STREAMRULES_DURATION_MAX),
 	  .help = "Longest video accepted, in seconds (reserved storage)" },
 	{ .path = "expiry", .type = KIND_TYPE_TIME,
 	  .help = "When the URL stops working (2 min to 6 h; default 30 min)" },
 	{ .path = "allowedOrigins", .type = KIND_TYPE_STRINGS,
 	  .check = KIND_CHECK_ORIGIN,
 	  .help = "Domains allowed to embed it (*.example.com); empty: any" },
-	{ .path = "creator", .type = KIND_TYPE_STRING, .max_len = 64,
+	{ .path = "creator", .type = KIND_TYPE_STRING,
+	  .max_len = STREAMRULES_CREATOR_MAX,
 	  .help = "Your identifier for the media's creator" },
 	{ .path = "meta", .type = KIND_TYPE_MAP,
 	  .help = "Your own key/value data; meta.name is the name" },

@@ -187,7 +187,7 @@ bench_eval(void)
 		for (i = 0; i < BENCH_REQUESTS; i++) {
 			bench_load(rq, &reqs[i]);
 			for (k = 0; k < nitems(bench_rules); k++) {
-				if (expr_eval(e[k], rq)) {
+				if (expr_eval(e[k], rq) == EXPR_TRUE) {
 					hits[k]++;
 					matched++;
 				}

@@ -493,6 +493,27 @@ e2e_wait_log() {
 	    _e2e_log_has "$1" "$2"
 }
 
+_e2e_api_has() {
+	e2e_api GET "$1" 2>/dev/null | grep -qE -- "$2"
+}
+
+# e2e_wait_api PATH REGEX [SECONDS]: until edgemu's answer to GET PATH
+# matches REGEX (grep -E): a state the server reaches in its own time
+# (a download or captions ready); failing, as the other waits do, when
+# it does not come.
+e2e_wait_api() {
+	local deadline
+
+	_e2e_now
+	deadline=$((_e2e_t + $(_e2e_ms "${3:-$E2E_TIMEOUT}")))
+	until _e2e_api_has "$1" "$2"; do
+		_e2e_now
+		[ "$_e2e_t" -lt "$deadline" ] ||
+		    e2e_fail "timed out after ${3:-$E2E_TIMEOUT}s waiting for GET $1 to match /$2/"
+		sleep 0.05
+	done
+}
+
 # e2e_screen: the screen now, one line per row.
 e2e_screen() {
 	_e2e_grab

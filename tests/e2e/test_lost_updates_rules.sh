@@ -68,7 +68,7 @@ e2e_wait_for 'entry point version 2 '
 # ---- B: a restore keeps what changed since its question ----------------
 colleague 'Checkout abuse' 'requests_per_period: 44'
 e2e_keys v
-e2e_wait_match '^ rule-versions  3$'
+e2e_wait_match '^ rule-versions \(current: 3\)  3$'
 for _ in 1 2 3; do
 	e2e_screen | grep -qE '^> +2 ' && break
 	e2e_keys j

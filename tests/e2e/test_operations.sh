@@ -39,10 +39,11 @@ wait_log_count() {
 
 mkdir -p "$E2E_DIR/files"
 cat >"$E2E_DIR/files/bulk-ops.txt" <<'EOF'
-# three new operations
+# three new operations, and the form's again
 GET api.example.com /e2e-bulk/one
 POST shop.example.com /e2e-bulk/two
 DELETE auth.example.com /e2e-bulk/three
+POST api.example.com /e2e/created
 EOF
 cat >"$E2E_DIR/files/refused-ops.txt" <<'EOF'
 # one good, one refused: the message names the refused one's line
@@ -181,7 +182,8 @@ e2e_type "bu"
 e2e_keys Tab
 e2e_wait_for "files/bulk-ops.txt"
 e2e_keys Enter
-e2e_wait_for "3 operations saved (3 sent"
+# The form's operation comes back as it is: not counted as new.
+e2e_wait_for "4 operations saved: 3 new, 1 existing"
 e2e_wait_match '^ operations  304$'
 [ "$(ops_count)" -eq 304 ] || e2e_fail "the bulk create did not make 3"
 [ "$(ops_count endpoint=/e2e-bulk/)" -eq 3 ] ||

@@ -2,7 +2,8 @@
 # The expression editor's lint message, longer than its two rows, ends by
 # naming the key that shows it whole (!); the lint speaks at every key, and
 # only what it said of the text when the editor closed is kept for ! to
-# show, once, whole.
+# show, once, whole. Valid text that never matches what was meant (a
+# method in lower case) gets a warning, in the editor and in the form.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -45,6 +46,24 @@ n=$(e2e_screen | grep -c 'unknown field' || true)
 [ "$n" -eq 1 ] || e2e_fail "$n lint messages kept, not the last one"
 e2e_keys q
 e2e_wait_gone 'messages (newest last)'
+e2e_keys Escape
+e2e_wait_for "Discard the changes"
+e2e_type y
+e2e_wait_match '^ rate-limit-rules  1$'
+
+# ---- a warning, not an error: the text is valid and may be saved.
+e2e_keys n
+e2e_wait_for "V validate  S save"
+e2e_keys k k
+e2e_wait_for "Which requests the rule applies to"
+e2e_keys Enter
+e2e_wait_for "expression of a new rate limiting rule"
+e2e_type 'http.request.method eq "post"'
+e2e_wait_for 'warning: column 24: methods are upper case: this never matches'
+e2e_assert_not_contains 'valid on the Business plan'
+e2e_keys Escape
+e2e_wait_for "V validate  S save"
+e2e_wait_match '^ +warning: column 24: methods are upper case'
 e2e_keys Escape
 e2e_wait_for "Discard the changes"
 e2e_type y

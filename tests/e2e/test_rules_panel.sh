@@ -134,14 +134,19 @@ e2e_wait_match '^ rate-limit-rules  4$'
 [ "$(rules_order | wc -l)" = 4 ] || e2e_fail "d: the server has $(rules_order | wc -l) rules"
 rules_order | grep -qx 'Checkout abuse' && e2e_fail "d: Checkout abuse is still there"
 
-# ---- v: the versions, each with its rule count.
+# ---- v: the versions, newest first, each with its rule count; the
+# current one (the newest) is named in the title and under the cursor.
 e2e_keys v
-e2e_wait_match '^ rule-versions  9$'
-e2e_wait_match '^> 1 +[0-9-]+ [0-9:]+ +5 +default '
+e2e_wait_match '^ rule-versions \(current: 9\)  9$'
+e2e_wait_match '^> 9 +[0-9-]+ [0-9:]+ +4 +default '
 e2e_wait_match '^  2 +[0-9-]+ [0-9:]+ +6 +default '
-e2e_wait_match '^  9 +[0-9-]+ [0-9:]+ +4 +default '
+e2e_wait_match '^  1 +[0-9-]+ [0-9:]+ +5 +default '
+first=$(e2e_screen | grep -E '^[> ] [0-9]+ ' | head -n 1)
+[ "${first:0:4}" = "> 9 " ] || e2e_fail "the first row is not version 9: $first"
 e2e_wait_for 'v diff  B restore'
 # Enter views one: version 1 had five rules, the first the login form.
+e2e_keys G
+e2e_wait_match '^> 1 +[0-9-]+ [0-9:]+ +5 +default '
 e2e_keys Enter
 e2e_wait_for 'Login form: block credential stuffing'
 e2e_keys q
@@ -164,7 +169,7 @@ e2e_wait_for '2 rules deleted since come back with a new id.'
 e2e_wait_for '    enabled: false -> true'
 e2e_keys y
 e2e_wait_for 'restored the rules of version 1 as version 10'
-e2e_wait_match '^ rule-versions  10$'
+e2e_wait_match '^ rule-versions \(current: 10\)  10$'
 e2e_wait_match '^  10 +[0-9-]+ [0-9:]+ +5 +default '
 # A version never changes: the reload read only the new one (9 counted on
 # opening, 3 reads of version 1: Enter, v and B, then version 10).

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The rules tester and :simulate against edgemu's demo rules. :test names
-# the first matching rule for a request (POST /login: the login rule) and
-# none for another (GET /login); Enter on a rule explains it, the false
+# the rules that count a request and the one that acts first (POST /login:
+# the login rule) and none for another (GET /login); Enter on a rule explains it, the false
 # comparison with what the request gave; a bad input names its field; the
 # form keeps its values. :simulate (path completed with Tab) of a Logpush
 # log written here, one client over the login rule's limit, shows the
@@ -54,8 +54,8 @@ e2e_type POST
 e2e_keys Down
 e2e_type https://example.com/login
 e2e_keys Enter
-e2e_wait_for 'POST https://example.com/login: first match #1 Login form: block credential stuffing'
-e2e_wait_match '^ +1 +FIRST MATCH +block +Login form'
+e2e_wait_for 'POST https://example.com/login: counted by #1; #1 (block) acts first'
+e2e_wait_match '^ +1 +ACTS FIRST +block +Login form'
 e2e_wait_match '^ +2 +no match +managed_challenge +Public API'
 e2e_wait_match '^ +5 +disabled +log +Version 2 API'
 
@@ -64,7 +64,7 @@ e2e_keys Tab C-u
 e2e_type GET
 e2e_keys Enter
 e2e_wait_for 'GET https://example.com/login: no rule matches'
-e2e_assert_not_contains 'FIRST MATCH'
+e2e_assert_not_contains 'ACTS FIRST'
 # The login rule explained: the path is true, the method is what failed.
 e2e_wait_match '^ +1 +no match +block +Login form'
 e2e_keys Enter
@@ -168,7 +168,7 @@ e2e_quit_and_check_sane : q Enter
 json=$("$EDGETUI" rules simulate --log "$log" -o json | tr -d ' \t\n')
 want="\"lines\":$lines,\"bad_lines\":1,\"requests_mitigated_by_any\":$mitigated"
 [[ $json == *"$want"* ]] || e2e_fail "rules simulate: no $want in $json"
-want="\"matched\":$requests,\"counted\":$requests,\"clients\":2,"
+want="\"matched\":$requests,\"counted\":$requests,\"unknown\":0,\"clients\":2,"
 want+="\"clients_mitigated\":1,\"requests_mitigated\":$mitigated,"
 want+="\"first_mitigation\":\"$first\""
 [[ $json == *"$want"* ]] || e2e_fail "rules simulate: no $want in $json"

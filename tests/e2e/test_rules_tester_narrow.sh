@@ -17,7 +17,7 @@ e2e_keys Enter
 e2e_wait_for "Enter tests the request"
 e2e_type https://example.com/search
 e2e_keys Enter
-e2e_wait_match '^ +3 +FIRST MATCH +js_challenge +Search scrapers +starts_wi…$'
+e2e_wait_match '^ +3 +ACTS FIRST +js_challenge +Search scrapers +starts_wi…$'
 e2e_wait_match '^ +1 +no match +block +Login form: .* +http\.requ…$'
 e2e_assert_not_contains 'starts_wit '
 e2e_keys q

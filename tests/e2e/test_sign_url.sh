@@ -192,12 +192,8 @@ case $url in
 "$ROOT/media/eyJ"*"/downloads/default.mp4") ;;
 *)	e2e_fail "the MP4 download URL copied is '$url'" ;;
 esac
-# The MP4 made at the start: served for this token.
-for _ in $(seq 400); do
-	e2e_api GET "$STREAM/$cto/downloads" | grep -q '"status":"ready"' &&
-	    break
-	sleep 0.05
-done
+# The MP4 made at the start: served for this token once it is ready.
+e2e_wait_api "$STREAM/$cto/downloads" '"status":"ready"' 20
 code=$(curl_code "$url")
 [ "$code" = 200 ] || e2e_fail "the signed download answered $code"
 [ "$(head -c 8 "$E2E_DIR/curl.out" | tail -c 4)" = ftyp ] ||

@@ -73,11 +73,7 @@ e2e_wait_for "captions fr: being generated (r shows when they are ready)"
 # The list read again after the POST: inprogress, or already ready when a
 # loaded machine let the 2 s of generating pass before it was read.
 e2e_wait_match "^  fr +Français \(auto-generated\) +(inprogress|ready) +yes *$"
-for _ in $(seq 200); do
-	e2e_api GET "$STREAM/$uid/captions/fr" | grep -q '"status":"ready"' &&
-	    break
-	sleep 0.05
-done
+e2e_wait_api "$STREAM/$uid/captions/fr" '"status":"ready"'
 e2e_keys r
 e2e_wait_match "^  fr +Français \(auto-generated\) +ready +yes *$"
 

@@ -101,14 +101,14 @@ e2e_keys t
 e2e_wait_for "validation is on; the API cannot turn it off"
 e2e_assert_contains "delete the schema (d)"
 
-# An OpenAPI 2 document: the server's reason, and nothing added.
+# An OpenAPI 2 document: refused before a name is asked, nothing sent.
 e2e_keys n
 e2e_wait_for "OpenAPI v3 file to upload"
 e2e_type "schemas/swagger.yaml"
 e2e_keys Enter
-e2e_wait_for "name for the schema (Enter: swagger.yaml)"
-e2e_keys Enter
-e2e_wait_for "HTTP 400: the schema is not a valid OpenAPI 3 document"
+e2e_wait_for "file: 'schemas/swagger.yaml': swagger 2.0 (OpenAPI 2) documents are not supported: upload an OpenAPI 3.0.x"
+e2e_wait_match '^nothing was sent$'
+e2e_assert_not_contains "name for the schema"
 e2e_wait_match '^ user-schemas \(legacy, deprecated\)  3$'
 [ "$(us_count)" -eq 3 ] || e2e_fail "the invalid document was added"
 

@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: the Rules language parser and formatter. What parses
- * formats to text that parses again and formats the same, and every node's
- * place lies inside the text; a refusal points inside the text with a
+ * formats (as fmt writes it, within the length limit) to text that parses
+ * again, to the same tree, and formats the same, and every node's place
+ * lies inside the text; a refusal points inside the text with a
  * message that is UTF-8 without control characters.
  */
 #include "config.h"
@@ -87,18 +88,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return (0);
 	}
 	check_places(e->root, (int)chars(text));
-	f1 = expr_format(e);
-	/* Canonical names and words can be longer than what was written. */
-	if (chars(f1) <= EXPR_MAX_LENGTH) {
-		if ((e2 = expr_parse(f1, &o, &err)) == NULL)
-			abort();
-		f2 = expr_format(e2);
-		if (strcmp(f1, f2) != 0)
-			abort();
-		free(f2);
-		expr_free(e2);
-	}
+	/* What fmt writes is taken, formats to itself, is the same tree. */
+	f1 = expr_format_fit(e, NULL);
+	if ((e2 = expr_parse(f1, &o, &err)) == NULL)
+		abort();
+	f2 = expr_format_fit(e2, NULL);
+	if (strcmp(f1, f2) != 0)
+		abort();
 	free(f1);
+	free(f2);
+	f1 = expr_format(e);
+	f2 = expr_format(e2);
+	if (strcmp(f1, f2) != 0)
+		abort();
+	free(f1);
+	free(f2);
+	expr_free(e2);
 	expr_free(e);
 	free(text);
 	return (0);

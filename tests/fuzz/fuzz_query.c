@@ -32,7 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (query_paging(&q, 20, 5, 50, 0, &p, &cause) != 0)
 		free(cause);
-	if (query_paging(&q, 20, 1, 1000, 1, &p, &cause) != 0)
+	if (query_paging(&q, 20, 1, 1000, 5, &p, &cause) != 0)
 		free(cause);
 	if (query_long(&q, "page", -5, 5, 0, &n, &cause) != 0)
 		free(cause);

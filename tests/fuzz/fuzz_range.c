@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "downloads.h"
+#include "video.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (downloads_range(text, len, &first, &last) == DOWNLOADS_RANGE_OK &&
+	if (video_range(text, len, &first, &last) == VIDEO_RANGE_OK &&
 	    (first > last || last >= len))
 		abort();
 	free(text);

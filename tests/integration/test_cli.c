@@ -99,6 +99,42 @@ rule_threshold(struct fixture *f, const char *id)
 
 /* ---- tests -------------------------------------------------------------- */
 
+/*
+ * Every line of the kinds table has its aliases and its verbs where the
+ * header has ALIASES and VERBS (a blank before each), and is no wider
+ * than width (0: any).
+ */
+static void
+kinds_aligned(const char *out, size_t width)
+{
+	const char	*line, *nl;
+	size_t		 aliases, verbs, len;
+
+	nl = strchr(out, '\n');
+	assert_non_null(nl);
+	aliases = (size_t)(strstr(out, "ALIASES") - out);
+	verbs = (size_t)(strstr(out, "VERBS") - out);
+	assert_true(aliases < verbs && verbs < (size_t)(nl - out));
+	for (line = nl + 1; *line != '\0'; line += len + 1) {
+		len = strcspn(line, "\n");
+		if (width > 0 && len > width)
+			fail_msg("a line of %zu columns: %.*s", len, (int)len,
+			    line);
+		if (len > aliases && line[aliases] != ' ')
+			assert_true(line[aliases - 1] == ' ' &&
+			    line[aliases - 2] == ' ');
+		if (len > verbs && line[verbs] != ' ' &&
+		    (line[verbs - 1] != ' ' || line[verbs - 2] != ' '))
+			fail_msg("verbs not in their column: %.*s", (int)len,
+			    line);
+		/* Nothing starts between the columns. */
+		if (len > verbs - 1)
+			assert_true(line[verbs - 1] == ' ');
+		if (line[len] == '\0')
+			break;
+	}
+}
+
 static void
 test_kinds(void **state)
 {
@@ -112,6 +148,19 @@ test_kinds(void **state)
 	assert_non_null(strstr(r.out, "rate-limits"));
 	assert_non_null(strstr(r.out, "rate-limit-rules"));
 	assert_non_null(strstr(r.out, "signing-keys"));
+	kinds_aligned(r.out, 0);
+	run_free(&r);
+	/* At 80 columns the long aliases wrap in their column: no line does. */
+	{
+		const char *const env[] = { "COLUMNS=80", NULL };
+		const char *const args[] = { "kinds", NULL };
+
+		run_cli(f, env, args, &r);
+	}
+	assert_int_equal(r.status, 0);
+	kinds_aligned(r.out, 80);
+	assert_non_null(strstr(r.out, "\nlive-outputs "));
+	assert_non_null(strstr(r.out, "simulcast"));
 	run_free(&r);
 
 	RUN(f, &r, "kinds", "-o", "json");
@@ -443,6 +492,21 @@ test_delete(void **state)
 	assert_non_null(strstr(r.out, id));
 	run_free(&r);
 	assert_int_equal(count_rules(f), before - 1);
+	free(id);
+	/* -o json: the record as it was, the line on stderr. */
+	id = first_rule(f);
+	RUN(f, &r, "-o", "json", "delete", "rate-limits", id);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, id));
+	assert_non_null(list = cJSON_Parse(r.out));
+	assert_int_equal(cJSON_GetArraySize(list), 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "id")->valuestring, id);
+	assert_non_null(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0),
+	    "threshold"));
+	cJSON_Delete(list);
+	run_free(&r);
+	assert_int_equal(count_rules(f), before - 2);
 	free(id);
 
 	/* Several operations: one bulk call. */
@@ -1121,6 +1185,92 @@ test_upload_resume(void **state)
 	free(file);
 }
 
+/* edgemu taking at most 2 MB a second of an upload: a run lasts. */
+static int
+setup_slow_upload(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, "--processing-seconds", "1",
+	    "--upload-rate", "2000000", NULL);
+	assert_non_null(f->home = testdir_new("cli"));
+	*state = f;
+	return (0);
+}
+
+/*
+ * Ctrl-C during an upload says where it stopped and how to go on (status
+ * 130); the same command then resumes it; once finished, the same file
+ * again is said to be there already and sends nothing, unless --again.
+ */
+static void
+test_upload_interrupt_and_again(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	struct timespec	 slice = { 0, 20 * 1000 * 1000 };
+	const char	*args[] = { "upload", NULL, "--chunk-size", "5242880",
+			    NULL };
+	char		*file, *outp, *errp, *url = NULL, *err, uid[33];
+	time_t		 deadline;
+	pid_t		 pid;
+	int		 st, before;
+
+	file = itest_printf("%s/twelve.mp4", f->home);
+	write_mp4(file, 12 * 1024 * 1024, 0xcafe);
+	args[1] = file;
+	before = count_videos(f);
+	outp = itest_printf("%s/stdout", f->home);
+	errp = itest_printf("%s/stderr", f->home);
+	pid = cli_spawn(f, NULL, args, outp, errp);
+	/* Once the upload exists (in the journal), Ctrl-C. */
+	for (deadline = time(NULL) + UP_DEADLINE; url == NULL;
+	    nanosleep(&slice, NULL)) {
+		assert_true(time(NULL) < deadline);
+		url = journal_url(f);
+	}
+	assert_int_equal(kill(pid, SIGINT), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 130);
+	err = slurp(errp);
+	assert_non_null(strstr(err, "interrupted at "));
+	assert_non_null(strstr(err, " MiB of 12; run the same command again "
+	    "to resume"));
+	free(err);
+	assert_true(settled_offset(f, url) < 12 * 1024 * 1024);
+
+	run_cli(f, NULL, args, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "resuming at "));
+	assert_uid_line(r.out);
+	memcpy(uid, r.out, 32);
+	uid[32] = '\0';
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 1);
+
+	/* Again: the video it made, nothing sent. */
+	run_cli(f, NULL, args, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "already uploaded as "));
+	assert_non_null(strstr(r.err, uid));
+	assert_non_null(strstr(r.err, "--again"));
+	assert_int_equal(strncmp(r.out, uid, 32), 0);
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 1);
+	RUN(f, &r, "upload", file, "--again", "--chunk-size", "10485760");
+	assert_int_equal(r.status, 0);
+	assert_uid_line(r.out);
+	assert_true(strncmp(r.out, uid, 32) != 0);
+	run_free(&r);
+	assert_int_equal(count_videos(f), before + 2);
+	free(url);
+	free(outp);
+	free(errp);
+	free(file);
+}
+
 /* A journal entry for file whose upload the server never had. */
 static void
 journal_forgotten(struct fixture *f, const char *file)
@@ -1271,6 +1421,8 @@ main(void)
 		    cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_forgotten,
 		    setup_media, cli_teardown),
+		cmocka_unit_test_setup_teardown(test_upload_interrupt_and_again,
+		    setup_slow_upload, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_upload_resume,
 		    setup_media, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_download, setup_media,

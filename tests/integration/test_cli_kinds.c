@@ -750,7 +750,9 @@ test_user_schemas(void **state)
 	assert_int_equal(api_count(f, zone_path(f,
 	    "api_gateway/user_schemas")), before);
 
-	bad = file_in(f, "bad.yaml", "this: is not\nan: openapi document\n");
+	/* OpenAPI 3.0 by its version, but a path without its '/'. */
+	bad = file_in(f, "bad.yaml", "openapi: 3.0.3\ninfo: {title: t, "
+	    "version: \"1\"}\npaths: {pets: {get: {}}}\n");
 	RUN(f, &r, "create", "user-schemas", "-f", bad, "--name", "bad");
 	assert_int_equal(r.status, 1);
 	assert_true(has(r.err, "HTTP 4"));

@@ -179,6 +179,54 @@ test_list_absent_is_empty(void **state)
 	free(path);
 }
 
+/* The widest line of text. */
+static size_t
+widest_line(const char *text)
+{
+	size_t	len, widest = 0;
+
+	for (; *text != '\0'; text += len + (text[len] == '\n')) {
+		len = strcspn(text, "\n");
+		if (len > widest)
+			widest = len;
+	}
+	return (widest);
+}
+
+/*
+ * A table fits the terminal's width (COLUMNS here): the lines never wrap,
+ * the other columns go before a name is cut, and a wide terminal shows
+ * whole what a narrow one cuts.
+ */
+static void
+table_widths(struct fixture *f)
+{
+	struct run	r;
+
+	RUN_ENV(f, "COLUMNS=80", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 80);
+	assert_int_equal(count_lines(r.out), 7);
+	assert_true(has(r.out, "  Login form: block credential stuffing"));
+	assert_true(has(r.out, "  Password reset: count failures only"));
+	assert_null(strstr(r.out, "..."));
+	run_free(&r);
+	RUN_ENV(f, "COLUMNS=220", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 220);
+	assert_true(has(r.out, "  Login form: block credential stuffing  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_true(has(r.out, "EXPRESSION"));
+	run_free(&r);
+	/* Too narrow for the names: cut, and saying so, but no wrap. */
+	RUN_ENV(f, "COLUMNS=60", &r, "get", "rules");
+	assert_int_equal(r.status, 0);
+	assert_true(widest_line(r.out) <= 60);
+	assert_true(has(r.out, "  Login form: block"));
+	assert_true(has(r.out, "..."));
+	run_free(&r);
+}
+
 static void
 test_list_in_order(void **state)
 {
@@ -211,13 +259,15 @@ test_list_in_order(void **state)
 	/* Numbered in order; a 0 timeout throttles. */
 	assert_true(has(r.out, " #  DESCRIPTION"));
 	assert_true(has(r.out, "throttle"));
-	/* A cell cut to its column says so; one that fits is whole. */
-	assert_true(has(r.out, "  Public API: thr...  "));
-	assert_true(has(r.out, "  Search scrapers     "));
+	/* No terminal and no COLUMNS: nothing is cut. */
+	assert_true(has(r.out, "  Public API: throttle bursts  "));
+	assert_true(has(r.out, "  cf.colo.id,cf.unique_visitor_id  "));
+	assert_null(strstr(r.out, "..."));
 	a = cJSON_GetArrayItem(rules_of(ep), 0);
 	assert_true(strstr(r.out, str(a, "id")) <
 	    strstr(r.out, str(cJSON_GetArrayItem(rules_of(ep), 1), "id")));
 	run_free(&r);
+	table_widths(f);
 
 	id = rule_id(f, 2);
 	RUN(f, &r, "get", "rlr", id, "-o", "json");
@@ -273,6 +323,18 @@ test_rulesets_and_versions(void **state)
 	assert_true(has(r.out, "VERSION"));
 	assert_false(has(r.out, "RULES"));
 	assert_false(has(r.out, " - "));
+	/* Newest first, the current one marked. */
+	assert_true(has(r.out, "CURRENT"));
+	assert_non_null(strstr(r.out, "\n      2  yes "));
+	assert_true(strstr(r.out, "\n      2 ") < strstr(r.out, "\n      1 "));
+	assert_false(has(strstr(r.out, "\n      1 "), "yes"));
+	run_free(&r);
+	RUN(f, &r, "get", "rule-versions", "-o", "json");
+	assert_int_equal(r.status, 0);
+	v = cJSON_Parse(r.out);
+	assert_string_equal(str(cJSON_GetArrayItem(v, 0), "version"), "2");
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(v, 0), "current"));
+	cJSON_Delete(v);
 	run_free(&r);
 	RUN(f, &r, "get", "rule-versions", "1");
 	assert_int_equal(r.status, 0);
@@ -720,6 +782,16 @@ test_delete_several(void **state)
 	assert_int_equal(index_of(f, "Public API: throttle bursts"), -1);
 	assert_int_equal(index_of(f, "Search scrapers"), 1);
 	cJSON_Delete(ep);
+	free(a);
+	/* -o yaml: the rule deleted, as it was; the line on stderr. */
+	a = rule_id(f, 1);
+	RUN(f, &r, "-o", "yaml", "delete", "rules", a);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, a));
+	assert_true(has(r.out, "- id: "));
+	assert_true(has(r.out, a));
+	assert_true(has(r.out, "description: Search scrapers"));
+	run_free(&r);
 	free(v);
 	free(w);
 	free(a);
@@ -997,7 +1069,8 @@ test_lint_plan_from_profile(void **state)
 	    "profiles:\n"
 	    "  shop:\n"
 	    "    plan: business\n", 0600);
-	RUN(f, &r, "create", "rules", "-f", file);
+	/* A zone with room: the demo's six rules are over Business's 5. */
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
 	assert_int_equal(r.status, 0);
 	run_free(&r);
 	/* A plan the config does not know is a problem of the file. */
@@ -1013,6 +1086,103 @@ test_lint_plan_from_profile(void **state)
 }
 
 /* ---- expr --------------------------------------------------------------- */
+
+/*
+ * The plan's quota is checked before anything is sent: the profile says
+ * Pro (2 rules) and the zone has 6, so a seventh is refused here, even by
+ * a server that would take it.
+ */
+static void
+test_create_over_quota(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*dir, *cfg, *file, *v, *w;
+
+	dir = itest_printf("%s/config", f->home);
+	(void)mkdir(dir, 0700);
+	free(dir);
+	dir = itest_printf("%s/config/edgetui", f->home);
+	(void)mkdir(dir, 0700);
+	cfg = itest_printf("%s/config.yaml", dir);
+	spill(cfg, "default_profile: shop\nprofiles:\n  shop:\n"
+	    "    plan: pro\n", 0600);
+	file = rule_file(f, "quota");
+	v = version_of(f, f->emu.zone);
+	RUN(f, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "the zone has 6 rules: with this one, 7 rules "
+	    "is over the Pro plan's limit of 2"));
+	assert_true(has(r.err, "nothing was sent"));
+	run_free(&r);
+	w = version_of(f, f->emu.zone);
+	assert_string_equal(v, w);
+	free(w);
+	/* Room on a zone without rules: the first and the second go. */
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN_ENV(f, FRESH_ENV, &r, "create", "rules", "-f", file);
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "3 rules is over the Pro plan's limit of 2"));
+	run_free(&r);
+	free(v);
+	free(file);
+	free(cfg);
+	free(dir);
+}
+
+/*
+ * expr check and eval say what a valid expression most likely gets wrong
+ * (a warning; the exit status stays 0) and that a list is not known here
+ * (unknown, not false); an error on the second line is said there.
+ */
+static void
+test_expr_notes(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+
+	RUN(f, &r, "expr", "check", "http.request.method eq \"get\" and "
+	    "any(http.request.headers[\"X-Key\"][*] ne \"\")");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "expression:1:24: warning: methods are upper "
+	    "case: this never matches http.request.method; write \"GET\""));
+	assert_true(has(r.err, "expression:1:58: warning: header names are "
+	    "lower case in http.request.headers"));
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.host eq 'a.com'");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "use double quotes (\"a.com\")"));
+	run_free(&r);
+	RUN(f, &r, "expr", "check", "http.host eq \"a.com\"\n"
+	    "and http.request.method eqq \"POST\"");
+	assert_int_equal(r.status, 2);
+	assert_true(strncmp(r.err, "expression:2:25: ", 17) == 0);
+	assert_true(has(r.err, "\nand http.request.method eqq \"POST\"\n"
+	    "                        ^^^\n"));
+	run_free(&r);
+
+	RUN(f, &r, "expr", "eval", "ip.src in $office_ips", "--request",
+	    "GET https://example.com/", "--ip", "192.0.2.1");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "unknown\n");
+	assert_true(has(r.err, "list $office_ips is not known here"));
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", "ip.src in $office_ips and ssl",
+	    "--request", "GET http://example.com/", "--ip", "192.0.2.1",
+	    "--explain");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "false   ip.src in $office_ips and ssl\n"));
+	assert_true(has(r.out, "  unknown ip.src in $office_ips    (left: "
+	    "192.0.2.1)\n"));
+	assert_true(has(r.err, "list $office_ips is not known here"));
+	run_free(&r);
+}
+
 
 static void
 test_expr_check(void **state)
@@ -1090,6 +1260,83 @@ test_expr_fmt(void **state)
 	assert_true(has(r.err, "expression:1:"));
 	run_free(&r);
 	free(once);
+}
+
+/*
+ * An expression whose canonical words would pass the 4096 characters the
+ * service takes is printed short, with a note: check takes what fmt
+ * prints, and fmt prints it again unchanged.
+ */
+static void
+test_expr_fmt_long(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 x[4200], *out;
+	size_t		 n = 0;
+
+	while (n + strlen("&&cf.client.bot") < 4096) {
+		if (n > 0)
+			n += (size_t)snprintf(x + n, sizeof x - n, "&&");
+		n += (size_t)snprintf(x + n, sizeof x - n, "cf.client.bot");
+	}
+	RUN(f, &r, "expr", "fmt", x);
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.err, "note: the canonical form would be longer "
+	    "than the 4096 characters the service takes: written short"));
+	assert_true(strlen(r.out) <= 4097);
+	out = strdup(r.out);
+	out[strlen(out) - 1] = '\0';
+	run_free(&r);
+	RUN(f, &r, "expr", "check", out);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	RUN(f, &r, "expr", "fmt", out);
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, out, strlen(out)) == 0);
+	assert_int_equal(r.out[strlen(out)], '\n');
+	run_free(&r);
+	free(out);
+}
+
+/*
+ * A regex whose backtracking reaches PCRE2's limits: on 30 a's the DFA
+ * matcher answers (true, as the service's engine says); on 5000 a's,
+ * where it too reaches its limits, the answer is unknown, said on
+ * standard error, and --explain marks the comparison.
+ */
+static void
+test_expr_eval_regex_limits(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		 req[5100];
+
+	snprintf(req, sizeof req, "GET https://e.com/");
+	memset(req + strlen(req), 'a', 30);
+	req[18 + 30] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"^/(?:(a|aa)+b|a+)$\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "true\n");
+	run_free(&r);
+	memset(req + 18, 'a', 5000);
+	req[18 + 5000] = '\0';
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\"", "--request", req);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "unknown\n");
+	assert_true(has(r.err, "note: a regex reached its matching limits: "
+	    "not known whether it matches"));
+	run_free(&r);
+	RUN(f, &r, "expr", "eval", "http.request.uri.path matches "
+	    "\"(a|aa)+[bc]\" and ssl", "--request", req, "--explain");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "unknown http.request.uri.path matches", 37)
+	    == 0);
+	assert_true(has(r.out, "\n  unknown http.request.uri.path matches"));
+	assert_true(has(r.out, "\n  true    ssl"));
+	run_free(&r);
 }
 
 static void
@@ -1179,9 +1426,11 @@ test_rules_test(void **state)
 	RUN(f, &r, "rules", "test", "--request",
 	    "POST https://example.com/login", "--ip", "192.0.2.1");
 	assert_int_equal(r.status, 0);
-	/* A header, six verdicts, the first match. */
+	/* A header, six verdicts, what they come to. */
 	assert_int_equal(count_lines(r.out), 8);
-	assert_true(has(r.out, "first match: #1"));
+	assert_true(has(r.out, "match, counted, acts first"));
+	assert_true(has(r.out, "counted by #1; #1 (block) acts first once "
+	    "over its rate, and evaluation stops there"));
 	assert_true(has(r.out, id0));
 	assert_true(has(r.out, "no match"));
 	/* The disabled rule is not evaluated. */
@@ -1192,9 +1441,11 @@ test_rules_test(void **state)
 	    "GET https://example.com/search?q=shoes", "-o", "json");
 	assert_int_equal(r.status, 0);
 	o = cJSON_Parse(r.out);
-	m = cJSON_GetObjectItem(o, "first_match");
+	m = cJSON_GetObjectItem(o, "acts_first");
 	assert_int_equal(cJSON_GetObjectItem(m, "position")->valueint, 3);
 	assert_string_equal(str(m, "description"), "Search scrapers");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o,
+	    "counted_by")), 1);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "rules")),
 	    6);
 	assert_string_equal(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o,
@@ -1225,6 +1476,84 @@ test_rules_test(void **state)
 	free(w);
 	free(v);
 	free(id0);
+}
+
+/* Positions of a rules test's list of rules (o's member key), "1 2". */
+static void
+positions(const cJSON *o, const char *key, char *buf, size_t size)
+{
+	const cJSON	*r;
+	size_t		 n = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(o, key))
+		n += (size_t)snprintf(buf + n, size - n, "%s%d", n > 0 ? " " :
+		    "", cJSON_GetObjectItem(r, "position")->valueint);
+}
+
+/*
+ * Every rate limiting rule whose expression matches counts the request,
+ * not only the first: a log rule counts it and lets evaluation go on, the
+ * block after it counts it too and is the one that acts. A rule on a list
+ * may count it (lists are not read here); a counting expression on the
+ * response counts with --status.
+ */
+static void
+test_rules_test_every_match(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*path = entry_path(FRESH_ZONE), got[64];
+	cJSON		*o;
+
+	cJSON_Delete(api_ok(&f->emu, "PUT", path, "{\"rules\":["
+	    "{\"description\":\"API seen\",\"action\":\"log\",\"expression\":"
+	    "\"starts_with(http.request.uri.path, \\\"/api/\\\")\","
+	    "\"ratelimit\":{\"characteristics\":[\"cf.colo.id\",\"ip.src\"],"
+	    "\"period\":60,\"requests_per_period\":100}},"
+	    "{\"description\":\"API login\",\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path eq \\\"/api/login\\\"\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":60,"
+	    "\"requests_per_period\":5,\"mitigation_timeout\":600,"
+	    "\"counting_expression\":\"http.request.uri.path eq "
+	    "\\\"/api/login\\\" and http.response.code eq 401\"}},"
+	    "{\"description\":\"Office\",\"action\":\"challenge\",\"expression\":"
+	    "\"not ip.src in $office_ips\",\"ratelimit\":{\"characteristics\":"
+	    "[\"cf.colo.id\",\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":50}}]}"));
+	RUN_ENV(f, FRESH_ENV, &r, "rules", "test", "--request",
+	    "POST https://example.com/api/login", "--ip", "192.0.2.1",
+	    "--status", "401", "-o", "json");
+	assert_int_equal(r.status, 0);
+	o = cJSON_Parse(r.out);
+	positions(o, "counted_by", got, sizeof got);
+	assert_string_equal(got, "1 2");
+	positions(o, "may_count", got, sizeof got);
+	assert_string_equal(got, "3");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o,
+	    "acts_first"), "position")->valueint, 2);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(o, "rules"), 2), "counted")));
+	assert_string_equal(str(cJSON_GetArrayItem(cJSON_GetObjectItem(o,
+	    "rules"), 2), "verdict"), "unknown");
+	cJSON_Delete(o);
+	run_free(&r);
+
+	/* The table says the same; without --status the block may count. */
+	RUN_ENV(f, FRESH_ENV, &r, "rules", "test", "--request",
+	    "POST https://example.com/api/login", "--ip", "192.0.2.1");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "counted by #1; #2 may count it (its counting "
+	    "expression reads the response, which the request does not "
+	    "give); #3 may count it (list $office_ips is not known here); #2 "
+	    "(block) acts first once over its rate, and evaluation stops "
+	    "there"));
+	assert_true(has(r.out, "match, counted\n"));
+	assert_true(has(r.out, "unknown, may count: list $office_ips is not "
+	    "known here"));
+	assert_false(has(r.out, "first match"));
+	run_free(&r);
+	free(path);
 }
 
 /*
@@ -1276,8 +1605,13 @@ main(void)
 		T(test_lint_plan_from_profile),
 		T(test_expr_check),
 		T(test_expr_fmt),
+		T(test_expr_fmt_long),
 		T(test_expr_eval),
+		T(test_expr_eval_regex_limits),
 		T(test_rules_test),
+		T(test_rules_test_every_match),
+		T(test_create_over_quota),
+		T(test_expr_notes),
 		T(test_legacy_gone),
 	};
 

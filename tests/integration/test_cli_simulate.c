@@ -129,8 +129,8 @@ report(const struct run *r)
 	static const char *const top[] = { "lines", "bad_lines",
 	    "requests_mitigated_by_any", "rules", NULL };
 	static const char *const rule[] = { "id", "description", "matched",
-	    "counted", "clients", "clients_mitigated", "requests_mitigated",
-	    "first_mitigation", "top_clients", NULL };
+	    "counted", "unknown", "clients", "clients_mitigated",
+	    "requests_mitigated", "first_mitigation", "top_clients", NULL };
 	static const char *const client[] = { "client", "requests",
 	    "mitigated", NULL };
 	cJSON		*j, *v, *c;
@@ -342,6 +342,69 @@ test_counting_401(void **state)
 	free(rules);
 }
 
+/*
+ * A regex whose matching reaches PCRE2's limits: on a short path the DFA
+ * matcher answers (the 30 a's match the second branch); on paths of 5000
+ * a's, where it has tried too many places too, the requests are counted
+ * unknown, neither matched nor counted, and the report says so.
+ */
+static void
+test_regex_limits(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*j;
+	const cJSON	*r1, *r2;
+	char		*log, *rules, path[5100];
+	FILE		*fp;
+	int		 i;
+
+	rules = write_text(f, "re.yaml", "- id: anchored\n  action: block\n"
+	    "  expression: 'http.request.uri.path matches "
+	    "\"^/(?:(a|aa)+b|a+)$\"'\n"
+	    "  ratelimit: {characteristics: [cf.colo.id, ip.src], period: 60, "
+	    "requests_per_period: 100}\n"
+	    "- id: loose\n  action: block\n"
+	    "  expression: 'http.request.uri.path matches \"(a|aa)+[bc]\"'\n"
+	    "  ratelimit: {characteristics: [cf.colo.id, ip.src], period: 60, "
+	    "requests_per_period: 100}\n");
+	log = itest_printf("%s/re.json", f->home);
+	assert_non_null(fp = fopen(log, "w"));
+	path[0] = '/';
+	memset(path + 1, 'a', 30);
+	path[31] = '\0';
+	logpush_line(fp, TS_SECONDS, "192.0.2.1", path, 200, 0);
+	memset(path + 1, 'a', 5000);
+	path[5001] = '\0';
+	for (i = 1; i <= 3; i++)
+		logpush_line(fp, TS_SECONDS, "192.0.2.1", path, 200, i);
+	logpush_line(fp, TS_SECONDS, "192.0.2.1", "/ab", 200, 4);
+	assert_int_equal(fclose(fp), 0);
+
+	RUN(f, &r, "rules", "simulate", "--log", log, "--rules", rules, "-o",
+	    "json");
+	j = report(&r);
+	r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rules"), 0);
+	r2 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rules"), 1);
+	/* The 30 a's, the 5000 a's (anchored: one place) and /ab. */
+	assert_int_equal(num(r1, "matched"), 5);
+	assert_int_equal(num(r1, "unknown"), 0);
+	assert_int_equal(num(r2, "matched"), 1);
+	assert_int_equal(num(r2, "counted"), 1);
+	assert_int_equal(num(r2, "unknown"), 3);
+	cJSON_Delete(j);
+	run_free(&r);
+
+	RUN(f, &r, "rules", "simulate", "--log", log, "--rules", rules);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nrule 2: 3 requests unknown: a regex "
+	    "reached its matching limits (neither matched nor counted)\n"));
+	assert_null(strstr(r.out, "rule 1: 0 requests unknown"));
+	run_free(&r);
+	free(log);
+	free(rules);
+}
+
 /* Bad lines are counted and named, never fatal. */
 static void
 test_malformed_lines(void **state)
@@ -390,11 +453,26 @@ test_malformed_lines(void **state)
 	free(rules);
 }
 
+/* The byte at off (0x8b, the second of a member's magic) changed. */
+static void
+damage_magic(const char *gz, long off)
+{
+	FILE	*fp;
+
+	assert_non_null(fp = fopen(gz, "r+b"));
+	assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+	assert_int_equal(fgetc(fp), 0x8b);
+	assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+	assert_int_equal(fputc(0x8c, fp), 0x8c);
+	assert_int_equal(fclose(fp), 0);
+}
+
 static void
 test_gzip(void **state)
 {
 	struct fixture	*f = *state;
 	struct run	 r;
+	struct stat	 sb;
 	char		*log, *gz, *rules, *text;
 	gzFile		 g;
 
@@ -409,6 +487,23 @@ test_gzip(void **state)
 	RUN(f, &r, "rules", "simulate", "--log", gz, "--rules", rules, "-o",
 	    "json");
 	check_login_report(&r, "with-timeout", "throttle");
+	run_free(&r);
+
+	/*
+	 * A second member whose magic was hit (0x8b became 0x8c): its lines
+	 * are not read, which is said, with status 2, as gzip -t says it.
+	 */
+	assert_int_equal(stat(gz, &sb), 0);
+	assert_non_null(g = gzopen(gz, "ab"));
+	assert_int_equal(gzwrite(g, text, (unsigned)strlen(text)),
+	    (int)strlen(text));
+	assert_int_equal(gzclose(g), Z_OK);
+	damage_magic(gz, (long)sb.st_size + 1);
+	RUN(f, &r, "rules", "simulate", "--log", gz, "--rules", rules, "-o",
+	    "json");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "what follows gzip member 1 is not "
+	    "gzip (trailing garbage)"));
 	run_free(&r);
 	free(text);
 	free(gz);
@@ -652,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_timeout_and_throttle),
 		cmocka_unit_test(test_timestamp_forms),
 		cmocka_unit_test(test_counting_401),
+		cmocka_unit_test(test_regex_limits),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_stdin),

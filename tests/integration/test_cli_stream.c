@@ -300,6 +300,12 @@ test_download_types(void **state)
 	RUN(&g->f, &r, "download", g->uid, "--type", "audio", "--delete");
 	expect(&r, 1, NULL, "no audio download");
 	run_free(&r);
+	/* The table is the audio row, not the default MP4's. */
+	RUN(&g->f, &r, "download", g->uid, "--type", "audio");
+	expect(&r, 0, "/downloads/audio.m4a", NULL);
+	assert_non_null(strstr(r.out, "\naudio "));
+	assert_null(strstr(r.out, "default.mp4"));
+	run_free(&r);
 }
 
 static void

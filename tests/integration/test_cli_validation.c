@@ -19,6 +19,7 @@
 
 #include "clitest.h"
 #include "itest.h"
+#include "testdir.h"
 
 static const char openapi_yaml[] =
 	"openapi: 3.0.0\n"
@@ -155,10 +156,25 @@ test_validation_schemas(void **state)
 	assert_int_equal(schema_count(f), before + 1);
 
 	/* Refusals: the server's (1), and ours before sending (2). */
-	bad = file_in(f, "bad.yaml", "this: is not\nan: openapi document\n");
+	bad = file_in(f, "bad.yaml", "openapi: 3.0.3\ninfo: {title: t, "
+	    "version: \"1\"}\npaths: {pets: {get: {}}}\n");
 	RUN(f, &r, "create", "validation-schemas", "-f", bad, "--name", "b");
 	assert_int_equal(r.status, 1);
 	assert_true(has(r.err, "not a valid OpenAPI 3 document"));
+	run_free(&r);
+	free(bad);
+	/* OpenAPI 3.1 is not taken (the docs): said before sending. */
+	bad = file_in(f, "v31.yaml", "openapi: 3.1.0\ninfo: {title: t, "
+	    "version: \"1\"}\npaths: {/pets: {get: {}}}\n");
+	RUN(f, &r, "create", "validation-schemas", "-f", bad, "--name", "b");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "openapi: 3.1.0 is not supported: Schema "
+	    "Validation takes OpenAPI 3.0.x documents"));
+	assert_true(has(r.err, "nothing was sent"));
+	run_free(&r);
+	RUN(f, &r, "create", "user-schemas", "-f", bad, "--name", "b");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "openapi: 3.1.0 is not supported"));
 	run_free(&r);
 	RUN(f, &r, "create", "validation-schemas", "-f", file);
 	assert_int_equal(r.status, 2);
@@ -224,13 +240,25 @@ test_validation_settings(void **state)
 	free(put);
 }
 
+/* Runs of blanks made one (a table's padding depends on its values). */
+static void
+squeeze(char *s)
+{
+	char	*w = s, *start = s;
+
+	for (; *s != '\0'; s++)
+		if (*s != ' ' || w == start || w[-1] != ' ')
+			*w++ = *s;
+	*w = '\0';
+}
+
 static void
 test_operation_validation(void **state)
 {
 	struct fixture	*f = *state;
 	struct run	 r;
 	cJSON		*ops, *list;
-	char		*a, *b, *text;
+	char		*a, *b, *text, *row, *line;
 
 	ops = api_get(f, "api_gateway/operations?per_page=5");
 	assert_true(cJSON_GetArraySize(ops) >= 2);
@@ -238,6 +266,14 @@ test_operation_validation(void **state)
 	    "operation_id")->valuestring);
 	b = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 1),
 	    "operation_id")->valuestring);
+	/* How a's row names its operation: method, host, endpoint. */
+	row = itest_printf(" block %s %s %s",
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "method")->valuestring,
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "host")->valuestring,
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(ops, 0),
+	    "endpoint")->valuestring);
 	cJSON_Delete(ops);
 
 	RUN(f, &r, "set", "operation-validation", a, "--action", "block");
@@ -246,6 +282,24 @@ test_operation_validation(void **state)
 	assert_true(has(r.out, "block"));
 	run_free(&r);
 	assert_action(f, a, "block");
+	/* The list shows whose action each is; JSON stays the server's. */
+	RUN(f, &r, "get", "operation-validation");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "METHOD"));
+	assert_true(has(r.out, "ENDPOINT"));
+	line = strstr(r.out, a);
+	assert_non_null(line);
+	line = strndup(line, strcspn(line, "\n"));
+	squeeze(line);
+	if (!has(line, row))
+		fail_msg("no '%s' in '%s'", row, line);
+	free(line);
+	run_free(&r);
+	RUN(f, &r, "get", "operation-validation", "-o", "json");
+	assert_int_equal(r.status, 0);
+	assert_false(has(r.out, "endpoint"));
+	run_free(&r);
+	free(row);
 
 	/* Two ids: one bulk call, both set. */
 	RUN(f, &r, "set", "operation-validation", a, b, "--action", "log");
@@ -338,6 +392,72 @@ test_classic_deprecated(void **state)
 	run_free(&r);
 }
 
+/* edgemu with only the classic API, as an older server. */
+static int
+classic_setup(void **state)
+{
+	struct fixture	*f = calloc(1, sizeof *f);
+
+	assert_non_null(f);
+	edgemu_start(&f->emu, NULL, 1, "--no-schema-validation-api", NULL);
+	assert_non_null(f->home = testdir_new("cli"));
+	*state = f;
+	return (0);
+}
+
+/* The first operation id of the demo zone (caller frees). */
+static char *
+first_operation(struct fixture *f)
+{
+	cJSON	*r = api_get(f, "api_gateway/operations?per_page=5");
+	char	*id;
+
+	id = strdup(cJSON_GetObjectItem(cJSON_GetArrayItem(r, 0),
+	    "operation_id")->valuestring);
+	cJSON_Delete(r);
+	return (id);
+}
+
+/*
+ * A server without /schema_validation: as the console does, get lists the
+ * schemas by the classic API and set and clear use its bulk call; what
+ * has no fallback names the classic kind, not just "No route".
+ */
+static void
+test_classic_fallback(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	char		*op = first_operation(f);
+
+	RUN(f, &r, "get", "validation-schemas");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "Shop storefront"));
+	assert_true(has(r.err, "user-schemas"));
+	run_free(&r);
+	RUN(f, &r, "set", "opval", op, "--action", "log");
+	assert_int_equal(r.status, 0);
+	assert_true(has(r.out, "log"));
+	assert_true(has(r.err, "classic API"));
+	run_free(&r);
+	assert_action(f, op, "log");
+	RUN(f, &r, "clear", "opval", op);
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	assert_action(f, op, NULL);
+	/* No fallback for these: the message says where to go. */
+	RUN(f, &r, "get", "validation-settings");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "No route"));
+	assert_true(has(r.err, "use user-schemas"));
+	run_free(&r);
+	RUN(f, &r, "get", "opval");
+	assert_int_equal(r.status, 1);
+	assert_true(has(r.err, "use user-schemas"));
+	run_free(&r);
+	free(op);
+}
+
 int
 main(void)
 {
@@ -350,6 +470,8 @@ main(void)
 		    cli_setup, cli_teardown),
 		cmocka_unit_test_setup_teardown(test_classic_deprecated,
 		    cli_setup, cli_teardown),
+		cmocka_unit_test_setup_teardown(test_classic_fallback,
+		    classic_setup, cli_teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

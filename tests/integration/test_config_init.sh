@@ -34,9 +34,9 @@ printf '%s\n' "$EDGEMU_TOKEN" >"$tmp/token"
 chmod 600 "$tmp/token"
 
 # 1. token_file, into the default file (its directory made on the way).
-printf '%s\n%s\n%s\n2\n%s\n' "$EDGEMU_URL" "$EDGEMU_ACCOUNT" "$EDGEMU_ZONE" \
-    "$tmp/token" | "$tui" config init --profile emu >"$tmp/out" 2>"$tmp/err" ||
-    fail "config init: status $? ($(cat "$tmp/err"))"
+printf '%s\n%s\n%s\npro\n2\n%s\n' "$EDGEMU_URL" "$EDGEMU_ACCOUNT" \
+    "$EDGEMU_ZONE" "$tmp/token" | "$tui" config init --profile emu \
+    >"$tmp/out" 2>"$tmp/err" || fail "config init: status $? ($(cat "$tmp/err"))"
 [ -f "$cfg" ] && ok "written: $cfg" || fail "no $cfg"
 mode=$(stat -c %a "$cfg" 2>/dev/null || echo none)
 [ "$mode" = 600 ] && ok "mode 600" || fail "mode $mode, not 600"
@@ -44,6 +44,11 @@ grep -q "$cfg" "$tmp/out" && ok "names the file" || fail "out: $(cat "$tmp/out")
 grep -qF "$EDGEMU_TOKEN" "$cfg" && fail "the token is in the file"
 grep -q '^ *token_file: ' "$cfg" && grep -q '^#' "$cfg" &&
     ok "token_file, and comments" || fail "$(cat "$cfg")"
+grep -q '^ *plan: pro$' "$cfg" && ok "the plan asked" ||
+    fail "no plan: $(cat "$cfg")"
+# The token was checked with the API, and found active.
+grep -q '^the token is active (id [0-9a-f]\{32\}) at ' "$tmp/out" &&
+    ok "$(grep 'token is' "$tmp/out")" || fail "no token check: $(cat "$tmp/out")"
 ls "$XDG_CONFIG_HOME/edgetui" | grep -v '^config.yaml$' &&
     fail "a temporary file stayed"
 # Read back by edgetui: profile, base URL, account, zone and token.
@@ -70,18 +75,19 @@ cmp -s "$cfg" "$tmp/before" || fail "the existing file changed"
 
 # 3. token_command, into --config FILE; defaults taken with empty answers.
 other=$tmp/other/edgetui.yaml
-printf '%s\n\n\n3\ncat %s\n' "$EDGEMU_URL" "$tmp/token" |
+printf '%s\n\n\n\n3\ncat %s\n' "$EDGEMU_URL" "$tmp/token" |
     "$tui" --config "$other" config init >/dev/null 2>"$tmp/err" ||
     fail "token_command: $(cat "$tmp/err")"
 grep -q '^ *token_command: "cat ' "$other" && grep -q '^ *# account:' \
-    "$other" && ok "token_command, account left out" || fail "$(cat "$other")"
+    "$other" && grep -q '^ *# plan:' "$other" &&
+    ok "token_command, account and plan left out" || fail "$(cat "$other")"
 CLOUDFLARE_ACCOUNT_ID=$EDGEMU_ACCOUNT CLOUDFLARE_ZONE_ID=$EDGEMU_ZONE \
     "$tui" --config "$other" get rate-limits >/dev/null 2>"$tmp/err" &&
     ok "token_command read back" || fail "read back: $(cat "$tmp/err")"
 
 # 4. The environment: nothing about the token but comments.
 third=$tmp/third.yaml
-printf '\n%s\n%s\n1\n' "$EDGEMU_ACCOUNT" "$EDGEMU_ZONE" |
+printf '\n%s\n%s\n\n1\n' "$EDGEMU_ACCOUNT" "$EDGEMU_ZONE" |
     "$tui" --config "$third" config init >"$tmp/out" 2>"$tmp/err" ||
     fail "env: $(cat "$tmp/err")"
 grep -q '^ *token' "$third" && fail "env: a token key is set"
@@ -92,7 +98,34 @@ CLOUDFLARE_API_TOKEN=$EDGEMU_TOKEN CLOUDFLARE_BASE_URL=$EDGEMU_URL \
     "$tui" --config "$third" get rate-limits >/dev/null 2>"$tmp/err" &&
     ok "env read back" || fail "env read back: $(cat "$tmp/err")"
 
-# 5. Wrong answers and no answers write nothing.
+grep -q 'the token was not checked' "$tmp/out" &&
+    ok "env: no token to check, and said so" || fail "env: $(cat "$tmp/out")"
+
+# 5. A token file that is not there yet: made, mode 600, with the token
+# typed (not on the command line), then checked; a wrong one is refused.
+fourth=$tmp/fourth.yaml
+newtok=$tmp/new/dir/token
+printf '%s\n%s\n%s\n\n2\n%s\n%s\n' "$EDGEMU_URL" "$EDGEMU_ACCOUNT" \
+    "$EDGEMU_ZONE" "$newtok" "$EDGEMU_TOKEN" |
+    "$tui" --config "$fourth" config init >"$tmp/out" 2>"$tmp/err" ||
+    fail "new token file: status $? ($(cat "$tmp/err"))"
+[ "$(stat -c %a "$newtok" 2>/dev/null)" = 600 ] &&
+    [ "$(cat "$newtok")" = "$EDGEMU_TOKEN" ] && ok "the token file made" ||
+    fail "token file: $(ls -l "$newtok" 2>&1)"
+grep -q 'the token is active' "$tmp/out" && ok "and checked" ||
+    fail "new token file: $(cat "$tmp/out")"
+grep -qF "$EDGEMU_TOKEN" "$tmp/out" "$tmp/err" && fail "the token was echoed"
+badtok=$tmp/bad/token
+st=0
+printf '%s\n\n\n\n2\n%s\nnot-the-token\n' "$EDGEMU_URL" "$badtok" |
+    "$tui" --config "$tmp/fifth.yaml" config init >"$tmp/out" \
+    2>"$tmp/err" || st=$?
+[ "$st" = 1 ] && grep -q 'the token did not pass' "$tmp/err" &&
+    ok "a wrong token: $(cat "$tmp/err")" ||
+    fail "a wrong token: status $st: $(cat "$tmp/out" "$tmp/err")"
+[ -f "$tmp/fifth.yaml" ] || fail "the config was not written"
+
+# 6. Wrong answers and no answers write nothing.
 printf 'not-a-url\nftp://x\nalso bad\n' |
     "$tui" --config "$tmp/bad.yaml" config init >/dev/null 2>"$tmp/err" &&
     fail "three bad URLs accepted"

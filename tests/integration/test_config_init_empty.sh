@@ -19,7 +19,7 @@ cfg=$XDG_CONFIG_HOME/edgetui/config.yaml
 mkdir -p "$XDG_CONFIG_HOME/edgetui"
 : >"$cfg"
 answers() {
-	printf '%s\n%s\n%s\n1\n' http://127.0.0.1:1/client/v4 \
+	printf '%s\n%s\n%s\n\n1\n' http://127.0.0.1:1/client/v4 \
 	    0123456789abcdef0123456789abcdef fedcba9876543210fedcba9876543210
 }
 

@@ -131,6 +131,39 @@ test_auth_required(void **state)
 	http_resp_free(&r);
 }
 
+/*
+ * The token's verify call: the one token edgemu knows is active, with an
+ * id of 32 hex digits that is the same on every call and tells nothing of
+ * the token; another token is refused as on every route.
+ */
+static void
+test_token_verify(void **state)
+{
+	struct http_resp	 r;
+	cJSON			*v, *again;
+	const char		*id;
+	size_t			 i;
+
+	(void)state;
+	v = api_ok(&emu, "GET", "/user/tokens/verify", NULL);
+	assert_string_equal(cJSON_GetObjectItem(v, "status")->valuestring,
+	    "active");
+	id = cJSON_GetObjectItem(v, "id")->valuestring;
+	assert_int_equal(strlen(id), 32);
+	for (i = 0; i < 32; i++)
+		assert_non_null(strchr("0123456789abcdef", id[i]));
+	assert_null(strstr(emu.token, id));
+	again = api_ok(&emu, "GET", "/user/tokens/verify", NULL);
+	assert_string_equal(cJSON_GetObjectItem(again, "id")->valuestring, id);
+	cJSON_Delete(again);
+	cJSON_Delete(v);
+	http_request(&emu, "GET", "/user/tokens/verify", NULL, NULL, 0,
+	    "wrong-token", &r);
+	assert_int_equal(r.status, 403);
+	assert_envelope(&r);
+	http_resp_free(&r);
+}
+
 static void
 test_unknown_route(void **state)
 {
@@ -513,6 +546,7 @@ main(void)
 		cmocka_unit_test(test_startup_lines),
 		cmocka_unit_test(test_ready_file_matches_stdout),
 		cmocka_unit_test(test_auth_required),
+		cmocka_unit_test(test_token_verify),
 		cmocka_unit_test(test_unknown_route),
 		cmocka_unit_test(test_wrong_method),
 		cmocka_unit_test(test_method_override),

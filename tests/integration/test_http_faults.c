@@ -558,6 +558,35 @@ test_5xx_storm(void **state)
 	rig_finish(&r);
 }
 
+/*
+ * A conflict stays until something else changes (a caption still being
+ * generated): one attempt, its message without "(3 attempts)".
+ */
+static void
+test_409_not_retried(void **state)
+{
+	static const struct faultd_reply script[] = {
+		{ .status = 409, .headers = JSON_CT,
+		  .body = "{\"success\":false,\"errors\":[{\"code\":10409,"
+		  "\"message\":\"still being generated\"}],\"result\":null}" },
+	};
+	struct rig		 r;
+	struct http_response	 resp;
+	char			*cause;
+
+	(void)state;
+	rig_start(&r, script, nitems(script), NULL);
+	assert_int_equal(get(r.c, "/things", &resp, &cause), STATUS_CONFLICT);
+	assert_int_equal(faultd_count(r.fd), 1);
+	assert_int_equal(resp.attempts, 1);
+	assert_int_equal(r.f.clock.nsleeps, 0);
+	assert_non_null(strstr(cause, "still being generated [10409]"));
+	assert_null(strstr(cause, "attempts"));
+	free(cause);
+	http_response_free(&resp);
+	rig_finish(&r);
+}
+
 static void
 test_post_503_not_retried(void **state)
 {
@@ -1384,6 +1413,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_retry_after_ms_preferred),
 		cmocka_unit_test(test_retry_after_long_reported),
 		cmocka_unit_test(test_5xx_storm),
+		cmocka_unit_test(test_409_not_retried),
 		cmocka_unit_test(test_post_503_not_retried),
 		cmocka_unit_test(test_post_refused_is_retried),
 		cmocka_unit_test(test_connect_refused),

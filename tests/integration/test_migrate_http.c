@@ -151,6 +151,11 @@ test_preview(void **state)
 	    "(allowed on business: 10 60 120 300 600)"));
 	assert_true(has(r.out, "# warning: simulate has no equivalent below "
 	    "Enterprise"));
+	/* Eight do not fit in Business's five: said in the preview. */
+	assert_true(has(r.out, "# warning: the Business plan holds 5 rules in "
+	    "the entry point and 8 are translated"));
+	/* Written as `expr fmt` writes it. */
+	assert_false(has(r.out, " == "));
 	/* Nothing was added, and the report only comes with --apply. */
 	ep_count_ref(f, NULL, &total);
 	assert_int_equal(total, before);
@@ -168,6 +173,8 @@ test_preview(void **state)
 	    0), "ref")->valuestring, ids[2]));
 	assert_true(has(r.out, "# warning: methods \"GET\" need the Business "
 	    "plan: dropped, the rule now counts every method"));
+	/* Two fit in Pro's two: no quota warning. */
+	assert_false(has(r.out, "plan holds"));
 	cJSON_Delete(rules);
 	run_free(&r);
 }
@@ -297,6 +304,34 @@ test_usage(void **state)
 	RUN(f, &r, "get", "rate-limits", "--apply");
 	assert_int_equal(r.status, 2);
 	run_free(&r);
+	/* Read-only: --apply is refused before the rules are read. */
+	RUN(f, &r, "--readonly", "migrate", "rate-limits", "--apply", "--plan",
+	    "pro");
+	assert_int_equal(r.status, 2);
+	assert_true(has(r.err, "read-only: migrate --apply refused"));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+}
+
+/* -o json: each legacy rule, its translation and its warnings. */
+static void
+test_json(void **state)
+{
+	struct fixture	*f = *state;
+	struct run	 r;
+	cJSON		*v, *one;
+
+	RUN(f, &r, "-o", "json", "migrate", "rate-limits", "--plan",
+	    "business");
+	assert_int_equal(r.status, 0);
+	assert_non_null(v = cJSON_Parse(r.out));
+	assert_true(cJSON_GetArraySize(v) > 0);
+	one = cJSON_GetArrayItem(v, 0);
+	assert_true(cJSON_IsString(cJSON_GetObjectItem(one, "legacy_id")));
+	assert_true(cJSON_IsObject(cJSON_GetObjectItem(one, "rule")));
+	assert_true(cJSON_IsArray(cJSON_GetObjectItem(one, "warnings")));
+	cJSON_Delete(v);
+	run_free(&r);
 }
 
 /*
@@ -366,6 +401,7 @@ main(void)
 		T(test_apply_idempotent),
 		T(test_quota),
 		T(test_usage),
+		T(test_json),
 		cmocka_unit_test_setup_teardown(test_failure_half_way,
 		    business_setup, cli_teardown),
 #undef T

@@ -949,6 +949,50 @@ test_demo(void **state)
 	cJSON_Delete(rs);
 }
 
+/*
+ * --demo-data on a smaller plan seeds what the plan holds: as many rules
+ * as its quota, each one the service takes on that plan (a write of the
+ * same rules back is accepted), so the console starts without a rule the
+ * plan forbids.
+ */
+static void
+test_demo_per_plan(void **state)
+{
+	static const struct {
+		const char	*plan;
+		int		 rules;
+	} plans[] = { { "free", 1 }, { "pro", 2 }, { "business", 5 } };
+	struct edgemu	 e;
+	cJSON		*rs, *body;
+	char		*p, *text;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+		memset(&e, 0, sizeof e);
+		edgemu_start(&e, NULL, 1, "--plan", plans[i].plan, NULL);
+		p = itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
+		    "entrypoint", e.zone);
+		rs = api_ok(&e, "GET", p, NULL);
+		if (cJSON_GetArraySize(rules_of(rs)) != plans[i].rules)
+			fail_msg("%s: %d demo rules, not %d", plans[i].plan,
+			    cJSON_GetArraySize(rules_of(rs)), plans[i].rules);
+		body = cJSON_CreateObject();
+		cJSON_AddItemToObject(body, "rules",
+		    cJSON_Duplicate(rules_of(rs), 1));
+		text = cJSON_PrintUnformatted(body);
+		free(p);
+		p = itest_printf("/zones/%s/rulesets/phases/http_ratelimit/"
+		    "entrypoint?dry_run=true", e.zone);
+		dry_ok(&e, "PUT", p, text);
+		free(text);
+		free(p);
+		cJSON_Delete(body);
+		cJSON_Delete(rs);
+		edgemu_finish(&e);
+	}
+}
+
 /* ---- plans -------------------------------------------------------------------- */
 
 static int
@@ -1050,14 +1094,14 @@ test_plan_free(void **state)
 	a = plan_rule("block", 10, 10, NULL);
 	b = plan_rule("js_challenge", 10, 0, NULL);
 	body = itest_printf("{\"rules\":[%s,%s]}", a, b);
-	refused(e, "PUT", ENTRY, body, 400, "rules: 2 rules is over the free "
+	refused(e, "PUT", ENTRY, body, 400, "rules: 2 rules is over the Free "
 	    "plan's limit of 1");
 	free(body);
 	body = itest_printf("{\"rules\":[%s]}", a);
 	rs = api_ok(e, "PUT", ENTRY, body);
 	free(body);
 	body = itest_printf(SETS "/%s/rules", str(rs, "id"));
-	refused(e, "POST", body, b, 400, "over the free plan's limit of 1");
+	refused(e, "POST", body, b, 400, "over the Free plan's limit of 1");
 	free(body);
 	free(a);
 	free(b);
@@ -1086,7 +1130,7 @@ test_plan_pro(void **state)
 	    "plan");
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s]}", a, a, a);
-	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the pro plan's "
+	refused(e, "PUT", ENTRY, body, 400, "3 rules is over the Pro plan's "
 	    "limit of 2");
 	free(body);
 	body = itest_printf("{\"rules\":[%s,%s]}", a, a);
@@ -1121,7 +1165,7 @@ test_plan_business(void **state)
 	a = plan_rule("block", 60, 60, NULL);
 	body = itest_printf("{\"rules\":[%s,%s,%s,%s,%s,%s]}", a, a, a, a, a,
 	    a);
-	refused(e, "PUT", ENTRY, body, 400, "6 rules is over the business "
+	refused(e, "PUT", ENTRY, body, 400, "6 rules is over the Business "
 	    "plan's limit of 5");
 	free(body);
 	free(a);
@@ -1306,6 +1350,7 @@ main(void)
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_demo,
 		    edgemu_fixture_demo, edgemu_fixture_stop),
+		cmocka_unit_test(test_demo_per_plan),
 		cmocka_unit_test_setup_teardown(test_plan_free, fixture_free,
 		    edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_plan_pro, fixture_pro,

@@ -677,6 +677,35 @@ test_api_off(void **state)
 	free(id);
 }
 
+/*
+ * Schema Validation takes OpenAPI 3.0.x documents: 3.1 is not supported
+ * (the docs), on this API as on the classic one.
+ */
+static void
+test_schema_openapi_31(void **state)
+{
+	struct edgemu	*e = *state;
+	char		*body, *doc;
+
+	doc = strdup(pets_json);
+	memcpy(strstr(doc, "3.0.3"), "3.1.0", 5);
+	body = upload_body("pets", doc, 0);
+	assert_refused(e, "POST", SV "/schemas", body, 400, "openapi: 3.1.0 "
+	    "is not supported: Schema Validation takes OpenAPI 3.0.x "
+	    "documents");
+	free(body);
+	body = upload_body("pets", pets_json, 0);
+	cJSON_Delete(api_ok(e, "POST", SV "/schemas", body));
+	free(body);
+	/* 3.0 without its patch number is no version. */
+	memcpy(strstr(doc, "\"3.1.0\""), "\"3.0\"  ", 7);
+	body = upload_body("pets", doc, 0);
+	assert_refused(e, "POST", SV "/schemas", body, 400, "openapi: '3.0' "
+	    "is not a supported version (3.0.x");
+	free(body);
+	free(doc);
+}
+
 int
 main(void)
 {
@@ -688,6 +717,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_schema_list,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_schema_refused,
+		    edgemu_fixture_plain, edgemu_fixture_stop),
+		cmocka_unit_test_setup_teardown(test_schema_openapi_31,
 		    edgemu_fixture_plain, edgemu_fixture_stop),
 		cmocka_unit_test_setup_teardown(test_settings,
 		    edgemu_fixture_plain, edgemu_fixture_stop),

@@ -1,19 +1,12 @@
 #!/bin/sh
 # The official SDK (npm cloudflare 7.3.0) against edgemu's live input
 # outputs: create, list, update (enabled) and delete, and a refused url.
-# Needs node and the SDK installed in $EDGETUI_SDK_DIR (default /tmp/sdk:
-# npm install cloudflare@7.3.0 there); skipped without them.
+# The SDK is where ./bootstrap check installs it
+# (tests/integration/sdk-lib.sh).
 emu=${EDGEMU:-emulator/edgemu}
-sdk=${EDGETUI_SDK_DIR:-/tmp/sdk}
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP: node is not installed: the SDK cannot run"
-	exit 77
-fi
-if [ ! -f "$sdk/node_modules/cloudflare/package.json" ]; then
-	echo "SKIP: no SDK in $sdk (npm install cloudflare@7.3.0 there," \
-	    "or set EDGETUI_SDK_DIR)"
-	exit 77
-fi
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/integration/sdk-lib.sh"
+sdk_need cloudflare
+sdk=$sdk_dir
 [ -x "$emu" ] || { echo "no edgemu at $emu"; exit 99; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdk-outputs.XXXXXX") || exit 99
 pid=

@@ -1,20 +1,12 @@
 #!/bin/sh
 # The official SDK (npm cloudflare 7.3.0) against edgemu for the Stream
-# calls beyond uploads (sdk_stream.mjs). Skipped, saying why, without
-# node or without the SDK: set CLOUDFLARE_SDK_DIR to a directory whose
-# node_modules holds cloudflare (default /tmp/sdk).
+# calls beyond uploads (sdk_stream.mjs). The SDK is where ./bootstrap check
+# installs it (tests/integration/sdk-lib.sh).
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/../..}
-sdk=${CLOUDFLARE_SDK_DIR:-/tmp/sdk}
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP: node is not installed: the SDK test needs it"
-	exit 77
-fi
-if [ ! -f "$sdk/node_modules/cloudflare/package.json" ]; then
-	echo "SKIP: no SDK in $sdk/node_modules/cloudflare (npm install" \
-	    "cloudflare@7.3.0 there, or set CLOUDFLARE_SDK_DIR)"
-	exit 77
-fi
+. "$top/tests/integration/sdk-lib.sh"
+sdk_need cloudflare
+sdk=$sdk_dir
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sdk-stream.XXXXXX")
 pid=
 cleanup() {

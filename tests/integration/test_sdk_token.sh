@@ -2,19 +2,12 @@
 # The official SDK (npm cloudflare 7.3.0) against edgemu's token call: a
 # server token, and one signed with a signing key the SDK created (id and
 # pem), each opening a private demo video's manifest on edgemu's delivery
-# URL. Needs node and the SDK installed in $EDGETUI_SDK_DIR (default
-# /tmp/sdk: npm install cloudflare@7.3.0 there); skipped without them.
+# URL. The SDK is where ./bootstrap check installs it
+# (tests/integration/sdk-lib.sh).
 emu=${EDGEMU:-emulator/edgemu}
-sdk=${EDGETUI_SDK_DIR:-/tmp/sdk}
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP: node is not installed: the SDK cannot run"
-	exit 77
-fi
-if [ ! -f "$sdk/node_modules/cloudflare/package.json" ]; then
-	echo "SKIP: no SDK in $sdk (npm install cloudflare@7.3.0 there," \
-	    "or set EDGETUI_SDK_DIR)"
-	exit 77
-fi
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/integration/sdk-lib.sh"
+sdk_need cloudflare
+sdk=$sdk_dir
 [ -x "$emu" ] || { echo "no edgemu at $emu"; exit 99; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sdk-token.XXXXXX") || exit 99
 pid=

@@ -144,6 +144,15 @@ test_logpush_times(void **state)
 	assert_int_equal(time_of("\"2023-11-14T22:13:20Z\""), T0 * NS);
 	assert_int_equal(time_of("\"2023-11-14T23:13:20.5+01:00\""),
 	    T0 * NS + 500000000);
+	/* JSON numbers with exponents, as some writers print them. */
+	assert_int_equal(time_of("1.7e12"), T0 * NS);
+	assert_int_equal(time_of("1.7E+12"), T0 * NS);
+	assert_int_equal(time_of("17000000000000e-4"), T0 * NS);
+	assert_int_equal(time_of("1.700000000123456789e18"),
+	    T0 * NS + 123456789);
+	assert_int_equal(time_of("0.17e10"), T0 * NS);
+	assert_int_equal(time_of("17e8"), T0 * NS);
+	assert_int_equal(time_of("1.70000000025e9"), T0 * NS + 250000000);
 }
 
 static void
@@ -189,6 +198,35 @@ test_logpush_bad(void **state)
 	}
 	bad(lp, "{\"EdgeStartTimestamp\":\"yesterday\"}", "no RFC 3339 time");
 	bad(lp, "{\"EdgeStartTimestamp\":-5}", "no time since the epoch");
+	/* A number JSON does not allow, or one out of range, says so. */
+	bad(lp, "{\"EdgeStartTimestamp\":1.7e}",
+	    "EdgeStartTimestamp is not a JSON number at column 23");
+	bad(lp, "{\"EdgeStartTimestamp\":.5}", "is not a JSON number");
+	bad(lp, "{\"EdgeStartTimestamp\":1.}", "is not a JSON number");
+	bad(lp, "{\"EdgeStartTimestamp\":1e999}",
+	    "EdgeStartTimestamp is no time since the epoch at column 23");
+	bad(lp, "{\"EdgeResponseStatus\":4.045e2,\"EdgeStartTimestamp\":1}",
+	    "EdgeResponseStatus is not a whole number");
+	bad(lp, "{\"EdgeResponseStatus\":-4,\"EdgeStartTimestamp\":1}",
+	    "EdgeResponseStatus is negative or too large");
+	bad(lp, "{\"ClientASN\":1e30,\"EdgeStartTimestamp\":1}",
+	    "ClientASN is negative or too large");
+	bad(lp, "{\"ClientASN\":0x10,\"EdgeStartTimestamp\":1}",
+	    "no ',' or '}'");
+	{
+		struct accesslog_record	r;
+		char			why[192];
+
+		assert_int_equal(parse(lp, &opts_none,
+		    "{\"EdgeResponseStatus\":4.04e2,\"ClientASN\":6.45E4,"
+		    "\"EdgeStartTimestamp\":1}", &r, why, sizeof why), 0);
+		assert_int_equal(r.status, 404);
+		assert_int_equal(r.asnum, 64500);
+		assert_int_equal(parse(lp, &opts_none,
+		    "{\"EdgeResponseStatus\":404.000,\"EdgeStartTimestamp\":1}",
+		    &r, why, sizeof why), 0);
+		assert_int_equal(r.status, 404);
+	}
 	bad(lp, "{\"RequestHeaders\":[],\"EdgeStartTimestamp\":1}",
 	    "RequestHeaders is not an object");
 }
@@ -340,6 +378,14 @@ test_combined(void **state)
 	bad(ACCESSLOG_COMBINED, "192.0.2.1 - - [14/Nov/4023:14:13:20 -0800] "
 	    "\"GET / HTTP/1.1\" 200 1", "a time not like");
 	bad(ACCESSLOG_COMBINED, "192.0.2.1", "not the combined log format");
+	/* A client that is no address is a bad line, not a client. */
+	bad(ACCESSLOG_COMBINED, "not-an-ip - - [14/Nov/2023:14:13:20 -0800] "
+	    "\"GET / HTTP/1.1\" 200 1", "a client address that is not an "
+	    "IPv4 or IPv6 address at column 1");
+	bad(ACCESSLOG_COMBINED, "192.0.2.256 - - [14/Nov/2023:14:13:20 -0800] "
+	    "\"GET / HTTP/1.1\" 200 1", "not an IPv4 or IPv6 address");
+	bad(ACCESSLOG_COMBINED, "unix: - - [14/Nov/2023:14:13:20 -0800] "
+	    "\"GET / HTTP/1.1\" 200 1", "not an IPv4 or IPv6 address");
 	bad(ACCESSLOG_COMBINED, "192.0.2.1 - - 14/Nov/2023", "no [time]");
 }
 

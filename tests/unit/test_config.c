@@ -10,6 +10,7 @@
 
 #include <ftw.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1027,8 +1028,8 @@ process_over(pid_t pid)
 }
 
 /*
- * A token_command that never exits is killed at the deadline (shortened
- * here), with what it started; the message says so.
+ * A token_command that never exits, nor prints a line, is killed at the
+ * deadline (shortened here), with what it started; the message says so.
  */
 static void
 test_token_command_timeout(void **state)
@@ -1043,7 +1044,7 @@ test_token_command_timeout(void **state)
 	int		 i;
 
 	pidfile = xprintf("%s/child.pid", dir);
-	text = xprintf("#!/bin/sh\nsleep 60 &\necho $! > %s\necho tok\n"
+	text = xprintf("#!/bin/sh\nsleep 60 &\necho $! > %s\nprintf tok\n"
 	    "wait\n", pidfile);
 	hang = write_file(dir, "hang.sh", text, 0700);
 	free(text);
@@ -1093,7 +1094,8 @@ test_token_command(void **state)
 
 	ok = write_file(dir, "ok.sh", "#!/bin/sh\necho \"cmd-token-$SECRET_SUFFIX\""
 	    "\necho second\n", 0700);
-	bad = write_file(dir, "bad.sh", "#!/bin/sh\necho cmd-token-leak\n"
+	/* Not a whole line: its exit is waited for, however long it takes. */
+	bad = write_file(dir, "bad.sh", "#!/bin/sh\nprintf cmd-token-leak\n"
 	    "echo 'vault is locked' >&2\nexit 3\n", 0700);
 	quiet = write_file(dir, "quiet.sh", "#!/bin/sh\nexit 0\n", 0700);
 	/* Far more output than is read: the reader stops, the token stays. */
@@ -1148,6 +1150,73 @@ test_token_command(void **state)
 	free(bad);
 	free(quiet);
 	free(noisy);
+}
+
+/* Wait until process pid is over; 1 when it is. */
+static int
+wait_over(pid_t pid)
+{
+	struct timespec	tick = { 0, 10 * 1000 * 1000 };
+	int		i;
+
+	for (i = 0; i < 1000 && !process_over(pid); i++)
+		nanosleep(&tick, NULL);
+	return (process_over(pid));
+}
+
+/*
+ * A token_command whose line has come is not waited for to close its
+ * output (a background process it started keeps it open) nor to exit
+ * (it went on as another program): the line is the token. What it left
+ * in the background runs on; what goes on in its place is ended.
+ */
+static void
+test_token_command_line_first(void **state)
+{
+	const char	*dir = *state;
+	struct config	*cfg;
+	char		*bg, *ex, *text, *t, *bgpid, *expid, *pidtext;
+	char		*env[] = { "HOME=/h", NULL };
+	pid_t		 pid;
+
+	bgpid = xprintf("%s/bg.pid", dir);
+	expid = xprintf("%s/exec.pid", dir);
+	text = xprintf("#!/bin/sh\nsleep 60 &\necho $! > %s\n"
+	    "echo bg-token\n", bgpid);
+	bg = write_file(dir, "bg.sh", text, 0700);
+	free(text);
+	text = xprintf("#!/bin/sh\necho $$ > %s\necho exec-token\n"
+	    "exec sleep 60\n", expid);
+	ex = write_file(dir, "exec.sh", text, 0700);
+	free(text);
+	text = xprintf("profiles:\n  bg: {token_command: %s}\n"
+	    "  exec: {token_command: %s}\n", bg, ex);
+	cfg = parse_env(text, env);
+	expect_clean(cfg);
+
+	t = token_ok(cfg, "bg", env);
+	assert_string_equal(t, "bg-token");
+	config_secret_free(t);
+	pidtext = read_file_text(bgpid);
+	assert_true((pid = (pid_t)atol(pidtext)) > 0);
+	assert_false(process_over(pid));
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	free(pidtext);
+
+	t = token_ok(cfg, "exec", env);
+	assert_string_equal(t, "exec-token");
+	config_secret_free(t);
+	pidtext = read_file_text(expid);
+	assert_true((pid = (pid_t)atol(pidtext)) > 0);
+	assert_true(wait_over(pid));
+	free(pidtext);
+
+	config_free(cfg);
+	free(text);
+	free(bg);
+	free(ex);
+	free(bgpid);
+	free(expid);
 }
 
 /* ---- state directory and help ---------------------------------------------------- */
@@ -1247,6 +1316,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_token_config_mode,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_token_file,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_token_command_line_first,
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_token_command,
 		    setup_dir, teardown_dir),

@@ -26,6 +26,7 @@
 #include "edit.h"
 #include "kind.h"
 #include "testdir.h"
+#include "yamljson.h"
 #include "validate.h"
 #include "xmalloc.h"
 
@@ -310,6 +311,79 @@ test_with_comment(void **state)
 	    "id: abc\nname: first\nperiod: 60\n");
 	free(twice);
 	free(once);
+}
+
+/* The YAML error of text, or NULL when it parses. */
+static char *
+yaml_error(const char *text)
+{
+	cJSON	*v;
+	char	*why = NULL;
+
+	if ((v = yamljson_parse(text, strlen(text), &why)) != NULL) {
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	return (why);
+}
+
+/*
+ * The line numbers of a YAML error, once its comment is on top of the
+ * text, are those of the file as reopened: saved again as it is, the same
+ * error comes with the same numbers, round after round.
+ */
+static void
+test_comment_lines_as_shown(void **state)
+{
+	static const char broken[] =
+	    "meta:\n"
+	    "  name: talk\n"
+	    "allowedOrigins: [a.example,\n"
+	    "  b.example\n"
+	    "requireSignedURLs: true\n";
+	char	*why, *marked, *again, *why2, *marked2, *cited;
+	int	 round;
+
+	(void)state;
+	assert_non_null(why = yaml_error(broken));
+	marked = edit_with_comment(broken, why);
+	for (round = 0; round < 2; round++) {
+		/* Saved as reopened: the parser says what the comment says. */
+		assert_non_null(why2 = yaml_error(marked));
+		cited = strstr(marked, "#   ");
+		assert_non_null(cited);
+		cited += 4;
+		if (strncmp(cited, why2, strlen(why2)) != 0)
+			fail_msg("the comment says '%.*s', the file's lines "
+			    "'%s'", (int)strcspn(cited, "\n"), cited, why2);
+		again = edit_with_comment(marked, why2);
+		marked2 = again;
+		free(why2);
+		free(marked);
+		marked = marked2;
+	}
+	/* The original numbers moved by the 4 lines of the block. */
+	assert_non_null(strstr(why, "line 3"));
+	assert_null(strstr(marked, "line 3,"));
+	free(marked);
+	free(why);
+}
+
+/* A reason that says "not applied" is the header's sentence, once. */
+static void
+test_comment_one_sentence(void **state)
+{
+	char	*marked;
+
+	(void)state;
+	marked = edit_with_comment(record_yaml,
+	    "Not applied: nothing was sent.");
+	assert_string_equal(marked,
+	    "# edgetui: the change was not applied: nothing was sent.\n"
+	    "# Fix it and save, or empty the file to cancel.\n"
+	    "#\n"
+	    "id: abc\nname: first\nperiod: 60\n");
+	free(marked);
 }
 
 static void
@@ -903,6 +977,8 @@ main(void)
 		cmocka_unit_test(test_diff_arrays),
 		cmocka_unit_test(test_diff_added_removed),
 		cmocka_unit_test(test_with_comment),
+		cmocka_unit_test(test_comment_lines_as_shown),
+		cmocka_unit_test(test_comment_one_sentence),
 		cmocka_unit_test(test_blank),
 		cmocka_unit_test_setup_teardown(test_temp_file, tmp_setup,
 		    tmp_teardown),

@@ -577,6 +577,144 @@ test_regex(void **state)
 	expr_request_free(rq);
 }
 
+#define UNKNOWN_(rq, text)	assert_int_equal(eval(rq, text), EXPR_UNKNOWN)
+
+/* A request for path on example.com. */
+static struct expr_request *
+request_path(const char *path)
+{
+	struct expr_request	*rq = expr_request_new();
+	char			*url;
+
+	assert_true(asprintf(&url, "https://example.com%s", path) > 0);
+	assert_int_equal(expr_request_set(rq, "GET", url), 0);
+	free(url);
+	return (rq);
+}
+
+/* "/" and n times c. */
+static char *
+path_of(size_t n, char c)
+{
+	char	*p = malloc(n + 2);
+
+	assert_non_null(p);
+	p[0] = '/';
+	memset(p + 1, c, n);
+	p[n + 1] = '\0';
+	return (p);
+}
+
+/*
+ * A pattern whose backtracking is exponential reaches PCRE2's match limit:
+ * the DFA matcher then answers (as the service's linear engine would),
+ * and on this request object goes first for that pattern from then on.
+ */
+static void
+test_regex_backtracking(void **state)
+{
+	struct expr_request	*rq;
+	char			*p;
+	int			 i;
+
+	(void)state;
+	p = path_of(30, 'a');
+	rq = request_path(p);
+	for (i = 0; i < 2; i++) {
+		TRUE_(rq, "http.request.uri.path matches "
+		    "\"^/(?:(a|aa)+b|a+)$\"");
+		FALSE_(rq, "http.request.uri.path matches "
+		    "\"^/(?:(a|aa)+b|x)$\"");
+		TRUE_(rq, "not http.request.uri.path matches "
+		    "\"^/(?:(a|aa)+b|x)$\"");
+	}
+	expr_request_free(rq);
+	free(p);
+	/* Short paths and the one above, in turns, on one request object. */
+	rq = expr_request_new();
+	for (i = 0; i < 6; i++) {
+		p = path_of(i % 2 ? 30 : 3, i % 3 ? 'a' : 'b');
+		expr_request_reset(rq);
+		assert_int_equal(expr_request_set_parts(rq, "GET", "https",
+		    "example.com", p), 0);
+		if (i % 3 == 0)
+			FALSE_(rq, "http.request.uri.path matches "
+			    "\"^/(?:(a|aa)+b|a+)$\"");
+		else
+			TRUE_(rq, "http.request.uri.path matches "
+			    "\"^/(?:(a|aa)+b|a+)$\"");
+		free(p);
+	}
+	expr_request_free(rq);
+}
+
+/*
+ * When both matchers reach their limits (a backtracking pattern, and a
+ * value so long the DFA's tries run out), the comparison is unknown, and
+ * so is what depends on it, as Kleene's logic has it: an and with a
+ * false is false, an or with a true is true whatever the regex says.
+ */
+static void
+test_regex_unknown(void **state)
+{
+	static const char	re[] = "http.request.uri.path matches "
+				    "\"(a|aa)+[bc]\"";
+	struct expr_request	*rq;
+	struct expr_memo	*m;
+	struct expr		*e;
+	char			*p, text[256];
+
+	(void)state;
+	p = path_of(100000, 'a');
+	rq = request_path(p);
+	expr_request_add_header(rq, "X-A", "1");
+	expr_request_add_header(rq, "X-B", "2");
+	UNKNOWN_(rq, re);
+	snprintf(text, sizeof text, "not %s", re);
+	UNKNOWN_(rq, text);
+	snprintf(text, sizeof text, "%s or http.host eq \"example.com\"", re);
+	TRUE_(rq, text);
+	snprintf(text, sizeof text, "%s or http.host eq \"x\"", re);
+	UNKNOWN_(rq, text);
+	snprintf(text, sizeof text, "http.host eq \"x\" and %s", re);
+	FALSE_(rq, text);
+	snprintf(text, sizeof text, "%s and http.host eq \"example.com\"", re);
+	UNKNOWN_(rq, text);
+	snprintf(text, sizeof text, "%s xor ssl", re);
+	UNKNOWN_(rq, text);
+	/* Under any() and all(): an element decides, else unknown. */
+	expr_request_add_header(rq, "X-Long", p + 1);
+	expr_request_add_header(rq, "X-Ab", "ab");
+	TRUE_(rq, "any(http.request.headers.values[*] matches "
+	    "\"(a|aa)+[bc]\")");
+	UNKNOWN_(rq, "any(http.request.headers.values[*] matches "
+	    "\"(a|aa)+[cd]\")");
+	UNKNOWN_(rq, "all(http.request.headers.values[*] matches "
+	    "\"(a|aa)+[bc]|[12]\")");
+	expr_request_add_header(rq, "X-Zz", "zz");
+	FALSE_(rq, "all(http.request.headers.values[*] matches "
+	    "\"(a|aa)+[bc]|[12]\")");
+	/* Anchored, the DFA tries one place only: it answers. */
+	FALSE_(rq, "http.request.uri.path matches \"^/(a|aa)+[bc]\"");
+	/* Remembered, it stays unknown, and says so. */
+	e = parse(re);
+	m = expr_memo_new(e);
+	assert_int_equal(expr_eval_memo(m, rq), EXPR_UNKNOWN);
+	assert_int_equal(expr_eval_memo(m, rq), EXPR_UNKNOWN);
+	assert_int_equal(expr_eval_memo_set(m, rq), 0);
+	assert_int_equal(expr_memo_unknown(m), 1);
+	expr_memo_free(m);
+	expr_free(e);
+	expr_request_free(rq);
+	free(p);
+	/* The same pattern on a short value: known again. */
+	p = path_of(40, 'a');
+	rq = request_path(p);
+	FALSE_(rq, re);
+	expr_request_free(rq);
+	free(p);
+}
+
 static void
 test_sets_ips_ints(void **state)
 {
@@ -750,7 +888,8 @@ collect(const struct expr_step *s, void *arg)
 {
 	struct steps	*st = arg;
 	size_t		 len = strlen(st->buf);
-	static const char *const vals[] = { "false", "true", "missing" };
+	static const char *const vals[] = { "false", "true", "missing",
+	    "unknown" };
 
 	snprintf(st->buf + len, sizeof st->buf - len, "%d|%s|%s|%s|%d\n",
 	    s->depth, s->text, s->seen != NULL ? s->seen : "-",
@@ -782,6 +921,27 @@ test_explain(void **state)
 	    strstr(st.buf, "|missing|missing|") == NULL)
 		fail_msg("explain gave:\n%s", st.buf);
 	expr_free(e);
+
+	/* A regex that reached its limits: unknown, and so its and. */
+	{
+		char	*p = path_of(100000, 'a');
+		struct expr_request *lrq = request_path(p);
+
+		e = parse("http.request.uri.path matches \"(a|aa)+[bc]\" and "
+		    "http.request.method eq \"GET\"");
+		memset(&st, 0, sizeof st);
+		assert_int_equal(expr_explain(e, lrq, collect, &st),
+		    EXPR_UNKNOWN);
+		if (strstr(st.buf, "0|") != st.buf ||
+		    strstr(st.buf, "|-|unknown|1\n") == NULL ||
+		    strstr(st.buf, "\"(a|aa)+[bc]\"|\"/aaaa") == NULL ||
+		    strstr(st.buf, "...|unknown|1\n") == NULL ||
+		    strstr(st.buf, "|\"GET\"|true|") == NULL)
+			fail_msg("explain gave:\n%s", st.buf);
+		expr_free(e);
+		expr_request_free(lrq);
+		free(p);
+	}
 
 	/* Under any(): the element that decided. */
 	e = parse("any(http.request.headers.names[*] == \"Accept\")");
@@ -866,6 +1026,8 @@ main(void)
 		cmocka_unit_test(test_case_rules),
 		cmocka_unit_test(test_wildcard),
 		cmocka_unit_test(test_regex),
+		cmocka_unit_test(test_regex_backtracking),
+		cmocka_unit_test(test_regex_unknown),
 		cmocka_unit_test(test_sets_ips_ints),
 		cmocka_unit_test(test_maps_arrays),
 		cmocka_unit_test(test_missing_values),

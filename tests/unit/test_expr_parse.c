@@ -871,6 +871,89 @@ test_render(void **state)
 	refused("ssl and \xe0\x9e\x8b", &any_plan, 9, "found the byte \\xe0");
 	refused("ssl and \xc2\x9b", &any_plan, 9, "found the byte \\xc2");
 	refused("ssl and \xc3\xa9", &any_plan, 9, "found '\xc3\xa9'");
+	/*
+	 * Nor in a string: the API takes UTF-8 text only, so a rule holding
+	 * it could never be sent. An escape writes any byte.
+	 */
+	refused("http.host eq \"a\xff\"", &any_plan, 16, "a string holds the "
+	    "byte \\xff, which is not UTF-8 text as the API takes it "
+	    "(write \\xff for that byte)");
+	refused("http.host eq r#\"\xc3\"#", &any_plan, 17, "byte \\xc3");
+	refused("http.host matches \"^\xed\xa0\x80\"", &any_plan, 21,
+	    "byte \\xed");
+	refused("http.host in {\"\xc3\xa9\" \"\xe9\"}", &any_plan, 20,
+	    "byte \\xe9");
+	expr_free(parse_ok("http.host eq \"\\xff\xc3\xa9\"", &any_plan));
+}
+
+/*
+ * Strings in single quotes, as other languages write them: the message
+ * says to use double quotes. A string left unclosed ends at the next
+ * string's opening quote, and the error found past it is said at the
+ * quote that opened it.
+ */
+static void
+test_quote_hints(void **state)
+{
+	(void)state;
+	refused("http.host eq 'a.com'", &any_plan, 14,
+	    "found ''': use double quotes (\"a.com\")");
+	refused("http.request.method in {'GET' 'POST'}", &any_plan, 25,
+	    "use double quotes (\"GET\")");
+	refused("http.request.headers['x-key'][0] eq \"k\"", &any_plan, 22,
+	    "use double quotes (\"x-key\")");
+	refused("http.host eq 'it\"s'", &any_plan, 14,
+	    "strings take double quotes");
+	refused("http.host eq \"a.com and http.request.method eq \"POST\"",
+	    &any_plan, 14, "unclosed string? the string that opens here is "
+	    "closed only at column 48, just before 'POST'");
+	refused("http.host in {\"a \"b\"}", &any_plan, 15, "unclosed string?");
+	/* At the end of the text: the opening quote, as before. */
+	refused("http.host eq \"a.com", &any_plan, 14, "unterminated string");
+	/* A word after a space is not a string closed too late. */
+	refused("http.host eq \"a\" nd ssl", &any_plan, 18,
+	    "expected and, or, xor or the end, found 'nd'");
+}
+
+/* An expression on several lines: its error by line and column. */
+static void
+test_render_lines(void **state)
+{
+	const char		*text = "http.host eq \"a.com\"\n"
+	    "and http.request.method eqq \"POST\"";
+	struct expr_error	 err;
+	char			*r;
+	int			 line, col;
+
+	(void)state;
+	assert_null(expr_parse(text, NULL, &err));
+	/* The error's column counts the first line and its newline. */
+	assert_int_equal(err.column, 46);
+	expr_error_place(text, &err, &line, &col);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 25);
+	r = expr_error_render(text, &err);
+	assert_string_equal(r, "expression:2:25: expected an operator (eq, "
+	    "ne, contains, in, ...) after 'http.request.method', found "
+	    "'eqq'\n"
+	    "and http.request.method eqq \"POST\"\n"
+	    "                        ^^^\n");
+	free(r);
+	r = expr_error_where(text, &err);
+	assert_string_equal(r, "line 2, column 25");
+	free(r);
+	/* One line: the column alone, as before. */
+	assert_null(expr_parse("http.host eq", NULL, &err));
+	r = expr_error_where("http.host eq", &err);
+	assert_string_equal(r, "column 13");
+	free(r);
+	/* A character of several bytes is one column. */
+	text = "http.host eq \"\xc3\xa9\" and\n ss";
+	assert_null(expr_parse(text, NULL, &err));
+	r = expr_error_render(text, &err);
+	assert_string_equal(r, "expression:2:2: unknown field 'ss' (did you "
+	    "mean ssl?)\n ss\n ^^\n");
+	free(r);
 }
 
 /* ---- formatter ---------------------------------------------------------- */
@@ -934,6 +1017,156 @@ test_roundtrip(void **state)
 		free(f1);
 		free(f2);
 	}
+}
+
+/*
+ * What fmt writes (expr_format_fit) is taken wherever the text was, and
+ * formats to itself, and reads as the same tree (the same canonical text).
+ */
+static void
+check_fit(const char *text, const struct expr_options *o)
+{
+	struct expr_error	 err;
+	struct expr		*e, *e2;
+	enum expr_fmt_form	 form, form2;
+	char			*f1, *f2, *c1, *c2;
+
+	if ((e = expr_parse(text, o, &err)) == NULL)
+		return;
+	f1 = expr_format_fit(e, &form);
+	if ((e2 = expr_parse(f1, o, &err)) == NULL)
+		fail_msg("fmt of '%.60s...' (%zu bytes, form %d) refused: %d: "
+		    "%s", text, strlen(text), (int)form, err.column,
+		    err.message);
+	f2 = expr_format_fit(e2, &form2);
+	if (strcmp(f1, f2) != 0)
+		fail_msg("fmt of '%.60s...' is not stable (form %d then %d)",
+		    text, (int)form, (int)form2);
+	c1 = expr_format(e);
+	c2 = expr_format(e2);
+	assert_string_equal(c1, c2);
+	free(c1);
+	free(c2);
+	free(f1);
+	free(f2);
+	expr_free(e);
+	expr_free(e2);
+}
+
+/* text joined by joiner, as many times as 4096 characters hold. */
+static char *
+repeated(const char *text, const char *joiner, int paren)
+{
+	struct buf	b = BUF_INITIALIZER;
+	size_t		n = strlen(text) + strlen(joiner) + (paren ? 2 : 0);
+
+	do {
+		if (b.len > 0)
+			buf_adds(&b, joiner);
+		buf_addf(&b, paren ? "(%s)" : "%s", text);
+	} while (b.len + n <= EXPR_MAX_LENGTH);
+	return (buf_detach(&b, NULL));
+}
+
+/*
+ * Over the fuzz target's corpus (its first byte the plan and counting, as
+ * there), each text alone and repeated up to the length limit with each
+ * joiner, bare and in parentheses: the canonical words then pass the
+ * limit, and what fmt writes must still be taken.
+ */
+static void
+test_fmt_fits_corpus(void **state)
+{
+	static const char *const joiners[] = { "&&", "||", "^^", " and ",
+	    " or " };
+	const char	*top = getenv("TOP_SRCDIR");
+	struct expr_options o;
+	char		*path, *data, *x;
+	size_t		 i, j, n, seeds = 0;
+	FILE		*f;
+	int		 paren;
+
+	(void)state;
+	if (top == NULL)
+		top = TEST_TOP_SRCDIR;
+	for (i = 1; i < 100; i++) {
+		assert_true(asprintf(&path, "%s/tests/fuzz/corpus/fuzz_expr/"
+		    "seed%zu", top, i) > 0);
+		f = fopen(path, "rb");
+		free(path);
+		if (f == NULL)
+			continue;
+		assert_non_null(data = calloc(1, 8192));
+		n = fread(data, 1, 8191, f);
+		fclose(f);
+		assert_true(n > 0);
+		o.plan = (enum expr_plan)((unsigned char)data[0] % 5);
+		o.counting = ((unsigned char)data[0] & 0x80) != 0;
+		check_fit(data + 1, &o);
+		for (j = 0; j < nitems(joiners); j++)
+			for (paren = 0; paren < 2; paren++) {
+				x = repeated(data + 1, joiners[j], paren);
+				check_fit(x, &o);
+				free(x);
+			}
+		free(data);
+		seeds++;
+	}
+	/* A corpus not found is a test that did not run. */
+	assert_true(seeds >= 10);
+}
+
+/*
+ * Where the canonical words pass the limit, fmt writes the short form;
+ * where even that would (hexadecimal numbers are longer in decimal), the
+ * text as it was.
+ */
+static void
+test_fmt_fits_forms(void **state)
+{
+	struct expr		*e;
+	enum expr_fmt_form	 form;
+	char			*x, *f;
+
+	(void)state;
+	x = repeated("cf.client.bot", "&&", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format(e);
+	assert_true(strlen(f) > EXPR_MAX_LENGTH);
+	free(f);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_SHORT);
+	assert_string_equal(f, x);
+	assert_int_equal(expr_check(f, &any_plan, NULL), 0);
+	free(f);
+	expr_free(e);
+	free(x);
+
+	x = repeated("http.request.method eq \"GET\" and not ssl", " or ", 1);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_CANONICAL);
+	free(f);
+	expr_free(e);
+	free(x);
+	x = repeated("ip.geoip.country==\"FR\"&&!ssl", "||", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_SHORT);
+	assert_non_null(strstr(f, "ip.src.country==\"FR\"&&!ssl||"
+	    "ip.src.country=="));
+	free(f);
+	expr_free(e);
+	free(x);
+
+	x = repeated("ip.src.asnum in {0x7fffffffffffffff}", "||", 0);
+	e = parse_ok(x, &any_plan);
+	f = expr_format_fit(e, &form);
+	assert_int_equal(form, EXPR_FMT_AS_WRITTEN);
+	assert_string_equal(f, x);
+	free(f);
+	expr_free(e);
+	free(x);
 }
 
 /* ---- scheme ------------------------------------------------------------- */
@@ -1013,8 +1246,12 @@ main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_message_utf8),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_quote_hints),
+		cmocka_unit_test(test_render_lines),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_fmt_fits_corpus),
+		cmocka_unit_test(test_fmt_fits_forms),
 		cmocka_unit_test(test_scheme),
 	};
 

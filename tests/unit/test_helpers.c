@@ -137,6 +137,35 @@ test_base64_decode(void **state)
 	}
 }
 
+/* The API's base64 as pasted: wrapped and indented, it decodes the same. */
+static void
+test_base64_decode_text(void **state)
+{
+	static const char *const bad[] = {
+		"", " \n\t", "Zg=", "Zm9v Zg", "Zg==Zg==", "Zm-v",
+	};
+	size_t	 i, len;
+	char	*s;
+
+	(void)state;
+	s = encode_base64_decode_text(" Zm9v\r\n  YmE=\n", 14, &len);
+	assert_string_equal(s, "fooba");
+	assert_int_equal(len, 5);
+	free(s);
+	s = encode_base64_decode_text("Zm9v\vYmE=\f", 10, &len);
+	assert_string_equal(s, "fooba");
+	free(s);
+	/* len bounds it. */
+	s = encode_base64_decode_text("Zg==Zg==", 4, NULL);
+	assert_string_equal(s, "f");
+	free(s);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if ((s = encode_base64_decode_text(bad[i], strlen(bad[i]),
+		    &len)) != NULL)
+			fail_msg("took \"%s\" as \"%s\"", bad[i], s);
+	}
+}
+
 /* Hinnant's days_from_civil, as the helpers' copies computed it. */
 static int64_t
 ref_days(int64_t y, int m, int d)
@@ -330,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_hexval),
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_base64_decode),
+		cmocka_unit_test(test_base64_decode_text),
 		cmocka_unit_test(test_civil_days),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_explicit_bzero),

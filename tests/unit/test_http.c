@@ -574,8 +574,68 @@ test_log_lines_redacted(void **state)
 	s = http_redact(c, "a " TOKEN " b " TOKEN);
 	assert_string_equal(s, "a " HTTP_REDACTED " b " HTTP_REDACTED);
 	free(s);
+	/* A long token is hidden inside a word too. */
+	s = http_redact(c, "x" TOKEN "y/" TOKEN TOKEN);
+	assert_string_equal(s, "x" HTTP_REDACTED "y/" HTTP_REDACTED
+	    HTTP_REDACTED);
+	free(s);
 	http_client_free(c);
 	free(logged);
+}
+
+/* A client whose token is token. */
+static struct http_client *
+client_token(struct testclock *f, const char *token)
+{
+	struct http_hooks	 hooks = {
+		.clock = testclock_clock, .wall = testclock_wall,
+		.sleep = testclock_sleep, .jitter = testclock_jitter, .arg = f
+	};
+	struct http_options	 o = {
+		.base_url = BASE "/", .token = token, .max_retries = -1,
+		.hooks = &hooks
+	};
+	struct http_client	*c;
+	char			*cause = NULL;
+
+	memset(f, 0, sizeof *f);
+	assert_non_null(c = http_client_new(&o, &cause));
+	return (c);
+}
+
+static void
+check_redact(struct http_client *c, const char *text, const char *want)
+{
+	char	*s = http_redact(c, text);
+
+	assert_string_equal(s, want);
+	free(s);
+}
+
+/*
+ * A short token is hidden where it stands as a word of its own, not
+ * inside words: a one-letter token leaves "entrypoint" whole.
+ */
+static void
+test_redact_short_token(void **state)
+{
+	struct testclock	 f;
+	struct http_client	*c;
+
+	(void)state;
+	c = client_token(&f, "y");
+	check_redact(c, "GET /zones/z/rulesets/phases/http_ratelimit/"
+	    "entrypoint: 404", "GET /zones/z/rulesets/phases/http_ratelimit/"
+	    "entrypoint: 404");
+	check_redact(c, "Bearer y", "Bearer " HTTP_REDACTED);
+	check_redact(c, "y", HTTP_REDACTED);
+	check_redact(c, "/y/yy/y", "/" HTTP_REDACTED "/yy/" HTTP_REDACTED);
+	check_redact(c, "token \"y\" lacks", "token \"" HTTP_REDACTED
+	    "\" lacks");
+	http_client_free(c);
+	c = client_token(&f, "ab-1");
+	check_redact(c, "ab-12 xab-1 ab-1.", "ab-12 xab-1 " HTTP_REDACTED ".");
+	http_client_free(c);
 }
 
 /* What sh makes of a rendered command, one argument per line. */
@@ -769,6 +829,7 @@ main(void)
 		cmocka_unit_test(test_budget_wait_and_report),
 		cmocka_unit_test(test_shared_budget),
 		cmocka_unit_test(test_log_lines_redacted),
+		cmocka_unit_test(test_redact_short_token),
 		cmocka_unit_test(test_curl_command),
 		cmocka_unit_test(test_log_ring_wraps),
 		cmocka_unit_test(test_log_ring_attempts),

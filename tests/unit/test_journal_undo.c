@@ -203,6 +203,75 @@ test_undo_create(void **state)
 	cJSON_Delete(after);
 }
 
+/*
+ * A download of one type, a caption's generate: actions below the record's
+ * path are journaled with its kind and id, and none is undone as if it
+ * were a change of the record itself.
+ */
+static void
+test_target_below(void **state)
+{
+	struct journal_target	 t;
+	struct journal_record	 r;
+	struct journal_undo	 u;
+	cJSON			*after = cJSON_Parse("{\"audio\":{\"status\":"
+				    "\"inprogress\"}}");
+	char			*text;
+
+	(void)state;
+	assert_int_equal(journal_target("/accounts/" ACCOUNT "/stream/" RL_ID
+	    "/downloads/audio", &t), 0);
+	assert_ptr_equal(t.kind, &kind_downloads);
+	assert_string_equal(t.video, RL_ID);
+	assert_true(t.below);
+	journal_target_free(&t);
+	assert_int_equal(journal_target("/accounts/" ACCOUNT "/stream/" RL_ID
+	    "/captions/de/generate", &t), 0);
+	assert_ptr_equal(t.kind, &kind_captions);
+	assert_string_equal(t.id, "de");
+	assert_true(t.below);
+	journal_target_free(&t);
+	assert_int_equal(journal_target("/accounts/" ACCOUNT "/stream/" RL_ID
+	    "/captions/de", &t), 0);
+	assert_false(t.below);
+	journal_target_free(&t);
+
+	record(&r, "POST", "/accounts/" ACCOUNT "/stream/" RL_ID
+	    "/downloads/audio", NULL, after);
+	text = journal_change_text(&r);
+	assert_string_equal(text, "created");
+	free(text);
+	journal_undo_plan(&r, &u);
+	assert_int_equal(u.op, JOURNAL_UNDO_NONE);
+	assert_non_null(strstr(u.why, "action on the downloads"));
+	journal_undo_free(&u);
+	/* A DELETE that answers with what is left is still a delete. */
+	record(&r, "DELETE", "/accounts/" ACCOUNT "/stream/" RL_ID
+	    "/downloads/audio", NULL, after);
+	text = journal_change_text(&r);
+	assert_string_equal(text, "deleted");
+	free(text);
+	cJSON_Delete(after);
+}
+
+/* Clearing an operation's override is no create. */
+static void
+test_change_cleared(void **state)
+{
+	struct journal_record	 r;
+	cJSON			*after = cJSON_Parse("{\"operation_id\":"
+				    "\"88a9306c-7246-4c2e-8770-853234dfc849\"}");
+	char			*text;
+
+	(void)state;
+	record(&r, "DELETE", "/zones/" ZONE "/schema_validation/settings/"
+	    "operations/88a9306c-7246-4c2e-8770-853234dfc849", NULL, after);
+	text = journal_change_text(&r);
+	assert_string_equal(text, "cleared");
+	free(text);
+	cJSON_Delete(after);
+}
+
 /* What the API cannot restore is said, not pretended. */
 static void
 test_undo_impossible(void **state)
@@ -286,6 +355,8 @@ main(void)
 		cmocka_unit_test(test_undo_rule),
 		cmocka_unit_test(test_undo_create),
 		cmocka_unit_test(test_undo_impossible),
+		cmocka_unit_test(test_target_below),
+		cmocka_unit_test(test_change_cleared),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -945,9 +945,12 @@ check_fields(const struct kind *k)
 		    (f->flags & KIND_F_READONLY))
 			fail_msg("%s: %s is required and read-only", k->name,
 			    f->path);
-		if (f->check != KIND_CHECK_NONE &&
+		/* A file's check is of its document. */
+		if (f->check == KIND_CHECK_OPENAPI ?
+		    f->type != KIND_TYPE_FILE : f->check != KIND_CHECK_NONE &&
 		    f->type != KIND_TYPE_STRING && f->type != KIND_TYPE_STRINGS)
-			fail_msg("%s: %s has a string check", k->name, f->path);
+			fail_msg("%s: %s has a check its type does not take",
+			    k->name, f->path);
 		if (f->type == KIND_TYPE_FILE)
 			files++;
 	}

@@ -1,9 +1,9 @@
 /*
  * The log reader's bytes (src/logread.c): plain and gzip files (several
- * members, bytes after the last one, damage, a cut), and FIFOs: opened
- * with no writer without waiting, what a writer sent returned without
- * waiting for more, and a wait that never ends on its own left when the
- * cancel hook says so.
+ * members; damage: a cut, bytes after a member that are not one), and
+ * FIFOs: opened with no writer without waiting, what a writer sent
+ * returned without waiting for more, and a wait that never ends on its
+ * own left when the cancel hook says so.
  */
 #include "config.h"
 
@@ -126,11 +126,6 @@ test_plain_and_gzip(void **state)
 	assert_non_null(got = read_all(path, &cause));
 	assert_string_equal(got, "first member\nsecond member\n");
 	free(got);
-	/* Bytes after the last member that are no gzip are left. */
-	append(path, "trailing junk", 13);
-	assert_non_null(got = read_all(path, &cause));
-	assert_string_equal(got, "first member\nsecond member\n");
-	free(got);
 	free(path);
 
 	/* An empty file, a one-byte one. */
@@ -173,6 +168,37 @@ test_gzip_damage(void **state)
 	append(path, "\x1f\x8b\x08\x00garbage and more garbage", 28);
 	assert_null(read_all(path, &cause));
 	assert_non_null(strstr(cause, "gzip"));
+	free(cause);
+	cause = NULL;
+	free(path);
+
+	/*
+	 * Bytes after a member that are no gzip: damage (a second member
+	 * whose magic was hit, junk), not the end, as gzip -t says.
+	 */
+	path = path_in(dir, "junk.log.gz");
+	gz_member(path, "wb", "first member\n");
+	gz_member(path, "ab", "second member\n");
+	append(path, "trailing junk", 13);
+	assert_null(read_all(path, &cause));
+	assert_string_equal(cause, "damaged gzip data: what follows gzip "
+	    "member 2 is not gzip (trailing garbage)");
+	free(cause);
+	cause = NULL;
+	free(path);
+	path = path_in(dir, "hit.log.gz");
+	gz_member(path, "wb", "first member\n");
+	append(path, "\x1f\x8c\x08\x00\x00\x00", 6);
+	assert_null(read_all(path, &cause));
+	assert_non_null(strstr(cause, "member 1 is not gzip"));
+	free(cause);
+	cause = NULL;
+	free(path);
+	path = path_in(dir, "one.log.gz");
+	gz_member(path, "wb", "first member\n");
+	append(path, "x", 1);
+	assert_null(read_all(path, &cause));
+	assert_non_null(strstr(cause, "trailing garbage"));
 	free(cause);
 	cause = NULL;
 	free(path);

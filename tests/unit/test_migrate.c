@@ -32,7 +32,10 @@
 
 #define ID	"372e67954025e0ba6aaa6d586b9e0b59"
 
-/* " and not cf.client.bot" when the scheme has the field, else "". */
+/*
+ * " and not cf.bot_management.verified_bot" (cf.client.bot as `expr fmt`
+ * writes it) when the scheme has the field, else "".
+ */
 static const char *
 bots(enum expr_plan plan)
 {
@@ -40,7 +43,7 @@ bots(enum expr_plan plan)
 	struct expr_error	e;
 
 	return (expr_check("not cf.client.bot", &o, &e) == 0 ?
-	    " and not cf.client.bot" : "");
+	    " and not cf.bot_management.verified_bot" : "");
 }
 
 /* A legacy rule from JSON text whose single quotes are double quotes. */
@@ -320,9 +323,9 @@ test_bypass(void **state)
 	assert_expr2("'url':'api.example.com/*'", "'bypass':[{'name':'url',"
 	    "'value':'api.example.com/health'},{'name':'url','value':"
 	    "'*/static/*'}]", ENT, "http.host wildcard "
-	    "\"api.example.com\" and not ((http.host wildcard "
+	    "\"api.example.com\" and not (http.host wildcard "
 	    "\"api.example.com\" and http.request.uri.path wildcard "
-	    "\"/health\") or http.request.uri.path wildcard \"/static/*\")");
+	    "\"/health\" or http.request.uri.path wildcard \"/static/*\")");
 	/* A bypass's scheme is its own. */
 	assert_expr2("'url':'*'", "'bypass':[{'name':'url','value':"
 	    "'http://*/a'}]", ENT, "not (http.request.uri.path "
@@ -333,7 +336,7 @@ test_bypass(void **state)
 	    "{'name':'url','value':'www.example.com/static/*'},{'name':'url',"
 	    "'value':'cdn.example.com/*'}],'threshold':1,'period':10,'action':{"
 	    "'mode':'challenge'}}", FREE, &it);
-	want = xprintf("not (http.request.uri.path wildcard \"/static/*\")%s",
+	want = xprintf("not http.request.uri.path wildcard \"/static/*\"%s",
 	    bots(FREE));
 	assert_string_equal(str(it.rule, "expression"), want);
 	assert_warned(&it, "bypass 1 ('www.example.com/static/*'): the host "
@@ -373,9 +376,10 @@ test_counting(void **state)
 		expr = xprintf("http.request.uri.path wildcard \"/login\"%s",
 		    bots(BUS));
 		assert_string_equal(str(it.rule, "expression"), expr);
-		want = xprintf("(%s) and http.response.code in {401 403} and "
-		    "any(http.response.headers[\"x-auth\"][*] == \"bad\") and "
-		    "not any(http.response.headers[\"content-type\"][*] == "
+		/* As `expr fmt` writes it: eq, no needless parentheses. */
+		want = xprintf("%s and http.response.code in {401 403} and "
+		    "any(http.response.headers[\"x-auth\"][*] eq \"bad\") and "
+		    "not any(http.response.headers[\"content-type\"][*] eq "
 		    "\"text/html\")", expr);
 		assert_string_equal(str(it.rule,
 		    "ratelimit.counting_expression"), want);
@@ -673,6 +677,43 @@ test_preview(void **state)
 	assert_non_null(strstr(text, "# legacy rate limit bad: two lines\n"
 	    "# not translated: match.request.url is missing\n"));
 	cJSON_Delete(back);
+	free(text);
+	migrate_items_free(items, n);
+	cJSON_Delete(list);
+}
+
+/*
+ * The preview says when the translations are more than the plan holds:
+ * once at the top, and on each rule past the quota.
+ */
+static void
+test_preview_quota(void **state)
+{
+	struct migrate_item	*items;
+	cJSON			*list;
+	char			*text, *p;
+	size_t			 n, i;
+	int			 k;
+
+	(void)state;
+	list = cJSON_CreateArray();
+	for (i = 0; i < nitems(rules_all); i++)
+		cJSON_AddItemToArray(list, legacy(rules_all[i]));
+	items = migrate_rules(list, PRO, &n);
+	text = migrate_preview(items, n, PRO);
+	assert_non_null(strstr(text, "# warning: the Pro plan holds 2 rules "
+	    "in the entry point and 6 are translated: --apply adds them in "
+	    "order while there is room"));
+	for (k = 0, p = text; (p = strstr(p, "leaves this one out")) != NULL;
+	    p++)
+		k++;
+	assert_int_equal(k, 4);
+	free(text);
+	/* Enterprise holds them all: nothing to say. */
+	migrate_items_free(items, n);
+	items = migrate_rules(list, ENT, &n);
+	text = migrate_preview(items, n, ENT);
+	assert_null(strstr(text, "plan holds"));
 	free(text);
 	migrate_items_free(items, n);
 	cJSON_Delete(list);
@@ -1044,6 +1085,7 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_every_plan),
 		cmocka_unit_test(test_preview),
+		cmocka_unit_test(test_preview_quota),
 		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_apply_made_meanwhile),

@@ -255,13 +255,13 @@ test_paging_rules(void **state)
 
 	/* The rate-limit rule: 1 or a multiple of 5. */
 	q = parse_ok("per_page=1");
-	assert_int_equal(query_paging(&q, 20, 1, 1000, 1, &p, &cause), 0);
+	assert_int_equal(query_paging(&q, 20, 1, 1000, 5, &p, &cause), 0);
 	query_free(&q);
 	q = parse_ok("per_page=1000");
-	assert_int_equal(query_paging(&q, 20, 1, 1000, 1, &p, &cause), 0);
+	assert_int_equal(query_paging(&q, 20, 1, 1000, 5, &p, &cause), 0);
 	query_free(&q);
 	q = parse_ok("per_page=7");
-	assert_int_equal(query_paging(&q, 20, 1, 1000, 1, &p, &cause), -1);
+	assert_int_equal(query_paging(&q, 20, 1, 1000, 5, &p, &cause), -1);
 	assert_non_null(strstr(cause, "multiple of 5"));
 	free(cause);
 	query_free(&q);

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "apirules.h"
 #include "buf.h"
 #include "ratelimit.h"
 #include "routetest.h"
@@ -654,7 +655,7 @@ create(struct routetest *f, const char *zone, const char *body)
 	if (c.status != 200)
 		fail_msg("create: %u %s", c.status, c.message);
 	id = xstrdup(cJSON_GetObjectItem(c.result, "id")->valuestring);
-	assert_true(util_is_hex32(id));
+	assert_true(apirules_hex32_ok(id));
 	routetest_call_free(&c);
 	free(path);
 	return (id);

@@ -70,7 +70,6 @@ test_decision_rows(void **state)
 	} rows[] = {
 		/* Statuses that are worth another try, by method. */
 		{ "GET", 408, RETRY_NET_NONE, 1, A_ },
-		{ "GET", 409, RETRY_NET_NONE, 1, A_ },
 		{ "GET", 429, RETRY_NET_NONE, 1, A_ },
 		{ "GET", 500, RETRY_NET_NONE, 1, A_ },
 		{ "GET", 502, RETRY_NET_NONE, 1, A_ },
@@ -78,11 +77,13 @@ test_decision_rows(void **state)
 		{ "GET", 504, RETRY_NET_NONE, 1, A_ },
 		{ "HEAD", 503, RETRY_NET_NONE, 1, A_ },
 		{ "PUT", 500, RETRY_NET_NONE, 1, A_ },
-		{ "PUT", 409, RETRY_NET_NONE, 1, A_ },
 		{ "PATCH", 502, RETRY_NET_NONE, 1, A_ },
 		{ "DELETE", 503, RETRY_NET_NONE, 1, A_ },
 		{ "DELETE", 429, RETRY_NET_NONE, 1, A_ },
 		/* Final statuses, whatever the method. */
+		{ "GET", 409, RETRY_NET_NONE, 1, N_ },
+		{ "PUT", 409, RETRY_NET_NONE, 1, N_ },
+		{ "DELETE", 409, RETRY_NET_NONE, 1, N_ },
 		{ "GET", 400, RETRY_NET_NONE, 1, N_ },
 		{ "GET", 401, RETRY_NET_NONE, 1, N_ },
 		{ "GET", 403, RETRY_NET_NONE, 1, N_ },

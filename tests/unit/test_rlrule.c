@@ -546,6 +546,60 @@ test_limits(void **state)
 	assert_true(rlrule_timeout_ok(45, "block", BUS));
 }
 
+/* The plan's quota, and what the plan alone forbids in a rule it holds. */
+static void
+test_quota_and_plan(void **state)
+{
+	struct rlrule_problem	 p;
+	cJSON			*r;
+
+	(void)state;
+	assert_int_equal(rlrule_quota(2, PRO, &p), 0);
+	assert_int_equal(rlrule_quota(3, PRO, &p), -1);
+	assert_string_equal(p.field, "rules");
+	assert_string_equal(p.message, "3 rules is over the Pro plan's limit "
+	    "of 2");
+	assert_int_equal(rlrule_quota(2, FREE, &p), -1);
+	assert_int_equal(rlrule_quota(101, ENT, &p), -1);
+	/* No plan: the quota is not known here. */
+	assert_int_equal(rlrule_quota(1000, NONE, &p), 0);
+
+	/* A log rule is Enterprise's: Pro forbids it. */
+	r = cJSON_Parse("{\"action\":\"log\"" EXPR ",\"ratelimit\":{" RL
+	    "}}");
+	assert_int_equal(rlrule_plan_check(r, PRO, &p), -1);
+	assert_string_equal(p.field, "action");
+	assert_int_equal(rlrule_plan_check(r, ENT, &p), 0);
+	assert_int_equal(rlrule_plan_check(r, NONE, &p), 0);
+	cJSON_Delete(r);
+	/* A 300 s period is over Pro's 60. */
+	r = cJSON_Parse("{\"action\":\"block\"" EXPR ",\"ratelimit\":{" CHARS
+	    ",\"period\":300,\"requests_per_period\":5,"
+	    "\"mitigation_timeout\":600}}");
+	assert_int_equal(rlrule_plan_check(r, PRO, &p), -1);
+	assert_string_equal(p.field, "ratelimit.period");
+	assert_int_equal(rlrule_plan_check(r, BUS, &p), 0);
+	cJSON_Delete(r);
+	/* matches needs Business. */
+	r = cJSON_Parse("{\"action\":\"block\",\"expression\":"
+	    "\"http.request.uri.path matches \\\"^/a\\\"\",\"ratelimit\":{"
+	    CHARS ",\"period\":60,\"requests_per_period\":5,"
+	    "\"mitigation_timeout\":600}}");
+	assert_int_equal(rlrule_plan_check(r, PRO, &p), -1);
+	assert_string_equal(p.field, "expression");
+	cJSON_Delete(r);
+	/* A rule broken on any plan is not the plan's doing. */
+	r = cJSON_Parse("{\"action\":\"block\"" EXPR ",\"ratelimit\":{"
+	    "\"period\":60}}");
+	assert_int_equal(rlrule_plan_check(r, PRO, &p), 0);
+	cJSON_Delete(r);
+
+	assert_true(rlrule_action_terminates("block"));
+	assert_true(rlrule_action_terminates("managed_challenge"));
+	assert_false(rlrule_action_terminates("log"));
+	assert_false(rlrule_action_terminates(NULL));
+}
+
 int
 main(void)
 {
@@ -554,6 +608,7 @@ main(void)
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_quota_and_plan),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -243,7 +243,7 @@ test_many_rules(void **state)
 	call(f, HTTP_POST, rules, "dry_run=true", RULE, &c);
 	assert_int_equal(c.status, 400);
 	assert_string_equal(c.message, "rules: 101 rules is over the "
-	    "enterprise plan's limit of 100");
+	    "Enterprise plan's limit of 100");
 	call_free(&c);
 	free(rules);
 	buf_free(&b);

@@ -228,6 +228,31 @@ test_rule_find(void **state)
 	cJSON_Delete(after);
 }
 
+/*
+ * Versions newest first (the server's list is oldest first): 10 after 9
+ * by number, not by text; one that is no number last, ties as they came.
+ */
+static void
+test_versions_newest_first(void **state)
+{
+	cJSON	*list;
+	char	*text;
+
+	(void)state;
+	list = cJSON_Parse("[{\"version\":\"1\"},{\"version\":\"2\"},"
+	    "{\"version\":\"x\",\"n\":1},{\"version\":\"10\"},"
+	    "{\"version\":\"9\"},{\"n\":2}]");
+	assert_non_null(list);
+	rulesets_versions_newest_first(list);
+	text = cJSON_PrintUnformatted(list);
+	assert_string_equal(text, "[{\"version\":\"10\"},{\"version\":"
+	    "\"9\"},{\"version\":\"2\"},{\"version\":\"1\"},"
+	    "{\"version\":\"x\",\"n\":1},{\"n\":2}]");
+	cJSON_free(text);
+	cJSON_Delete(list);
+	rulesets_versions_newest_first(NULL);
+}
+
 /* ---- lint --------------------------------------------------------------- */
 
 static void
@@ -415,6 +440,7 @@ main(void)
 		cmocka_unit_test(test_pager_cursor),
 		cmocka_unit_test(test_profile_plan),
 		cmocka_unit_test(test_characteristics),
+		cmocka_unit_test(test_versions_newest_first),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,7 +1,9 @@
 /*
  * Unit tests for ruletest.c: the request from typed inputs and which one
- * is refused, each rule's verdict and the first match, the explained tree
- * of a rule that does not match, and an edited rule put in its place.
+ * is refused, each rule's verdict, which rules count the request and
+ * which acts first, counting expressions and lists that are not known
+ * here, the explained tree of a rule that does not match, and an edited
+ * rule put in its place.
  */
 #include "config.h"
 
@@ -19,17 +21,20 @@
 #include "ruletest.h"
 
 static const char rules_json[] =
-    "[{\"id\":\"r1\",\"description\":\"login\",\"expression\":"
+    "[{\"id\":\"r1\",\"description\":\"login\",\"action\":\"log\","
+    "\"expression\":"
     "\"http.request.uri.path eq \\\"/login\\\" and http.request.method eq "
     "\\\"POST\\\"\"},"
     "{\"id\":\"r2\",\"description\":\"off\",\"enabled\":false,"
     "\"expression\":\"true\"},"
     "{\"id\":\"r3\",\"description\":\"broken\",\"expression\":"
     "\"http.hostt eq \\\"a\\\"\"},"
-    "{\"id\":\"r4\",\"description\":\"gb api\",\"expression\":"
+    "{\"id\":\"r4\",\"description\":\"gb api\",\"action\":\"block\","
+    "\"expression\":"
     "\"ip.src.country eq \\\"GB\\\" and "
     "any(http.request.headers[\\\"x-api\\\"][*] eq \\\"1\\\")\"},"
-    "{\"id\":\"r5\",\"description\":\"all\",\"expression\":\"true\"}]";
+    "{\"id\":\"r5\",\"description\":\"all\",\"action\":\"challenge\","
+    "\"expression\":\"true\"}]";
 
 static struct expr_request *
 request(const char *method, const char *url, const char *ip,
@@ -72,49 +77,179 @@ test_request_refused(void **state)
 	expr_request_free(rq);
 }
 
+/*
+ * Every rule whose expression matches counts the request; the first of
+ * them whose action ends evaluation (not log) is the one that acts.
+ */
 static void
-test_first_match(void **state)
+test_every_match_counts(void **state)
 {
 	struct ruletest_error	 err;
 	struct ruletest_result	*res;
 	struct expr_request	*rq;
 	cJSON			*rules = cJSON_Parse(rules_json);
 	size_t			 n;
-	int			 first;
+	int			 acts;
+	char			*sum;
 
 	(void)state;
 	assert_non_null(rules);
 	rq = request("post", "https://example.com/login", "192.0.2.1", NULL,
 	    NULL, &err);
 	assert_non_null(rq);
-	res = ruletest_run(rules, rq, &n, &first);
+	res = ruletest_run(rules, rq, &n, &acts);
 	assert_int_equal(n, 5);
-	assert_int_equal(first, 0);
 	assert_int_equal(res[0].verdict, RULETEST_MATCH);
+	assert_int_equal(res[0].count, RULETEST_COUNTED);
+	assert_false(res[0].terminates);
 	assert_int_equal(res[1].verdict, RULETEST_DISABLED);
+	assert_int_equal(res[1].count, RULETEST_NOT_COUNTED);
 	assert_int_equal(res[2].verdict, RULETEST_INVALID);
 	assert_non_null(strstr(res[2].why, "expression:1:1:"));
 	assert_int_equal(res[3].verdict, RULETEST_NO_MATCH);
 	assert_int_equal(res[4].verdict, RULETEST_MATCH);
+	assert_int_equal(res[4].count, RULETEST_COUNTED);
 	assert_int_equal(res[4].position, 5);
 	assert_string_equal(ruletest_verdict_name(res[3].verdict), "no match");
+	/* The log rule does not stop evaluation: the challenge acts. */
+	assert_int_equal(acts, 4);
+	sum = ruletest_summary(res, n, acts);
+	assert_string_equal(sum, "counted by #1, #5 (each in its own "
+	    "counters); #5 (challenge) acts first once over its rate, and "
+	    "evaluation stops there");
+	free(sum);
 	free(res);
 	expr_request_free(rq);
 
-	/* The country (lower case typed) and a header: rule 4 first. */
+	/* The country (lower case typed) and a header: rule 4 acts. */
 	rq = request("GET", "https://example.com/", NULL, "X-Api: 1", "gb",
 	    &err);
 	assert_non_null(rq);
-	res = ruletest_run(rules, rq, &n, &first);
-	assert_int_equal(first, 3);
+	res = ruletest_run(rules, rq, &n, &acts);
+	assert_int_equal(acts, 3);
+	assert_int_equal(res[3].count, RULETEST_COUNTED);
+	assert_int_equal(res[4].count, RULETEST_COUNTED);
 	free(res);
 	expr_request_free(rq);
 
-	/* No rules: no match. */
+	/* No rules: none matches. */
 	rq = request("GET", "https://example.com/", NULL, NULL, NULL, &err);
-	res = ruletest_run(NULL, rq, &n, &first);
+	res = ruletest_run(NULL, rq, &n, &acts);
 	assert_int_equal(n, 0);
-	assert_int_equal(first, -1);
+	assert_int_equal(acts, -1);
+	sum = ruletest_summary(res, n, acts);
+	assert_string_equal(sum, "no rule matches");
+	free(sum);
+	free(res);
+	expr_request_free(rq);
+	cJSON_Delete(rules);
+}
+
+/*
+ * A counting expression decides whether a match counts; one that reads
+ * the response may count when the request gives none. A list is not known
+ * here: the rule may match, and may count.
+ */
+static void
+test_counting_and_lists(void **state)
+{
+	struct ruletest_input	 in;
+	struct ruletest_error	 err;
+	struct ruletest_result	*res;
+	struct expr_request	*rq;
+	cJSON			*rules;
+	size_t			 n;
+	int			 acts, status;
+	char			*sum;
+
+	(void)state;
+	rules = cJSON_Parse("[{\"id\":\"c\",\"action\":\"block\","
+	    "\"expression\":\"http.request.uri.path eq \\\"/reset\\\"\","
+	    "\"ratelimit\":{\"counting_expression\":"
+	    "\"http.response.code in {401 403}\"}},"
+	    "{\"id\":\"l\",\"action\":\"block\",\"expression\":"
+	    "\"ip.src in $office_ips\"}]");
+	assert_non_null(rules);
+	for (status = 0; status <= 401; status += 401) {
+		memset(&in, 0, sizeof in);
+		in.method = "POST";
+		in.url = "https://example.com/reset";
+		in.ip = "192.0.2.1";
+		in.status = status;
+		assert_non_null(rq = ruletest_request(&in, &err));
+		res = ruletest_run(rules, rq, &n, &acts);
+		assert_int_equal(res[0].verdict, RULETEST_MATCH);
+		assert_int_equal(res[0].count, status == 0 ?
+		    RULETEST_MAY_COUNT : RULETEST_COUNTED);
+		assert_int_equal(acts, 0);
+		assert_int_equal(res[1].verdict, RULETEST_UNKNOWN);
+		assert_int_equal(res[1].count, RULETEST_MAY_COUNT);
+		assert_string_equal(res[1].why,
+		    "list $office_ips is not known here");
+		sum = ruletest_summary(res, n, acts);
+		assert_non_null(strstr(sum, "#2 may count it (list $office_ips "
+		    "is not known here)"));
+		free(sum);
+		free(res);
+		expr_request_free(rq);
+	}
+	/* A response the counting expression does not take: not counted. */
+	memset(&in, 0, sizeof in);
+	in.url = "https://example.com/reset";
+	in.status = 200;
+	assert_non_null(rq = ruletest_request(&in, &err));
+	res = ruletest_run(rules, rq, &n, &acts);
+	assert_int_equal(res[0].count, RULETEST_NOT_COUNTED);
+	assert_non_null(strstr(res[0].why, "counting expression"));
+	/* Still the rule that acts: its expression matches. */
+	assert_int_equal(acts, 0);
+	free(res);
+	expr_request_free(rq);
+	cJSON_Delete(rules);
+}
+
+/*
+ * A rule whose regex reaches PCRE2's limits on the request (its path of
+ * 5000 a's) is neither a match nor not one: unknown, said why, and its
+ * explained tree says which node.
+ */
+static void
+test_unknown(void **state)
+{
+	static const char	 json[] = "[{\"id\":\"re\",\"action\":\"block\","
+	    "\"expression\":"
+	    "\"http.request.uri.path matches \\\"(a|aa)+[bc]\\\"\"},"
+	    "{\"id\":\"all\",\"action\":\"block\",\"expression\":\"true\"}]";
+	struct ruletest_error	 err;
+	struct ruletest_result	*res;
+	struct ruletest_step	*steps;
+	struct expr_error	 xerr;
+	struct expr_request	*rq;
+	cJSON			*rules = cJSON_Parse(json);
+	char			 url[5100];
+	size_t			 n;
+	int			 first;
+
+	(void)state;
+	assert_non_null(rules);
+	snprintf(url, sizeof url, "https://example.com/");
+	memset(url + strlen(url), 'a', 5000);
+	url[19 + 5000] = '\0';
+	assert_non_null(rq = request("GET", url, NULL, NULL, NULL, &err));
+	res = ruletest_run(rules, rq, &n, &first);
+	assert_int_equal(n, 2);
+	assert_int_equal(res[0].verdict, RULETEST_UNKNOWN);
+	assert_string_equal(ruletest_verdict_name(res[0].verdict), "unknown");
+	assert_non_null(strstr(res[0].why, "matching limits"));
+	assert_int_equal(res[0].count, RULETEST_MAY_COUNT);
+	/* An unknown rule may count it but is not said to act. */
+	assert_int_equal(first, 1);
+	steps = ruletest_explain(cJSON_GetArrayItem(rules, 0), rq, &n, &xerr);
+	assert_non_null(steps);
+	assert_int_equal(n, 1);
+	assert_int_equal(steps[0].value, EXPR_UNKNOWN);
+	assert_string_equal(ruletest_value_name(steps[0].value), "unknown");
+	ruletest_steps_free(steps, n);
 	free(res);
 	expr_request_free(rq);
 	cJSON_Delete(rules);
@@ -160,6 +295,43 @@ test_explain(void **state)
 	cJSON_Delete(rules);
 }
 
+/* A list's comparison is unknown in the tree, and what it decides. */
+static void
+test_explain_list(void **state)
+{
+	struct ruletest_error	 err;
+	struct ruletest_step	*s;
+	struct expr_request	*rq;
+	struct expr_error	 xerr;
+	cJSON			*rule;
+	size_t			 n;
+
+	(void)state;
+	rule = cJSON_Parse("{\"expression\":\"ip.src in $office_ips and "
+	    "ssl\"}");
+	rq = request("GET", "https://example.com/", "192.0.2.1", NULL, NULL,
+	    &err);
+	s = ruletest_explain(rule, rq, &n, &xerr);
+	assert_non_null(s);
+	assert_int_equal(n, 3);
+	assert_int_equal(s[0].value, EXPR_UNKNOWN);
+	assert_string_equal(ruletest_value_name(s[0].value), "unknown");
+	assert_int_equal(s[1].value, EXPR_UNKNOWN);
+	assert_string_equal(s[1].seen, "192.0.2.1");
+	assert_int_equal(s[2].value, EXPR_TRUE);
+	ruletest_steps_free(s, n);
+	expr_request_free(rq);
+	/* Plain http: false whatever the list holds. */
+	rq = request("GET", "http://example.com/", "192.0.2.1", NULL, NULL,
+	    &err);
+	s = ruletest_explain(rule, rq, &n, &xerr);
+	assert_int_equal(s[0].value, EXPR_FALSE);
+	assert_int_equal(s[1].value, EXPR_UNKNOWN);
+	ruletest_steps_free(s, n);
+	expr_request_free(rq);
+	cJSON_Delete(rule);
+}
+
 static void
 test_rules_with(void **state)
 {
@@ -201,7 +373,10 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_request_refused),
-		cmocka_unit_test(test_first_match),
+		cmocka_unit_test(test_every_match_counts),
+		cmocka_unit_test(test_counting_and_lists),
+		cmocka_unit_test(test_explain_list),
+		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_rules_with),
 	};

@@ -137,6 +137,10 @@ test_host_accepted(void **state)
 	free(s);
 }
 
+/*
+ * The rule is apirules_host_why's (test_apirules); edgemu names the field,
+ * and quotes the host where the problem is in it.
+ */
 static void
 test_host_refused(void **state)
 {
@@ -148,18 +152,10 @@ test_host_refused(void **state)
 	assert_refused(shield_normalize_host, s, "host:",
 	    "256 characters is over the limit of 255");
 	free(s);
-	assert_refused(shield_normalize_host, "api example.com", "host:",
-	    "byte 0x20");
-	assert_refused(shield_normalize_host, "api.example.com:8443", "host:",
-	    "without a port");
-	assert_refused(shield_normalize_host, "api/v1", "host:", "'/'");
-	assert_refused(shield_normalize_host, "a@b", "host:", "'@'");
-	assert_refused(shield_normalize_host, "caf\xc3\xa9.example", "host:",
-	    "byte 0xc3");
-	assert_refused(shield_normalize_host, "bad%zzescape", "host:", "'%'");
-	assert_refused(shield_normalize_host, "[::1", "host:", "[IPv6]");
-	assert_refused(shield_normalize_host, "[not-v6]", "host:", "[IPv6]");
-	assert_refused(shield_normalize_host, "[]", "host:", "[IPv6]");
+	assert_refused(shield_normalize_host, "api.example.com:8443",
+	    "host: 'api.example.com:8443'", "without a port");
+	assert_refused(shield_normalize_host, "[::1", "host: '[::1'",
+	    "[IPv6]");
 }
 
 /* ---- endpoints --------------------------------------------------------- */
@@ -199,15 +195,17 @@ test_endpoint_url_normalisation(void **state)
 	assert_normal(shield_normalize_endpoint, "/%2E%2E/x", "/x");
 }
 
+/*
+ * The rule is apirules_endpoint_why's (test_apirules); edgemu names the
+ * field, and quotes an endpoint that does not start with '/'.
+ */
 static void
 test_endpoint_refused(void **state)
 {
 	char	*s;
 
 	(void)state;
-	assert_refused(shield_normalize_endpoint, "users", "endpoint:",
-	    "must start with '/'");
-	assert_refused(shield_normalize_endpoint, "", "endpoint:",
+	assert_refused(shield_normalize_endpoint, "users", "endpoint: 'users'",
 	    "must start with '/'");
 	s = repeat('a', 4096, "/");
 	assert_refused(shield_normalize_endpoint, s, "endpoint:",
@@ -215,21 +213,7 @@ test_endpoint_refused(void **state)
 	free(s);
 	assert_refused(shield_normalize_endpoint, "/a/{id", "endpoint:",
 	    "no matching '}'");
-	assert_refused(shield_normalize_endpoint, "/a/{id/b}", "endpoint:",
-	    "no matching '}'");
-	assert_refused(shield_normalize_endpoint, "/a/id}", "endpoint:",
-	    "no matching '{'");
-	assert_refused(shield_normalize_endpoint, "/a/{}", "endpoint:",
-	    "names no variable");
-	assert_refused(shield_normalize_endpoint, "/a b", "endpoint:",
-	    "spaces");
-	assert_refused(shield_normalize_endpoint, "/a?b=1", "endpoint:",
-	    "query");
-	assert_refused(shield_normalize_endpoint, "/a#top", "endpoint:",
-	    "fragment");
 	assert_refused(shield_normalize_endpoint, "/a%zz", "endpoint:",
-	    "percent-escape");
-	assert_refused(shield_normalize_endpoint, "/a%4", "endpoint:",
 	    "percent-escape");
 }
 
@@ -368,7 +352,7 @@ static const char valid_json[] =
 	"\"/pets/{petId}\":{\"parameters\":[],\"get\":{\"responses\":{}}}}}";
 
 static const char valid_yaml[] =
-	"openapi: 3.1.0\n"
+	"openapi: 3.0.1\n"
 	"info:\n"
 	"  title: Identity\n"
 	"  version: \"2\"\n"

@@ -259,6 +259,109 @@ test_long_keys(void **state)
 	simulate_free(sim);
 }
 
+/* A path of n bytes: "/", six digits of i, then fill. */
+static char *
+long_path(int i, size_t n, const char *fill)
+{
+	char	*p = malloc(n + 8);
+	size_t	 len, f = strlen(fill);
+
+	assert_non_null(p);
+	len = (size_t)snprintf(p, n + 8, "/%06d", i);
+	while (len + f <= n) {
+		memcpy(p + len, fill, f);
+		len += f;
+	}
+	p[len] = '\0';
+	return (p);
+}
+
+/* Requests of n clients on distinct paths of len bytes; the bytes held. */
+static size_t
+bytes_for_paths(int n, size_t len)
+{
+	struct simulate		*sim;
+	struct accesslog_record	 r;
+	size_t			 bytes;
+	char			*path;
+	int			 i;
+
+	sim = sim_rule("[\"cf.colo.id\",\"http.request.uri.path\"]", 60, 2,
+	    0);
+	for (i = 0; i < n; i++) {
+		rec_init(&r, "192.0.2.1", i);
+		r.uri = path = long_path(i, len, "a");
+		assert_int_equal(simulate_request(sim, &r), 0);
+		free(path);
+	}
+	bytes = simulate_bytes(sim);
+	simulate_free(sim);
+	return (bytes);
+}
+
+/*
+ * The counters grow with the clients, not with their keys' bytes: a
+ * client keyed on a 100 KB path takes little more than one on a short
+ * path. It is still told from the others by its whole key, and shown by
+ * its first bytes and "..." (a character never cut in two).
+ */
+static void
+test_keys_bounded(void **state)
+{
+	struct simulate_report	 rep;
+	struct simulate		*sim;
+	struct accesslog_record	 r;
+	size_t			 small, big;
+	char			*a, *b, *u, want[128];
+	int			 i;
+
+	(void)state;
+	small = bytes_for_paths(300, 20);
+	big = bytes_for_paths(300, 100000);
+	if (big > small + 300 * 200)
+		fail_msg("300 clients: %zu bytes on short paths, %zu on 100 KB "
+		    "ones", small, big);
+
+	sim = sim_rule("[\"cf.colo.id\",\"http.request.uri.path\"]", 60, 2,
+	    0);
+	/* Equal but for their last byte: two clients. */
+	a = long_path(1, 100000, "a");
+	b = strdup(a);
+	b[strlen(b) - 1] = 'b';
+	u = long_path(2, 100000, "\xc3\xa9");
+	for (i = 0; i < 4; i++) {
+		rec_init(&r, "192.0.2.1", i * NS);
+		r.uri = a;
+		assert_int_equal(simulate_request(sim, &r), 0);
+		if (i < 3) {
+			r.uri = b;
+			assert_int_equal(simulate_request(sim, &r), 0);
+		}
+		if (i < 1) {
+			r.uri = u;
+			assert_int_equal(simulate_request(sim, &r), 0);
+		}
+	}
+	simulate_report(sim, NULL, &rep);
+	assert_int_equal(rep.rules[0].clients, 3);
+	assert_int_equal(rep.rules[0].requests_mitigated, 2 + 1);
+	assert_int_equal(rep.rules[0].ntop, 3);
+	snprintf(want, sizeof want, "%.64s... (SJC)", a);
+	assert_string_equal(rep.rules[0].top[0].client, want);
+	assert_int_equal(rep.rules[0].top[0].requests, 4);
+	assert_int_equal(rep.rules[0].top[0].mitigated, 2);
+	assert_string_equal(rep.rules[0].top[1].client, want);
+	assert_int_equal(rep.rules[0].top[1].requests, 3);
+	/* "/000002" then é: the 64th byte would cut one in two. */
+	snprintf(want, sizeof want, "%.63s... (SJC)", u);
+	assert_string_equal(rep.rules[0].top[2].client, want);
+	simulate_report_free(&rep);
+	simulate_free(sim);
+	free(a);
+	free(b);
+	free(u);
+}
+
 static void
 test_rules_read(void **state)
 {
@@ -550,6 +653,59 @@ test_threads_same(void **state)
 }
 
 /*
+ * Regexes that reach PCRE2's match limits, over a log of several batches:
+ * a path of 30 a's the DFA matcher decides, one of 600 a's (and digits,
+ * so the memo does not remember it) that stays unknown, among ordinary
+ * ones. Each thread sends a regex to the DFA first once it has reached a
+ * limit, at a different point of the log: the report is still the same on
+ * two threads, on one, and request by request.
+ */
+static void
+test_threads_same_unknown(void **state)
+{
+	static const char *rules = "["
+	    "{\"id\":\"anchored\",\"expression\":\"http.request.uri.path "
+	    "matches \\\"^/(?:(a|aa)+b|a+)[0-9]*$\\\"\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":3,\"mitigation_timeout\":0}},"
+	    "{\"id\":\"loose\",\"expression\":\"http.request.uri.path "
+	    "matches \\\"(a|aa)+[bc]\\\"\",\"ratelimit\":{"
+	    "\"characteristics\":[\"cf.colo.id\",\"ip.src\"],\"period\":10,"
+	    "\"requests_per_period\":3,\"mitigation_timeout\":0}}]";
+	char		*path, *one, *two, *each, a[700];
+	FILE		*f;
+	unsigned	 i, n;
+
+	assert_true(asprintf(&path, "%s/re.json", (char *)*state) > 0);
+	assert_non_null(f = fopen(path, "w"));
+	for (i = 0; i < 4000; i++) {
+		n = i % 40 == 3 ? 600 : i % 3 == 0 ? 30 : i % 5;
+		memset(a, 'a', n);
+		a[n] = '\0';
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\","
+		    "\"EdgeColoCode\":\"SJC\","
+		    "\"ClientRequestHost\":\"www.example.com\","
+		    "\"ClientRequestURI\":\"/%s%s%u\","
+		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, a,
+		    i % 11 == 0 ? "b" : "", i, (T0 + i / 10) * NS);
+	}
+	assert_int_equal(fclose(f), 0);
+
+	one = run_threads(path, rules, 1);
+	two = run_threads(path, rules, 2);
+	each = run_requests(path, rules);
+	assert_string_equal(two, one);
+	assert_string_equal(one, each);
+	/* 100 lines of 600 a's, of which 9 have a b and match. */
+	if (strstr(one, "\"unknown\":\t91,") == NULL)
+		fail_msg("%.300s", strstr(one, "\"loose\""));
+	free(one);
+	free(two);
+	free(each);
+	free(path);
+}
+
+/*
  * Lines of up to near the longest a log may have, among short ones with
  * headers, so that a batch's text grows (its requests' strings moved) to
  * its largest: the report is that of the requests given one at a time.
@@ -580,7 +736,8 @@ test_long_lines(void **state)
 		memset(ua, i % 2 ? 'x' : 'y', n);
 		memcpy(ua, i % 3 ? "curl/8" : "Mozilla", i % 3 ? 6 : 7);
 		ua[n] = '\0';
-		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\",\"EdgeColoCode\":\"SJC\","
+		fprintf(f, "{\"ClientIP\":\"10.0.0.%u\","
+		    "\"EdgeColoCode\":\"SJC\","
 		    "\"ClientRequestUserAgent\":\"%s\","
 		    "\"RequestHeaders\":{\"x-key\":\"k%u\"},"
 		    "\"EdgeStartTimestamp\":%lld}\n", i % 7, ua, i % 5,
@@ -705,6 +862,30 @@ setup(void **state)
 	return (testdir_setup(state, "simulate"));
 }
 
+/*
+ * A list is not read: the report says the rule's requests are taken as
+ * in none of them, so what it counts is unknown, not zero.
+ */
+static void
+test_rules_lists_note(void **state)
+{
+	struct simulate	*sim;
+	char		**notes = NULL;
+
+	(void)state;
+	sim = sim_from("[{\"description\":\"office\",\"expression\":"
+	    "\"not ip.src in $office_ips\",\"ratelimit\":{\"characteristics\":"
+	    "[\"ip.src\"],\"period\":10,\"requests_per_period\":5}}]", &notes);
+	assert_int_equal(simulate_nrules(sim), 1);
+	assert_non_null(notes);
+	assert_string_equal(notes[0], "rule 1 (office): list $office_ips is not "
+	    "known here: requests are taken as not in it, so the rule's counts "
+	    "are unknown, not zero");
+	assert_null(notes[1]);
+	simulate_notes_free(notes);
+	simulate_free(sim);
+}
+
 int
 main(void)
 {
@@ -714,10 +895,14 @@ main(void)
 		cmocka_unit_test(test_characteristics),
 		cmocka_unit_test(test_top_clients),
 		cmocka_unit_test(test_long_keys),
+		cmocka_unit_test(test_keys_bounded),
 		cmocka_unit_test(test_rules_read),
+		cmocka_unit_test(test_rules_lists_note),
 		cmocka_unit_test(test_time_text),
 		cmocka_unit_test_setup_teardown(test_progress, setup,
 		    testdir_teardown),
+		cmocka_unit_test_setup_teardown(test_threads_same_unknown,
+		    setup, testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_threads_same, setup,
 		    testdir_teardown),
 		cmocka_unit_test_setup_teardown(test_long_lines, setup,

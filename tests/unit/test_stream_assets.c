@@ -25,12 +25,14 @@
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
 
+#include "apirules.h"
 #include "assets.h"
 #include "buf.h"
 #include "multipart.h"
 #include "routetest.h"
 #include "server.h"
 #include "store.h"
+#include "streamrules.h"
 #include "testpng.h"
 #include "util.h"
 #include "xmalloc.h"
@@ -473,7 +475,7 @@ test_watermark_validate(void **state)
 	struct multipart	*mp;
 	unsigned char		 png[128], jpeg[128];
 	char			*cause = NULL;
-	char			 name[3 * WATERMARK_NAME_MAX + 8];
+	char			 name[3 * STREAMRULES_WATERMARK_NAME_MAX + 8];
 	size_t			 n, jn, at, i;
 
 	(void)state;
@@ -525,7 +527,7 @@ test_watermark_validate(void **state)
 	}
 
 	/* A name of the most characters allowed, each two bytes long. */
-	for (i = 0; i < WATERMARK_NAME_MAX; i++)
+	for (i = 0; i < STREAMRULES_WATERMARK_NAME_MAX; i++)
 		memcpy(name + 2 * i, "\xc3\xa9", 2);
 	name[2 * i] = '\0';
 	mp = form_png(png, n, "name", name, NULL);
@@ -609,7 +611,7 @@ assert_live_refused(const char *json, const char *want)
 static void
 test_live_validate(void **state)
 {
-	char	*s, creator[4 * LIVE_CREATOR_MAX + 1];
+	char	*s, creator[4 * STREAMRULES_CREATOR_MAX + 1];
 	size_t	 i;
 
 	(void)state;
@@ -678,7 +680,7 @@ test_live_validate(void **state)
 	    "recording.timeoutSeconds: must be a whole number, not a boolean");
 
 	/* defaultCreator: 64 characters (of two bytes each here), not 65. */
-	for (i = 0; i < LIVE_CREATOR_MAX; i++)
+	for (i = 0; i < STREAMRULES_CREATOR_MAX; i++)
 		memcpy(creator + 2 * i, "\xc3\xa9", 2);
 	creator[2 * i] = '\0';
 	s = xprintf("{\"defaultCreator\":\"%s\"}", creator);
@@ -729,8 +731,8 @@ assert_secret(const char *s)
 	assert_int_equal(s[HEX32_LEN], 'k');
 	memcpy(half, s, HEX32_LEN);
 	half[HEX32_LEN] = '\0';
-	assert_true(util_is_hex32(half));
-	assert_true(util_is_hex32(s + HEX32_LEN + 1));
+	assert_true(apirules_hex32_ok(half));
+	assert_true(apirules_hex32_ok(s + HEX32_LEN + 1));
 }
 
 static void
@@ -757,10 +759,10 @@ test_live_build(void **state)
 	    "srt://live.cloudflare.com:778");
 	assert_string_equal(get_str(a, "srtPlayback.url"),
 	    "srt://live.cloudflare.com:778");
-	assert_true(util_is_hex32(get_str(a, "srt.streamId")));
+	assert_true(apirules_hex32_ok(get_str(a, "srt.streamId")));
 	assert_true(strncmp(get_str(a, "srtPlayback.streamId"), "play",
 	    4) == 0);
-	assert_true(util_is_hex32(get_str(a, "srtPlayback.streamId") + 4));
+	assert_true(apirules_hex32_ok(get_str(a, "srtPlayback.streamId") + 4));
 	/* Every secret has the service's shape, and no two are alike. */
 	for (i = 0; i < nitems(secrets); i++) {
 		assert_secret(get_str(a, secrets[i]));
@@ -1187,7 +1189,7 @@ test_live_handlers(void **state)
 	    "\"recording\":{\"mode\":\"automatic\"}}", &c);
 	assert_status(&c, 200, NULL);
 	uid = xstrdup(get_str(c.result, "uid"));
-	assert_true(util_is_hex32(uid));
+	assert_true(apirules_hex32_ok(uid));
 	item = live_path(ACCT_A, uid);
 	other = live_path(ACCT_B, uid);
 	call(f, HTTP_GET, item, NULL, &g);
@@ -1278,7 +1280,7 @@ test_watermark_handlers(void **state)
 	    NULL, form_png(png, n, "name", "Logo", "scale", "0.3", NULL), &c);
 	assert_status(&c, 200, NULL);
 	uid = xstrdup(get_str(c.result, "uid"));
-	assert_true(util_is_hex32(uid));
+	assert_true(apirules_hex32_ok(uid));
 	want = xprintf("{\"uid\":\"%s\",\"size\":%zu,\"height\":30,"
 	    "\"width\":40,\"created\":\"%s\",\"downloadedFrom\":null,"
 	    "\"name\":\"Logo\",\"opacity\":1,\"padding\":0.05,\"scale\":0.3,"
@@ -1377,7 +1379,7 @@ test_keys_limit(void **state)
 	/* The list: ids and dates only, in creation order. */
 	cJSON_ArrayForEach(k, c.result) {
 		assert_int_equal(cJSON_GetArraySize(k), 2);
-		assert_true(util_is_hex32(get_str(k, "id")));
+		assert_true(apirules_hex32_ok(get_str(k, "id")));
 		get_str(k, "created");
 		n++;
 	}

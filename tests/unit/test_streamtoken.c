@@ -15,8 +15,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "common.h"
 #include "delivery.h"
+#include "server.h"
 #include "streamtoken.h"
+#include "video.h"
 
 static void
 test_rules_allow(void **state)
@@ -121,6 +124,40 @@ test_log_path(void **state)
 	assert_string_equal(out, "/accounts/x/stream");
 }
 
+extern const struct area delivery_area;
+extern const struct area downloads_area;
+
+/*
+ * Every route whose {ref} may be a token logs through delivery_log_path,
+ * and so does a path under the media root that no route takes.
+ */
+static void
+test_log_hooks(void **state)
+{
+	const struct area *const	 areas[] = {
+		&delivery_area, &downloads_area
+	};
+	const struct route		*table[32];
+	size_t				 i, j, n = 0;
+
+	(void)state;
+	for (i = 0; i < nitems(areas); i++) {
+		for (j = 0; j < areas[i]->nroutes; j++) {
+			const struct route	*r = &areas[i]->routes[j];
+
+			if (strstr(r->pattern, "{ref}") != NULL &&
+			    r->log_path != delivery_log_path)
+				fail_msg("%s logs a token whole", r->pattern);
+			if ((r->flags & ROUTE_ROOT) && n < nitems(table))
+				table[n++] = r;
+		}
+	}
+	assert_true(n > 0 && n < nitems(table));
+	assert_ptr_equal(route_log_hook(NULL, table, n, VIDEO_MEDIA_ROOT
+	    "/eyJhbGciOiJSUzI1NiJ9.e30.sig/nothing"), delivery_log_path);
+	assert_null(route_log_hook(NULL, table, n, "/mediax/y"));
+}
+
 int
 main(void)
 {
@@ -128,6 +165,7 @@ main(void)
 		cmocka_unit_test(test_rules_allow),
 		cmocka_unit_test(test_rules_valid),
 		cmocka_unit_test(test_log_path),
+		cmocka_unit_test(test_log_hooks),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

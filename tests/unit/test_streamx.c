@@ -17,6 +17,7 @@
 
 #include "api.h"
 #include "captionlang.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "testdir.h"
 #include "xmalloc.h"
@@ -118,7 +119,7 @@ test_vtt(void **state)
 {
 	static const char	 bom[] = "\xef\xbb\xbfWEBVTT\n\n";
 	char			*dir, *path, *cause = NULL, *big;
-	size_t			 n = STREAMX_VTT_MAX + 1;
+	size_t			 n = STREAMRULES_CAPTION_FILE_MAX + 1;
 
 	(void)state;
 	assert_non_null(dir = testdir_new("streamx"));

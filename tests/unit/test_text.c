@@ -336,6 +336,27 @@ test_find_random(void **state)
 	}
 }
 
+/* A quoted value: 64 characters at most, never half of one. */
+static void
+test_quote_len(void **state)
+{
+	char	s[3 * 70 + 1];
+	size_t	i;
+
+	(void)state;
+	assert_int_equal(text_quote_len(""), 0);
+	assert_int_equal(text_quote_len("abc"), 3);
+	memset(s, 'a', 70);
+	s[70] = '\0';
+	assert_int_equal(text_quote_len(s), 64);
+	for (i = 0; i < 70; i++)
+		memcpy(s + 3 * i, "\xe2\x82\xac", 3);	/* EURO SIGN */
+	s[3 * 70] = '\0';
+	assert_int_equal(text_quote_len(s), 3 * 64);
+	s[3 * 10] = '\0';
+	assert_int_equal(text_quote_len(s), 3 * 10);
+}
+
 static void
 test_casecmp(void **state)
 {
@@ -379,6 +400,7 @@ main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_ellipsize),
 		cmocka_unit_test(test_cell),
+		cmocka_unit_test(test_quote_len),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "streamrules.h"
 #include "tusc.h"
 #include "testdir.h"
 #include "xmalloc.h"
@@ -114,17 +115,18 @@ test_chunk_rules(void **state)
 
 	(void)state;
 	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_DEFAULT, &cause), 0);
-	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_MIN, &cause), 0);
-	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_MAX, &cause), 0);
-	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_MIN - TUSC_CHUNK_ALIGN,
-	    &cause), -1);
+	assert_int_equal(tusc_chunk_check(STREAMRULES_CHUNK_MIN, &cause), 0);
+	assert_int_equal(tusc_chunk_check(STREAMRULES_CHUNK_MAX, &cause), 0);
+	assert_int_equal(tusc_chunk_check(STREAMRULES_CHUNK_MIN -
+	    STREAMRULES_CHUNK_ALIGN, &cause), -1);
 	assert_non_null(strstr(cause, "5 MiB"));
 	free(cause);
-	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_MAX + TUSC_CHUNK_ALIGN,
-	    &cause), -1);
+	assert_int_equal(tusc_chunk_check(STREAMRULES_CHUNK_MAX +
+	    STREAMRULES_CHUNK_ALIGN, &cause), -1);
 	assert_non_null(strstr(cause, "200 MiB"));
 	free(cause);
-	assert_int_equal(tusc_chunk_check(TUSC_CHUNK_MIN + 1000, &cause), -1);
+	assert_int_equal(tusc_chunk_check(STREAMRULES_CHUNK_MIN + 1000,
+	    &cause), -1);
 	assert_non_null(strstr(cause, "256 KiB"));
 	free(cause);
 	assert_int_equal(tusc_chunk_check(0, &cause), -1);

@@ -687,16 +687,13 @@ test_webhook_audio(void **state)
 	    "/stream\"}", VALIDATE_UPDATE);
 	clean(&kind_webhook, "{\"notificationUrl\":\"http://127.0.0.1:8080/"
 	    "h?x=1\"}", VALIDATE_UPDATE);
+	/* The URL rule is apirules_url_why's (test_apirules). */
 	refused(&kind_webhook, "{\"notificationUrl\":\"ftp://x.example\"}",
-	    VALIDATE_UPDATE, "notificationUrl", "scheme must be http or https");
-	refused(&kind_webhook, "{\"notificationUrl\":\"hooks.example.com/h\"}",
-	    VALIDATE_UPDATE, "notificationUrl", "absolute URL");
-	refused(&kind_webhook, "{\"notificationUrl\":\"https:///h\"}",
-	    VALIDATE_UPDATE, "notificationUrl", "must name a host");
-	refused(&kind_webhook, "{\"notificationUrl\":\"https://a b.example\"}",
-	    VALIDATE_UPDATE, "notificationUrl", "without spaces");
+	    VALIDATE_UPDATE, "notificationUrl", "'ftp://x.example' the scheme "
+	    "must be http or https");
+	/* A port no server has, refused here as edgemu refuses it. */
 	refused(&kind_webhook, "{\"notificationUrl\":\"https://x.example:"
-	    "80a/\"}", VALIDATE_UPDATE, "notificationUrl", "port");
+	    "99999/\"}", VALIDATE_UPDATE, "notificationUrl", "port over 65535");
 
 	clean(&kind_audio_tracks, "{\"label\":\"director commentary\","
 	    "\"url\":\"https://media.example.com/a.m4a\"}", VALIDATE_CREATE);
@@ -785,16 +782,12 @@ test_operations(void **state)
 	"\"endpoint\":\"" e "\"}"
 	refused(&kind_operations, OP("FETCH", "a.example", "/"),
 	    VALIDATE_CREATE, "method", "'FETCH' is not one of GET, POST");
+	/* The host and endpoint rules are apirules' (test_apirules). */
 	refused(&kind_operations, OP("GET", "api.example.com:8443", "/"),
-	    VALIDATE_CREATE, "host", "without a port");
-	refused(&kind_operations, OP("GET", "api example", "/"),
-	    VALIDATE_CREATE, "host", "has a space: spaces are not allowed");
-	refused(&kind_operations, OP("GET", "api/example", "/"),
-	    VALIDATE_CREATE, "host", "has '/'");
+	    VALIDATE_CREATE, "host", "'api.example.com:8443' has a ':'; give "
+	    "the host without a port");
 	clean(&kind_operations, OP("GET", "[2001:db8::1]", "/"),
 	    VALIDATE_CREATE);
-	refused(&kind_operations, OP("GET", "[2001:zz8::1]", "/"),
-	    VALIDATE_CREATE, "host", "[IPv6]");
 	refused(&kind_operations, OP("GET", "", "/"), VALIDATE_CREATE, "host",
 	    "must not be empty");
 	host = repeat('h', 255);
@@ -811,15 +804,9 @@ test_operations(void **state)
 	free(json);
 	free(host);
 	refused(&kind_operations, OP("GET", "a.example", "v1/users"),
-	    VALIDATE_CREATE, "endpoint", "must start with '/'");
-	refused(&kind_operations, OP("GET", "a.example", "/v1?x=1"),
-	    VALIDATE_CREATE, "endpoint", "without a query");
+	    VALIDATE_CREATE, "endpoint", "'v1/users' must start with '/'");
 	refused(&kind_operations, OP("GET", "a.example", "/v1/{id"),
 	    VALIDATE_CREATE, "endpoint", "no matching '}'");
-	refused(&kind_operations, OP("GET", "a.example", "/v1/{}"),
-	    VALIDATE_CREATE, "endpoint", "names no variable");
-	refused(&kind_operations, OP("GET", "a.example", "/v1/%zz"),
-	    VALIDATE_CREATE, "endpoint", "percent-escape");
 	refused(&kind_operations, "{\"host\":\"a.example\"}", VALIDATE_CREATE,
 	    "endpoint", "required");
 

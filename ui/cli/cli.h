@@ -97,6 +97,8 @@ struct cli_table {
 	int				 widths[32];
 	size_t				 ncols;
 	struct kind_column		 id_col;
+	int				 fitted;	/* widths set */
+	int				 cut;	/* cells cut to them */
 };
 
 /* table.c */
@@ -114,6 +116,17 @@ void	 cli_teardown(struct cli *);
 /* cause.c */
 char	*cli_cause(const struct http_response *, const char *, enum status);
 
+/*
+ * classic.c: a server without the current Schema Validation API. Whether
+ * an answer says so; the hint a failure's message then ends with (NULL
+ * for any other); get validation-schemas as user-schemas (*kind); set and
+ * clear's map by the classic bulk PATCH.
+ */
+int	 cli_classic_no_route(const struct http_response *);
+const char *cli_classic_hint(const struct http_response *);
+int	 cli_classic_list_kind(struct cli *, const struct kind **);
+int	 cli_classic_set(struct cli *, const cJSON *, struct http_response *);
+
 /* request.c */
 int	 cli_get_absent(struct cli *, const char *, struct http_response *,
 	     int *);
@@ -130,17 +143,46 @@ void	 cli_journal(struct cli *, const char *, const char *, long,
 
 /* output.c */
 void	 cli_table_init(struct cli_table *, const struct kind *);
-void	 cli_table_header(const struct cli_table *);
+void	 cli_table_header(struct cli_table *);
 void	 cli_table_row(const struct cli_table *, const cJSON *);
 void	 cli_print_json(const cJSON *);
 void	 cli_print_json_item(const cJSON *);
 void	 cli_print_yaml(const cJSON *);
 void	 cli_print_record(struct cli *, const struct kind *, const cJSON *);
 
+/*
+ * fit.c: the width tables fit (COLUMNS, else the terminal's; 0: none
+ * known, nothing is cut), and the columns' widths for it from the first
+ * records to print (cli_table_header fits them to none when not done).
+ */
+int	 cli_term_width(void);
+void	 cli_table_fit(struct cli_table *, const cJSON *const *, size_t);
+void	 cli_table_fit_list(struct cli_table *, const cJSON *);
+/* The same from each column's widest cell (-1: none measured), for a
+ * width (0: none). */
+void	 cli_table_fit_widths(struct cli_table *, const int *, int);
+
+/*
+ * join.c: a table of records that only name another's id (an operation's
+ * validation action) shows that record's fields too: the kind to print
+ * them with, and the records filled by reading each named one. Tables
+ * only: k itself and nothing read for -o json or yaml.
+ */
+const struct kind *cli_join_kind(const struct cli *, const struct kind *);
+void	 cli_join(struct cli *, const struct kind *, cJSON *const *, size_t);
+
 /* body.c */
 char	*cli_read_text(const char *, size_t *, char **);
 cJSON	*cli_read_body(const char *, char **);
 int	 cli_validate(const struct kind *, const cJSON *, enum validate_mode);
+
+/*
+ * delete.c, also for rules.c: a record deleted said (with -o json|yaml on
+ * stderr, the record kept in list), and the list printed at the end.
+ */
+void	 cli_deleted(struct cli *, const struct kind *, const char *,
+	     const cJSON *, cJSON *);
+void	 cli_deleted_print(struct cli *, const cJSON *);
 
 /* update.c, also for edit and delete */
 char	*cli_item_path(struct cli *, const struct kind *, const char *,

@@ -19,6 +19,7 @@
 #include "configfile.h"
 #include "expr.h"
 #include "kind.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "xmalloc.h"
 
@@ -36,7 +37,8 @@ const struct cli_complete_group cli_complete_groups[] = {
 	{ CLI_OPT_FIELD,	"opacity padding scale position validation "
 				"enable action" },
 	{ CLI_OPT_YES,		"yes" },
-	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size from-url" },
+	{ CLI_OPT_UPLOAD,	"creator require-signed-urls chunk-size from-url "
+	    "again" },
 	{ CLI_OPT_WAIT,		"wait" },
 	{ CLI_OPT_MIGRATE,	"apply disable-legacy" },
 	{ CLI_OPT_PLAN,		"plan counting" },
@@ -188,9 +190,9 @@ cli_complete_value_lists(FILE *fp, const struct option *opts)
 			    cli_complete_formats[i]);
 	fprintf(fp, "\t--format) echo '%s' ;;\n", buf_str(&b));
 	buf_reset(&b);
-	for (i = 0; streamx_download_types[i] != NULL; i++)
+	for (i = 0; streamrules_download_types[i] != NULL; i++)
 		buf_addf(&b, "%s%s", i != 0 ? " " : "",
-		    streamx_download_types[i]);
+		    streamrules_download_types[i]);
 	fprintf(fp, "\t--type) echo '%s' ;;\n", buf_str(&b));
 	for (; opts != NULL && opts->name != NULL; opts++) {
 		if (!cli_complete_is_file(opts->name))

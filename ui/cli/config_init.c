@@ -1,23 +1,33 @@
 /*
  * config init: a first config file from a few questions (base URL,
- * account, zone, where the token comes from), asked on standard error and
- * answered on standard input. The token itself is never asked for: the
- * file names where it is. Written mode 0600, atomically, and never over an
- * existing file.
+ * account, zone, plan, where the token comes from), asked on standard
+ * error and answered on standard input. The config names where the token
+ * is, never the token: a token file chosen that is not there yet is made
+ * (mode 0600) with the token asked for, not echoed. Written mode 0600,
+ * atomically, and never over an existing file; then the token is checked
+ * with the API (GET /user/tokens/verify) and what it said is printed.
  */
 #include "config.h"
 
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <termios.h>
+
 #include "buf.h"
+#include "compat.h"
 #include "config_options.h"
 #include "configfile.h"
+#include "edge_session.h"
+#include "http.h"
+#include "log.h"
 #include "xmalloc.h"
 
 #include "cli.h"
@@ -35,6 +45,7 @@ struct config_init {
 	char	*base_url;
 	char	*account;	/* NULL: not set */
 	char	*zone;
+	char	*plan;		/* NULL: not set */
 	int	 source;	/* enum config_init_source */
 	char	*where;		/* the token_file or the token_command */
 };
@@ -142,6 +153,8 @@ config_init_questions(struct config_init *ci)
 	    "account", NULL, &ci->account) != 0 ||
 	    config_init_ask("Zone id (32 hex digits; empty: none): ",
 	    "zone", NULL, &ci->zone) != 0 ||
+	    config_init_ask("The zone's plan (free, pro, business or "
+	    "enterprise; empty: not set): ", "plan", NULL, &ci->plan) != 0 ||
 	    config_init_source(&ci->source) != 0)
 		return (-1);
 	if (ci->source == CONFIG_INIT_FILE)
@@ -206,9 +219,15 @@ config_init_text(struct buf *b, const char *profile,
 		break;
 	}
 	buf_adds(b, "    # readonly: true     # send nothing that changes "
-	    "anything\n"
-	    "    # plan: pro          # free, pro, business or enterprise\n"
-	    "\npreferences:\n"
+	    "anything\n");
+	if (ci->plan != NULL)
+		buf_addf(b, "    # The zone's plan (free, pro, business or "
+		    "enterprise): rules are\n    # checked against its "
+		    "limits.\n    plan: %s\n", ci->plan);
+	else
+		buf_adds(b, "    # plan: pro          # free, pro, business or "
+		    "enterprise\n");
+	buf_adds(b, "\npreferences:\n"
 	    "  # theme: light         # a theme's name: see edgetui(1), "
 	    "Themes\n"
 	    "  # output: table        # table, json or yaml\n");
@@ -282,12 +301,164 @@ config_init_write(const char *path, const struct buf *text)
 	return (rv);
 }
 
+/* ---- the token ----------------------------------------------------------- */
+
+/* The terminal as it was, for a signal that comes while echo is off. */
+static struct termios	config_init_tty;
+
+static void
+config_init_signal(int sig)
+{
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &config_init_tty);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* One line of standard input, not echoed on a terminal; NULL at the end. */
+static char *
+config_init_secret(const char *prompt)
+{
+	static const int	 sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction	 sa, old[nitems(sigs)];
+	struct termios		 quiet;
+	char			*line;
+	size_t			 i;
+	int			 tty = isatty(STDIN_FILENO) &&
+				     tcgetattr(STDIN_FILENO,
+				     &config_init_tty) == 0;
+
+	if (tty) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = config_init_signal;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < nitems(sigs); i++)
+			sigaction(sigs[i], &sa, &old[i]);
+		quiet = config_init_tty;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+	}
+	line = config_init_read(prompt);
+	if (tty) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &config_init_tty);
+		for (i = 0; i < nitems(sigs); i++)
+			sigaction(sigs[i], &old[i], NULL);
+		fputc('\n', stderr);
+	}
+	return (line);
+}
+
+/*
+ * A token file named that is not there yet: made, mode 0600, with the
+ * token asked for (an empty answer leaves it to the user). 0, or -1 after
+ * the message.
+ */
+static int
+config_init_token_file(const char *path)
+{
+	struct stat	 sb;
+	char		*token;
+	int		 fd, rv = -1;
+
+	if (path == NULL || lstat(path, &sb) == 0 || errno != ENOENT)
+		return (0);
+	token = config_init_secret("The token, for the new file (not shown; "
+	    "empty: I will write it there myself): ");
+	if (token == NULL || *token == '\0') {
+		printf("put the token on the first line of %s (mode 600)\n",
+		    path);
+		free(token);
+		return (0);
+	}
+	if (config_init_mkdir(path) != 0 || (fd = open(path,
+	    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) == -1)
+		cli_error(-1, "config init: %s: %s", path, strerror(errno));
+	else {
+		if (write(fd, token, strlen(token)) == (ssize_t)strlen(token) &&
+		    write(fd, "\n", 1) == 1 && fsync(fd) == 0)
+			rv = 0;
+		else
+			cli_error(-1, "config init: %s: %s", path,
+			    strerror(errno));
+		if (close(fd) != 0 && rv == 0) {
+			cli_error(-1, "config init: %s: %s", path,
+			    strerror(errno));
+			rv = -1;
+		}
+		if (rv != 0)
+			unlink(path);
+		else
+			printf("wrote the token to %s (mode 600)\n", path);
+	}
+	explicit_bzero(token, strlen(token));
+	free(token);
+	return (rv);
+}
+
+/* What the API said of the token, or why it was not asked. */
+static int
+config_init_verify(const struct config *cfg, const char *profile)
+{
+	struct edge_overrides	 over;
+	struct edge_session	 s;
+	struct http_options	 ho;
+	struct http_client	*http = NULL;
+	struct http_request	 req;
+	struct http_response	 resp;
+	const cJSON		*st, *id;
+	enum status		 rc;
+	char			*cause = NULL;
+	int			 rv = 0;
+
+	memset(&over, 0, sizeof over);
+	memset(&s, 0, sizeof s);
+	memset(&resp, 0, sizeof resp);
+	over.profile = profile;
+	over.no_token = 1;
+	if (edge_session_resolve(cfg, &over, &s, &cause) != 0 ||
+	    edge_session_token(cfg, &over, &s, &cause) != 0) {
+		printf("the token was not checked: %s\n", cause);
+		goto out;
+	}
+	edge_session_http_options(&s, &ho);
+	if ((http = http_client_new(&ho, &cause)) == NULL) {
+		printf("the token was not checked: %s\n", cause);
+		goto out;
+	}
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = "/user/tokens/verify";
+	if ((rc = http_perform(http, &req, &resp, &cause)) != STATUS_OK) {
+		rv = cli_error(http_exit_status(rc, resp.http_status), "the "
+		    "token did not pass %s/user/tokens/verify: %s", s.base_url,
+		    cause);
+		goto out;
+	}
+	st = cJSON_GetObjectItemCaseSensitive(resp.api.result, "status");
+	id = cJSON_GetObjectItemCaseSensitive(resp.api.result, "id");
+	if (cJSON_IsString(st) && strcmp(st->valuestring, "active") == 0)
+		printf("the token is active (id %s) at %s\n",
+		    cJSON_IsString(id) ? id->valuestring : "-", s.base_url);
+	else
+		rv = cli_error(HTTP_EXIT_REFUSED, "the token is %s (id %s) at "
+		    "%s: the API will refuse it", cJSON_IsString(st) ?
+		    st->valuestring : "of no known status", cJSON_IsString(id) ?
+		    id->valuestring : "-", s.base_url);
+out:
+	http_response_free(&resp);
+	if (http != NULL)
+		http_client_free(http);
+	edge_session_free(&s);
+	free(cause);
+	return (rv);
+}
+
 int
 cli_cmd_config_init(struct cli *c, const struct kind *unused_k, int argc,
     char **argv)
 {
 	struct config_init	 ci;
-	struct config		*check;
+	const struct config_profile *prof;
+	struct config		*check = NULL;
 	struct buf		 text = BUF_INITIALIZER;
 	const char		*profile = c->o->profile;
 	char			*path;
@@ -318,10 +489,8 @@ cli_cmd_config_init(struct cli *c, const struct kind *unused_k, int argc,
 	check = config_parse_text(path, buf_str(&text), text.len, 0600, NULL);
 	if (check->nproblems != 0) {
 		cli_error(rv, "config init: %s", check->problems[0].message);
-		config_free(check);
 		goto out;
 	}
-	config_free(check);
 	if (config_init_write(path, &text) != 0) {
 		if (errno == EEXIST)
 			cli_error(rv, "config init: %s exists; nothing written "
@@ -332,14 +501,23 @@ cli_cmd_config_init(struct cli *c, const struct kind *unused_k, int argc,
 		goto out;
 	}
 	printf("wrote %s (mode 600), profile %s\n", path, profile);
-	if (ci.source == CONFIG_INIT_ENV)
+	fflush(stdout);
+	if (ci.source == CONFIG_INIT_FILE && (prof = config_profile(check,
+	    profile)) != NULL && config_init_token_file(prof->token_file) != 0)
+		rv = HTTP_EXIT_USAGE;
+	else
+		rv = config_init_verify(check, profile);
+	if (ci.source == CONFIG_INIT_ENV && getenv("CLOUDFLARE_API_TOKEN") ==
+	    NULL)
 		printf("set CLOUDFLARE_API_TOKEN before running edgetui\n");
-	rv = 0;
 out:
+	if (check != NULL)
+		config_free(check);
 	buf_free(&text);
 	free(ci.base_url);
 	free(ci.account);
 	free(ci.zone);
+	free(ci.plan);
 	free(ci.where);
 	free(path);
 	return (rv);

@@ -21,6 +21,46 @@
 
 #include "cli.h"
 
+/*
+ * A table of one download type: the kind's columns read the default MP4,
+ * so a row is made of <type>'s object under these.
+ */
+static const struct kind_column cli_dl_columns[] = {
+	{ .header = "TYPE", .path = "type", .width = 7,
+	  .flags = KIND_COL_DEFAULT },
+	{ .header = "STATUS", .path = "status", .width = 10,
+	  .flags = KIND_COL_DEFAULT },
+	{ .header = "PCT", .path = "percentComplete", .width = 4,
+	  .format = KIND_FMT_PCT, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	{ .header = "URL", .path = "url", .width = 0,
+	  .flags = KIND_COL_DEFAULT },
+	{ .header = NULL }
+};
+
+static const struct kind cli_dl_kind = {
+	.name = "downloads",
+	.label = "url",
+	.columns = cli_dl_columns,
+};
+
+/* The answer's row for type as a table; the whole answer otherwise. */
+static void
+cli_dl_print(struct cli *c, const cJSON *result, const char *type)
+{
+	const cJSON	*d = cJSON_GetObjectItemCaseSensitive(result, type);
+	cJSON		*row;
+
+	if (c->out != CLI_OUT_TABLE) {
+		cli_print_record(c, kind_find("downloads"), result);
+		return;
+	}
+	row = cJSON_IsObject(d) ? cJSON_Duplicate(d, 1) : cJSON_CreateObject();
+	cJSON_DeleteItemFromObjectCaseSensitive(row, "type");
+	cJSON_AddStringToObject(row, "type", type);
+	cli_print_record(c, &cli_dl_kind, row);
+	cJSON_Delete(row);
+}
+
 /* The download's <type>.status and <type>.url, or NULL. */
 static const char *
 cli_dl_field(const cJSON *result, const char *type, const char *name)
@@ -184,7 +224,7 @@ cli_cmd_download(struct cli *c, const struct kind *unused_k, int argc,
 		    resp.api.result);
 		st = cli_dl_field(resp.api.result, type, "status");
 		if (!(c->o->seen & CLI_OPT_WAIT))
-			cli_print_record(c, dk, resp.api.result);
+			cli_dl_print(c, resp.api.result, type);
 		else if (st != NULL && strcmp(st, "ready") == 0)
 			cli_dl_url(c, resp.api.result, type);
 		else {

@@ -29,6 +29,39 @@ cli_expr_error(const char *text, const struct expr_error *err)
 	free(msg);
 }
 
+/* Each warning of a valid expression on stderr, rendered as an error is. */
+static void
+cli_expr_warnings(const char *text, const struct expr *e)
+{
+	struct expr_warning	 w[16];
+	struct expr_error	 err;
+	size_t			 n, i;
+
+	n = expr_warnings(e, w, nitems(w));
+	for (i = 0; i < n && i < nitems(w); i++) {
+		memset(&err, 0, sizeof err);
+		err.column = w[i].column;
+		err.length = w[i].length;
+		snprintf(err.message, sizeof err.message, "warning: %s",
+		    w[i].message);
+		cli_expr_error(text, &err);
+	}
+}
+
+/* That the lists an expression names are not known here, on stderr. */
+static void
+cli_expr_lists_note(const struct expr *e)
+{
+	const char	*names[8];
+	size_t		 n, i;
+
+	n = expr_lists(e, names, nitems(names));
+	for (i = 0; i < n && i < nitems(names); i++)
+		cli_error(-1, "note: list $%s is not known here (lists are "
+		    "kept in the account and not read): what depends on it "
+		    "is unknown, not false", names[i]);
+}
+
 int
 cli_expr_plan(struct cli *c, enum expr_plan *plan)
 {
@@ -52,9 +85,10 @@ int
 cli_cmd_expr_check(struct cli *c, const struct kind *unused_k, int argc,
     char **argv)
 {
-	struct expr_options	opts;
-	struct expr_error	err;
-	int			rv;
+	struct expr_options	 opts;
+	struct expr_error	 err;
+	struct expr		*e;
+	int			 rv;
 
 	(void)unused_k;
 	(void)argc;
@@ -62,10 +96,13 @@ cli_cmd_expr_check(struct cli *c, const struct kind *unused_k, int argc,
 	if ((rv = cli_expr_plan(c, &opts.plan)) != 0)
 		return (rv);
 	opts.counting = c->o->counting;
-	if (expr_check(argv[1], &opts, &err) != 0) {
+	if ((e = expr_parse(argv[1], &opts, &err)) == NULL) {
 		cli_expr_error(argv[1], &err);
 		return (HTTP_EXIT_USAGE);
 	}
+	/* Valid: what it most likely gets wrong is said, and it passes. */
+	cli_expr_warnings(argv[1], e);
+	expr_free(e);
 	return (0);
 }
 
@@ -76,6 +113,7 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 	struct expr_options	 opts;
 	struct expr_error	 err;
 	struct expr		*e;
+	enum expr_fmt_form	 form;
 	char			*text;
 
 	(void)c;
@@ -88,9 +126,12 @@ cli_cmd_expr_fmt(struct cli *c, const struct kind *unused_k, int argc,
 		cli_expr_error(argv[1], &err);
 		return (HTTP_EXIT_USAGE);
 	}
-	text = expr_format(e);
+	text = expr_format_fit(e, &form);
 	printf("%s\n", text);
 	fflush(stdout);
+	if (form != EXPR_FMT_CANONICAL)
+		fprintf(stderr, "edgetui: note: %s\n",
+		    expr_fmt_form_note(form));
 	free(text);
 	expr_free(e);
 	return (0);
@@ -139,26 +180,12 @@ cli_expr_request(struct cli *c, int *rv)
 	return (rq);
 }
 
-static const char *
-cli_expr_value_name(enum expr_value v)
-{
-	switch (v) {
-	case EXPR_TRUE:
-		return ("true");
-	case EXPR_MISSING:
-		return ("missing");
-	case EXPR_FALSE:
-		break;
-	}
-	return ("false");
-}
-
 /* One node of --explain: its value, its text indented by depth. */
 static void
 cli_expr_step(const struct expr_step *s, void *arg)
 {
 	(void)arg;
-	printf("%*s%-7s %s", 2 * s->depth, "", cli_expr_value_name(s->value),
+	printf("%*s%-7s %s", 2 * s->depth, "", ruletest_value_name(s->value),
 	    s->text != NULL ? s->text : "");
 	if (s->seen != NULL)
 		printf("    (left: %s)", s->seen);
@@ -173,7 +200,8 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 	struct expr_error	 err;
 	struct expr_request	*rq;
 	struct expr		*e;
-	int			 rv, v;
+	enum expr_value		 v;
+	int			 rv;
 
 	(void)unused_k;
 	(void)argc;
@@ -195,13 +223,17 @@ cli_cmd_expr_eval(struct cli *c, const struct kind *unused_k, int argc,
 		expr_free(e);
 		return (rv);
 	}
+	cli_expr_warnings(argv[1], e);
 	if (c->o->explain)
-		v = expr_explain(e, rq, cli_expr_step, NULL);
+		v = expr_explain_lists(e, rq, cli_expr_step, NULL);
 	else {
-		v = expr_eval(e, rq);
-		printf("%s\n", v == 1 ? "true" : "false");
+		v = expr_eval_lists(e, rq);
+		printf("%s\n", ruletest_value_name(v));
 	}
 	fflush(stdout);
+	cli_expr_lists_note(e);
+	if (v == EXPR_UNKNOWN && expr_lists(e, NULL, 0) == 0)
+		cli_error(-1, "note: %s", RULETEST_UNKNOWN_WHY);
 	expr_request_free(rq);
 	expr_free(e);
 	return (0);

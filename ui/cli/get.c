@@ -132,7 +132,7 @@ cli_list(struct cli *c, const struct kind *k)
 	po.flags |= flags;
 	p = pager_new(k->paging, per_page, &po);
 
-	cli_table_init(&t, k);
+	cli_table_init(&t, cli_join_kind(c, k));
 	for (;;) {
 		buf_truncate(&q, base);
 		if (!pager_next_query(p, &q))
@@ -150,8 +150,11 @@ cli_list(struct cli *c, const struct kind *k)
 			http_response_free(&resp);
 			break;
 		}
-		if (c->out == CLI_OUT_TABLE && !header++)
+		cli_join(c, k, items, n);
+		if (c->out == CLI_OUT_TABLE && !header++) {
+			cli_table_fit(&t, (const cJSON *const *)items, n);
 			cli_table_header(&t);
+		}
 		cli_list_print(c, &t, items, n, &count);
 		http_response_free(&resp);
 	}
@@ -188,6 +191,8 @@ cli_cmd_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	if (id == NULL && k->shape != KIND_SHAPE_OBJECT) {
 		if ((k->verbs & KIND_VERB_LIST) == 0)
 			return (cli_usage_error("%s cannot be listed", k->name));
+		if ((rv = cli_classic_list_kind(c, &k)) != 0)
+			return (rv);
 		return (cli_list(c, k));
 	}
 	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
@@ -202,8 +207,10 @@ cli_cmd_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	}
 	if ((rv = cli_connect(c)) != 0)
 		goto out;
-	if ((rv = cli_get(c, path, &resp)) == 0)
-		cli_print_record(c, k, resp.api.result);
+	if ((rv = cli_get(c, path, &resp)) == 0) {
+		cli_join(c, k, &resp.api.result, resp.api.result != NULL);
+		cli_print_record(c, cli_join_kind(c, k), resp.api.result);
+	}
 	http_response_free(&resp);
 out:
 	free(path);

@@ -1,6 +1,7 @@
 /*
  * migrate rate-limits: legacy rate limits printed as rate limiting rules
- * (YAML on stdout, the warnings as comments in it), then with --apply
+ * (YAML on stdout, the warnings as comments in it; -o json: each with its
+ * warnings as JSON), then with --apply
  * added to the zone's entry point and with --disable-legacy the legacy
  * rules disabled; the report of where each rule is goes to stderr.
  */
@@ -169,6 +170,37 @@ cli_migrate_apply(struct cli *c, struct migrate_apply *a)
 	return (rv);
 }
 
+/*
+ * -o json: each legacy rule with its translation (null when there is
+ * none), why not, and the warnings the YAML gives as comments.
+ */
+static void
+cli_migrate_json(const struct migrate_item *items, size_t n)
+{
+	cJSON	*list = cJSON_CreateArray(), *o, *w;
+	size_t	 i, j;
+
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		if (items[i].legacy_id != NULL)
+			cJSON_AddStringToObject(o, "legacy_id",
+			    items[i].legacy_id);
+		else
+			cJSON_AddNullToObject(o, "legacy_id");
+		cJSON_AddItemToObject(o, "rule", items[i].rule != NULL ?
+		    cJSON_Duplicate(items[i].rule, 1) : cJSON_CreateNull());
+		if (items[i].error != NULL)
+			cJSON_AddStringToObject(o, "error", items[i].error);
+		w = cJSON_AddArrayToObject(o, "warnings");
+		for (j = 0; j < items[i].nwarnings; j++)
+			cJSON_AddItemToArray(w,
+			    cJSON_CreateString(items[i].warnings[j]));
+		cJSON_AddItemToArray(list, o);
+	}
+	cli_print_json(list);
+	cJSON_Delete(list);
+}
+
 int
 cli_cmd_migrate(struct cli *c, const struct kind *k, int argc, char **argv)
 {
@@ -187,6 +219,11 @@ cli_cmd_migrate(struct cli *c, const struct kind *k, int argc, char **argv)
 		return (cli_usage_error("migrate: --disable-legacy needs "
 		    "--apply (a legacy rule is disabled once its translation "
 		    "is in the entry point)"));
+	/* Refused before anything is read, as delete is. */
+	if (c->o->apply && c->session.readonly)
+		return (cli_error(HTTP_EXIT_USAGE, "read-only: migrate --apply "
+		    "refused, nothing read or sent (--readonly or a read-only "
+		    "profile); without --apply it only prints the rules"));
 	if ((rv = cli_migrate_plan(c, &plan)) != 0)
 		return (rv);
 	if (c->o->apply && c->session.scope.zone == NULL)
@@ -200,10 +237,14 @@ cli_cmd_migrate(struct cli *c, const struct kind *k, int argc, char **argv)
 	if (rv != 0)
 		goto out;
 	items = migrate_rules(list, plan, &n);
-	text = migrate_preview(items, n, plan);
-	fputs(text, stdout);
+	if (c->out == CLI_OUT_JSON)
+		cli_migrate_json(items, n);
+	else {
+		text = migrate_preview(items, n, plan);
+		fputs(text, stdout);
+		free(text);
+	}
 	fflush(stdout);
-	free(text);
 	if (!c->o->apply)
 		goto out;
 

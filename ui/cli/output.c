@@ -48,6 +48,7 @@ cli_table_init(struct cli_table *t, const struct kind *k)
 		col = kind_column_find(k, k->id_field);
 		if (col != NULL && col->width > 0)
 			t->widths[t->ncols - 1] = col->width;
+		t->id_col.width = t->widths[t->ncols - 1];
 	}
 	for (col = k->columns; col != NULL && col->header != NULL; col++) {
 		if ((col->flags & KIND_COL_DEFAULT) == 0 ||
@@ -74,7 +75,7 @@ cli_table_cell(const struct cli_table *t, size_t i, const char *text)
 
 	snprintf(cell, sizeof cell, "%s", text);
 	/* Cut, a cell says so, as rules simulate's table does. */
-	if ((!last || col->width > 0) && text_width(cell) > w) {
+	if (t->cut && text_width(cell) > w) {
 		cut = text_ellipsize(cell, w, "...");
 		snprintf(cell, sizeof cell, "%s", cut);
 		free(cut);
@@ -90,10 +91,12 @@ cli_table_cell(const struct cli_table *t, size_t i, const char *text)
 }
 
 void
-cli_table_header(const struct cli_table *t)
+cli_table_header(struct cli_table *t)
 {
 	size_t	i;
 
+	if (!t->fitted)
+		cli_table_fit(t, NULL, 0);
 	for (i = 0; i < t->ncols; i++)
 		cli_table_cell(t, i, t->cols[i]->header);
 	fputc('\n', stdout);
@@ -156,7 +159,8 @@ cli_record_of(const struct kind *k, const cJSON *result)
 void
 cli_print_record(struct cli *c, const struct kind *k, const cJSON *result)
 {
-	struct cli_table	t;
+	struct cli_table	 t;
+	const cJSON		*rec;
 
 	switch (c->out) {
 	case CLI_OUT_JSON:
@@ -167,8 +171,10 @@ cli_print_record(struct cli *c, const struct kind *k, const cJSON *result)
 		break;
 	case CLI_OUT_TABLE:
 		cli_table_init(&t, k);
+		rec = cli_record_of(k, result);
+		cli_table_fit(&t, &rec, 1);
 		cli_table_header(&t);
-		cli_table_row(&t, cli_record_of(k, result));
+		cli_table_row(&t, rec);
 		break;
 	}
 	fflush(stdout);

@@ -22,6 +22,7 @@
 #include "kind.h"
 #include "log.h"
 #include "merge.h"
+#include "rlrule.h"
 #include "rulesets.h"
 #include "ruletest.h"
 #include "text.h"
@@ -213,6 +214,7 @@ rules_print_list(struct cli *c, const cJSON *rules, long limit)
 		numbered = cJSON_Duplicate(list, 1);
 		rulesets_number(numbered);
 		cli_table_init(&t, &kind_rate_limit_rules);
+		cli_table_fit_list(&t, numbered);
 		cli_table_header(&t);
 		cJSON_ArrayForEach(r, numbered)
 			cli_table_row(&t, r);
@@ -277,6 +279,28 @@ out:
 }
 
 /* ---- create ------------------------------------------------------------- */
+
+/*
+ * Room for one more rule on the profile's plan, before anything is sent:
+ * the service refuses a rule past its quota. 0, or the exit status.
+ */
+static int
+rules_quota(struct cli *c, const cJSON *ep)
+{
+	struct rlrule_problem	 p;
+	enum expr_plan		 plan;
+	int			 n, rv;
+
+	if ((rv = cli_expr_plan(c, &plan)) != 0)
+		return (rv);
+	n = cJSON_GetArraySize(rulesets_rules(ep));
+	if (rlrule_quota(n + 1, plan, &p) == 0)
+		return (0);
+	return (cli_error(HTTP_EXIT_USAGE, "%s: the zone has %d rule%s: with "
+	    "this one, %s (delete one first, or check the profile's plan:); "
+	    "nothing was sent", kind_rate_limit_rules.name, n, n == 1 ? "" :
+	    "s", p.message));
+}
 
 /* --position, the one form option a rule takes; -1 after the message. */
 static int
@@ -384,7 +408,8 @@ rules_create(struct cli *c, const struct kind *k, int argc, char **argv)
 		    "JSON, '-' for stdin)", k->name));
 	if ((path = rules_entrypoint_path(c, &rv)) == NULL)
 		return (rv);
-	if ((rv = rules_read(c, path, &rule, &ep)) != 0)
+	if ((rv = rules_read(c, path, &rule, &ep)) != 0 ||
+	    (rv = rules_quota(c, ep)) != 0)
 		goto out;
 	/* Checked before the entry point is made, too. */
 	if ((rv = rules_add(c, ep, rule, &pos, given, &resp, &post)) != 0)
@@ -831,7 +856,7 @@ static int
 rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 {
 	struct http_response	 resp;
-	cJSON			*ep;
+	cJSON			*ep, *deleted;
 	char			*path, *one;
 	int			 i, rv = 0, r;
 
@@ -840,6 +865,7 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 		    k->name));
 	if ((rv = rules_load_ids(c, &argc, argv, "deleted", &path, &ep)) != 0)
 		goto out;
+	deleted = cJSON_CreateArray();
 	for (i = 1; i < argc; i++) {
 		if ((one = rules_path(c, RULESETS_RULE_PATH, ep, argv[i],
 		    &r)) != NULL) {
@@ -848,13 +874,17 @@ rules_delete(struct cli *c, const struct kind *k, int argc, char **argv)
 				cli_journal(c, "DELETE", one, resp.http_status,
 				    rulesets_rule_find(ep, argv[i], NULL),
 				    NULL);
-				printf("deleted %s %s\n", k->name, argv[i]);
+				cli_deleted(c, k, argv[i], rulesets_rule_find(
+				    ep, argv[i], NULL), deleted);
 			}
 			http_response_free(&resp);
 			free(one);
 		}
 		rv = MAXIMUM(rv, r);
 	}
+	if (cJSON_GetArraySize(deleted) > 0 || rv == 0)
+		cli_deleted_print(c, deleted);
+	cJSON_Delete(deleted);
 out:
 	cJSON_Delete(ep);
 	free(path);
@@ -980,6 +1010,88 @@ rules_version_print(struct cli *c, const cJSON *rs)
 	rules_print_list(c, rulesets_rules(rs), 0);
 }
 
+/* A list as a table of kind's columns, fitted to it. */
+static void
+rules_print_table(struct cli *c, const struct kind *k, const cJSON *list)
+{
+	struct cli_table	 t;
+	const cJSON		*r;
+
+	(void)c;
+	cli_table_init(&t, k);
+	cli_table_fit_list(&t, list);
+	cli_table_header(&t);
+	cJSON_ArrayForEach(r, list)
+		cli_table_row(&t, r);
+	fflush(stdout);
+}
+
+static void
+rules_print_versions(struct cli *c, const cJSON *list)
+{
+	if (c->out == CLI_OUT_JSON)
+		cli_print_json(list);
+	else if (cJSON_GetArraySize(list) == 0)
+		fputs("[]\n", stdout);
+	else
+		cli_print_yaml(list);
+	fflush(stdout);
+}
+
+/*
+ * The list of versions, newest first; a table marks the current one (the
+ * newest), which the records do not say.
+ */
+static int
+rules_version_list(struct cli *c, const struct kind *k)
+{
+	struct kind_column		 cols[16];
+	struct kind			 marked = *k;
+	struct http_response		 resp;
+	cJSON				*list, *first;
+	char				*path, *cause = NULL;
+	size_t				 i;
+	int				 rv;
+
+	if (c->o->seen & CLI_OPT_FILTER)
+		return (cli_usage_error("--filter: %s has no server-side "
+		    "filters", k->name));
+	if ((path = kind_list_path(k, c->vars, &cause)) == NULL) {
+		rv = cli_usage_error("%s", cause);
+		free(cause);
+		return (rv);
+	}
+	if ((rv = cli_connect(c)) != 0 || (rv = cli_get(c, path, &resp)) != 0)
+		goto out;
+	list = cJSON_IsArray(resp.api.result) ?
+	    cJSON_Duplicate(resp.api.result, 1) : cJSON_CreateArray();
+	rulesets_versions_newest_first(list);
+	while (c->o->limit > 0 && cJSON_GetArraySize(list) > c->o->limit)
+		cJSON_DeleteItemFromArray(list, cJSON_GetArraySize(list) - 1);
+	if (c->out != CLI_OUT_TABLE) {
+		rules_print_versions(c, list);
+		cJSON_Delete(list);
+		goto out;
+	}
+	/* The kind's columns with CURRENT after VERSION. */
+	cols[0] = k->columns[0];
+	cols[1] = (struct kind_column){ .header = "CURRENT", .path =
+	    "current", .width = 7, .format = KIND_FMT_BOOL, .none = "",
+	    .flags = KIND_COL_DEFAULT };
+	for (i = 1; k->columns[i].header != NULL && i + 2 < nitems(cols); i++)
+		cols[i + 1] = k->columns[i];
+	cols[i + 1].header = NULL;
+	marked.columns = cols;
+	if ((first = cJSON_GetArrayItem(list, 0)) != NULL)
+		cJSON_AddTrueToObject(first, "current");
+	rules_print_table(c, &marked, list);
+	cJSON_Delete(list);
+out:
+	http_response_free(&resp);
+	free(path);
+	return (rv);
+}
+
 static int
 rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 {
@@ -989,7 +1101,7 @@ rules_version_get(struct cli *c, const struct kind *k, int argc, char **argv)
 	int			 rv;
 
 	if (argc < 2)
-		return (cli_cmd_get(c, k, argc, argv));
+		return (rules_version_list(c, k));
 	if (c->o->seen & (CLI_OPT_LIMIT | CLI_OPT_FILTER))
 		return (cli_usage_error("--limit and --filter are for lists"));
 	for (s = n; isdigit((unsigned char)*s); s++)
@@ -1058,10 +1170,33 @@ rules_str(const cJSON *rule, const char *key)
 	return (cJSON_IsString(v) ? v->valuestring : "");
 }
 
+/* "match, counted", "match, may count: ...", "no match", ... */
 static void
-rules_test_table(const struct ruletest_result *vs, int n, int first)
+rules_test_verdict(const struct ruletest_result *r, int acts, char *buf,
+    size_t size)
 {
-	char	desc[128], action[64], id[40];
+	const char	*count;
+
+	switch (r->count) {
+	case RULETEST_COUNTED:
+		count = ", counted";
+		break;
+	case RULETEST_MAY_COUNT:
+		count = ", may count";
+		break;
+	default:
+		count = r->verdict == RULETEST_MATCH ? ", not counted" : "";
+		break;
+	}
+	snprintf(buf, size, "%s%s%s%s%s", ruletest_verdict_name(r->verdict),
+	    count, acts ? ", acts first" : "", *r->why != '\0' ? ": " : "",
+	    r->why);
+}
+
+static void
+rules_test_table(const struct ruletest_result *vs, int n, int acts)
+{
+	char	desc[128], action[64], id[40], verdict[400], *sum;
 	int	i;
 
 	printf("%-3s  %-32s  %-24s  %-17s  %s\n", "#", "ID", "DESCRIPTION",
@@ -1073,53 +1208,71 @@ rules_test_table(const struct ruletest_result *vs, int n, int first)
 		text_cut(desc, 24);
 		text_sanitize(rules_str(vs[i].rule, "action"), action,
 		    sizeof action, 0);
-		printf("%-3d  %-32s  %-24s  %-17s  %s%s%s\n", vs[i].position,
-		    id, *desc != '\0' ? desc : "-", action,
-		    ruletest_verdict_name(vs[i].verdict),
-		    *vs[i].why != '\0' ? ": " : "", vs[i].why);
+		rules_test_verdict(&vs[i], i == acts, verdict, sizeof verdict);
+		printf("%-3d  %-32s  %-24s  %-17s  %s\n", vs[i].position,
+		    id, *desc != '\0' ? desc : "-", action, verdict);
 	}
-	if (first < 0) {
-		printf("no rule matches\n");
-		return;
-	}
-	text_sanitize(rules_str(vs[first].rule, "description"), desc,
-	    sizeof desc, 0);
-	text_sanitize(rules_str(vs[first].rule, "id"), id, sizeof id, 0);
-	printf("first match: #%d %s%s%s%s\n", vs[first].position, id,
-	    *desc != '\0' ? " (" : "", desc, *desc != '\0' ? ")" : "");
+	sum = ruletest_summary(vs, (size_t)n, acts);
+	printf("%s\n", sum);
+	free(sum);
+}
+
+/* {position, id, description, action} of a result. */
+static cJSON *
+rules_test_ref(const struct ruletest_result *r)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "position", r->position);
+	cJSON_AddStringToObject(o, "id", rules_str(r->rule, "id"));
+	cJSON_AddStringToObject(o, "description", rules_str(r->rule,
+	    "description"));
+	cJSON_AddStringToObject(o, "action", rules_str(r->rule, "action"));
+	return (o);
 }
 
 static cJSON *
-rules_test_json(const struct ruletest_result *vs, int n, int first)
+rules_test_json(const struct ruletest_result *vs, int n, int acts)
 {
-	cJSON	*o = cJSON_CreateObject(), *list, *one, *m;
+	cJSON	*o = cJSON_CreateObject(), *list, *counted, *may, *one;
+	char	*sum;
 	int	 i;
 
 	list = cJSON_AddArrayToObject(o, "rules");
+	counted = cJSON_CreateArray();
+	may = cJSON_CreateArray();
 	for (i = 0; i < n; i++) {
-		one = cJSON_CreateObject();
-		cJSON_AddNumberToObject(one, "position", vs[i].position);
-		cJSON_AddStringToObject(one, "id", rules_str(vs[i].rule, "id"));
-		cJSON_AddStringToObject(one, "description",
-		    rules_str(vs[i].rule, "description"));
-		cJSON_AddStringToObject(one, "action",
-		    rules_str(vs[i].rule, "action"));
+		one = rules_test_ref(&vs[i]);
 		cJSON_AddStringToObject(one, "verdict",
 		    ruletest_verdict_name(vs[i].verdict));
-		if (*vs[i].why != '\0')
+		/* null: it depends on what is not known here. */
+		if (vs[i].count == RULETEST_MAY_COUNT)
+			cJSON_AddNullToObject(one, "counted");
+		else
+			cJSON_AddBoolToObject(one, "counted",
+			    vs[i].count == RULETEST_COUNTED);
+		cJSON_AddBoolToObject(one, "ends_evaluation",
+		    vs[i].terminates);
+		if (vs[i].verdict == RULETEST_INVALID)
 			cJSON_AddStringToObject(one, "error", vs[i].why);
+		else if (*vs[i].why != '\0')
+			cJSON_AddStringToObject(one, "note", vs[i].why);
 		cJSON_AddItemToArray(list, one);
+		if (vs[i].count == RULETEST_COUNTED)
+			cJSON_AddItemToArray(counted, rules_test_ref(&vs[i]));
+		else if (vs[i].count == RULETEST_MAY_COUNT)
+			cJSON_AddItemToArray(may, rules_test_ref(&vs[i]));
 	}
-	if (first < 0)
-		cJSON_AddNullToObject(o, "first_match");
-	else {
-		m = cJSON_AddObjectToObject(o, "first_match");
-		cJSON_AddNumberToObject(m, "position", vs[first].position);
-		cJSON_AddStringToObject(m, "id", rules_str(vs[first].rule,
-		    "id"));
-		cJSON_AddStringToObject(m, "description",
-		    rules_str(vs[first].rule, "description"));
-	}
+	cJSON_AddItemToObject(o, "counted_by", counted);
+	cJSON_AddItemToObject(o, "may_count", may);
+	if (acts < 0)
+		cJSON_AddNullToObject(o, "acts_first");
+	else
+		cJSON_AddItemToObject(o, "acts_first",
+		    rules_test_ref(&vs[acts]));
+	sum = ruletest_summary(vs, (size_t)n, acts);
+	cJSON_AddStringToObject(o, "summary", sum);
+	free(sum);
 	return (o);
 }
 
@@ -1132,7 +1285,7 @@ cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
 	cJSON			*ep = NULL, *out;
 	char			*path;
 	size_t			 nvs = 0;
-	int			 rv, n, first = -1;
+	int			 rv, n, acts = -1;
 
 	(void)unused_k;
 	(void)argc;
@@ -1144,15 +1297,15 @@ cli_cmd_rules_test(struct cli *c, const struct kind *unused_k, int argc,
 	if ((rv = cli_connect(c)) != 0 ||
 	    (rv = rules_entrypoint(c, path, &ep)) != 0)
 		goto out;
-	vs = ruletest_run(rulesets_rules(ep), rq, &nvs, &first);
+	vs = ruletest_run(rulesets_rules(ep), rq, &nvs, &acts);
 	n = (int)nvs;
 	if (c->out == CLI_OUT_TABLE) {
 		if (n == 0)
 			printf("the zone has no rate limiting rules\n");
 		else
-			rules_test_table(vs, n, first);
+			rules_test_table(vs, n, acts);
 	} else {
-		out = rules_test_json(vs, n, first);
+		out = rules_test_json(vs, n, acts);
 		if (c->out == CLI_OUT_JSON)
 			cli_print_json(out);
 		else

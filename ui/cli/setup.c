@@ -118,6 +118,8 @@ cli_connect(struct cli *c)
 {
 	char	*cause = NULL;
 
+	if (c->http != NULL)
+		return (0);	/* connected already */
 	if (edge_session_token(c->cfg, &c->over, &c->session, &cause) != 0) {
 		cli_error(HTTP_EXIT_USAGE, "%s", cause);
 		free(cause);

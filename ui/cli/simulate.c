@@ -114,6 +114,13 @@ cli_sim_table(const struct simulate_report *rep)
 		    r->enabled ? "" : " (disabled)");
 	}
 	for (i = 0; i < rep->nrules; i++) {
+		if (rep->rules[i].unknown == 0)
+			continue;
+		printf("rule %zu: %llu requests unknown: a regex reached its "
+		    "matching limits (neither matched nor counted)\n", i + 1,
+		    (unsigned long long)rep->rules[i].unknown);
+	}
+	for (i = 0; i < rep->nrules; i++) {
 		r = &rep->rules[i];
 		if (r->ntop == 0)
 			continue;

@@ -195,10 +195,11 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "upload",
 		.synopsis = "upload FILE|--from-url URL [--name N] [--creator C] "
-		    "[--require-signed-urls] [--chunk-size BYTES]",
+		    "[--require-signed-urls] [--chunk-size BYTES] [--again]",
 		.summary = "TUS upload; prints the video's uid; a re-run resumes\n"
 		    "--chunk-size: 5 MiB..200 MiB, in 256 KiB steps\n"
-		    "--from-url: the server fetches the video from URL",
+		    "--from-url: the server fetches the video from URL\n"
+		    "--again: a file uploaded before, once more",
 		.flags = CLI_OPT_NAME | CLI_OPT_UPLOAD,
 		.mutates = 1,
 		.min_args = 0,
@@ -299,8 +300,9 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "expr check",
 		.synopsis = "expr check EXPR [--plan P] [--counting]",
-		.summary = "check a rules expression; exit 2 with the column\n"
-		    "when refused; --plan free, pro, business or\n"
+		.summary = "check a rules expression; exit 2 with the line\n"
+		    "and column when refused, warnings (exit 0) for what\n"
+		    "never matches; --plan free, pro, business or\n"
 		    "enterprise (default: the profile's plan)",
 		.flags = CLI_OPT_PLAN,
 		.min_args = 1,
@@ -322,8 +324,9 @@ const struct cli_command cli_commands[] = {
 		.synopsis = "expr eval EXPR --request 'METHOD URL' [--ip IP] "
 		    "[-H 'Name: value']... [--country CC] [--status CODE] "
 		    "[--counting] [--explain]",
-		.summary = "true or false for that request; --explain shows\n"
-		    "each comparison's value",
+		.summary = "true or false for that request (unknown when it\n"
+		    "depends on a list, which is not read); --explain\n"
+		    "shows each comparison's value",
 		.flags = CLI_OPT_PLAN | CLI_OPT_REQUEST | CLI_OPT_STATUS |
 		    CLI_OPT_EXPLAIN,
 		.min_args = 1,
@@ -334,10 +337,13 @@ const struct cli_command cli_commands[] = {
 	{
 		.name = "rules test",
 		.synopsis = "rules test --request 'METHOD URL' [--ip IP] "
-		    "[-H 'Name: value']... [--country CC]",
+		    "[-H 'Name: value']... [--country CC] [--status CODE]",
 		.summary = "each rate limiting rule's verdict on that request,\n"
-		    "in order, and the first that matches; changes nothing",
-		.flags = CLI_OPT_REQUEST,
+		    "in order: every matching rule counts it, and the first\n"
+		    "that blocks or challenges acts once over its rate;\n"
+		    "--status gives counting expressions the response;\n"
+		    "changes nothing",
+		.flags = CLI_OPT_REQUEST | CLI_OPT_STATUS,
 		.min_args = 0,
 		.max_args = 0,
 		.run = cli_cmd_rules_test

@@ -509,6 +509,8 @@ panel_draw_row(struct panel *p, size_t i, int y, int w)
 		    rows_cell(p->rows, i, (size_t)c), a);
 		x += p->widths[c] + 1;
 	}
+	if (p->ops != NULL && p->ops->row_mark != NULL)
+		p->ops->row_mark(p, i, y, a);
 }
 
 /* "METHOD ▲", or "METHOD▲" or "METH▲" where the column is narrow. */

@@ -517,8 +517,9 @@ operations_action(struct panel *p, enum action a)
 static int
 operations_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 {
-	cJSON	*op;
-	size_t	 n = 0;
+	cJSON		*op;
+	const char	*id;
+	size_t		 n = 0, old = 0;
 
 	/* A finished load reads the actions for the VALIDATION column. */
 	if (r->type == TUI_REQ_LIST) {
@@ -541,13 +542,18 @@ operations_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	if (ev->kind != JOBS_EVENT_DONE)
 		return (1);
 	tui_journal(p->tui, r, ev->http_status, ev->result);
+	/* A duplicate comes back as the operation the list already has. */
 	cJSON_ArrayForEach(op, ev->result) {
+		id = kind_record_id(p->kind, op);
+		if (id != NULL && rows_find(p->rows, id) >= 0)
+			old++;
+		else
+			n++;
 		rows_put(p->rows, op);
-		n++;
 	}
 	panel_after_change(p);
-	tui_message(p->tui, TUI_MSG_OK, "%zu operations saved (%zu sent; "
-	    "duplicates come back as the existing ones)", n, r->count);
+	tui_message(p->tui, TUI_MSG_OK, "%zu operations saved: %zu new, %zu "
+	    "existing", n + old, n, old);
 	return (1);
 }
 

@@ -453,14 +453,37 @@ rlform_field_of(const char *path)
 	return (RLF_EXPR);
 }
 
+/*
+ * For a new rule: that the plan's quota has no room for it (the service
+ * refuses it whole), or NULL. The rules are counted as last listed.
+ */
+static char *
+rlform_quota(const struct rlform *f)
+{
+	struct rlrule_problem	p;
+	int			n;
+
+	if (f->id != NULL || (n = rlrules_count(f->p)) < 0 ||
+	    rlrule_quota(n + 1, f->plan, &p) == 0)
+		return (NULL);
+	return (xprintf("the zone has %d rule%s: with a new one, %s (delete "
+	    "one first, or set the profile's plan:)", n, n == 1 ? "" : "s",
+	    p.message));
+}
+
 /* The rule to send, checked as the service would on the plan; or NULL. */
 static cJSON *
 rlform_checked(struct rlform *f)
 {
 	struct rulesets_lint	 l;
 	cJSON			*rule;
-	char			*cause = NULL;
+	char			*cause = NULL, *where;
 
+	if ((cause = rlform_quota(f)) != NULL) {
+		rlform_answer(f, 0, "%s; nothing was sent", cause);
+		free(cause);
+		return (NULL);
+	}
 	if ((rule = rlform_rule(f, &cause)) == NULL) {
 		rlform_answer(f, 0, "%s; nothing was sent", cause);
 		free(cause);
@@ -470,7 +493,12 @@ rlform_checked(struct rlform *f)
 		return (rule);
 	cJSON_Delete(rule);
 	rlform_focus(f, rlform_field_of(l.field));
-	if (l.err.column > 0)
+	if (l.err.column > 0 && l.text != NULL) {
+		where = expr_error_where(l.text, &l.err);
+		rlform_answer(f, 0, "%s: %s: %s; nothing was sent", l.field,
+		    where, l.err.message);
+		free(where);
+	} else if (l.err.column > 0)
 		rlform_answer(f, 0, "%s: column %d: %s; nothing was sent",
 		    l.field, l.err.column, l.err.message);
 	else
@@ -1466,12 +1494,37 @@ rlform_lint(const struct rlform *f, enum rlform_id i, struct expr_error *err)
 	return (exprview_lint(f->val[i], &o, i == RLF_COUNTING, err));
 }
 
+/* What the lint says under an expression (an error or a warning), or NULL;
+ * *error says which. */
+static char *
+rlform_lint_message(const struct rlform *f, enum rlform_id i, int *error)
+{
+	struct expr_options	o;
+
+	memset(&o, 0, sizeof o);
+	o.plan = f->plan;
+	o.counting = i == RLF_COUNTING;
+	return (exprview_lint_message(f->val[i], &o, i == RLF_COUNTING,
+	    error));
+}
+
+/* Whether the lint says something under an expression: a row for it. */
+static int
+rlform_said(const struct rlform *f, enum rlform_id i)
+{
+	char	*msg;
+	int	 error;
+
+	msg = rlform_lint_message(f, i, &error);
+	free(msg);
+	return (msg != NULL);
+}
+
 /* The rows a field takes: an expression's lines (three at most) and its
  * lint's message. */
 static int
 rlform_height(const struct rlform *f, size_t i)
 {
-	struct expr_error	 err;
 	const char		*s;
 	int			 lines = 1;
 
@@ -1480,8 +1533,7 @@ rlform_height(const struct rlform *f, size_t i)
 	for (s = f->val[i]; *s != '\0'; s++)
 		if (*s == '\n' && s[1] != '\0')
 			lines++;
-	return (MINIMUM(lines, 3) + (rlform_lint(f, (enum rlform_id)i,
-	    &err) != 0));
+	return (MINIMUM(lines, 3) + rlform_said(f, (enum rlform_id)i));
 }
 
 /*
@@ -1495,11 +1547,12 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 	struct expr_error	 err;
 	const char		*s = f->val[i];
 	size_t			 start = 0, end, es = 0, ee = 0;
-	int			 rows = 0, bad;
+	int			 rows = 0, bad, error;
 	char			*msg;
 
-	bad = rlform_lint(f, i, &err) != 0;
-	if (bad && err.column > 0) {
+	msg = rlform_lint_message(f, i, &error);
+	bad = msg != NULL;
+	if (rlform_lint(f, i, &err) != 0 && err.column > 0) {
 		es = exprtext_column_offset(s, err.column);
 		ee = exprtext_column_offset(s, err.column +
 		    MAXIMUM(err.length, 1));
@@ -1517,12 +1570,11 @@ rlform_draw_expr(const struct rlform *f, enum rlform_id i, int y, int x,
 		screen_put(y + rows - 1, x + w - 1, 1, screen_ellipsis(),
 		    attr);
 	if (bad && rows < maxrows) {
-		msg = err.column > 0 ? xprintf("column %d: %s", err.column,
-		    err.message) : xstrdup(err.message);
-		screen_put(y + rows, x, w, msg, screen_role(THEME_ROLE_ERROR));
-		free(msg);
+		screen_put(y + rows, x, w, msg, screen_role(error ?
+		    THEME_ROLE_ERROR : THEME_ROLE_WARNING));
 		rows++;
 	}
+	free(msg);
 	return (rows);
 }
 
@@ -1580,6 +1632,8 @@ rlform_live_lint(const struct rlform *f)
 	cJSON			*rule;
 	char			*cause = NULL;
 
+	if ((cause = rlform_quota(f)) != NULL)
+		return (cause);
 	if ((rule = rlform_rule(f, &cause)) == NULL)
 		return (cause);
 	if (rulesets_lint(rule, f->plan, &l) == 0 || l.text != NULL ||
@@ -1729,7 +1783,7 @@ rlform_free(struct modal *m)
 	free(f);
 }
 
-static void
+static struct rlform *
 rlform_open(struct panel *p, const cJSON *rule, const char *id)
 {
 	struct rlform	*f;
@@ -1754,14 +1808,23 @@ rlform_open(struct panel *p, const cJSON *rule, const char *id)
 	/* A new rule and an edited one start on the same first field. */
 	rlform_focus(f, RLF_DESCRIPTION);
 	tui_push(p->tui, &f->m);
+	return (f);
 }
 
 void
 rlform_new(struct panel *p)
 {
+	struct rlform	*f;
+	char		*full;
+
 	if (tui_refuse_readonly(p->tui, "new"))
 		return;
-	rlform_open(p, NULL, NULL);
+	f = rlform_open(p, NULL, NULL);
+	/* Said before a whole rule is typed; the form shows it too. */
+	if ((full = rlform_quota(f)) != NULL) {
+		tui_message(p->tui, TUI_MSG_WARN, "%s", full);
+		free(full);
+	}
 }
 
 void

@@ -9,6 +9,8 @@
  * each from the entry point read just before (a rule's change made since
  * the list is kept: merge.h), each journaled; the list then reloads. A
  * change asked for while one is under way waits its turn.
+ * A rule the profile's plan forbids is marked ! (why is said above the
+ * list when the cursor is on it), and so is a zone over the plan's quota.
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include "configfile.h"
 #include "log.h"
 #include "merge.h"
+#include "rlrule.h"
 #include "rulesets.h"
 #include "screen.h"
 #include "text.h"
@@ -40,6 +43,8 @@ enum rlrules_op {
 	RLRULES_LAST,
 	RLRULES_DELETE
 };
+
+extern const struct panel_ops panel_rate_limit_rules_ops;
 
 /* One write of a batch and, once answered, how it went. */
 struct rlrules_call {
@@ -66,6 +71,12 @@ struct rlrules_batch {
 	struct rlrules_batch	*later;		/* the queue's next */
 };
 
+/* A rule the plan forbids, as last listed. */
+struct rlrules_mark {
+	char			*id;
+	char			*why;		/* "field: message" */
+};
+
 struct rlrules {
 	cJSON			*ep;		/* as last listed; or NULL */
 	int			 absent;	/* 404: no entry point yet */
@@ -74,6 +85,8 @@ struct rlrules {
 	/* Where the last move put a rule: a queued move starts there. */
 	char			*place_id;
 	int			 place_at;
+	struct rlrules_mark	*marks;
+	size_t			 nmarks;
 };
 
 static struct rlrules *
@@ -105,6 +118,20 @@ rlrules_batch_free(struct rlrules_batch *b)
 }
 
 static void
+rlrules_marks_free(struct rlrules *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nmarks; i++) {
+		free(s->marks[i].id);
+		free(s->marks[i].why);
+	}
+	free(s->marks);
+	s->marks = NULL;
+	s->nmarks = 0;
+}
+
+static void
 rlrules_closed(struct panel *p)
 {
 	struct rlrules		*s = p->priv;
@@ -117,6 +144,7 @@ rlrules_closed(struct panel *p)
 		rlrules_batch_free(b);
 	}
 	free(s->place_id);
+	rlrules_marks_free(s);
 }
 
 enum expr_plan
@@ -126,6 +154,104 @@ rlrules_plan(struct tui *t)
 
 	pr = config_profile(t->cfg, t->session.profile);
 	return (pr != NULL ? (enum expr_plan)pr->plan : EXPR_PLAN_NONE);
+}
+
+/* ---- what the plan forbids --------------------------------------------- */
+
+/* The rules of the entry point the plan forbids, as the linter says. */
+static void
+rlrules_marks_set(struct panel *p, struct rlrules *s)
+{
+	struct rlrule_problem	 pb;
+	enum expr_plan		 plan = rlrules_plan(p->tui);
+	const cJSON		*r;
+	const char		*id;
+
+	rlrules_marks_free(s);
+	cJSON_ArrayForEach(r, rulesets_rules(s->ep)) {
+		if ((id = kind_record_id(&kind_rate_limit_rules, r)) == NULL ||
+		    rlrule_plan_check(r, plan, &pb) == 0)
+			continue;
+		s->marks = xreallocarray(s->marks, s->nmarks + 1,
+		    sizeof *s->marks);
+		s->marks[s->nmarks].id = xstrdup(id);
+		if (pb.column > 0)
+			s->marks[s->nmarks++].why = xprintf("%s: column %d: "
+			    "%s", pb.field, pb.column, pb.message);
+		else
+			s->marks[s->nmarks++].why = xprintf("%s: %s",
+			    pb.field, pb.message);
+	}
+}
+
+static const char *
+rlrules_mark_of(const struct rlrules *s, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; s != NULL && id != NULL && i < s->nmarks; i++)
+		if (strcmp(s->marks[i].id, id) == 0)
+			return (s->marks[i].why);
+	return (NULL);
+}
+
+/* '!' in the gutter of a rule the plan forbids (a '*' mark wins). */
+static void
+rlrules_row_mark(struct panel *p, size_t i, int y, attr_t a)
+{
+	if (rows_marked(p->rows, i) ||
+	    rlrules_mark_of(p->priv, rows_id(p->rows, i)) == NULL)
+		return;
+	screen_put(y, 1, 1, "!", i == p->cursor ? a | A_BOLD :
+	    screen_role(THEME_ROLE_WARNING) | A_BOLD);
+}
+
+int
+rlrules_count(struct panel *p)
+{
+	struct rlrules	*s = p->priv;
+
+	if (p->ops != &panel_rate_limit_rules_ops || s == NULL)
+		return (-1);
+	if (s->ep == NULL)
+		return (s->absent ? 0 : -1);
+	return (cJSON_GetArraySize(rulesets_rules(s->ep)));
+}
+
+/*
+ * Under the header, when the plan is broken: the quota (the service then
+ * refuses a new rule and every edit), how many rules are marked, and why
+ * the one under the cursor is. Returns the lines drawn.
+ */
+static int
+rlrules_draw_plan(struct panel *p, int y, int h, int w)
+{
+	struct rlrules		*s = p->priv;
+	struct rlrule_problem	 pb;
+	enum expr_plan		 plan = rlrules_plan(p->tui);
+	const char		*why;
+	attr_t			 a = screen_role(THEME_ROLE_WARNING);
+	struct buf		 b = BUF_INITIALIZER;
+	int			 n = rlrules_count(p), used = 0;
+
+	if (n > 0 && rlrule_quota(n, plan, &pb) != 0 && used < h) {
+		buf_addf(&b, " ! %s: the service refuses a new rule, and any "
+		    "change, until there are %d", pb.message,
+		    rlrule_max_rules(plan));
+		screen_fill(y + used, 0, w, a);
+		screen_put(y + used++, 0, w, buf_str(&b), a);
+	}
+	if (s != NULL && s->nmarks > 0 && used < h) {
+		buf_reset(&b);
+		buf_addf(&b, " ! %zu rule%s the %s plan forbids", s->nmarks,
+		    s->nmarks == 1 ? "" : "s", expr_plan_title(plan));
+		if ((why = rlrules_mark_of(s, panel_current_id(p))) != NULL)
+			buf_addf(&b, "; this one: %s", why);
+		screen_fill(y + used, 0, w, a);
+		screen_put(y + used++, 0, w, buf_str(&b), a);
+	}
+	buf_free(&b);
+	return (used);
 }
 
 /* ---- the header ------------------------------------------------------- */
@@ -158,7 +284,7 @@ rlrules_draw(struct panel *p, int y, int h, int w)
 	screen_fill(y, 0, w, screen_role(THEME_ROLE_DIM));
 	screen_put(y, 0, w, buf_str(&b), screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
-	return (1);
+	return (1 + rlrules_draw_plan(p, y + 1, h - 3, w));
 }
 
 /* ---- the list's answer -------------------------------------------------- */
@@ -197,6 +323,7 @@ rlrules_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 			cJSON_Delete(s->ep);
 			s->ep = NULL;
 			s->absent = 1;
+			rlrules_marks_free(s);
 		}
 		return;
 	}
@@ -211,6 +338,7 @@ rlrules_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	cJSON_Delete(s->ep);
 	s->ep = cJSON_Duplicate(ev->result, 1);
 	s->absent = 0;
+	rlrules_marks_set(p, s);
 }
 
 /* ---- writes, one after the other ---------------------------------------- */
@@ -1157,6 +1285,7 @@ const struct panel_ops panel_rate_limit_rules_ops = {
 	.action = rlrules_action,
 	.event = rlrules_event,
 	.draw = rlrules_draw,
+	.row_mark = rlrules_row_mark,
 	.closed = rlrules_closed,
 	.edit_lint = rlyaml_lint,
 	.edit_fetch_path = rlyaml_fetch_path,

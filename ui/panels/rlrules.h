@@ -23,6 +23,8 @@ char		*rlrules_path(struct panel *, const cJSON *, const char *,
 		     const char *);
 /* "'Login form' (0c4f12ab…)": a rule named by its description and id. */
 char		*rlrules_rule_label(const cJSON *, const char *);
+/* The rules as last listed (0: no entry point yet); -1 when not known. */
+int		 rlrules_count(struct panel *);
 /* The rules panel's keys of its own kind context; 0 when not one. */
 int		 rlrules_kind_action(struct panel *, enum action);
 

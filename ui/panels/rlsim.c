@@ -335,6 +335,10 @@ rlsim_top(struct rlsim *s)
 	title = xprintf("rule #%zu %s: top clients (%s)", s->sel + 1,
 	    *rlsim_str(r, "description") != '\0' ? rlsim_str(r,
 	    "description") : rlsim_str(r, "id"), s->path);
+	if (rlsim_num(r, "unknown") > 0)
+		buf_addf(&b, "%.0f requests unknown: a regex reached its "
+		    "matching limits (neither matched nor counted).\n\n",
+		    rlsim_num(r, "unknown"));
 	buf_addf(&b, "%-40s %9s %10s\n", "CLIENT", "REQUESTS", "MITIGATED");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r,
 	    "top_clients"))

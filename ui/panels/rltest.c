@@ -56,7 +56,7 @@ struct rltest {
 	int			 edited_at;	/* its index, or -1 */
 	struct ruletest_result	*res;
 	size_t			 n;
-	int			 first;
+	int			 acts;		/* acts first, or -1 */
 	int			 ran;
 	char			*error;		/* the fetch's failure */
 	size_t			 sel;
@@ -73,6 +73,8 @@ struct rltest_explain {
 	size_t			 n;
 	size_t			 top;
 };
+
+static const char	*rltest_word(const struct rltest *, size_t);
 
 static const char *
 rltest_str(const cJSON *o, const char *key)
@@ -180,13 +182,25 @@ rltest_keep(const struct rltest *s)
 
 /* ---- running ----------------------------------------------------------- */
 
+/* Whether any rule counts the request, or may. */
+static int
+rltest_counted(const struct rltest *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->res[i].count != RULETEST_NOT_COUNTED)
+			return (1);
+	return (0);
+}
+
 static void
 rltest_clear_run(struct rltest *s)
 {
 	free(s->res);
 	s->res = NULL;
 	s->n = 0;
-	s->first = -1;
+	s->acts = -1;
 	cJSON_Delete(s->rules);
 	s->rules = NULL;
 	free(s->error);
@@ -209,26 +223,29 @@ static void
 rltest_judge(struct rltest *s, const cJSON *rules)
 {
 	struct tui	*t = s->t;
-	const cJSON	*r;
+	char		*sum;
+	size_t		 i;
 
 	rltest_clear_run(s);
 	s->rules = ruletest_rules_with(rules, s->edited, &s->edited_at);
-	s->res = ruletest_run(s->rules, s->rq, &s->n, &s->first);
+	s->res = ruletest_run(s->rules, s->rq, &s->n, &s->acts);
 	s->ran = 1;
-	s->sel = s->first >= 0 ? (size_t)s->first : 0;
+	/* The cursor on the rule that acts first, else the first counting. */
+	for (i = 0; i < s->n && s->res[i].count == RULETEST_NOT_COUNTED; i++)
+		;
+	s->sel = s->acts >= 0 ? (size_t)s->acts : i < s->n ? i : 0;
 	s->top = 0;
 	if (s->n > 0)
 		s->focus = -1;
-	if (s->n == 0)
+	if (s->n == 0) {
 		tui_message(t, TUI_MSG_INFO, "the zone has no rate limiting "
 		    "rules");
-	else if (s->first < 0)
-		tui_message(t, TUI_MSG_INFO, "%s: no rule matches", s->asked);
-	else {
-		r = s->res[s->first].rule;
-		tui_message(t, TUI_MSG_OK, "first match: #%d %s",
-		    s->res[s->first].position, rltest_rule_name(r));
+		return;
 	}
+	sum = ruletest_summary(s->res, s->n, s->acts);
+	tui_message(t, rltest_counted(s) ? TUI_MSG_OK : TUI_MSG_INFO, "%s: %s",
+	    s->asked, sum);
+	free(sum);
 }
 
 static void
@@ -384,6 +401,7 @@ rltest_value_role(enum expr_value v)
 	case EXPR_TRUE:
 		return (screen_role(THEME_ROLE_OK));
 	case EXPR_MISSING:
+	case EXPR_UNKNOWN:
 		return (screen_role(THEME_ROLE_WARNING));
 	case EXPR_FALSE:
 		break;
@@ -479,8 +497,7 @@ rltest_explain_open(struct rltest *s)
 	x->m.free = rltest_explain_free;
 	x->m.flags = MODAL_VIEW;
 	x->title = xprintf("rule #%d %s: %s", res->position,
-	    rltest_rule_name(res->rule), (int)s->sel == s->first ?
-	    "the first match" : ruletest_verdict_name(res->verdict));
+	    rltest_rule_name(res->rule), rltest_word(s, s->sel));
 	line = xprintf("request: %s", s->asked);
 	rltest_explain_line(x, line);
 	free(line);
@@ -585,6 +602,8 @@ rltest_key(struct tui *t, struct modal *m, int key)
 static void
 rltest_summary(const struct rltest *s, struct buf *b, enum theme_role *role)
 {
+	char	*sum;
+
 	*role = THEME_ROLE_DIM;
 	if (s->req != NULL)
 		buf_adds(b, "fetching the zone's rules...");
@@ -595,15 +614,34 @@ rltest_summary(const struct rltest *s, struct buf *b, enum theme_role *role)
 		buf_adds(b, "Enter tests the request on the zone's rules");
 	else if (s->n == 0)
 		buf_adds(b, "the zone has no rate limiting rules");
-	else if (s->first < 0) {
-		buf_addf(b, "%s: no rule matches", s->asked);
-		*role = THEME_ROLE_WARNING;
-	} else {
-		buf_addf(b, "%s: first match #%d %s", s->asked,
-		    s->res[s->first].position,
-		    rltest_rule_name(s->res[s->first].rule));
-		*role = THEME_ROLE_OK;
+	else {
+		sum = ruletest_summary(s->res, s->n, s->acts);
+		buf_addf(b, "%s: %s", s->asked, sum);
+		free(sum);
+		*role = rltest_counted(s) ? THEME_ROLE_OK : THEME_ROLE_WARNING;
 	}
+}
+
+/*
+ * A row's word: ACTS FIRST for the rule that would stop the request once
+ * over its rate, COUNTS for the others that count it, else the verdict.
+ */
+static const char *
+rltest_word(const struct rltest *s, size_t i)
+{
+	const struct ruletest_result	*r = &s->res[i];
+
+	if ((int)i == s->acts && r->count == RULETEST_COUNTED)
+		return ("ACTS FIRST");
+	if ((int)i == s->acts)
+		return ("acts first");
+	if (r->count == RULETEST_COUNTED)
+		return ("COUNTS");
+	if (r->count == RULETEST_MAY_COUNT)
+		return ("may count");
+	if (r->verdict == RULETEST_MATCH)
+		return ("not counted");
+	return (ruletest_verdict_name(r->verdict));
 }
 
 static void
@@ -615,29 +653,30 @@ rltest_row(const struct rltest *s, size_t i, int y)
 	attr_t				 a;
 	char				*name;
 
-	buf_addf(&b, "%-3d %-12s ", r->position, (int)i == s->first ?
-	    "FIRST MATCH" : ruletest_verdict_name(r->verdict));
+	buf_addf(&b, "%-3d %-12s ", r->position, rltest_word(s, i));
 	rltest_cell(&b, rltest_str(r->rule, "action"), 17);
 	buf_addc(&b, ' ');
 	name = (int)i == s->edited_at ? xprintf("%s (edited)",
 	    rltest_rule_name(r->rule)) : xstrdup(rltest_rule_name(r->rule));
 	rltest_cell(&b, name, RLTEST_NAME);
 	free(name);
-	if (r->verdict == RULETEST_INVALID)
+	if (*r->why != '\0')
 		buf_addf(&b, "  %s", r->why);
 	else
 		buf_addf(&b, "  %s", rltest_str(r->rule, "expression"));
-	if ((int)i == s->first)
+	if (r->count == RULETEST_COUNTED)
 		role = THEME_ROLE_OK;
 	else if (r->verdict == RULETEST_INVALID)
 		role = THEME_ROLE_ERROR;
+	else if (r->count == RULETEST_MAY_COUNT)
+		role = THEME_ROLE_WARNING;
 	else if (r->verdict != RULETEST_MATCH)
 		role = THEME_ROLE_DIM;
 	a = screen_role(role);
 	if (i == s->sel && s->focus < 0) {
 		a = screen_role(THEME_ROLE_ROW_SELECTED);
 		screen_fill(y, 0, COLS, a);
-	} else if ((int)i == s->first)
+	} else if ((int)i == s->acts)
 		a |= A_BOLD;
 	/* The expression is cut with an ellipsis: Enter explains it whole. */
 	screen_cell(y, 1, COLS - 1, buf_str(&b), a);
@@ -726,7 +765,7 @@ rltest_open(struct tui *t, const cJSON *edited_rule)
 	s->m.draw = rltest_draw;
 	s->m.free = rltest_free;
 	s->t = t;
-	s->first = -1;
+	s->acts = -1;
 	s->edited_at = -1;
 	if (edited_rule != NULL)
 		s->edited = cJSON_Duplicate(edited_rule, 1);

@@ -49,6 +49,7 @@ struct rlversions {
 	cJSON		 *current;
 	int		  busy;
 	int		  sent;		/* the PUT is on its way */
+	char		 *note;		/* the title's: the current version */
 };
 
 static struct rlversions *
@@ -92,6 +93,9 @@ rlversions_closed(struct panel *p)
 	rlversions_queue_clear(s);
 	rlversions_op_clear(s);
 	cJSON_Delete(s->known);
+	p->title_note = NULL;
+	free(s->note);
+	s->note = NULL;
 }
 
 static char *
@@ -142,8 +146,9 @@ rlversions_count_next(struct panel *p)
 }
 
 /*
- * The versions listed (oldest first): those read before get their rules
- * back before the list takes them; the newest others are read.
+ * The versions listed (oldest first), put newest first before the list
+ * takes them, the current one (the newest) named in the title: those read
+ * before get their rules back; the newest others are read.
  */
 static void
 rlversions_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
@@ -151,14 +156,21 @@ rlversions_listed(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	struct rlversions	*s = rlversions_state(p);
 	const cJSON		*v, *rules;
 	cJSON			*item;
-	int			 i, n = 0;
+	int			 n = 0;
 
 	if (r->gen != p->gen || ev->kind != JOBS_EVENT_DONE ||
 	    !cJSON_IsArray(ev->result))
 		return;
 	rlversions_queue_clear(s);
-	for (i = cJSON_GetArraySize(ev->result) - 1; i >= 0; i--) {
-		item = cJSON_GetArrayItem(ev->result, i);
+	rulesets_versions_newest_first(ev->result);
+	free(s->note);
+	s->note = NULL;
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ev->result, 0),
+	    "version");
+	if (cJSON_IsString(v))
+		s->note = xprintf("current: %s", v->valuestring);
+	p->title_note = s->note;
+	cJSON_ArrayForEach(item, ev->result) {
 		v = cJSON_GetObjectItemCaseSensitive(item, "version");
 		if (!cJSON_IsString(v) || cJSON_HasObjectItem(item, "rules"))
 			continue;

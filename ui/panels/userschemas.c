@@ -19,6 +19,7 @@
 #include "http.h"
 #include "text.h"
 #include "tui.h"
+#include "validate.h"
 #include "xmalloc.h"
 
 #define USCHEMA_CLASSIC_NOTE	"classic API: this server has no current one"
@@ -149,6 +150,26 @@ uschema_send(struct tui *t, void *arg, const char *name)
 	free(path);
 }
 
+/* What the kind checks of the file to upload (its OpenAPI version). */
+static char *
+uschema_check(const struct panel *p, const char *file)
+{
+	const struct kind_field	*f;
+	cJSON			*v;
+	char			*cause = NULL;
+
+	for (f = p->kind->fields; f->path != NULL; f++)
+		if (f->type == KIND_TYPE_FILE)
+			break;
+	if (f->path == NULL)
+		return (NULL);
+	v = cJSON_CreateString(file);
+	if (validate_field(f, v, &cause) != 0 && cause == NULL)
+		cause = xstrdup("refused");
+	cJSON_Delete(v);
+	return (cause);
+}
+
 static void
 uschema_file(struct tui *t, void *arg, const char *file)
 {
@@ -168,6 +189,11 @@ uschema_file(struct tui *t, void *arg, const char *file)
 	if (S_ISDIR(sb.st_mode)) {
 		tui_message(t, TUI_MSG_ERROR, "%s: a directory, not a file; "
 		    "nothing was sent", file);
+		return;
+	}
+	if ((q = uschema_check(p, file)) != NULL) {
+		tui_message(t, TUI_MSG_ERROR, "%s; nothing was sent", q);
+		free(q);
 		return;
 	}
 	u = xcalloc(1, sizeof *u);

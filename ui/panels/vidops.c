@@ -12,6 +12,7 @@
 
 #include "form_model.h"
 #include "http.h"
+#include "streamrules.h"
 #include "streamx.h"
 #include "transfers.h"
 #include "tui.h"
@@ -203,7 +204,7 @@ vidops_download_picked(struct tui *t, void *arg, size_t i, int other)
 		    rows_record(p->rows, (size_t)at) : NULL;
 		name = kind_json_get(rec, "meta.name");
 		transfers_download(t, ids[k], cJSON_IsString(name) ?
-		    name->valuestring : NULL, streamx_download_types[i]);
+		    name->valuestring : NULL, streamrules_download_types[i]);
 		cJSON_Delete(rec);
 	}
 	if (n > 1) {

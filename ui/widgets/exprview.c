@@ -138,6 +138,48 @@ exprview_lint(const char *text, const struct expr_options *opts,
 	return (expr_check(text, opts, err) == 0 ? 0 : -1);
 }
 
+/* The first warning of valid text as the editor says it, or NULL. */
+static char *
+exprview_warning(const char *text, const struct expr_options *opts)
+{
+	struct expr_warning	 w[4];
+	struct expr_error	 err;
+	struct expr		*e;
+	char			*where, *s = NULL;
+	size_t			 n;
+
+	if ((e = expr_parse(text, opts, &err)) == NULL)
+		return (NULL);
+	if ((n = expr_warnings(e, w, nitems(w))) > 0) {
+		err.column = w[0].column;
+		where = expr_error_where(text, &err);
+		s = xprintf("warning: %s: %s%s", where, w[0].message, n > 1 ?
+		    " (and more)" : "");
+		free(where);
+	}
+	expr_free(e);
+	return (s);
+}
+
+char *
+exprview_lint_message(const char *text, const struct expr_options *opts,
+    int optional, int *error)
+{
+	struct expr_error	 err;
+	char			*where, *s;
+
+	*error = 0;
+	if (exprview_lint(text, opts, optional, &err) == 0)
+		return (exprview_warning(text, opts));
+	*error = 1;
+	if (err.column <= 0)
+		return (xstrdup(err.message));
+	where = expr_error_where(text, &err);
+	s = xprintf("%s: %s", where, err.message);
+	free(where);
+	return (s);
+}
+
 static void
 exprview_check(struct exprview *v)
 {
@@ -278,12 +320,16 @@ exprview_draw_popup(struct exprview *v, int y, int x)
 static char *
 exprview_problem(const struct exprview *v)
 {
+	char	*where, *s;
+
 	if (!v->bad)
 		return (NULL);
-	if (v->err.column > 0)
-		return (xprintf("column %d: %s", v->err.column,
-		    v->err.message));
-	return (xstrdup(v->err.message));
+	if (v->err.column <= 0)
+		return (xstrdup(v->err.message));
+	where = expr_error_where(v->t.buf, &v->err);
+	s = xprintf("%s: %s", where, v->err.message);
+	free(where);
+	return (s);
 }
 
 /*
@@ -308,7 +354,9 @@ exprview_draw_message(struct tui *t, struct exprview *v, int y)
 		msg = xstrdup("empty: the requests the rule's expression "
 		    "matches are counted");
 		a = screen_role(THEME_ROLE_OK);
-	} else {
+	} else if ((msg = exprview_warning(v->t.buf, &v->opts)) != NULL)
+		a = screen_role(THEME_ROLE_WARNING);
+	else {
 		msg = xprintf("valid %s%s%s", v->opts.plan != EXPR_PLAN_NONE ?
 		    "on the " : "(language only: no plan: in the profile)",
 		    v->opts.plan != EXPR_PLAN_NONE ?
@@ -418,18 +466,24 @@ exprview_format(struct exprview *v)
 {
 	struct expr_error	 err;
 	struct expr		*e;
+	enum expr_fmt_form	 form;
 	char			*s;
 
 	if ((e = expr_parse(v->t.buf, &v->opts, &err)) == NULL) {
 		free(v->note);
-		v->note = xprintf("not formatted: column %d: %s", err.column,
-		    err.message);
+		s = expr_error_where(v->t.buf, &err);
+		v->note = xprintf("not formatted: %s: %s", s, err.message);
+		free(s);
 		return;
 	}
-	s = expr_format(e);
+	s = expr_format_fit(e, &form);
 	exprtext_set(&v->t, s);
 	free(s);
 	expr_free(e);
+	if (form != EXPR_FMT_CANONICAL) {
+		free(v->note);
+		v->note = xstrdup(expr_fmt_form_note(form));
+	}
 }
 
 /* A key while the completion list is open; 0 when it closes the list. */

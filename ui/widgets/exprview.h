@@ -29,6 +29,14 @@ int	 exprview_lint(const char *, const struct expr_options *, int,
 	     struct expr_error *);
 
 /*
+ * What the lint says under text: its error where it is ("line 2, column
+ * 5: ..."), or else its first warning (valid text that most likely does
+ * not match what was meant), or NULL. *error says which; caller frees.
+ */
+char	*exprview_lint_message(const char *, const struct expr_options *, int,
+	     int *);
+
+/*
  * Text drawn in w columns at y,x from byte start to end, the bytes
  * [hl, hlend) in hlattr; returns the columns used. The cells are those
  * screen_put draws, so a caret can be put under a column.
