@@ -180,6 +180,8 @@ apirules_reg_name_why(const char *s, char *why, size_t size)
 		}
 		if (c == ':')
 			return ("has a ':'; give the host without a port");
+		if (c == ' ')
+			return ("has a space: spaces are not allowed in a host");
 		if (c > 0x20 && c < 0x7f)
 			snprintf(why, size, "has '%c', which is not allowed in "
 			    "an RFC 3986 host", c);

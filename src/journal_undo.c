@@ -359,7 +359,7 @@ journal_undo_rule(const struct journal_record *r, struct journal_undo *u)
 	if (strcmp(r->method, "PATCH") != 0 || u->target.id == NULL ||
 	    !cJSON_IsObject(r->before) || !cJSON_IsObject(r->after)) {
 		journal_undo_none(u, "restore one of the entry point's "
-		    "versions instead (:%s, v, R)", k->name);
+		    "versions instead (:%s, v, B)", k->name);
 		return;
 	}
 	body = journal_update_body(k, r->before, r->after);
@@ -367,7 +367,7 @@ journal_undo_rule(const struct journal_record *r, struct journal_undo *u)
 		cJSON_Delete(body);
 		journal_undo_none(u, "only the rule's place changed: move it "
 		    "back in :%s (K, J), or restore one of the entry point's "
-		    "versions (v, R)", k->name);
+		    "versions (v, B)", k->name);
 		return;
 	}
 	u->op = JOURNAL_UNDO_UPDATE;

@@ -766,6 +766,33 @@ kind_add_time(struct buf *b, const cJSON *v)
 	buf_adds(b, tmp);
 }
 
+int
+kind_per_hour(const struct kind_column *c, const cJSON *record, double *out)
+{
+	double	n, period;
+
+	if (kind_number(kind_json_get(record, c->path), &n) != 0 ||
+	    kind_number(kind_json_get(record, c->path2), &period) != 0 ||
+	    period <= 0)
+		return (-1);
+	*out = n * 3600 / period;
+	return (0);
+}
+
+/* A count the short way, for a narrow column: 2050, 12.3k, 4.5M. */
+static void
+kind_add_short_count(struct buf *b, double d)
+{
+	if (d < 9999.5)
+		buf_addf(b, "%.0f", d);
+	else if (d < 999.95e3)
+		buf_addf(b, "%.1fk", d / 1e3);
+	else if (d < 999.95e6)
+		buf_addf(b, "%.1fM", d / 1e6);
+	else
+		buf_addf(b, "%.1fG", d / 1e9);
+}
+
 /* Format a present, non-null value; 0 if it turns out to mean "unknown". */
 static int
 kind_format(const struct kind_column *c, const cJSON *v, const cJSON *record,
@@ -823,6 +850,11 @@ kind_format(const struct kind_column *c, const cJSON *v, const cJSON *record,
 			else
 				buf_addf(b, "%.0fs", d);
 		}
+		return (1);
+	case KIND_FMT_PER_HOUR:
+		if (kind_per_hour(c, record, &d) != 0)
+			return (0);
+		kind_add_short_count(b, d);
 		return (1);
 	case KIND_FMT_LIST:
 	case KIND_FMT_TEXT:

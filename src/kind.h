@@ -90,7 +90,8 @@ enum kind_format {
 	KIND_FMT_NUMBER,	/* 0.465, 2050.22 */
 	KIND_FMT_LIST,		/* ["GET","POST"] -> "GET,POST" */
 	KIND_FMT_RATE,		/* path per path2 seconds: "5/1m" */
-	KIND_FMT_RATE_SECONDS	/* the same, the period in seconds: "5/60s" */
+	KIND_FMT_RATE_SECONDS,	/* the same, the period in seconds: "5/60s" */
+	KIND_FMT_PER_HOUR	/* path per path2 seconds, per hour: "2050", "12.3k" */
 };
 
 /* kind_column flags. */
@@ -100,12 +101,28 @@ enum kind_format {
  * list; a one-shot command's table leaves it out. */
 #define KIND_COL_PER_RECORD	0x4
 
+/*
+ * kind_column priorities: a console list on a narrow screen keeps the
+ * columns of higher priority and gives them their room first, equal ones
+ * in the order of the columns. A column shows only when those two
+ * priorities or more above it could also grow to their max: a name is
+ * whole before the other columns but the text show, the text has its room
+ * before the details and the id.
+ */
+#define KIND_COL_NAME		2
+#define KIND_COL_TEXT		1
+#define KIND_COL_DETAIL		(-1)
+#define KIND_COL_ID		(-2)
+
 struct kind_column {
 	const char		*header;
 	const char		*path;		/* "status.state" */
 	const char		*path2;		/* KIND_FMT_RATE: the period */
 	int			 width;		/* 0: what is left */
-	int			 max;		/* the widest it grows to */
+	/* The widest it grows to; width 0: the room it asks before columns
+	 * of lower priority get any (it still takes what is left). */
+	int			 max;
+	int			 priority;	/* KIND_COL_NAME...; 0 */
 	enum kind_format	 format;
 	int			 flags;
 	const char		*none;		/* shown for no value; "-" */
@@ -223,7 +240,9 @@ struct kind {
 	enum kind_scope		 scope;
 	/* What confirmations call one record, and the field naming it. */
 	const char		*noun;		/* "rate limit"; NULL: name */
-	const char		*label;		/* "description"; or NULL */
+	/* The fields that name a record, space-separated: "method
+	 * endpoint" names one "GET /v1/users"; or NULL. */
+	const char		*label;
 
 	const char		*list_path;	/* GET; NULL with SHAPE_NONE */
 	const char		*item_path;	/* {id} unless SHAPE_OBJECT */
@@ -354,6 +373,13 @@ const struct kind_column *kind_column_find(const struct kind *,
 int		 kind_column_value(const struct kind *,
 		     const struct kind_column *, const cJSON *, char *,
 		     size_t);
+
+/*
+ * A KIND_FMT_PER_HOUR column's number in record: 0 with the count per
+ * hour, or -1 when the count or a positive period is missing.
+ */
+int		 kind_per_hour(const struct kind_column *, const cJSON *,
+		     double *);
 
 /* "a, b, c" for a NULL-terminated list of values. */
 void		 kind_values_text(const char *const *, struct buf *);

@@ -174,6 +174,8 @@ rows_key(const struct kind_column *c, const cJSON *record, double *out)
 		*out = (double)t;
 		return (1);
 	}
+	if (c->format == KIND_FMT_PER_HOUR)
+		return (kind_per_hour(c, record, out) == 0);
 	if (c->format == KIND_FMT_COUNT && (cJSON_IsArray(v) ||
 	    cJSON_IsObject(v))) {
 		*out = cJSON_GetArraySize(v);
@@ -544,6 +546,7 @@ rows_new(const struct kind *k, const struct kind_column *const *cols,
 		case KIND_FMT_NUMBER:
 		case KIND_FMT_RATE:
 		case KIND_FMT_RATE_SECONDS:
+		case KIND_FMT_PER_HOUR:
 			r->key[i] = (int)r->nkeys++;
 			break;
 		default:

@@ -462,6 +462,12 @@ theme_apply_no_color(struct theme *t)
 	for (i = 0; i < THEME_ROLE_COUNT; i++)
 		if (t->roles[i].bg != bg)
 			t->roles[i].attrs |= THEME_ATTR_REVERSE;
+	/*
+	 * The focused input and its fellows shared one background: reverse
+	 * is the focus's alone, or it would be told apart by bold only.
+	 */
+	if (t->roles[THEME_ROLE_INPUT_FOCUS].attrs & THEME_ATTR_REVERSE)
+		t->roles[THEME_ROLE_INPUT].attrs &= ~THEME_ATTR_REVERSE;
 	for (i = 0; i < THEME_ROLE_COUNT; i++) {
 		t->roles[i].fg = THEME_COLOR_DEFAULT;
 		t->roles[i].bg = THEME_COLOR_DEFAULT;

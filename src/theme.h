@@ -130,7 +130,8 @@ int		 theme_color_degrade(int, int);
 void		 theme_degrade(struct theme *, int);
 /*
  * NO_COLOR: every colour becomes the terminal's own; attributes stay, and
- * a role with a background of its own (the cursor bar) turns reverse.
+ * a role with a background of its own (the cursor bar) turns reverse; an
+ * input beside the focused one does not, when the focused one does.
  */
 void		 theme_apply_no_color(struct theme *);
 

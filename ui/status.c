@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "configfile.h"
 #include "http.h"
 #include "screen.h"
 #include "text.h"
@@ -16,46 +17,131 @@
 #include "tui.h"
 #include "xmalloc.h"
 
+/* The first len digits of an id and an ellipsis, or "-". */
 static void
-status_short_id(const char *id, char *out, size_t len)
+status_short_id(const char *id, size_t len, char *out, size_t size)
 {
 	if (id == NULL)
-		snprintf(out, len, "-");
-	else if (strlen(id) > 8)
-		snprintf(out, len, "%.8s…", id);
+		snprintf(out, size, "-");
+	else if (strlen(id) > len)
+		snprintf(out, size, "%.*s%s", (int)len, id, screen_ellipsis());
 	else
-		snprintf(out, len, "%s", id);
+		snprintf(out, size, "%s", id);
 }
 
+/*
+ * The host (and port) of the server when the environment or an option
+ * sends the session elsewhere than its profile says; else NULL. Never a
+ * user or password the URL may hold.
+ */
+static char *
+status_server(struct tui *t)
+{
+	const struct config_profile	*prof;
+	const char			*u = t->session.base_url, *at, *end;
+	char				*host, *clean;
+
+	if (u == NULL || t->cfg == NULL || t->session.profile == NULL ||
+	    (prof = config_profile(t->cfg, t->session.profile)) == NULL ||
+	    prof->base_url == NULL || strcmp(prof->base_url, u) == 0)
+		return (NULL);
+	if ((at = strstr(u, "://")) != NULL)
+		u = at + 3;
+	end = u + strcspn(u, "/?#");
+	for (at = u; at < end; at++)
+		if (*at == '@')
+			u = at + 1;
+	host = xstrndup(u, (size_t)(end - u));
+	clean = text_clean(host);
+	free(host);
+	return (clean);
+}
+
+#define STATUS_HEADER_LEVELS	4
+
+/*
+ * The header's left part at a level of detail, 0 the most: the program's
+ * name goes first, then the ids' length and the word "server", then the
+ * other words.
+ */
+static char *
+status_header_left(struct tui *t, const char *server, int level)
+{
+	struct buf	 b;
+	char		 acc[32], zone[32];
+	const char	*profile = t->session.profile != NULL ?
+			    t->session.profile : "-";
+	size_t		 idlen = level >= 2 ? 4 : 8;
+
+	status_short_id(t->session.scope.account, idlen, acc, sizeof acc);
+	status_short_id(t->session.scope.zone, idlen, zone, sizeof zone);
+	buf_init(&b);
+	if (level == 0)
+		buf_adds(&b, " edgetui ");
+	if (level < 3)
+		buf_addf(&b, " profile %s ", profile);
+	else
+		buf_addf(&b, " %s ", profile);
+	if (server != NULL)
+		buf_addf(&b, " %s%s ", level < 2 ? "server " : "", server);
+	if (level < 3)
+		buf_addf(&b, " account %s  zone %s ", acc, zone);
+	else
+		buf_addf(&b, " %s  %s ", acc, zone);
+	return (buf_detach(&b, NULL));
+}
+
+/*
+ * The header: where (profile, a server the profile does not name,
+ * account, zone), READ-ONLY, the transfers and the budget left. A narrow
+ * screen keeps the budget and the badge whole: the transfers' summary
+ * goes first, then the left part says less, then it is cut.
+ */
 void
 status_draw_header(struct tui *t)
 {
-	char	 acc[32], zone[32], *left, right[128];
-	struct buf xb;
-	attr_t	 a = screen_role(THEME_ROLE_HEADER);
-	int	 x, w = COLS;
-	long	 budget;
+	struct buf	 xb;
+	char		*left = NULL, *server, *cut, right[128];
+	const char	*badge = t->session.readonly ? " READ-ONLY " : "";
+	attr_t		 a = screen_role(THEME_ROLE_HEADER);
+	int		 x, w = COLS, level, xfers, rw;
+	long		 budget;
 
-	status_short_id(t->session.scope.account, acc, sizeof acc);
-	status_short_id(t->session.scope.zone, zone, sizeof zone);
-	screen_fill(0, 0, w, a);
-	left = xprintf(" edgetui  profile %s  account %s  zone %s ",
-	    t->session.profile != NULL ? t->session.profile : "-", acc, zone);
-	x = screen_put(0, 0, w, left, a | A_BOLD);
-	free(left);
-	if (t->session.readonly && x + 11 < w)
-		x += screen_put(0, x, w - x, " READ-ONLY ",
-		    screen_role(THEME_ROLE_BADGE));
 	budget = t->http != NULL ? http_budget_left(t->http) : -1;
 	t->budget_shown = budget;
 	buf_init(&xb);
 	transfers_summary(t, &xb);
-	snprintf(right, sizeof right, "%s%s budget %ld ", buf_str(&xb),
-	    xb.len > 0 ? "  " : "", budget);
-	buf_free(&xb);
-	if ((int)text_width(right) + x < w)
+	server = status_server(t);
+	for (xfers = xb.len > 0; xfers >= 0; xfers--) {
+		snprintf(right, sizeof right, "%s%s budget %ld ", xfers ?
+		    buf_str(&xb) : "", xfers ? "  " : "", budget);
+		rw = (int)text_width(right) + (int)text_width(badge);
+		for (level = 0; level < STATUS_HEADER_LEVELS; level++) {
+			free(left);
+			left = status_header_left(t, server, level);
+			if ((int)text_width(left) + rw <= w)
+				break;
+		}
+		if (level < STATUS_HEADER_LEVELS)
+			break;
+	}
+	if ((int)text_width(left) + rw > w) {
+		cut = text_ellipsize(left, (size_t)MAXIMUM(w - rw, 0),
+		    screen_ellipsis());
+		free(left);
+		left = cut;
+	}
+	screen_fill(0, 0, w, a);
+	x = screen_put(0, 0, w, left, a | A_BOLD);
+	if (*badge != '\0' && x + (int)text_width(badge) <= w)
+		x += screen_put(0, x, w - x, badge,
+		    screen_role(THEME_ROLE_BADGE));
+	if ((int)text_width(right) + x <= w)
 		screen_put(0, w - (int)text_width(right),
 		    (int)text_width(right), right, a);
+	free(left);
+	free(server);
+	buf_free(&xb);
 }
 
 /* ---- the footer's hints: actions, with the keys the keymap binds ------ */
@@ -187,7 +273,7 @@ status_list_hints(struct tui *t, struct panel *p, struct buf *b)
 	if (key != -1) {
 		keymap_key_name(key, cmd, sizeof cmd);
 		if (t->nhistory == 0 && t->npanels <= 1)
-			buf_addf(b, "  %svideos %srl …", cmd, cmd);
+			buf_addf(b, "  %srules %svideos …", cmd, cmd);
 		else
 			buf_addf(b, "  %s command", cmd);
 	}
@@ -233,45 +319,179 @@ status_fit(struct buf *b, size_t cols)
 	b->len = (size_t)(end - s);
 }
 
+/* A row of s, its first len bytes without the blanks that end it. */
+static char *
+status_row(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return (xstrndup(s, len));
+}
+
+/*
+ * The bytes of line on a row of cols columns: after its last space that
+ * fits, unless the word after it is wider than a row anyway (a long
+ * path): then as much as fits, not a row left short.
+ */
+static size_t
+status_wrap_at(const char *line, size_t cols)
+{
+	size_t	 k = text_wrap(line, cols);
+	char	*word;
+	int	 wide;
+
+	if (line[k] == '\0' || k == 0 || line[k - 1] != ' ')
+		return (k);
+	word = xstrndup(line + k, strcspn(line + k, " "));
+	wide = text_width(word) > cols;
+	free(word);
+	if (!wide)
+		return (k);
+	word = xstrdup(line);
+	text_cut(word, cols);
+	k = MAXIMUM(strlen(word), 1);
+	free(word);
+	return (k);
+}
+
 /*
  * The message in rows of at most cols columns, broken after a space where
- * one is near and at each of its own line breaks (a line keeps its
- * indentation: a caret stays under its column); past max rows the last
- * one ends with more (where the rest is). Returns the rows used.
+ * one fits, so a word (an id) is split only when longer than a row, and
+ * at each of its own line breaks (a line keeps its indentation: a caret
+ * stays under its column); past max rows the last one ends with more
+ * (where the rest is). Returns the rows used.
  */
 static size_t
 status_wrap_more(const char *s, size_t cols, char **rows, size_t max,
     const char *more)
 {
-	char	*row, *sp;
-	size_t	 n = 0, len, eol;
+	char	*line, *row;
+	size_t	 n = 0, eol, k, room;
 
 	if (text_width(more) + 8 > cols)
 		more = " …";
 	while (*s != '\0' && n < max) {
 		eol = strcspn(s, "\n");
-		row = xstrndup(s, eol);
-		text_cut(row, n + 1 == max ? cols - text_width(more) : cols);
-		len = strlen(row);
-		if (len < eol && (sp = strrchr(row, ' ')) != NULL &&
-		    sp > row && text_width(sp) < cols / 3)
-			*sp = '\0';
-		len = strlen(row);
-		if (n + 1 == max && s[len] != '\0' &&
-		    strcmp(s + len, "\n") != 0) {
+		line = xstrndup(s, eol);
+		/* The last row: all that is left, else a part and more. */
+		room = cols;
+		if (n + 1 == max && (text_width(line) > cols ||
+		    (s[eol] == '\n' && s[eol + 1] != '\0')))
+			room = cols - text_width(more);
+		k = status_wrap_at(line, room);
+		row = status_row(line, k);
+		free(line);
+		if (room < cols) {
 			rows[n++] = xprintf("%s%s", row, more);
 			free(row);
 			break;
 		}
 		rows[n++] = row;
-		s += len;
-		if (*s == '\n')
+		s += k;
+		if (k == eol && *s == '\n')
 			s++;
 		else
 			for (; *s == ' '; s++)
 				;
 	}
 	return (n);
+}
+
+/* Whether the len bytes at s are a caret line: blanks, then '^'s. */
+static int
+status_is_caret(const char *s, size_t len)
+{
+	size_t	i = strspn(s, " ");
+
+	if (i >= len || s[i] != '^')
+		return (0);
+	for (; i < len; i++)
+		if (s[i] != '^')
+			return (0);
+	return (1);
+}
+
+/* The byte offset of display column col in s (its end when past). */
+static size_t
+status_column_offset(const char *s, size_t col)
+{
+	char	*copy = xstrdup(s);
+	size_t	 off;
+
+	text_cut(copy, col);
+	off = strlen(copy);
+	free(copy);
+	return (off);
+}
+
+/*
+ * A line and the caret under it in a row each of cols columns: the part
+ * of the line around the caret, an ellipsis where it is cut, the caret
+ * moved with it.
+ */
+static void
+status_caret_rows(const char *line, const char *caret, size_t cols,
+    char **lrow, char **crow)
+{
+	size_t	 c0 = strspn(caret, " "), c1 = strlen(caret), ws = 0;
+	char	*tail, *row;
+
+	if (c1 + 1 > cols && cols > c1 - c0 + 2) {
+		/*
+		 * The caret at the middle of the row, after the ellipsis, or
+		 * further right when the line's end is near.
+		 */
+		ws = c0 - MINIMUM(c0 - 1, (cols - (c1 - c0)) / 2);
+		if (text_width(line) + 1 - cols < ws)
+			ws = MAXIMUM(text_width(line) + 1 - cols, 1);
+	}
+	tail = ws > 0 ? xprintf("%s%s", screen_ellipsis(), line +
+	    status_column_offset(line, ws + 1)) : xstrdup(line);
+	row = text_ellipsize(tail, cols, screen_ellipsis());
+	*lrow = row;
+	*crow = xprintf("%*s%s", (int)(c0 - ws), "", caret + c0);
+	text_cut(*crow, cols);
+	free(tail);
+}
+
+/*
+ * A message that ends with a line and the caret under it (a lint error):
+ * what comes before wraps in max - 2 rows, the line and its caret take
+ * one each, so the caret is never what gives way. Returns the rows used,
+ * or 0 when s is not such a message or there is no room.
+ */
+static size_t
+status_wrap_caret(const char *s, size_t cols, char **rows, size_t max,
+    const char *more)
+{
+	const char	*last, *prev;
+	size_t		 len = strlen(s), n;
+	char		*head, *line, *caret;
+
+	while (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (max < 3 || cols < 8 || len == 0)
+		return (0);
+	for (last = s + len; last > s && last[-1] != '\n'; last--)
+		;
+	if (last == s || !status_is_caret(last, (size_t)(s + len - last)))
+		return (0);
+	for (prev = last - 1; prev > s && prev[-1] != '\n'; prev--)
+		;
+	/* Only when the line does not show whole over the caret. */
+	line = xstrndup(prev, (size_t)(last - 1 - prev));
+	if (text_width(line) <= cols) {
+		free(line);
+		return (0);
+	}
+	caret = xstrndup(last, (size_t)(s + len - last));
+	head = xstrndup(s, (size_t)(prev - s));
+	n = status_wrap_more(head, cols, rows, max - 2, more);
+	status_caret_rows(line, caret, cols, &rows[n], &rows[n + 1]);
+	free(head);
+	free(line);
+	free(caret);
+	return (n + 2);
 }
 
 /* Every row of the text (none cut): *n of them, to free with free(3). */
@@ -295,6 +515,7 @@ status_wrap_message(struct tui *t, const char *s, size_t cols, char **rows,
     size_t max)
 {
 	char	 more[64], name[KEYMAP_KEY_NAME_MAX];
+	size_t	 n;
 	int	 key;
 
 	key = keymap_key_of(t->keymap, KEYMAP_GLOBAL, ACTION_MESSAGES);
@@ -303,6 +524,8 @@ status_wrap_message(struct tui *t, const char *s, size_t cols, char **rows,
 		snprintf(more, sizeof more, " … (%s: all of it)", name);
 	} else
 		snprintf(more, sizeof more, " … (:messages)");
+	if ((n = status_wrap_caret(s, cols, rows, max, more)) > 0)
+		return (n);
 	return (status_wrap_more(s, cols, rows, max, more));
 }
 

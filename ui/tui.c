@@ -582,6 +582,13 @@ tui_key(struct tui *t, int key)
 	a = keymap_lookup(t->keymap, ctx, key);
 	if (a == ACTION_NONE)
 		return;
+	/* Esc on a filtered list clears the filter first. */
+	if (a == ACTION_BACK && p != NULL && p->view == PANEL_LIST &&
+	    p->filter != NULL) {
+		panel_filter_clear(p);
+		t->dirty = 1;
+		return;
+	}
 	/* Esc goes back as q does, but never out of the last list. */
 	if (a == ACTION_BACK) {
 		if (t->npanels > 1 || (p != NULL && p->view == PANEL_DETAIL &&

@@ -408,6 +408,8 @@ void		 panel_after_change(struct panel *);
 /* Put fields (a partial answer) into listed record id; -1 if not listed. */
 int		 panel_merge(struct panel *, const char *, const cJSON *);
 void		 panel_filter_flush(struct panel *);
+/* Esc on a filtered list: every row again (the server's too). */
+void		 panel_filter_clear(struct panel *);
 /* Create with the kind's body: none, a form, or a file and a form. */
 void		 panel_create(struct panel *);
 /* Close a panel opened from another and show that one. */

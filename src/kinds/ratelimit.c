@@ -171,4 +171,5 @@ const struct kind kind_rate_limits = {
 	.columns = ratelimit_columns,
 	.fields = ratelimit_fields,
 	.check = ratelimit_check,
+	.deprecated = "rate-limit-rules",
 };

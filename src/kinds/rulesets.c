@@ -39,14 +39,17 @@ rulesets_rule_check(struct validate_ctx *ctx)
 /*
  * Rows come in evaluation order; "position" is not the server's: the
  * table and the console number the rules they list. The expression, the
- * widest, is last so it takes what is left; on a wide screen the
- * description shares it, so a whole sentence shows.
+ * widest, is last so it takes what is left. A narrow screen keeps the
+ * description (whole first), then the expression, then the rest; the
+ * timeout and characteristics, then the id, only when the expression has
+ * room too.
  */
 static const struct kind_column rulesets_rule_columns[] = {
 	{ .header = "#", .path = "position", .width = 3,
-	  .format = KIND_FMT_NUMBER, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	  .format = KIND_FMT_NUMBER, .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT,
+	  .priority = KIND_COL_NAME },
 	{ .header = "DESCRIPTION", .path = "description", .width = 18,
-	  .max = 48, .flags = KIND_COL_DEFAULT },
+	  .max = 40, .flags = KIND_COL_DEFAULT, .priority = KIND_COL_NAME },
 	{ .header = "ACTION", .path = "action", .width = 17,
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "RATE", .path = "ratelimit.requests_per_period",
@@ -56,13 +59,15 @@ static const struct kind_column rulesets_rule_columns[] = {
 	/* 0 (or absent: the API may leave a 0 out) throttles. */
 	{ .header = "TIMEOUT", .path = "ratelimit.mitigation_timeout",
 	  .width = 8, .format = KIND_FMT_NUMBER, .none = "throttle",
-	  .zero = "throttle", .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	  .zero = "throttle", .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT,
+	  .priority = KIND_COL_DETAIL },
 	{ .header = "ENABLED", .path = "enabled", .width = 7,
 	  .format = KIND_FMT_BOOL, .none = "yes", .flags = KIND_COL_DEFAULT },
 	{ .header = "CHARACTERISTICS", .path = "ratelimit.characteristics",
-	  .width = 15, .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT },
-	{ .header = "EXPRESSION", .path = "expression", .width = 0,
-	  .flags = KIND_COL_DEFAULT },
+	  .width = 15, .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT,
+	  .priority = KIND_COL_DETAIL },
+	{ .header = "EXPRESSION", .path = "expression", .width = 0, .max = 64,
+	  .flags = KIND_COL_DEFAULT, .priority = KIND_COL_TEXT },
 	{ .header = "COUNTING", .path = "ratelimit.counting_expression",
 	  .width = 0 },
 	{ .header = "REF", .path = "ref", .width = 32 },
@@ -70,7 +75,7 @@ static const struct kind_column rulesets_rule_columns[] = {
 	  .flags = KIND_COL_RIGHT },
 	{ .header = "UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME },
-	{ .header = "ID", .path = "id", .width = 32 },
+	{ .header = "ID", .path = "id", .width = 32, .priority = KIND_COL_ID },
 	{ .header = NULL }
 };
 

@@ -130,12 +130,16 @@ static const struct kind_column disc_columns[] = {
 	  .flags = KIND_COL_DEFAULT },
 	{ .header = "STATE", .path = "state", .width = 7,
 	  .flags = KIND_COL_DEFAULT },
+	/* The traffic, to triage by: it fits beside the state at 80. */
+	{ .header = "REQ/H", .path = "features.traffic_stats.requests",
+	  .path2 = "features.traffic_stats.period_seconds", .width = 6,
+	  .format = KIND_FMT_PER_HOUR,
+	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
 	/* Room for both origins, "ML,SessionIdentifier". */
 	{ .header = "ORIGIN", .path = "origin", .width = 20,
 	  .format = KIND_FMT_LIST, .flags = KIND_COL_DEFAULT },
 	{ .header = "REQUESTS", .path = "features.traffic_stats.requests",
-	  .width = 8, .format = KIND_FMT_NUMBER,
-	  .flags = KIND_COL_DEFAULT | KIND_COL_RIGHT },
+	  .width = 8, .format = KIND_FMT_NUMBER, .flags = KIND_COL_RIGHT },
 	{ .header = "LAST UPDATED", .path = "last_updated", .width = 16,
 	  .format = KIND_FMT_TIME, .flags = KIND_COL_DEFAULT },
 	{ .header = "ID", .path = "id", .width = 36 },
@@ -200,7 +204,7 @@ static const struct kind_filter disc_filters[] = {
 const struct kind kind_discovered_operations = {
 	.name = "discovered-operations",
 	.noun = "discovered operation",
-	.label = "endpoint",
+	.label = "method endpoint",
 	.aliases = "discovered-operation discovered dops",
 	.help = "Operations API discovery found: review, ignore",
 	.scope = KIND_SCOPE_ZONE,
@@ -307,7 +311,7 @@ static const struct kind_filter ops_filters[] = {
 const struct kind kind_operations = {
 	.name = "operations",
 	.noun = "operation",
-	.label = "endpoint",
+	.label = "method endpoint",
 	.aliases = "operation ops op",
 	.help = "API Shield endpoint management: the zone's saved operations",
 	.scope = KIND_SCOPE_ZONE,

@@ -57,7 +57,7 @@ e2e_wait_for "1 problem in the configuration"
 # The first screen says how to reach the other lists (once a key cleared
 # the message).
 e2e_keys j
-e2e_wait_for " ? help  :videos :rl …  / filter"
+e2e_wait_for " ? help  :rules :videos …  / filter"
 
 # :problems gives file:line for the keymap entry.
 nav_cmd problems
@@ -93,7 +93,7 @@ e2e_assert_not_contains "No transfers yet"
 e2e_keys '?'
 e2e_wait_for "go back; quit from the last list"
 nav_cmd rl
-e2e_wait_match "^ rate-limits  8$"
+e2e_wait_match "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_assert_not_contains "go back; quit from the last list"
 e2e_keys q
 e2e_wait_match "^ videos  50$"
@@ -101,7 +101,7 @@ e2e_wait_match "^ videos  50$"
 e2e_keys Enter
 e2e_wait_for "requireSignedURLs:"
 nav_cmd rl
-e2e_wait_match "^ rate-limits  8$"
+e2e_wait_match "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_keys q
 e2e_wait_for "requireSignedURLs:"
 nav_esc

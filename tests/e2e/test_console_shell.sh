@@ -40,7 +40,7 @@ e2e_wait_for "rate-limits rate-limit-rules"
 e2e_type s
 e2e_wait_for ":rate-limits"
 e2e_keys Enter
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits (legacy, deprecated)  8"
 e2e_assert_contains "www.example.com/login*"
 # The footer shows the keys of the live keymap: x deletes, d does not.
 e2e_wait_match "  E yaml  x delete$"
@@ -60,7 +60,7 @@ e2e_wait_gone ":rate-limits"
 e2e_keys Tab
 e2e_wait_match "^ operations  300$"
 e2e_keys Tab
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits (legacy, deprecated)  8"
 
 # Help comes from the live keymap: x deletes, d is unbound.
 e2e_keys '?'
@@ -99,7 +99,7 @@ e2e_keys G Enter
 # Shown, escaped, as text: \x1B stays four characters, the override a '?'.
 e2e_wait_for 'description: "evil\x1B[2J\x1B]0;pwned\x07?txt.exe"'
 e2e_assert_contains "edgetui  profile main"
-e2e_assert_contains "rate-limits  9  >  rate-limits"
+e2e_assert_contains "rate-limits (legacy, deprecated)  9  >  rate-limits"
 e2e_keys q
 e2e_wait_gone 'description: "evil'
 
@@ -114,11 +114,11 @@ e2e_keys :
 e2e_type "profile nosuch"
 e2e_keys Enter
 e2e_wait_for "no profile 'nosuch'"
-e2e_command rl "^ rate-limits  9$"
+e2e_command rl "^ rate-limits \(legacy, deprecated\)  9$"
 
 # A resize re-lays out the list.
 e2e_resize 80 24
-e2e_wait_for " rate-limits  9"
+e2e_wait_for " rate-limits (legacy, deprecated)  9"
 e2e_assert_contains "MODE"
 e2e_resize 120 40
 

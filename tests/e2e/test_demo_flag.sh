@@ -37,7 +37,7 @@ store=$(compgen -G "$TMPDIR/edgetui-demo-*" || true)
 e2e_keys :
 e2e_type rl
 e2e_keys Enter
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits (legacy, deprecated)  8"
 
 e2e_quit_and_check_sane : q Enter
 # The console waits for its edgemu before it exits: no poll is needed.

@@ -2,8 +2,8 @@
 # API Shield discovered operations in the console against edgemu: the list
 # with its states, review refused for a saved one, review and ignored on
 # the one under the cursor (one PATCH each), ignored on two marked ones
-# (the bulk PATCH), and saving one into endpoint management. What the
-# server holds is checked with its API.
+# (the bulk PATCH), and saving one, then two marked ones, into endpoint
+# management. What the server holds is checked with its API.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -66,12 +66,12 @@ e2e_wait_match '^ operations  300$'
 
 # The command line takes an alias of the kind.
 e2e_command dops '^ discovered-operations  40$'
-e2e_assert_contains "STATE   ORIGIN"
+e2e_assert_contains "STATE   REQ/H  ORIGIN"
 e2e_wait_match '^[ >] POST +api\.example\.com +/v1/users/\{var1\}/addresses +saved '
 e2e_wait_match '^[ >] GET +api\.example\.com +/v1/internal/metrics +review '
 e2e_wait_match '^[ >] GET +auth\.example\.com +/\.well-known/openid-configuration +ignored '
 # Both origins fit, and the endpoint keeps its room (120 columns).
-e2e_wait_match '^[ >] POST +api\.example\.com +/v2/users +ignored +ML,SessionIdentifier +[0-9]'
+e2e_wait_match '^[ >] POST +api\.example\.com +/v2/users +ignored +[0-9]+ +ML,SessionIdentifier +[0-9]'
 
 # A saved one cannot go back to review: the server's reason is shown
 # and nothing changes.
@@ -134,6 +134,17 @@ e2e_wait_match '^ discovered-operations  17  \[state=review\]$'
     e2e_fail "no operation GET api.example.com /v2/users/{var1}"
 expect_state GET api.example.com '/v2/users/{var1}' saved
 
+# Two marked, the cursor on neither, then s: both are saved (one bulk
+# create), not the one under the cursor.
+e2e_keys g Down Space Space
+e2e_wait_match '^ discovered-operations  17  2 marked  \[state=review\]$'
+e2e_keys s
+e2e_wait_for "2 operations saved into endpoint management"
+e2e_wait_match '^ discovered-operations  15  \[state=review\]$'
+[ "$(api_count operations)" -eq 303 ] ||
+    e2e_fail "the API does not count the two marked operations saved"
+wait_log_count "POST $GW/operations 200" 1
+
 # Without the server filter, the list shows it saved.
 e2e_keys F
 e2e_wait_for "server filters, NAME=VALUE"
@@ -148,7 +159,7 @@ e2e_wait_for "server filters, NAME=VALUE"
 e2e_keys C-u
 e2e_type "state=review"
 e2e_keys Enter
-e2e_wait_match '^ discovered-operations  17  \[state=review\]$'
+e2e_wait_match '^ discovered-operations  15  \[state=review\]$'
 e2e_keys g E
 e2e_wait_for "Apply 1 change to discovered-operations"
 e2e_assert_contains "state: \"review\" → \"ignored\""

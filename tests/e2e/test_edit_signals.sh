@@ -37,7 +37,7 @@ for sig in TERM HUP; do
 	rm -f "$E2E_DIR/editing" "$E2E_DIR/editor.pid"
 	e2e_console_start
 	e2e_wait_match "^ operations  300$"
-	e2e_command rl "^ rate-limits  8$"
+	e2e_command rl "^ rate-limits \(legacy, deprecated\)  8$"
 	e2e_keys E
 	i=0
 	while [ ! -s "$E2E_DIR/editing" ]; do

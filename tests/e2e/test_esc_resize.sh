@@ -12,7 +12,7 @@ e2e_init esc_resize
 e2e_edgemu_start
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_command rate-limits '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  [0-9]+$'
 
 # esc_then_resize COLS ROWS: Esc, then the resize, while the console waits.
 esc_then_resize() {

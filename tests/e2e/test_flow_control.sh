@@ -35,7 +35,7 @@ e2e_keys q
 e2e_wait_match "^ operations  300$"
 
 # $EDITOR runs with flow control as the terminal had it.
-e2e_command rl "^ rate-limits  8$"
+e2e_command rl "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_keys E
 e2e_wait_for "edit: no change"
 [ -s "$E2E_DIR/editor.stty" ] || e2e_fail "the editor did not run"

@@ -16,7 +16,7 @@ e2e_wait_match '^ \? help .*  C-t test'
 
 e2e_command videos '^ videos  [0-9]+'
 # The keys only videos have come first: the footer drops what does not fit.
-e2e_wait_match '^ \? help .*  L from URL  U one-time URL  D download  C clip  S sign URL'
+e2e_wait_match '^ \? help .*  f from URL  U one-time URL  D download  C clip  K sign URL'
 e2e_assert_not_contains 'U upload URL'
 
 e2e_keys '?'

@@ -1,8 +1,9 @@
 #!/bin/bash
 # While a form is open the last line shows the form's keys, not the list's
-# beneath it: the rule form's (and, typing in a field, the field's), the
+# beneath it: the rule form's (and, on a text field, the field's), the
 # expression editor's (and its completion list's), a generic form's; the
-# list's hints come back when the form closes. 80x24.
+# list's hints come back when the form closes; a question has its own.
+# 80x24.
 set -eu
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 
@@ -27,20 +28,20 @@ e2e_command rules '^ rate-limit-rules  6$'
 last_row '^ \? help  : command  / filter  Enter details  n new'
 
 # n: the rule form's keys where the list's were, on that line alone.
+# It opens on the description, typed into at once: the field's keys.
 e2e_keys n
 e2e_wait_for "new rate limiting rule"
-last_row '^ Enter edit/pick  V validate  S save  T test  L simulate  Esc cancel$'
-once "Enter edit/pick"
+last_row '^ type to edit  Enter/Tab next field  F1 keys  Esc cancel$'
+once "type to edit"
 e2e_assert_not_contains "? help"
-# Typing in the description: the field's keys.
+# Enter: the next field, a choice, and the form's keys.
 e2e_keys Enter
-last_row '^ Enter keep  Esc undo  Tab next field$'
-e2e_keys Escape
-last_row '^ Enter edit/pick  V validate '
+last_row '^ Enter edit/pick  V validate  S save  T test  L simulate  \? keys  Esc cancel$'
+once "Enter edit/pick"
 
-# The expression editor (k k: from the description up to the
-# expression), then its list of names.
-e2e_keys k k Enter
+# The expression editor (Up Up: from the action up to the expression),
+# then its list of names.
+e2e_keys Up Up Enter
 e2e_wait_for "required: which requests the rule applies to"
 last_row '^ Tab complete  C-f format  Enter new line  Esc back to the form$'
 e2e_type http.re
@@ -52,11 +53,15 @@ e2e_keys Escape
 last_row '^ Enter edit/pick  V validate '
 e2e_keys Escape
 e2e_wait_for "Discard the changes in this form? (y/n)"
+# The question's keys, not the form's or the list's.
+last_row '^ y yes  n no  Esc cancel$'
+e2e_assert_not_contains "Enter edit/pick"
+e2e_assert_not_contains "n new"
 e2e_keys y
 last_row '^ \? help  : command  / filter  Enter details  n new'
 
 # A generic form (a legacy rate limit's): its keys, then the list's.
-e2e_command rl '^ rate-limits  8$'
+e2e_command rl '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_keys n
 e2e_wait_for "new rate-limits"
 last_row '^ Tab/S-Tab move  Left/Right/letter pick a choice  Enter submit  Esc cancel$'

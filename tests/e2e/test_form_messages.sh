@@ -29,7 +29,7 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 
 # ---- the rate-limits form: an error of three rows and more
-e2e_command rate-limits '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  [0-9]+$'
 e2e_keys n
 e2e_wait_for 'new rate-limits'
 e2e_keys Tab Tab Tab Tab
@@ -116,15 +116,14 @@ e2e_wait_gone "edit rate-limits $id"
 e2e_command rules '^ rate-limit-rules  [0-9]+$'
 e2e_keys n
 e2e_wait_for 'new rate limiting rule (no plan'
-e2e_keys Enter
 e2e_type 'Too long a period'
-e2e_keys Enter j j j
+e2e_keys Enter Down Down Down
 e2e_wait_for 'Seconds over which requests are counted'
 e2e_keys Enter
 e2e_wait_for '3600 s (1 h)'
 e2e_keys G Enter
 e2e_wait_match '^ period +3600 s \(1 h\)'
-e2e_keys k k k k k
+e2e_keys Up Up Up Up Up
 e2e_wait_for "Which requests the rule applies to"
 e2e_keys Enter
 e2e_wait_for "expression of a new rate limiting rule"
@@ -146,7 +145,7 @@ case $got in
 *) e2e_fail "the refusal is not over rows 19-21: '$got'" ;;
 esac
 e2e_resize 80 24
-e2e_wait_for 'L simulate  Esc cancel'
+e2e_wait_for 'L simulate  ? keys  Esc cancel'
 e2e_type '!'
 e2e_wait_for 'messages (newest last)'
 got=$(e2e_screen | tr -d ' \n')
@@ -162,7 +161,7 @@ e2e_keys y
 e2e_wait_gone 'new rate limiting rule'
 
 # ---- the migration preview shows what a key did
-e2e_command rate-limits '^ rate-limits  [0-9]+$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  [0-9]+$'
 e2e_keys M
 e2e_wait_for 'migrate 1 legacy rate limit'
 e2e_wait_for 'y add them  d add them'

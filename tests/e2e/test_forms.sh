@@ -163,7 +163,7 @@ e2e_resize 80 24
 login=$(e2e_api GET "$RL" | grep -oE '"id":"[0-9a-f]{32}","disabled":(true|false),"description":"Protect the login form[^"]*"' |
     grep -oE '[0-9a-f]{32}')
 [ -n "$login" ] || e2e_fail "no login rule"
-e2e_command rate-limits "^ rate-limits  [0-9]+$"
+e2e_command rate-limits "^ rate-limits \(legacy, deprecated\)  [0-9]+$"
 e2e_keys e
 e2e_wait_for "edit rate-limits $login"
 e2e_assert_not_contains "match.response.origin_tr "
@@ -195,9 +195,9 @@ e2e_wait_for "match.headers: JSON syntax error at byte 1, near 'x'"
 e2e_keys Escape
 e2e_wait_for "discard"
 e2e_keys y
-e2e_wait_match "^ rate-limits  [0-9]+$"
+e2e_wait_match "^ rate-limits \(legacy, deprecated\)  [0-9]+$"
 e2e_resize 80 24
-e2e_wait_match '^ edgetui .{50,}budget'
+e2e_wait_match '^ .*profile default .{30,}budget'
 
 # ---- the server gone: e says why, and the keys typed meanwhile wait
 _e2e_edgemu_stop || true

@@ -35,7 +35,7 @@ e2e_wait_match "^ operations  300$"
 e2e_keys :
 e2e_type rl
 e2e_keys Enter
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits (legacy, deprecated)  8"
 
 # ---- d on the first rule, then :journal, u, y: it is back.
 login=$(rl_id "www.example.com/login*")
@@ -49,7 +49,7 @@ e2e_keys d
 e2e_wait_match "Delete rate limit 'Protect the login form[^']*' \\(${login:0:8}…\\)\\? \\(y/n\\)"
 e2e_keys y
 e2e_wait_for "deleted rate-limits "
-e2e_wait_match '^ rate-limits  7$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  7$'
 [ "$(rl_total)" = 7 ] || e2e_fail "the rule was not deleted"
 
 e2e_keys :
@@ -85,7 +85,7 @@ done | head -n 1)
 # ---- an update in the form, then undone: the old description is back.
 e2e_keys q
 e2e_wait_gone "journal: 2 changes"
-e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_keys G
 e2e_wait_match "^>.*www\.example\.com/login\*"
 now=$(rl_id "www.example.com/login*")

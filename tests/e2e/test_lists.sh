@@ -78,8 +78,9 @@ e2e_wait_for "readyToStream: true"
 e2e_wait_for " q back  / find  n/N next/prev  y copy  w save  J json"
 e2e_resize 50 24
 e2e_wait_match '^   hls: http://127\.0\.0\.1:'
-# The URL's end is on screen, on a row of its own, not cut off.
-e2e_wait_match '^ +[a-z0-9./-]*/manifest/video\.m3u8$'
+# The URL's end is on screen, on a row of its own, not cut off: wrapped
+# after a '/', the file's name whole.
+e2e_wait_match '^ +([a-z0-9./-]*/)?video\.m3u8$'
 
 # / finds text, highlighted; n and N go to the next and previous match.
 e2e_keys /
@@ -132,7 +133,7 @@ e2e_keys q
 e2e_wait_match "^ videos  1 of 1  /Interview with the CTO$"
 
 # ---- the (y/n) stays at 50 columns: the question wraps.
-open_kind rl "^ rate-limits  8$"
+open_kind rl "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_keys G
 e2e_wait_match "^> Image hotlinking that reaches the origin$"
 e2e_wait_match "^  Public API burst limit \(observing before enfor…$"
@@ -178,6 +179,6 @@ e2e_keys o
 e2e_wait_for "sort by (Enter; O reversed)"
 e2e_keys Down O
 e2e_wait_match '^  METHODv +HOST'
-open_kind rl "^ rate-limits  8$"
+open_kind rl "^ rate-limits \(legacy, deprecated\)  8$"
 e2e_wait_match '^> Protect the login form from credenti\.\.\. '
 e2e_quit_and_check_sane : q Enter

@@ -17,7 +17,7 @@ OUT=$STREAM/live_inputs/$main/outputs
 e2e_console_start
 e2e_wait_match "^ operations  300$"
 e2e_command live-inputs "^[ >] Main stage +not connected +$main "
-e2e_keys o
+e2e_keys p
 e2e_wait_match "^ live-outputs of 'Main stage'  0$"
 
 # n: the key is typed as stars.

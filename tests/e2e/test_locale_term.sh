@@ -12,7 +12,7 @@ e2e_edgemu_start
 
 e2e_program_start env LANG=C LC_ALL=C "$EDGETUI"
 e2e_wait_match "^ operations  300$"
-e2e_wait_match '^ edgetui  profile default  account [0-9a-f]{8}\.\.\.  zone [0-9a-f]{8}\.\.\. '
+e2e_wait_match '^ edgetui  profile default  server [^ ]+  account [0-9a-f]{8}\.\.\.  zone [0-9a-f]{8}\.\.\. '
 e2e_keys o
 e2e_wait_for "sort by (Enter; O reversed)"
 e2e_keys Down O

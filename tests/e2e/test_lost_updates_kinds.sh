@@ -41,7 +41,7 @@ puts() {
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_command rate-limits '^ rate-limits  8$'
+e2e_command rate-limits '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_wait_match '^> Protect the login form'
 
 # ---- t: the rule read afresh, only disabled changed ------------------------
@@ -103,7 +103,7 @@ OUT=$STREAM/live_inputs/$main/outputs
 oid=$(e2e_api POST "$OUT" '{"url":"rtmp://a.example/live","streamKey":"k1"}' |
     grep -oE '"uid":"[0-9a-f]{32}"' | grep -oE '[0-9a-f]{32}')
 e2e_command live-inputs "^[ >] Main stage +not connected +$main "
-e2e_keys o
+e2e_keys p
 e2e_wait_match "^> rtmp://a\.example/live +yes .*$oid"
 "$EDGETUI" disable live-outputs "$oid" --live-input "$main" >/dev/null
 n=$(puts)

@@ -65,7 +65,7 @@ e2e_wait_match '^ operations  300$'
 e2e_command rules '^ rate-limit-rules  6$'
 e2e_wait_for 'entry point version 2 '
 
-# ---- R: a restore keeps what changed since its question ----------------
+# ---- B: a restore keeps what changed since its question ----------------
 colleague 'Checkout abuse' 'requests_per_period: 44'
 e2e_keys v
 e2e_wait_match '^ rule-versions \(current: 3\)  3$'
@@ -75,15 +75,15 @@ for _ in 1 2 3; do
 	e2e_wait_match '^> +[0-9]+ '
 done
 e2e_wait_match '^> +2 '
-e2e_keys R
+e2e_keys B
 e2e_wait_for 'Restore version 2?'
 colleague 'Public API' 'description: PUBLIC BY COLLEAGUE'
 e2e_keys y
 e2e_wait_for 'restored the rules of version 2 as version 5'
 [ "$(rule_member 'Checkout abuse' requests_per_period)" = 10 ] ||
-    e2e_fail "R: Checkout abuse was not restored"
+    e2e_fail "B: Checkout abuse was not restored"
 [ -n "$(rule_id 'PUBLIC BY COLLEAGUE')" ] ||
-    e2e_fail "R: the change made since the question was lost"
+    e2e_fail "B: the change made since the question was lost"
 e2e_keys q
 e2e_wait_match '^ rate-limit-rules  6$'
 

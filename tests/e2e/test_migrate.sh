@@ -32,14 +32,14 @@ rs_sent() {
 
 e2e_console_start
 e2e_wait_match "^ operations  300$"
-e2e_command rl '^ rate-limits  8$'
+e2e_command rl '^ rate-limits \(legacy, deprecated\)  8$'
 id1=$(e2e_screen | grep -F "Protect the login form" | grep -oE '[0-9a-f]{32}')
 id2=$(e2e_screen | grep -F "Public API burst limit" | grep -oE '[0-9a-f]{32}')
 [ -n "$id1" ] && [ -n "$id2" ] || e2e_fail "the two rules' ids are not shown"
 
 # ---- M on the first two rules, marked: the preview and its warnings.
 e2e_keys g Space Space
-e2e_wait_match '^ rate-limits  8  2 marked$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8  2 marked$'
 e2e_keys M
 e2e_wait_for "migrate 2 legacy rate limits to rate limiting rules (plan pro)"
 e2e_wait_for "# legacy rate limit $id1: Protect the login form"

@@ -18,7 +18,8 @@ ops_count() {
 	    grep -oE '"total_count": *[0-9]+' | grep -oE '[0-9]+$'
 }
 
-# Row N of the screen (1 is the header) matches REGEX.
+# Row N of the screen (1 is the header, 3 the first list's introduction)
+# matches REGEX.
 _row_matches() {
 	[[ $(sed -n "$1p" <<<"$_e2e_scr") =~ $2 ]]
 }
@@ -87,11 +88,11 @@ e2e_wait_gone "sort by"
 e2e_keys g
 e2e_wait_match '^ operations  300  sort METHOD asc$'
 e2e_wait_match '^  METHOD▲ +HOST +ENDPOINT'
-wait_row 4 '^[ >] DELETE +api\.example\.com +/v1/users/\{var1\} '
+wait_row 5 '^[ >] DELETE +api\.example\.com +/v1/users/\{var1\} '
 e2e_keys O g
 e2e_wait_match '^ operations  300  sort METHOD desc$'
 e2e_wait_match '^  METHOD▼ +HOST +ENDPOINT'
-wait_row 4 '^[ >] PUT +api\.example\.com +/v1/users/\{var1\} '
+wait_row 5 '^[ >] PUT +api\.example\.com +/v1/users/\{var1\} '
 # Straight to HOST, descending, from the picker: one o, not one per column
 # (the picker opens on the column sorted by: METHOD; g is its first item).
 e2e_keys o
@@ -106,7 +107,7 @@ e2e_wait_gone "sort by"
 e2e_keys g
 e2e_wait_match '^ operations  300  sort HOST desc$'
 e2e_wait_match '^  METHOD +HOST ▼ +ENDPOINT'
-wait_row 4 '^[ >] GET +shop\.example\.com +/api/cart '
+wait_row 5 '^[ >] GET +shop\.example\.com +/api/cart '
 # Back to the server's order, the first item; Esc leaves the picker as is.
 e2e_keys o
 e2e_wait_for "sort by (Enter; O reversed)"
@@ -119,7 +120,7 @@ e2e_keys g Enter
 e2e_wait_match '^ operations  300$'
 e2e_wait_match '^  METHOD +HOST +ENDPOINT'
 e2e_keys g
-wait_row 4 '^[ >] GET +api\.example\.com +/v1/users '
+wait_row 5 '^[ >] GET +api\.example\.com +/v1/users '
 
 # Details carry the features the list lacks (thresholds).
 e2e_keys Enter
@@ -154,7 +155,7 @@ e2e_type "not a host!"
 e2e_keys Tab
 e2e_type "e2e/created"
 e2e_keys Enter
-e2e_wait_for "host: 'not a host!' has byte 0x20"
+e2e_wait_for "host: 'not a host!' has a space: spaces are not allowed in a host"
 e2e_wait_for "endpoint: 'e2e/created' must start with '/'"
 e2e_wait_for "2 fields need attention"
 [ "$(ops_count)" -eq 300 ] || e2e_fail "a refused form reached the server"
@@ -193,9 +194,9 @@ e2e_keys /
 e2e_type "/e2e/created"
 e2e_keys Enter
 e2e_wait_match '^ operations  1 of 1  /\/e2e\/created$'
-wait_row 4 '^[ >] POST +api\.example\.com +/e2e/created '
+wait_row 5 '^[ >] POST +api\.example\.com +/e2e/created '
 e2e_keys d
-e2e_wait_for "Delete operation '/e2e/created' ("
+e2e_wait_for "Delete operation 'POST /e2e/created' ("
 e2e_keys y
 e2e_wait_for "deleted operations "
 [ "$(ops_count)" -eq 303 ] || e2e_fail "the deleted operation is still there"
@@ -214,6 +215,9 @@ e2e_wait_match '^ operations  3 of 3  3 marked'
 [ "$(e2e_screen | grep -cE '^(\* |>\*)')" -eq 3 ] || e2e_fail "3 rows not shown marked"
 e2e_keys d
 e2e_wait_for "Delete 3 operations (the marked ones)?"
+# Each named with its method: GET and POST of one path differ.
+e2e_wait_for "'GET /e2e-bulk/one' ("
+e2e_wait_for "'POST /e2e-bulk/two' ("
 e2e_type 3
 e2e_keys Enter
 e2e_wait_for "deleted 3 operations"

@@ -68,16 +68,16 @@ e2e_wait_match "^ operations  300$"
 e2e_keys :
 e2e_type rl
 e2e_keys Enter
-e2e_wait_for " rate-limits  8"
+e2e_wait_for " rate-limits (legacy, deprecated)  8"
 e2e_expect_screen rate-limits-list.txt
 
 # ---- / matches the description, which names the rule.
 e2e_keys /
 e2e_type pingback
-e2e_wait_match '^ rate-limits  1 of 8  /pingback$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  1 of 8  /pingback$'
 e2e_wait_match '^> Block XML-RPC pingback floods +ban +20/1h +no +blog\.example\.com/xmlrpc\.php '
 e2e_keys Escape
-e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_keys g
 
 # ---- t on the rule under the cursor, then on two marked ones.
@@ -98,14 +98,14 @@ e2e_api GET "$RL/$login" | grep -q '"disabled":true' ||
 # changes is sent.
 puts=$(rl_sent PUT)
 e2e_keys g Space Space
-e2e_wait_match '^ rate-limits  8  2 marked$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8  2 marked$'
 e2e_keys t
 e2e_wait_for "Disable 2 rate limits (the marked ones, not the one under the cursor)?"
 e2e_assert_contains "'Protect the login form from credential…' (${login:0:8}…)"
 e2e_assert_contains "'Public API burst limit (observing befor…' (${api:0:8}…)"
 e2e_assert_contains "At least one is enabled: all will be disabled. (y/n)"
 e2e_keys y
-e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_wait_match ' yes +api\.example\.com/v1/\* '
 e2e_wait_match ' yes +www\.example\.com/login\* '
 for id in "$login" "$api"; do
@@ -121,11 +121,11 @@ e2e_keys g Space Space t
 e2e_wait_for "Enable 2 rate limits (the marked ones, not the one under the cursor)?"
 e2e_keys n
 e2e_wait_gone "Enable 2 rate limits"
-e2e_wait_match '^ rate-limits  8  2 marked$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8  2 marked$'
 e2e_keys t
 e2e_wait_for "All are disabled: all will be enabled. (y/n)"
 e2e_keys y
-e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8$'
 e2e_wait_match ' no +api\.example\.com/v1/\* '
 e2e_wait_match ' no +www\.example\.com/login\* '
 for id in "$login" "$api"; do
@@ -159,7 +159,7 @@ e2e_keys C-u
 e2e_type 120
 e2e_keys Enter
 e2e_wait_for "created rate-limits "
-e2e_wait_match '^ rate-limits  9$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  9$'
 e2e_wait_match '^[ >] e2e created rule +ban +10/1m +no +e2e\.example\.com/api\* '
 [ "$(rl_total)" = 9 ] || e2e_fail "the server does not hold 9 rules"
 new=$(rl_id "e2e.example.com/api*")
@@ -235,12 +235,12 @@ e2e_api GET "$RL/$new" | grep -q '"description":"e2e created rule"' ||
     e2e_fail "a discarded form changed the rule"
 
 # ---- d: delete the new rule, after y.
-e2e_wait_match '^ rate-limits  9$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  9$'
 e2e_keys d
 e2e_wait_for "Delete rate limit 'e2e created rule' (${new:0:8}…)? (y/n)"
 e2e_keys y
 e2e_wait_for "deleted rate-limits "
-e2e_wait_match '^ rate-limits  8$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8$'
 [ "$(rl_total)" = 8 ] || e2e_fail "the deleted rule is still on the server"
 if e2e_api GET "$RL/$new" >/dev/null 2>&1 ||
     [ "$(e2e_api_status)" != 404 ]; then
@@ -249,7 +249,7 @@ fi
 
 # ---- d on two marked rules: the count typed, then Enter.
 e2e_keys g Space Space
-e2e_wait_match '^ rate-limits  8  2 marked$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  8  2 marked$'
 e2e_wait_match '^(\* |>\*).*www\.example\.com/login\*'
 e2e_wait_match '^(\* |>\*).*api\.example\.com/v1/\*'
 e2e_keys d
@@ -258,7 +258,7 @@ e2e_assert_contains "'Protect the login form from credential…' (${login:0:8}�
 e2e_assert_contains "'Public API burst limit (observing befor…' (${api:0:8}…)"
 e2e_type 2
 e2e_keys Enter
-e2e_wait_match '^ rate-limits  6$'
+e2e_wait_match '^ rate-limits \(legacy, deprecated\)  6$'
 [ "$(rl_total)" = 6 ] || e2e_fail "the server does not hold 6 rules"
 for id in "$login" "$api"; do
 	if e2e_api GET "$RL/$id" >/dev/null 2>&1 ||

@@ -48,7 +48,7 @@ e2e_wait_match '^ operations  300  2 marked$'
 ro_refused d delete "$why"
 e2e_assert_not_contains "Delete 2 operations"
 
-ro_open rate-limits '^ rate-limits  8$'
+ro_open rate-limits '^ rate-limits \(legacy, deprecated\)  8$'
 ro_refused n new "$why"
 ro_refused e edit "$why"
 ro_refused E edit "$why"
@@ -78,7 +78,7 @@ e2e_wait_match '^ edgetui  profile careful .* READ-ONLY +budget [0-9]+$'
 why="read-only profile"
 ro_refused n new "$why"
 ro_refused d delete "$why"
-ro_open rl '^ rate-limits  8$'
+ro_open rl '^ rate-limits \(legacy, deprecated\)  8$'
 ro_refused t toggle "$why"
 ro_refused E edit "$why"
 

@@ -17,7 +17,7 @@ footers() {
 
 	: >"$out"
 	e2e_wait_match "^ operations  300$"
-	e2e_wait_match "^ \? help  :videos :rl …  / filter  Enter details  "
+	e2e_wait_match "^ \? help  :rules :videos …  / filter  Enter details  "
 	tail -n 1 "$E2E_DIR/screen.now" >>"$out"
 	e2e_keys :
 	e2e_type rules
@@ -33,7 +33,7 @@ footers() {
 	e2e_keys :
 	e2e_type rl
 	e2e_keys Enter
-	e2e_wait_match "^ rate-limits  8$"
+	e2e_wait_match "^ rate-limits \(legacy, deprecated\)  8$"
 	e2e_wait_match "^ \? help  : command  / filter  Enter details  .*M migrate"
 	tail -n 1 "$E2E_DIR/screen.now" >>"$out"
 	e2e_keys :
@@ -42,7 +42,7 @@ footers() {
 	e2e_wait_match "^ Enter show  "
 	tail -n 1 "$E2E_DIR/screen.now" >>"$out"
 	e2e_keys q
-	e2e_wait_match "^ rate-limits  8$"
+	e2e_wait_match "^ rate-limits \(legacy, deprecated\)  8$"
 }
 
 # offered HINT FILE: a line of FILE has "  HINT" as a hint of its own.

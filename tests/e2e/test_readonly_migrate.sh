@@ -14,7 +14,7 @@ preview() {
 	e2e_keys :
 	e2e_type rl
 	e2e_keys Enter
-	e2e_wait_match "^ rate-limits  8$"
+	e2e_wait_match "^ rate-limits \(legacy, deprecated\)  8$"
 	e2e_keys M
 	e2e_wait_match "^ migrate 1 legacy rate limit"
 }

@@ -28,7 +28,9 @@ e2e_assert_not_contains "$ZONE"
 # Enter on the newest, the entry point's: the request whole.
 e2e_keys Enter
 e2e_wait_for "request 4: GET /zones/$ZONE/rulesets/phases/http_rat"
-e2e_wait_match "^ +/zones/$ZONE/rulesets/phases/http_ratelimit/entry$"
+# Wrapped after a '/': "entrypoint" whole on the next row.
+e2e_wait_match "^ +/zones/$ZONE/rulesets/phases/http_ratelimit/$"
+e2e_wait_match "^ +entrypoint$"
 e2e_keys q
 e2e_wait_match "^ request log: "
 

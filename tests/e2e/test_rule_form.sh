@@ -70,14 +70,14 @@ e2e_wait_for "n new"
 # ---- n: the form, a description, then the expression editor
 e2e_keys n
 e2e_wait_for "new rate limiting rule (no plan"
-e2e_wait_for "V validate  S save"
-e2e_keys Enter
+# The description has the focus: what is typed goes into it.
+e2e_wait_for "type to edit  Enter/Tab next field"
 e2e_type "Form rule e2e"
-e2e_keys Enter
 e2e_wait_match '^ description +Form rule e2e'
-# Up twice from the description: the action, then (wrapping) the expression.
-e2e_keys k k
+# Up from the description, the first field: (wrapping) the expression.
+e2e_keys Up
 e2e_wait_for "Which requests the rule applies to"
+e2e_wait_for "V validate  S save"
 e2e_keys Enter
 e2e_wait_for "expression of a new rate limiting rule"
 e2e_wait_for "required: which requests the rule applies to"
@@ -164,11 +164,12 @@ e2e_wait_match '^> .*Form rule e2e'
 e2e_keys e
 e2e_wait_for "edit rate limiting rule "
 e2e_wait_match '^ description +Form rule e2e'
-e2e_keys S
+e2e_keys Tab S
 e2e_wait_for "no change: nothing sent"
+# e starts on the description too, edited at once.
 e2e_keys e
 e2e_wait_for "edit rate limiting rule "
-e2e_keys j Enter End
+e2e_keys End
 e2e_type " (edited)"
 e2e_keys Enter S
 e2e_wait_for "saved rate limiting rule 'Form rule e2e (edited)'"
@@ -184,24 +185,21 @@ grep -qE '"requests_per_period":[[:space:]]*100' <<<"$rules" ||
 # profile names no plan; the form keeps what was typed.
 e2e_keys n
 e2e_wait_for "new rate limiting rule (no plan"
-e2e_keys Enter
 e2e_type "Too long a period"
 # The lint of the other fields shows as they are typed.
-e2e_keys Enter j j Enter C-u
+e2e_keys Enter Down Down C-u
 e2e_type "abc"
-e2e_keys Enter
 e2e_wait_for "requests per period: 'abc' is not a whole number"
-e2e_keys Enter C-u
+e2e_keys BSpace BSpace BSpace
 e2e_type "100"
-e2e_keys Enter
 e2e_wait_gone "is not a whole number"
-e2e_keys j
+e2e_keys Enter
 e2e_wait_for "Seconds over which requests are counted"
 e2e_keys Enter
 e2e_wait_for "3600 s (1 h)"
 e2e_keys G Enter
 e2e_wait_match '^ period +3600 s \(1 h\)'
-e2e_keys k k k k k
+e2e_keys Up Up Up Up Up
 e2e_wait_for "Which requests the rule applies to"
 e2e_keys Enter
 e2e_wait_for "expression of a new rate limiting rule"

@@ -23,9 +23,8 @@ e2e_console_start
 e2e_command rules '^ rate-limit-rules  0'
 e2e_keys n
 e2e_wait_for "new rate limiting rule"
-e2e_keys Enter
 e2e_type "First rule"
-e2e_keys Enter k k Enter
+e2e_keys Up Enter
 e2e_wait_for "expression of a new rate limiting rule"
 # UTF-8: the column counts characters, the caret goes under the cells.
 e2e_type 'http.request.uri.path eq "/ünï" and ip.srcc eq 1'
@@ -59,7 +58,7 @@ e2e_keys Enter
 e2e_wait_match '^ description: First rule$'
 e2e_keys e
 e2e_wait_for "edit rate limiting rule "
-e2e_keys j Enter End
+e2e_keys End
 e2e_type " 2"
 e2e_keys Enter S
 e2e_wait_for "saved rate limiting rule 'First rule 2'"

@@ -25,8 +25,8 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 e2e_command rules '^ rate-limit-rules  1$'
 e2e_keys n
-e2e_wait_for "V validate  S save"
-e2e_keys k k
+e2e_wait_for "type to edit  Enter/Tab next field"
+e2e_keys Up
 e2e_wait_for "Which requests the rule applies to"
 e2e_keys Enter
 e2e_wait_for "expression of a new rate limiting rule"
@@ -53,8 +53,8 @@ e2e_wait_match '^ rate-limit-rules  1$'
 
 # ---- a warning, not an error: the text is valid and may be saved.
 e2e_keys n
-e2e_wait_for "V validate  S save"
-e2e_keys k k
+e2e_wait_for "type to edit  Enter/Tab next field"
+e2e_keys Up
 e2e_wait_for "Which requests the rule applies to"
 e2e_keys Enter
 e2e_wait_for "expression of a new rate limiting rule"

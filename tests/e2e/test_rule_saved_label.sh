@@ -25,8 +25,10 @@ e2e_command rules '^> 1 +Login form'
 e2e_keys E
 e2e_wait_for "Apply 1 change"
 e2e_keys y
-e2e_wait_for "saved rate limiting rule '"
-e2e_wait_match "A…' [0-9a-f]{32}$"
+e2e_wait_for "saved rate limiting rule"
+# The name and the id each whole on a row of their own.
+e2e_wait_match "^'A+…'\$"
+e2e_wait_match '^[0-9a-f]{32}$'
 [[ $(e2e_screen) != *"?'"* ]] || e2e_fail "the name is cut inside a letter"
 e2e_keys q
 e2e_wait_match '^ operations  300$'

@@ -4,8 +4,8 @@
 # and J move a rule and the server's order changes (its other fields do
 # not); t on two marked rules disables both after a question naming the
 # count; d asks naming the rule's description and deletes it; v lists the
-# versions with their rule counts, Enter views one, D diffs one against
-# the current rules (a changed field shows old -> new) and R restores it:
+# versions with their rule counts, Enter views one, v diffs one against
+# the current rules (a changed field shows old -> new) and B restores it:
 # the server's rules are then that version's, and the journal has the PUT.
 # A toggle failing half way names the rule left as it was; with the
 # profile's plan: the header names it; d on two marked rules deletes both.
@@ -39,9 +39,9 @@ e2e_console_start
 e2e_wait_match '^ operations  300$'
 e2e_command rules '^ rate-limit-rules  6$'
 e2e_wait_for 'entry point version 2   plan unknown: language-only lint, the server decides'
-e2e_wait_match '^  #   DESCRIPTION +ACTION +RATE +TIMEOUT +ENABLED +CHARACTERISTICS +EXPRESSION'
-e2e_wait_match '^> 1   Login form: block… block +5/60s +600 +yes +cf\.colo\.id,ip\.… http\.request\.uri\.path eq "/login'
-e2e_wait_match '^  2   Public API: throt… managed_challenge 100/10s +throttle yes '
+e2e_wait_match '^  #   DESCRIPTION +ACTION +RATE +ENABLED +EXPRESSION'
+e2e_wait_match '^> 1   Login form: block credential stuffing +block +5/60s +yes +http\.request\.uri\.path eq "/login'
+e2e_wait_match '^  2   Public API: throttle bursts +managed_challenge 100/10s +yes '
 e2e_wait_for 'K up  J down  t on/off  d delete  v versions'
 
 # ---- K: "Search scrapers" from 3 to 2, by a PATCH of only its position.
@@ -93,8 +93,8 @@ e2e_wait_for 'Disable all 2 rate limiting rules'
 e2e_wait_for "'Login form: block credential stuffing'"
 e2e_keys y
 e2e_wait_for 'disabled 2 rate limiting rules'
-e2e_wait_match '^  1   Search scrapers +js_challenge +30/60s +300 +no '
-e2e_wait_match '^  2   Login form: block… block +5/60s +600 +no '
+e2e_wait_match '^  1   Search scrapers +js_challenge +30/60s +no '
+e2e_wait_match '^  2   Login form: block credential stuffing +block +5/60s +no '
 [ "$(rule_member 'Search scrapers' enabled)" = false ] ||
     e2e_fail "t: Search scrapers is still enabled on the server"
 [ "$(rule_member 'Login form: block credential stuffing' enabled)" = false ] ||
@@ -143,7 +143,7 @@ e2e_wait_match '^  2 +[0-9-]+ [0-9:]+ +6 +default '
 e2e_wait_match '^  1 +[0-9-]+ [0-9:]+ +5 +default '
 first=$(e2e_screen | grep -E '^[> ] [0-9]+ ' | head -n 1)
 [ "${first:0:4}" = "> 9 " ] || e2e_fail "the first row is not version 9: $first"
-e2e_wait_for 'D diff  R restore'
+e2e_wait_for 'v diff  B restore'
 # Enter views one: version 1 had five rules, the first the login form.
 e2e_keys G
 e2e_wait_match '^> 1 +[0-9-]+ [0-9:]+ +5 +default '
@@ -152,8 +152,8 @@ e2e_wait_for 'Login form: block credential stuffing'
 e2e_keys q
 e2e_wait_match '^> 1 '
 
-# D: from version 1 to now, field by field.
-e2e_keys D
+# v: from version 1 to now, field by field.
+e2e_keys v
 e2e_wait_for 'rules of version 1 -> current (version 9): '
 e2e_wait_for "changed #2 'Login form: block credential stuffing' ("
 e2e_wait_for '    enabled: true -> false'
@@ -162,8 +162,8 @@ e2e_wait_for "removed 'Checkout abuse' ("
 e2e_keys q
 e2e_wait_gone 'rules of version 1 -> current'
 
-# R: restore version 1, after a question saying what changes.
-e2e_keys R
+# B: restore version 1, after a question saying what changes.
+e2e_keys B
 e2e_wait_for 'Restore version 1? The entry point'"'"'s rules (version 9 now) become the 5 of version 1'
 e2e_wait_for '2 rules deleted since come back with a new id.'
 e2e_wait_for '    enabled: false -> true'
@@ -172,7 +172,7 @@ e2e_wait_for 'restored the rules of version 1 as version 10'
 e2e_wait_match '^ rule-versions \(current: 10\)  10$'
 e2e_wait_match '^  10 +[0-9-]+ [0-9:]+ +5 +default '
 # A version never changes: the reload read only the new one (9 counted on
-# opening, 3 reads of version 1: Enter, D and R, then version 10).
+# opening, 3 reads of version 1: Enter, v and B, then version 10).
 e2e_wait_log ' GET /zones/[0-9a-f]+/rulesets/phases/http_ratelimit/entrypoint/versions/[0-9]+ ' 13
 reads=$(grep -cE ' GET /zones/[0-9a-f]+/rulesets/phases/http_ratelimit/entrypoint/versions/[0-9]+ ' \
     "$E2E_DIR/edgemu.log" || true)
@@ -189,7 +189,7 @@ got=$("$EDGETUI" get rate-limit-rules -o json | rules_fields)
 e2e_keys q
 e2e_wait_match '^ rate-limit-rules  5$'
 e2e_wait_for 'entry point version 10'
-e2e_wait_match '^  1   Login form: block… block +5/60s +600 +yes '
+e2e_wait_match '^  1   Login form: block credential stuffing +block +5/60s +yes '
 e2e_wait_match '^. 4   Checkout abuse'
 
 # The journal has the restore.
@@ -197,7 +197,7 @@ e2e_command journal 'rate-limit-rule +[0-9a-f]{32} +updated: rules'
 e2e_wait_match 'rate-limit-rule +[0-9a-f]{32} +deleted'
 # Undo points to the versions: a rule's path needs its ruleset.
 e2e_keys u
-e2e_wait_for "cannot undo: restore one of the entry point's versions instead (:rate-limit-rules, v, R)"
+e2e_wait_for "cannot undo: restore one of the entry point's versions instead (:rate-limit-rules, v, B)"
 e2e_keys C-l
 e2e_keys q
 

@@ -44,7 +44,8 @@ posts=$(rs_sent POST)
 e2e_keys n
 e2e_wait_for 'new rate limiting rule - plan pro'
 e2e_wait_for "the zone has 6 rules: with a new one, 7 rules is over the Pro plan's limit of 2"
-e2e_keys V
+# Off the description (typed into), to the action: V there validates.
+e2e_keys Tab V
 e2e_wait_for 'nothing was sent'
 [ "$(rs_sent POST)" = "$posts" ] || e2e_fail "V sent a rule over the quota"
 e2e_keys Escape

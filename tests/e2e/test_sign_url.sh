@@ -55,8 +55,8 @@ e2e_console_start
 e2e_wait_match "^ operations  300$"
 open_interview
 
-# ---- S with no key of this account remembered: the server's token
-e2e_keys S
+# ---- K with no key of this account remembered: the server's token
+e2e_keys K
 e2e_wait_for "signed URLs for this video"
 e2e_wait_match "^ key +\* < server >"
 # The key's help is whole at 80 columns too, the remembered ids with it.
@@ -158,10 +158,10 @@ e2e_wait_for "remembered signing key $kid in "
 e2e_keys q
 e2e_wait_match "^ signing-keys  3$"
 
-# ---- S signs here with the remembered key, an address range allowed
+# ---- K signs here with the remembered key, an address range allowed
 # The videos list comes back as it was left, filtered.
 e2e_command videos "^ videos  1 of 1  /Interview with the CTO$"
-e2e_keys S
+e2e_keys K
 e2e_wait_for "signed URLs for this video"
 e2e_wait_match "^ key +\* < $kid >"
 e2e_keys Down Down Down
@@ -179,7 +179,7 @@ e2e_keys q
 e2e_wait_gone "Signed URLs for video"
 
 # ---- downloadable: the MP4 download is offered, right after HLS
-e2e_keys S
+e2e_keys K
 e2e_wait_for "signed URLs for this video"
 e2e_wait_match "^ key +\* < $kid >"
 e2e_keys Down Down Space

@@ -77,7 +77,9 @@ e2e_keys D
 e2e_wait_for "which download"
 e2e_keys Enter
 e2e_wait_for "download of Interview with the CTO.mp4 requested (T shows transfers)"
-e2e_wait_for "download of Interview with the CTO.mp4 is ready: $ROOT/media/$cto/"
+# The URL goes whole to a row of its own.
+e2e_wait_for "download of Interview with the CTO.mp4 is ready:"
+e2e_wait_match "^$ROOT/media/$cto/downloads/default\.mp4\$"
 dl=$(e2e_api GET "$STREAM/$cto/downloads" | stream_field url)
 [ "$dl" = "$ROOT/media/$cto/downloads/default.mp4" ] ||
     e2e_fail "the download's URL is $dl"

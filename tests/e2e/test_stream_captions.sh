@@ -54,10 +54,10 @@ e2e_keys Enter
 e2e_wait_for "captions it: uploaded"
 e2e_wait_match "^  it +Italiano +ready +no *$"
 
-# ---- g: the language picker, in Stream's order (cs nl en fr de it ...);
+# ---- A: the language picker, in Stream's order (cs nl en fr de it ...);
 # en, de and it have captions: marked, and refused here. The cursor
 # starts on cs, the first free one.
-e2e_keys g
+e2e_keys A
 e2e_wait_for "generate captions in"
 e2e_wait_for "fr  Français"
 e2e_wait_for "en  English  (has a caption: delete it first)"
@@ -66,7 +66,7 @@ e2e_assert_not_contains "fr  Français  (has"
 e2e_keys j j Enter
 e2e_wait_for "a caption in en exists: delete it first (d)"
 e2e_wait_match "^> en +English +ready +no *$"
-e2e_keys g
+e2e_keys A
 e2e_wait_for "generate captions in"
 e2e_keys j j j Enter
 e2e_wait_for "captions fr: being generated (r shows when they are ready)"
@@ -105,7 +105,7 @@ for lang in cs nl it ja ko pl pt ru es; do
 done
 e2e_keys r
 e2e_wait_match "^[ >] es +Español +ready +no *$"
-e2e_keys g
+e2e_keys A
 e2e_wait_for "this video has captions in every language Stream generates"
 e2e_assert_not_contains "generate captions in"
 

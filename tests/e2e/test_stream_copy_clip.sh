@@ -32,8 +32,8 @@ e2e_console_start
 e2e_wait_match "^ operations  300$"
 e2e_command videos "^ videos  50$"
 
-# ---- L: a URL that is not http(s) is asked again, with why.
-e2e_keys L
+# ---- f: a URL that is not http(s) is asked again, with why.
+e2e_keys f
 e2e_wait_for "URL of the video to upload (the server fetches it)"
 e2e_type "ftp://127.0.0.1/talk.mp4"
 e2e_keys Enter

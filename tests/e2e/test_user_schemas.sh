@@ -48,7 +48,7 @@ EOF
 
 e2e_console_start
 e2e_wait_match '^ operations  300$'
-e2e_command user-schemas '^ user-schemas  2$'
+e2e_command user-schemas '^ user-schemas \(legacy, deprecated\)  2$'
 e2e_wait_match '^[ >] Shop storefront \(JSON\) +openapi_v3 yes '
 e2e_wait_match '^[ >] Identity service \(YAML\) +openapi_v3 no '
 
@@ -66,7 +66,7 @@ e2e_wait_for "name for the schema (Enter: pets.yaml)"
 e2e_type "E2E pets"
 e2e_keys Enter
 e2e_wait_for "uploaded "
-e2e_wait_match '^ user-schemas  3$'
+e2e_wait_match '^ user-schemas \(legacy, deprecated\)  3$'
 e2e_wait_match '^[ >] E2E pets +openapi_v3 no '
 [ "$(us_count)" -eq 3 ] || e2e_fail "the API does not list the upload"
 id=$(us_id "E2E pets")
@@ -76,7 +76,7 @@ e2e_api GET "$US/$id" | grep -q 'title: E2E pet store' ||
 
 # Details leave the source out; S shows it.
 e2e_keys G Enter
-e2e_wait_match "^ user-schemas  3  >  user-schemas $id$"
+e2e_wait_match "^ user-schemas \(legacy, deprecated\)  3  >  user-schemas $id$"
 e2e_wait_for "name: E2E pets"
 e2e_wait_for "validation_enabled: false"
 e2e_wait_gone "source:"
@@ -88,7 +88,7 @@ e2e_wait_for "description: the pets"
 e2e_keys q
 e2e_wait_gone "source of $id"
 e2e_keys q
-e2e_wait_match '^ user-schemas  3$'
+e2e_wait_match '^ user-schemas \(legacy, deprecated\)  3$'
 
 # t turns validation on; the API cannot turn it off, and t says so.
 e2e_keys t
@@ -109,7 +109,7 @@ e2e_keys Enter
 e2e_wait_for "file: 'schemas/swagger.yaml': swagger 2.0 (OpenAPI 2) documents are not supported: upload an OpenAPI 3.0.x"
 e2e_wait_match '^nothing was sent$'
 e2e_assert_not_contains "name for the schema"
-e2e_wait_match '^ user-schemas  3$'
+e2e_wait_match '^ user-schemas \(legacy, deprecated\)  3$'
 [ "$(us_count)" -eq 3 ] || e2e_fail "the invalid document was added"
 
 # Delete the upload.
@@ -118,7 +118,7 @@ e2e_keys d
 e2e_wait_match "Delete user schema '.+' \\(${id:0:8}…\\)\\? \\(y/n\\)"
 e2e_keys y
 e2e_wait_for "deleted user-schemas "
-e2e_wait_match '^ user-schemas  2$'
+e2e_wait_match '^ user-schemas \(legacy, deprecated\)  2$'
 e2e_assert_not_contains "E2E pets"
 [ "$(us_count)" -eq 2 ] || e2e_fail "the deleted schema is still listed"
 if e2e_api GET "$US/$id" >/dev/null 2>&1; then

@@ -35,7 +35,7 @@ stream_wait_list_gets "$at" 3
 # Another list shown: at most the refresh already on its way (and one the
 # screen showed before edgemu logged it), then none, where a refresh that
 # went on would fetch eight times.
-e2e_command rl "^ rate-limits  8$"
+e2e_command rl "^ rate-limits \(legacy, deprecated\)  8$"
 at=$(wc -l <"$E2E_DIR/edgemu.log")
 wait_clock
 hidden=$(stream_list_gets "$at")

@@ -101,7 +101,8 @@ test_host(void **state)
 		{ "my_host~1.example", NULL },
 		{ "a%2Db.example", NULL },
 		{ "", "must not be empty" },
-		{ "api example.com", "has byte 0x20, which is not allowed" },
+		{ "api example.com", "has a space: spaces are not allowed in "
+		  "a host" },
 		{ "caf\xc3\xa9.example", "has byte 0xc3" },
 		{ "api.example.com:8443", "has a ':'; give the host without a "
 		  "port" },

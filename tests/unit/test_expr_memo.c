@@ -83,8 +83,8 @@ same_as_eval(const char *text, int count, unsigned nrequests)
 		request(rq, i);
 		want = expr_eval(e, rq);
 		/* Twice: the second answer comes from the table when kept. */
-		if (expr_eval_memo(m, rq) != want ||
-		    expr_eval_memo(m, rq) != want)
+		if ((int)expr_eval_memo(m, rq) != want ||
+		    (int)expr_eval_memo(m, rq) != want)
 			fail_msg("%s: request %u: memo differs from eval (%d)",
 			    text, i, want);
 		trues += (unsigned)want;

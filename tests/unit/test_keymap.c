@@ -317,6 +317,39 @@ test_defaults_kind_keys_keep_the_way(void **state)
 	keymap_free(km);
 }
 
+/*
+ * The shipped keys of a kind's list hide none of the list's or global's:
+ * a list key does the same in every list.
+ */
+static void
+test_kind_keys_hide_none(void **state)
+{
+	static const enum keymap_context kinds[] = {
+		KEYMAP_RATE_LIMIT_RULES, KEYMAP_VIDEOS, KEYMAP_LIVE_INPUTS,
+		KEYMAP_CAPTIONS, KEYMAP_RULE_VERSIONS
+	};
+	struct keymap	*km = keymap_new();
+	char		 name[KEYMAP_KEY_NAME_MAX];
+	size_t		 c;
+	int		 a, k;
+	enum action	 under;
+
+	(void)state;
+	for (c = 0; c < nitems(kinds); c++) {
+		for (a = ACTION_NONE + 1; a < KEYMAP_NACTIONS; a++) {
+			if ((k = keymap_key_of(km, kinds[c], a)) == -1)
+				continue;
+			under = keymap_lookup(km, KEYMAP_LIST, k);
+			keymap_key_name(k, name, sizeof name);
+			if (under != ACTION_NONE && under != (enum action)a)
+				fail_msg("%s: %s hides the list's %s",
+				    keymap_context_name(kinds[c]), name,
+				    keymap_action_name(under));
+		}
+	}
+	keymap_free(km);
+}
+
 /* A kind's context: its keys first, then the list's, then global's. */
 static void
 test_kind_context(void **state)
@@ -792,6 +825,7 @@ main(void)
 		cmocka_unit_test(test_defaults_no_clash),
 		cmocka_unit_test(test_defaults_kind_keys_keep_the_way),
 		cmocka_unit_test(test_kind_context),
+		cmocka_unit_test(test_kind_keys_hide_none),
 		cmocka_unit_test(test_key_names_round_trip),
 		cmocka_unit_test(test_key_codes),
 		cmocka_unit_test(test_key_parse_refuses),

@@ -688,6 +688,34 @@ test_cell_time(void **state)
 	MISSING(&kind_videos, "created", "{}");
 }
 
+/* A discovered operation's traffic: requests over a period. */
+static const char *
+traffic(const char *requests, const char *period)
+{
+	static char	json[256];
+
+	snprintf(json, sizeof json, "{\"features\":{\"traffic_stats\":"
+	    "{\"requests\":%s,\"period_seconds\":%s}}}", requests, period);
+	return (json);
+}
+
+static void
+test_cell_per_hour(void **state)
+{
+	(void)state;
+	/* A discovered operation's traffic, per hour whatever the period. */
+	CELL(&kind_discovered_operations, "REQ/H", traffic("2050.22", "3600"),
+	    "2050");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("500", "600"),
+	    "3000");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("12345", "3600"),
+	    "12.3k");
+	CELL(&kind_discovered_operations, "REQ/H", traffic("4.5e6", "3600"),
+	    "4.5M");
+	MISSING(&kind_discovered_operations, "REQ/H", traffic("10", "0"));
+	MISSING(&kind_discovered_operations, "REQ/H", "{}");
+}
+
 static void
 test_cell_bytes(void **state)
 {
@@ -953,7 +981,8 @@ check_columns(const struct kind *k)
 			fail_msg("%s: column %s shows %s, no field", k->name,
 			    c->header, c->path);
 		if ((c->format == KIND_FMT_RATE ||
-		    c->format == KIND_FMT_RATE_SECONDS) != (c->path2 != NULL))
+		    c->format == KIND_FMT_RATE_SECONDS ||
+		    c->format == KIND_FMT_PER_HOUR) != (c->path2 != NULL))
 			fail_msg("%s: column %s path2", k->name, c->header);
 		if (c->path2 != NULL && kind_field_find(k, c->path2) == NULL)
 			fail_msg("%s: column %s path2 %s", k->name, c->header,
@@ -1118,6 +1147,7 @@ main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_schema_tables_shared),
 		cmocka_unit_test(test_cell_time),
+		cmocka_unit_test(test_cell_per_hour),
 		cmocka_unit_test(test_cell_bytes),
 		cmocka_unit_test(test_cell_duration),
 		cmocka_unit_test(test_cell_pct_bool),

@@ -1,8 +1,9 @@
 /*
- * Unit tests for a list's column widths (ui/panels/layout.c): columns
- * dropped from the right on a narrow screen, the width-0 column taking
- * what is left, and a column with a max (the rules' DESCRIPTION) sharing
- * the room once every column shows, never past its max.
+ * Unit tests for a list's column widths (ui/panels/layout.c): columns kept
+ * by priority on a narrow screen (the rules' description, then their
+ * expression, then the rest; the id last), the room going to the higher
+ * priorities first, a column never past its max, the width-0 column
+ * taking what is left.
  */
 #include "config.h"
 
@@ -68,17 +69,24 @@ test_rules_80(void **state)
 	const struct kind_column	*cols[ROWS_MAX_COLUMNS];
 	int				 w[ROWS_MAX_COLUMNS];
 	size_t				 n = rules_columns(cols);
+	int				 d;
 
 	(void)state;
 	layout_widths(cols, n, 80, w);
-	/* As it always was: the expression and the rest do not fit. */
+	/* The name whole ("Login form: block credential stuffing", 37), the
+	 * expression, and nothing else. */
+	d = column(cols, n, "DESCRIPTION");
 	assert_int_equal(w[column(cols, n, "#")], 3);
-	assert_int_equal(w[column(cols, n, "DESCRIPTION")], 18);
-	assert_int_equal(w[column(cols, n, "ACTION")], 17);
-	assert_int_equal(w[column(cols, n, "ENABLED")], 7);
+	assert_int_equal(w[d], cols[d]->max);
+	assert_true(w[d] >= 37);
+	assert_int_equal(w[column(cols, n, "EXPRESSION")], LAYOUT_FLEX_MIN);
+	assert_int_equal(w[column(cols, n, "ACTION")], 0);
+	assert_int_equal(w[column(cols, n, "RATE")], 0);
+	assert_int_equal(w[column(cols, n, "TIMEOUT")], 0);
+	assert_int_equal(w[column(cols, n, "ENABLED")], 0);
 	assert_int_equal(w[column(cols, n, "CHARACTERISTICS")], 0);
-	assert_int_equal(w[column(cols, n, "EXPRESSION")], 0);
 	assert_int_equal(w[column(cols, n, "ID")], 0);
+	assert_true(row_width(w, n) <= 80);
 }
 
 static void
@@ -87,14 +95,41 @@ test_rules_120(void **state)
 	const struct kind_column	*cols[ROWS_MAX_COLUMNS];
 	int				 w[ROWS_MAX_COLUMNS];
 	size_t				 n = rules_columns(cols);
+	int				 d;
 
 	(void)state;
-	/* The id does not fit: DESCRIPTION stays, EXPRESSION takes the rest. */
+	/* Then the action, rate and state; the timeout, characteristics and
+	 * id wait for the expression to have its room. */
 	layout_widths(cols, n, 120, w);
-	assert_int_equal(w[column(cols, n, "DESCRIPTION")], 18);
-	assert_int_equal(w[column(cols, n, "EXPRESSION")], 33);
+	d = column(cols, n, "DESCRIPTION");
+	assert_int_equal(w[d], cols[d]->max);
+	assert_true(w[column(cols, n, "EXPRESSION")] >= LAYOUT_FLEX_MIN);
+	assert_int_equal(w[column(cols, n, "ACTION")], 17);
+	assert_int_equal(w[column(cols, n, "RATE")], 9);
+	assert_int_equal(w[column(cols, n, "ENABLED")], 7);
+	assert_int_equal(w[column(cols, n, "TIMEOUT")], 0);
+	assert_int_equal(w[column(cols, n, "CHARACTERISTICS")], 0);
 	assert_int_equal(w[column(cols, n, "ID")], 0);
-	assert_int_equal(row_width(w, n), 119);
+	assert_true(row_width(w, n) >= 119 && row_width(w, n) <= 120);
+}
+
+static void
+test_rules_140(void **state)
+{
+	const struct kind_column	*cols[ROWS_MAX_COLUMNS];
+	int				 w[ROWS_MAX_COLUMNS];
+	size_t				 n = rules_columns(cols);
+	int				 e;
+
+	(void)state;
+	/* The room past the name goes to the expression. */
+	layout_widths(cols, n, 140, w);
+	e = column(cols, n, "EXPRESSION");
+	assert_int_equal(w[column(cols, n, "DESCRIPTION")], 40);
+	assert_true(w[e] > LAYOUT_FLEX_MIN && w[e] < cols[e]->max);
+	assert_int_equal(w[column(cols, n, "TIMEOUT")], 0);
+	assert_int_equal(w[column(cols, n, "ID")], 0);
+	assert_true(row_width(w, n) >= 139 && row_width(w, n) <= 140);
 }
 
 static void
@@ -103,22 +138,18 @@ test_rules_200(void **state)
 	const struct kind_column	*cols[ROWS_MAX_COLUMNS];
 	int				 w[ROWS_MAX_COLUMNS];
 	size_t				 n = rules_columns(cols);
-	int				 d, e;
+	int				 e;
 
 	(void)state;
 	layout_widths(cols, n, 200, w);
-	d = w[column(cols, n, "DESCRIPTION")];
-	e = w[column(cols, n, "EXPRESSION")];
-	/* "Login form: block credential stuffing" (37) whole. */
-	assert_true(d >= 37);
-	assert_true(e >= LAYOUT_FLEX_MIN);
-	assert_int_equal(w[column(cols, n, "ID")], 32);
-	assert_int_equal(w[column(cols, n, "ACTION")], 17);
-	assert_true(row_width(w, n) <= 200);
-	assert_true(row_width(w, n) >= 199);
-	/* Half and half of the 48 columns left once all fit. */
-	assert_int_equal(d, 18 + 24);
-	assert_int_equal(e, LAYOUT_FLEX_MIN + 24);
+	e = column(cols, n, "EXPRESSION");
+	assert_int_equal(w[column(cols, n, "DESCRIPTION")], 40);
+	assert_int_equal(w[column(cols, n, "TIMEOUT")], 8);
+	assert_int_equal(w[column(cols, n, "CHARACTERISTICS")], 15);
+	/* No id beside an expression short of its room. */
+	assert_int_equal(w[column(cols, n, "ID")], 0);
+	assert_true(w[e] >= cols[e]->max);
+	assert_true(row_width(w, n) >= 199 && row_width(w, n) <= 200);
 }
 
 static void
@@ -133,7 +164,8 @@ test_max_holds(void **state)
 	layout_widths(cols, n, 400, w);
 	d = column(cols, n, "DESCRIPTION");
 	assert_int_equal(w[d], cols[d]->max);
-	/* The rest goes to the expression: the row is as wide as the screen. */
+	/* Room enough for the id; the rest goes to the expression. */
+	assert_int_equal(w[column(cols, n, "ID")], 32);
 	assert_true(row_width(w, n) >= 399 && row_width(w, n) <= 400);
 }
 
@@ -154,7 +186,7 @@ test_no_flex(void **state)
 	assert_int_equal(w[0], 10);
 	assert_int_equal(w[1], 10 + 15);
 	assert_int_equal(w[2], 5 + 15);
-	/* Too narrow for C: dropped, and nothing grows. */
+	/* Too narrow for C: dropped. */
 	layout_widths(cols, 3, 25, w);
 	assert_int_equal(w[0], 10);
 	assert_int_equal(w[1], 10);
@@ -168,15 +200,48 @@ test_no_flex(void **state)
 	assert_int_equal(w[2], 10);
 }
 
+static void
+test_priorities(void **state)
+{
+	static const struct kind_column	a = { .header = "A", .width = 20 };
+	static const struct kind_column	b = { .header = "B", .width = 20,
+					    .priority = KIND_COL_NAME };
+	static const struct kind_column	c = { .header = "C", .width = 0,
+					    .max = 40 };
+	static const struct kind_column	d = { .header = "D", .width = 10,
+					    .priority = KIND_COL_ID };
+	const struct kind_column	*cols[] = { &a, &b, &c, &d };
+	int				 w[4];
+
+	(void)state;
+	/* Narrow: the column of higher priority stays, not the first. */
+	layout_widths(cols, 4, 40, w);
+	assert_int_equal(w[0], 0);
+	assert_int_equal(w[1], 20);
+	assert_int_equal(w[2], 0);
+	assert_int_equal(w[3], 0);
+	/* C at its least, D waits for C to have its 40. */
+	layout_widths(cols, 4, 2 + 21 + 21 + 33 + 11, w);
+	assert_int_equal(w[0], 20);
+	assert_int_equal(w[1], 20);
+	assert_int_equal(w[2], LAYOUT_FLEX_MIN + 11);
+	assert_int_equal(w[3], 0);
+	layout_widths(cols, 4, 2 + 21 + 21 + 41 + 11, w);
+	assert_int_equal(w[2], 40);
+	assert_int_equal(w[3], 10);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_80),
 		cmocka_unit_test(test_rules_120),
+		cmocka_unit_test(test_rules_140),
 		cmocka_unit_test(test_rules_200),
 		cmocka_unit_test(test_max_holds),
 		cmocka_unit_test(test_no_flex),
+		cmocka_unit_test(test_priorities),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

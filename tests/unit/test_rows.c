@@ -564,6 +564,29 @@ test_find(void **state)
 	rows_free(r);
 }
 
+/* Discovered operations sort by their traffic per hour, not per period. */
+static void
+test_sort_per_hour(void **state)
+{
+	struct rows	*r = store(&kind_discovered_operations);
+
+	(void)state;
+	rows_begin(r);
+	put(r, "{\"id\":\"a\",\"features\":{\"traffic_stats\":"
+	    "{\"requests\":1000,\"period_seconds\":3600}}}");
+	put(r, "{\"id\":\"b\",\"features\":{\"traffic_stats\":"
+	    "{\"requests\":100,\"period_seconds\":60}}}");
+	put(r, "{\"id\":\"c\",\"features\":{\"traffic_stats\":"
+	    "{\"requests\":2000,\"period_seconds\":3600}}}");
+	put(r, "{\"id\":\"d\"}");
+	rows_end(r);
+	rows_sort(r, col(&kind_discovered_operations, "REQ/H"), 1);
+	assert_string_equal(ids(r), "b c a d");
+	assert_string_equal(rows_cell(r, 0, (size_t)col(
+	    &kind_discovered_operations, "REQ/H")), "6000");
+	rows_free(r);
+}
+
 /* ---- marks -------------------------------------------------------------- */
 
 static int
@@ -833,6 +856,7 @@ main(void)
 		cmocka_unit_test(test_sort_rate_limits),
 		cmocka_unit_test(test_sort_videos),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_sort_per_hour),
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_cells_safe),
 		cmocka_unit_test(test_secrets),

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <ftw.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -992,6 +993,93 @@ expect_description(const char *dir, const char *name)
 	free(path);
 }
 
+/* The RGB of a colour of a 256-colour terminal (xterm's). */
+static void
+xterm_rgb(int c, double rgb[3])
+{
+	static const int	 basic[16][3] = {
+		{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
+		{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 },
+		{ 229, 229, 229 }, { 127, 127, 127 }, { 255, 0, 0 },
+		{ 0, 255, 0 }, { 255, 255, 0 }, { 92, 92, 255 },
+		{ 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 }
+	};
+	static const int	 level[6] = { 0, 95, 135, 175, 215, 255 };
+	int			 i;
+
+	for (i = 0; i < 3; i++) {
+		if (c < 16)
+			rgb[i] = basic[c][i];
+		else if (c < 232)
+			rgb[i] = level[(c - 16) / (i == 0 ? 36 : i == 1 ? 6 :
+			    1) % 6];
+		else
+			rgb[i] = 8 + 10 * (c - 232);
+	}
+}
+
+/* WCAG's relative luminance and contrast ratio of two such colours. */
+static double
+luminance(int c)
+{
+	double	rgb[3], v;
+	int	i;
+
+	xterm_rgb(c, rgb);
+	for (i = 0; i < 3; i++) {
+		v = rgb[i] / 255;
+		rgb[i] = v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055,
+		    2.4);
+	}
+	return (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
+}
+
+static double
+contrast(int a, int b)
+{
+	double	la = luminance(a), lb = luminance(b);
+
+	return (la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) /
+	    (la + 0.05));
+}
+
+/*
+ * On a 256-colour terminal the cursor's bar stands out from the rows
+ * around it (solarized-dark's base02 on base03 once did not: 235 on 234),
+ * and without colour the focused input is told apart from the others by
+ * more than bold.
+ */
+static void
+test_shipped_contrast(void **state)
+{
+	char		*dir = themes_dir();
+	const char	*dirs[] = { dir, NULL };
+	struct theme	*t;
+	size_t		 i;
+	int		 bg, sel;
+	unsigned	 in, focus;
+
+	(void)state;
+	for (i = 0; i < nitems(shipped); i++) {
+		t = load_clean(shipped[i], dirs);
+		theme_degrade(t, 256);
+		bg = t->roles[THEME_ROLE_NORMAL].bg;
+		sel = t->roles[THEME_ROLE_ROW_SELECTED].bg;
+		if (bg >= 0 && sel >= 0 && contrast(bg, sel) < 3)
+			fail_msg("%s: the cursor's bar %d on %d has a contrast "
+			    "of %.2f", shipped[i], sel, bg, contrast(bg, sel));
+		theme_apply_no_color(t);
+		in = t->roles[THEME_ROLE_INPUT].attrs;
+		focus = t->roles[THEME_ROLE_INPUT_FOCUS].attrs;
+		if ((focus & THEME_ATTR_REVERSE) == 0 ||
+		    (in & THEME_ATTR_REVERSE) != 0)
+			fail_msg("%s: without colour the focused input is not "
+			    "the one reversed", shipped[i]);
+		theme_free(t);
+	}
+	free(dir);
+}
+
 static void
 test_shipped_themes(void **state)
 {
@@ -1104,6 +1192,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_list, setup_dir,
 		    teardown_dir),
 		cmocka_unit_test(test_no_color_keeps_attrs),
+		cmocka_unit_test(test_shipped_contrast),
 		cmocka_unit_test(test_shipped_themes),
 		cmocka_unit_test(test_builtin_is_the_file),
 	};

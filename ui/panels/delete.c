@@ -25,24 +25,39 @@ panel_noun(const struct panel *p)
 	return (p->kind->noun != NULL ? p->kind->noun : p->kind->name);
 }
 
-/* Record id's label ("Launch teaser.mp4"), cleaned and cut; or NULL. */
+/*
+ * Record id's label ("Launch teaser.mp4", "GET /v1/users": the values of
+ * the kind's label fields), cleaned and cut; or NULL.
+ */
 char *
 panel_record_label(struct panel *p, const char *id)
 {
-	const cJSON	*v = NULL;
+	const cJSON	*v;
 	cJSON		*rec = NULL;
-	char		*clean, *cut = NULL;
+	struct buf	 b;
+	char		*fields, *f, *save = NULL, *clean, *cut = NULL;
 	long		 i;
 
-	if (p->kind->label != NULL && id != NULL &&
-	    (i = rows_find(p->rows, id)) >= 0 &&
-	    (rec = rows_record(p->rows, (size_t)i)) != NULL)
-		v = kind_json_get(rec, p->kind->label);
-	if (cJSON_IsString(v) && *v->valuestring != '\0') {
-		clean = text_clean(v->valuestring);
+	if (p->kind->label == NULL || id == NULL ||
+	    (i = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
+		return (NULL);
+	buf_init(&b);
+	fields = xstrdup(p->kind->label);
+	for (f = strtok_r(fields, " ", &save); f != NULL;
+	    f = strtok_r(NULL, " ", &save)) {
+		v = kind_json_get(rec, f);
+		if (cJSON_IsString(v) && *v->valuestring != '\0')
+			buf_addf(&b, "%s%s", b.len > 0 ? " " : "",
+			    v->valuestring);
+	}
+	if (b.len > 0) {
+		clean = text_clean(buf_str(&b));
 		cut = text_ellipsize(clean, PANEL_LABEL_MAX, screen_ellipsis());
 		free(clean);
 	}
+	free(fields);
+	buf_free(&b);
 	cJSON_Delete(rec);
 	return (cut);
 }

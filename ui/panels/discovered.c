@@ -1,12 +1,11 @@
 /*
  * Discovered operations: set review or ignored on the one under the
  * cursor or on the marked ones (one PATCH, or the bulk PATCH), and save
- * one into endpoint management (creating the operation).
+ * them into endpoint management (creating the operations) the same way.
  */
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "tui.h"
 #include "xmalloc.h"
@@ -58,37 +57,69 @@ discovered_state(struct panel *p, const char *state)
 	free(ids);
 }
 
+/* {method, host, endpoint} of listed record id, or NULL. */
+static cJSON *
+discovered_operation(struct panel *p, const char *id)
+{
+	static const char *const keys[] = { "method", "host", "endpoint" };
+	const cJSON	*v;
+	cJSON		*rec, *op;
+	size_t		 i;
+	long		 at;
+
+	if ((at = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)at)) == NULL)
+		return (NULL);
+	op = cJSON_CreateObject();
+	for (i = 0; i < nitems(keys); i++) {
+		v = cJSON_GetObjectItemCaseSensitive(rec, keys[i]);
+		if (cJSON_IsString(v))
+			cJSON_AddStringToObject(op, keys[i], v->valuestring);
+	}
+	cJSON_Delete(rec);
+	return (op);
+}
+
+/*
+ * s: the marked ones, else the one under the cursor, into endpoint
+ * management: one operation by its own call, several by the bulk create
+ * (a JSON array), which answers an existing one as it is.
+ */
 static void
 discovered_save(struct panel *p)
 {
 	struct tui_req	*r;
-	cJSON		*rec, *body;
+	const char	**ids;
+	cJSON		*body, *op;
 	char		*path, *cause = NULL;
-	const char	*m;
+	size_t		 n, i;
 
 	if (tui_refuse_readonly(p->tui, "save"))
 		return;
-	if ((rec = panel_current_record(p)) == NULL)
+	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
+		free(ids);
 		return;
-	body = cJSON_CreateObject();
-	for (m = "method"; m != NULL; m = strcmp(m, "method") == 0 ? "host" :
-	    strcmp(m, "host") == 0 ? "endpoint" : NULL) {
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, m);
-		if (cJSON_IsString(v))
-			cJSON_AddStringToObject(body, m, v->valuestring);
 	}
-	path = kind_create_path(&kind_operations, p->vars, &cause);
+	body = n == 1 ? discovered_operation(p, ids[0]) : cJSON_CreateArray();
+	for (i = 0; n > 1 && i < n; i++)
+		if ((op = discovered_operation(p, ids[i])) != NULL)
+			cJSON_AddItemToArray(body, op);
+	free(ids);
+	if (body == NULL)
+		return;
+	path = n == 1 ? kind_create_path(&kind_operations, p->vars, &cause) :
+	    kind_list_path(&kind_operations, p->vars, &cause);
 	if (path == NULL) {
 		tui_message(p->tui, TUI_MSG_ERROR, "%s", cause);
 		free(cause);
 	} else if ((r = tui_submit(p->tui, p, TUI_REQ_OTHER, "POST", path,
 	    body)) != NULL) {
 		r->sub = DISCOVERED_SAVE;
+		r->count = n;
 		r->data = cJSON_Duplicate(body, 1);
 	}
 	free(path);
 	cJSON_Delete(body);
-	cJSON_Delete(rec);
 }
 
 static int
@@ -126,11 +157,17 @@ discovered_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 	}
 	tui_journal(p->tui, r, ev->http_status, ev->result);
 	if (r->sub == DISCOVERED_SAVE) {
-		tui_message(p->tui, TUI_MSG_OK, "saved into endpoint "
-		    "management: %s", ev->result != NULL &&
-		    kind_record_id(&kind_operations, ev->result) != NULL ?
-		    kind_record_id(&kind_operations, ev->result) : "");
-		panel_load(p);	/* its state is now saved */
+		if (r->count > 1)
+			tui_message(p->tui, TUI_MSG_OK, "%zu operations saved "
+			    "into endpoint management", r->count);
+		else
+			tui_message(p->tui, TUI_MSG_OK, "saved into endpoint "
+			    "management: %s", ev->result != NULL &&
+			    kind_record_id(&kind_operations, ev->result) !=
+			    NULL ? kind_record_id(&kind_operations,
+			    ev->result) : "");
+		rows_mark_all(p->rows, 0);
+		panel_load(p);	/* their state is now saved */
 		return (1);
 	}
 	/*
@@ -161,6 +198,11 @@ const struct panel_ops panel_discovered_ops = {
 	.kind = "discovered-operations",
 	.action = discovered_action,
 	.event = discovered_event,
+	/*
+	 * Its state is what changes, by R, i and s in the list: the details
+	 * offer no edit (a saved one's state cannot change at all).
+	 */
+	.readonly = 1,
 	.hints = (const struct panel_hint[]){
 		{ ACTION_REVIEW, "review" },
 		{ ACTION_IGNORE, "ignore" },

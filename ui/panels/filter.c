@@ -49,6 +49,37 @@ panel_filter_flush(struct panel *p)
 	free(text);
 }
 
+/*
+ * Whether the list must be asked again for a filter changed from what to
+ * text: the kind filters its text on the server, unless the one page it
+ * has is all there is.
+ */
+static int
+panel_filter_server(struct panel *p, const char *was, const char *text)
+{
+	if (kind_filter_text(p->kind) == NULL || (p->pager != NULL &&
+	    pager_done(p->pager) && p->kind->paging == PAGER_SINGLE))
+		return (0);
+	if (was == NULL || *was == '\0')
+		return (text != NULL && *text != '\0');
+	return (text == NULL || strcmp(was, text) != 0);
+}
+
+void
+panel_filter_clear(struct panel *p)
+{
+	char	*was = p->filter;
+
+	p->filter = NULL;
+	free(p->filter_pending);
+	p->filter_pending = NULL;
+	panel_filter_apply(p, NULL);
+	if (panel_filter_server(p, was, NULL))
+		panel_load(p);
+	free(was);
+	tui_message(p->tui, TUI_MSG_INFO, "filter cleared");
+}
+
 static int
 panel_filter_key(struct tui *t, struct modal *m, int key)
 {
@@ -65,11 +96,7 @@ panel_filter_key(struct tui *t, struct modal *m, int key)
 	}
 	if (key == '\r') {
 		panel_filter_flush(p);
-		server = kind_filter_text(p->kind) != NULL &&
-		    (f->orig == NULL ? f->line.len > 0 :
-		    strcmp(f->orig, f->line.buf) != 0) &&
-		    !(p->pager != NULL && pager_done(p->pager) &&
-		    p->kind->paging == PAGER_SINGLE);
+		server = panel_filter_server(p, f->orig, f->line.buf);
 		tui_pop(t);
 		if (server)
 			panel_load(p);
@@ -113,7 +140,10 @@ panel_filter_open(struct panel *p)
 	f->p = p;
 	f->orig = p->filter != NULL ? xstrdup(p->filter) : NULL;
 	line_set(&f->line, p->filter);
-	/* Typing starts a new filter; an arrow or Backspace edits this one. */
+	/*
+	 * Typing starts a new filter, Backspace clears it; an arrow edits
+	 * this one.
+	 */
 	line_select(&f->line);
 	tui_push(p->tui, &f->m);
 }

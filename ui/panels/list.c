@@ -386,6 +386,8 @@ panel_draw_title(struct panel *p, int y, int w)
 	buf_addf(&b, " %s", p->kind->name);
 	if (p->title_note != NULL)
 		buf_addf(&b, " (%s)", p->title_note);
+	else if (p->kind->deprecated != NULL)
+		buf_adds(&b, " (legacy, deprecated)");
 	if (p->video != NULL)
 		panel_video_name(p, &b);
 	if (p->kind->shape != KIND_SHAPE_OBJECT) {
@@ -424,10 +426,10 @@ panel_draw_title(struct panel *p, int y, int w)
 	buf_free(&b);
 }
 
+/* Text over whole rows of the role, broken at spaces; the rows used. */
 static int
-panel_draw_banner(struct panel *p, int y, int w, int maxh)
+panel_draw_banner(const char *s, attr_t role, int y, int w, int maxh)
 {
-	const char	*s = p->banner;
 	char		 line[512];
 	int		 n = 0;
 	size_t		 len;
@@ -438,19 +440,24 @@ panel_draw_banner(struct panel *p, int y, int w, int maxh)
 			len = (size_t)w - 2;
 		if (len > sizeof line - 1)
 			len = sizeof line - 1;
-		/* Break at a space when the line is cut. */
+		/*
+		 * Break at a space when the line is cut; best between two
+		 * parts set apart by two spaces, which go on one row each.
+		 */
 		if (len < strlen(s)) {
 			size_t k = len;
-			while (k > 0 && s[k] != ' ')
+			while (k > 0 && strncmp(s + k, "  ", 2) != 0)
 				k--;
+			if (k == 0)
+				for (k = len; k > 0 && s[k] != ' '; k--)
+					;
 			if (k > 0)
 				len = k;
 		}
 		memcpy(line, s, len);
 		line[len] = '\0';
-		screen_fill(y + n, 0, w, screen_role(THEME_ROLE_BANNER));
-		screen_put(y + n, 1, w - 1, line,
-		    screen_role(THEME_ROLE_BANNER));
+		screen_fill(y + n, 0, w, role);
+		screen_put(y + n, 1, w - 1, line, role);
 		s += len;
 		while (*s == ' ')
 			s++;
@@ -597,10 +604,30 @@ panel_draw_list(struct panel *p, int y, int h, int w)
 		panel_draw_row(p, i, y + (int)(i - p->top), w);
 }
 
+/*
+ * The first screen, until the first command: which area it shows and
+ * where the others are (allocated), or NULL.
+ */
+static char *
+panel_intro(struct panel *p)
+{
+	struct tui	*t = p->tui;
+
+	if (t->nhistory != 0 || t->npanels > 1 || p->view != PANEL_LIST)
+		return (NULL);
+	if (p->kind->scope == KIND_SCOPE_ZONE)
+		return (xprintf("%s.  :rules rate limiting  :videos Stream",
+		    kind_help(p->kind)));
+	return (xprintf("%s. API Shield (:operations) and rate limiting rules "
+	    "(:rules) need a zone: --zone or CLOUDFLARE_ZONE_ID.",
+	    kind_help(p->kind)));
+}
+
 void
 panel_draw(struct panel *p, int y, int x, int h, int w)
 {
-	int	b;
+	char	*intro;
+	int	 b;
 
 	(void)x;
 	if (p->ops != NULL && p->ops->shown != NULL)
@@ -609,9 +636,17 @@ panel_draw(struct panel *p, int y, int x, int h, int w)
 	panel_draw_title(p, y, w);
 	y++;
 	h--;
-	b = panel_draw_banner(p, y, w, MAXIMUM(0, h / 3));
+	b = panel_draw_banner(p->banner, screen_role(THEME_ROLE_BANNER), y, w,
+	    MAXIMUM(0, h / 3));
 	y += b;
 	h -= b;
+	if ((intro = panel_intro(p)) != NULL) {
+		b = panel_draw_banner(intro, screen_role(THEME_ROLE_DIM), y, w,
+		    MAXIMUM(0, h / 4));
+		y += b;
+		h -= b;
+		free(intro);
+	}
 	if (p->view == PANEL_DETAIL) {
 		if (p->record == NULL) {
 			panel_draw_empty(p, y + 1, h - 1, p->error != NULL ?

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,31 @@ panel_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 
 /* ---- actions ------------------------------------------------------------------ */
 
+/* y: the marked records' ids, one a line, else the one under the cursor's. */
+static void
+panel_copy_ids(struct panel *p)
+{
+	const char	**ids;
+	struct buf	  b;
+	size_t		  n, i;
+	char		  what[64];
+
+	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
+		free(ids);
+		return;
+	}
+	buf_init(&b);
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i > 0 ? "\n" : "", ids[i]);
+	if (n == 1)
+		snprintf(what, sizeof what, "the id");
+	else
+		snprintf(what, sizeof what, "the %zu marked ids", n);
+	tui_copy(p->tui, what, buf_str(&b));
+	buf_free(&b);
+	free(ids);
+}
+
 int
 panel_action(struct panel *p, enum action a)
 {
@@ -395,8 +421,7 @@ panel_action(struct panel *p, enum action a)
 		panel_delete(p);
 		return (TUI_HANDLED);
 	case ACTION_COPY:
-		if (panel_current_id(p) != NULL)
-			tui_copy(p->tui, "the id", panel_current_id(p));
+		panel_copy_ids(p);
 		return (TUI_HANDLED);
 	default:
 		return (0);

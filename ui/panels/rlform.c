@@ -47,9 +47,10 @@ enum rlform_type {
 	RLFT_EXPR		/* the expression editor */
 };
 
+/* In the order the form shows them: the rule's name first. */
 enum rlform_id {
-	RLF_ACTION,
 	RLF_DESCRIPTION,
+	RLF_ACTION,
 	RLF_ENABLED,
 	RLF_REQUESTS,
 	RLF_PERIOD,
@@ -136,6 +137,7 @@ struct rlform {
 };
 
 static void	 rlform_keep_lint(struct rlform *);
+static void	 rlform_focus(struct rlform *, size_t);
 static int	 rlform_lint(const struct rlform *, enum rlform_id,
 		     struct expr_error *);
 static void	 rlform_answer(struct rlform *, int, const char *, ...)
@@ -490,7 +492,7 @@ rlform_checked(struct rlform *f)
 	if (rulesets_lint(rule, f->plan, &l) == 0)
 		return (rule);
 	cJSON_Delete(rule);
-	f->focus = rlform_field_of(l.field);
+	rlform_focus(f, rlform_field_of(l.field));
 	if (l.err.column > 0 && l.text != NULL) {
 		where = expr_error_where(l.text, &l.err);
 		rlform_answer(f, 0, "%s: %s: %s; nothing was sent", l.field,
@@ -1124,6 +1126,11 @@ rlform_pick(struct rlform *f)
 			rlform_pick_add(f, labels, rlrule_content_types[i],
 			    xstrdup(rlrule_content_types[i]));
 		break;
+	case RLF_ENABLED:
+	case RLF_ORIGIN:
+		rlform_pick_add(f, labels, "yes", xstrdup("yes"));
+		rlform_pick_add(f, labels, "no", xstrdup("no"));
+		break;
 	}
 	for (i = 0; i < f->npicks; i++)
 		if (strcmp(f->picks[i], f->val[f->focus]) == 0)
@@ -1162,34 +1169,64 @@ rlform_expr_open(struct rlform *f)
 	free(title);
 }
 
-/* Enter on a field: its picker, its editor, or flip it. */
+/* Whether field i is typed into: a text or a number. */
+static int
+rlform_typed(size_t i)
+{
+	return (rlform_fields[i].type == RLFT_TEXT ||
+	    rlform_fields[i].type == RLFT_NUMBER);
+}
+
+/*
+ * Focus field i. A text or number field is edited as soon as it has the
+ * focus, as in every form: what is typed goes into it.
+ */
+static void
+rlform_focus(struct rlform *f, size_t i)
+{
+	f->focus = i;
+	f->editing = 0;
+	if (!rlform_typed(i))
+		return;
+	/* The line editor holds less than a block's body may. */
+	if (strlen(f->val[i]) >= LINE_MAX_BYTES - 1) {
+		rlform_answer(f, 0, "%s: too long to edit here: E edits the "
+		    "rule as YAML", rlform_fields[i].label);
+		return;
+	}
+	f->editing = 1;
+	line_set(&f->line, f->val[i]);
+}
+
+/* Enter on a field that is not typed into: its list, or its editor. */
 static void
 rlform_activate(struct rlform *f)
 {
 	switch (rlform_fields[f->focus].type) {
 	case RLFT_PICK:
-		rlform_pick(f);
-		break;
 	case RLFT_TOGGLE:
-		rlform_set(f, (enum rlform_id)f->focus,
-		    strcmp(f->val[f->focus], "yes") == 0 ? "no" : "yes");
-		break;
-	case RLFT_TEXT:
-	case RLFT_NUMBER:
-		/* The line editor holds less than a block's body may. */
-		if (strlen(f->val[f->focus]) >= LINE_MAX_BYTES - 1) {
-			rlform_answer(f, 0, "%s: too long to edit here: E "
-			    "edits the rule as YAML", rlform_fields[
-			    f->focus].label);
-			break;
-		}
-		f->editing = 1;
-		line_set(&f->line, f->val[f->focus]);
+		rlform_pick(f);
 		break;
 	case RLFT_EXPR:
 		rlform_expr_open(f);
 		break;
+	case RLFT_TEXT:
+	case RLFT_NUMBER:
+		break;
 	}
+}
+
+/* Space, Left, Right, y or n on a yes/no field: its value, on screen. */
+static void
+rlform_toggle(struct rlform *f, int key)
+{
+	const char	*v;
+
+	if (key == 'y' || key == 'n')
+		v = key == 'y' ? "yes" : "no";
+	else
+		v = strcmp(f->val[f->focus], "yes") == 0 ? "no" : "yes";
+	rlform_set(f, (enum rlform_id)f->focus, v);
 }
 
 /* ---- the form: keys ------------------------------------------------------ */
@@ -1203,7 +1240,7 @@ rlform_move(struct rlform *f, int dir)
 	do
 		i = (i + RLF_N + (size_t)dir) % RLF_N;
 	while (!rlform_visible(f, i));
-	f->focus = i;
+	rlform_focus(f, i);
 }
 
 static void
@@ -1269,7 +1306,10 @@ rlform_try(struct rlform *f, int simulate)
 	cJSON_Delete(rule);
 }
 
-/* Typing in a text field: Enter keeps, Esc puts the old text back. */
+/*
+ * The characteristics typed as text (their list's last choice): Enter
+ * keeps, Esc puts the old text back.
+ */
 static void
 rlform_edit_key(struct rlform *f, int key)
 {
@@ -1295,29 +1335,97 @@ rlform_edit_key(struct rlform *f, int key)
 	line_key(&f->line, key);
 }
 
+static void
+rlform_leave(struct tui *t, struct rlform *f)
+{
+	if (rlform_changed(f) && !f->saving)
+		dialog_confirm(t, "discard", "Discard the changes in this "
+		    "form? (y/n)", rlform_discard, f, NULL);
+	else
+		tui_pop(t);
+}
+
+/* ? and F1: the form's keys. */
+static void
+rlform_help(struct tui *t)
+{
+	tui_push(t, textview_modal("keys of the rate limiting rule form",
+	    "Tab, Down      the next field\n"
+	    "S-Tab, Up      the previous field\n"
+	    "Enter          on a text field: the next field; on a choice "
+	    "(action, enabled, period...): its list; on an expression: its "
+	    "editor\n"
+	    "Esc            leave the form (it asks when something changed)\n"
+	    "F1             these keys\n"
+	    "\n"
+	    "On a text or number field (description, requests per period, "
+	    "the block's status and body) typing edits it.\n"
+	    "\n"
+	    "On the other fields:\n"
+	    "j, k           the next, the previous field\n"
+	    "Space          a yes/no field: the other value; a choice: its "
+	    "list\n"
+	    "Left, Right    a yes/no field: the other value\n"
+	    "y, n           a yes/no field: yes, no\n"
+	    "V              ask the server whether it takes the rule "
+	    "(dry_run)\n"
+	    "S              save the rule\n"
+	    "T              try the rule as typed in the tester\n"
+	    "L              simulate the rule as typed over a log\n"
+	    "!              the last messages whole\n"
+	    "?              these keys\n"
+	    "q              leave the form"));
+}
+
+/* A key on a text or number field: typed into it, or moving away. */
+static void
+rlform_text_key(struct tui *t, struct rlform *f, int key)
+{
+	switch (key) {
+	case 033:
+		rlform_leave(t, f);
+		return;
+	case '\r':
+	case '\t':
+	case KEY_DOWN:
+		rlform_move(f, 1);
+		return;
+	case KEY_BTAB:
+	case KEY_UP:
+		rlform_move(f, -1);
+		return;
+	case KEY_F(1):
+		rlform_help(t);
+		return;
+	}
+	if (line_key(&f->line, key) == LINE_CHANGED)
+		rlform_set(f, (enum rlform_id)f->focus, f->line.buf);
+}
+
 static int
 rlform_key(struct tui *t, struct modal *m, int key)
 {
 	struct rlform	*f = (struct rlform *)m;
+	int		 yesno = rlform_fields[f->focus].type == RLFT_TOGGLE;
 
-	if (f->editing) {
-		rlform_edit_key(f, key);
-		return (TUI_HANDLED);
-	}
 	/* A save closes the form when it is done: nothing opens above it. */
 	if (f->saving && key != 033 && key != 'q') {
 		tui_message(t, TUI_MSG_INFO, "saving: waiting for the server's "
 		    "answer (Esc leaves the form, the save goes on)");
 		return (TUI_HANDLED);
 	}
+	if (f->editing && rlform_typed(f->focus)) {
+		rlform_text_key(t, f, key);
+		return (TUI_HANDLED);
+	}
+	if (f->editing) {
+		rlform_edit_key(f, key);
+		return (TUI_HANDLED);
+	}
 	switch (key) {
 	case 033:
 	case 'q':
-		if (rlform_changed(f) && !f->saving)
-			dialog_confirm(t, "discard", "Discard the changes in "
-			    "this form? (y/n)", rlform_discard, f, NULL);
-		else
-			tui_pop(t);
+		rlform_leave(t, f);
 		break;
 	case '\t':
 	case KEY_DOWN:
@@ -1330,8 +1438,21 @@ rlform_key(struct tui *t, struct modal *m, int key)
 		rlform_move(f, -1);
 		break;
 	case '\r':
-	case ' ':
 		rlform_activate(f);
+		break;
+	case ' ':
+	case KEY_LEFT:
+	case KEY_RIGHT:
+	case 'y':
+	case 'n':
+		if (yesno)
+			rlform_toggle(f, key);
+		else if (key == ' ')
+			rlform_activate(f);
+		break;
+	case '?':
+	case KEY_F(1):
+		rlform_help(t);
 		break;
 	case 'V':
 		rlform_send_form(f, 1);
@@ -1537,6 +1658,22 @@ rlform_keep_lint(struct rlform *f)
 	free(lint);
 }
 
+/* The keys the last line shows for the focused field. */
+static const char *
+rlform_keys(const struct rlform *f)
+{
+	if (f->editing && !rlform_typed(f->focus))
+		return ("Enter keep  Esc undo  Tab next field");
+	if (f->editing)
+		return ("type to edit  Enter/Tab next field  F1 keys  Esc "
+		    "cancel");
+	if (rlform_fields[f->focus].type == RLFT_TOGGLE)
+		return ("Space/y/n change  Enter list  V validate  S save  "
+		    "T test  ? keys  Esc cancel");
+	return ("Enter edit/pick  V validate  S save  T test  L simulate  "
+	    "? keys  Esc cancel");
+}
+
 static void
 rlform_draw(struct tui *t, struct modal *m)
 {
@@ -1620,10 +1757,7 @@ rlform_draw(struct tui *t, struct modal *m)
 		    screen_role(THEME_ROLE_WARNING));
 		free(lint);
 	}
-	status_draw_keys(t, end - 1, f->editing ?
-	    "Enter keep  Esc undo  Tab next field" :
-	    "Enter edit/pick  V validate  S save  T test  L simulate  Esc "
-	    "cancel");
+	status_draw_keys(t, end - 1, rlform_keys(f));
 }
 
 /* ---- opening ------------------------------------------------------------- */
@@ -1668,8 +1802,8 @@ rlform_open(struct panel *p, const cJSON *rule, const char *id)
 		rlform_defaults(f);
 	for (i = 0; i < RLF_N; i++)
 		f->initial[i] = xstrdup(f->val[i]);
-	/* A new rule starts where it needs words: its description. */
-	f->focus = rule == NULL ? RLF_DESCRIPTION : RLF_ACTION;
+	/* A new rule and an edited one start on the same first field. */
+	rlform_focus(f, RLF_DESCRIPTION);
 	tui_push(p->tui, &f->m);
 	return (f);
 }

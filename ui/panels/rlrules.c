@@ -1202,6 +1202,54 @@ rlrules_action(struct panel *p, enum action a)
 	}
 }
 
+/* A move asked about, with rules marked. */
+struct rlrules_moveask {
+	struct panel	*p;
+	enum rlrules_op	 op;
+};
+
+static void
+rlrules_moveask_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct rlrules_moveask	*q = arg;
+
+	(void)t;
+	(void)answer;
+	rlrules_move(q->p, q->op);
+}
+
+/*
+ * K, J, { or } with rules marked: a move is of one rule, the one under the
+ * cursor; the question says so rather than leave the marks unsaid.
+ */
+static void
+rlrules_move_marked(struct panel *p, enum rlrules_op op)
+{
+	struct rlrules_moveask	*q;
+	struct buf		 m;
+	size_t			 n = rows_mark_count(p->rows);
+
+	if (n == 0) {
+		rlrules_move(p, op);
+		return;
+	}
+	if (tui_refuse_readonly(p->tui, "move") || panel_current_id(p) == NULL)
+		return;
+	q = xcalloc(1, sizeof *q);
+	q->p = p;
+	q->op = op;
+	buf_init(&m);
+	buf_addf(&m, "Move %s ", panel_noun(p));
+	panel_name_record(p, panel_current_id(p), &m);
+	buf_addf(&m, " %s? Only the rule under the cursor moves: the %zu "
+	    "marked one%s stay%s where %s. (y/n)", rlrules_move_word(op), n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "", n == 1 ? "it is" :
+	    "they are");
+	dialog_confirm(p->tui, "move", buf_str(&m), rlrules_moveask_yes, q,
+	    free);
+	buf_free(&m);
+}
+
 /*
  * The actions of the rate-limit-rules key context (K, J, v); 0 for any
  * other.
@@ -1213,16 +1261,16 @@ rlrules_kind_action(struct panel *p, enum action a)
 		return (0);
 	switch (a) {
 	case ACTION_MOVE_UP:
-		rlrules_move(p, RLRULES_UP);
+		rlrules_move_marked(p, RLRULES_UP);
 		return (TUI_HANDLED);
 	case ACTION_MOVE_DOWN:
-		rlrules_move(p, RLRULES_DOWN);
+		rlrules_move_marked(p, RLRULES_DOWN);
 		return (TUI_HANDLED);
 	case ACTION_MOVE_FIRST:
-		rlrules_move(p, RLRULES_FIRST);
+		rlrules_move_marked(p, RLRULES_FIRST);
 		return (TUI_HANDLED);
 	case ACTION_MOVE_LAST:
-		rlrules_move(p, RLRULES_LAST);
+		rlrules_move_marked(p, RLRULES_LAST);
 		return (TUI_HANDLED);
 	case ACTION_VERSIONS:
 		rlversions_open(p);

@@ -29,7 +29,8 @@
 enum {
 	USCHEMA_UPLOAD = 1,
 	USCHEMA_SOURCE,
-	USCHEMA_OPS
+	USCHEMA_OPS,
+	USCHEMA_MARKED		/* validation of marked schemas */
 };
 
 /* Whether the panel speaks the classic API (user-schemas). */
@@ -233,40 +234,178 @@ uschema_get(struct panel *p, int source)
 	free(path);
 }
 
+/*
+ * PATCH validation_enabled of schema id; count: of marked schemas, those
+ * set at once (their answers make one message), else 0.
+ */
 static void
-uschema_validation(struct panel *p)
+uschema_validation_send(struct panel *p, const char *id, int on,
+    size_t count)
 {
 	struct tui_req	*r;
-	cJSON		*rec, *body;
-	const char	*id = panel_current_id(p);
+	cJSON		*body;
 	char		*path;
-	int		 on;
+	long		 i;
 
-	if (tui_refuse_readonly(p->tui, "validation on/off"))
-		return;
-	if (id == NULL || (rec = panel_current_record(p)) == NULL)
-		return;
-	on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
-	    "validation_enabled"));
-	if (on && uschema_classic(p)) {
-		tui_message(p->tui, TUI_MSG_WARN, "validation is on; the API "
-		    "cannot turn it off: delete the schema (d) to stop "
-		    "validating with it");
-		cJSON_Delete(rec);
-		return;
-	}
 	body = cJSON_CreateObject();
-	cJSON_AddBoolToObject(body, "validation_enabled", !on);
+	cJSON_AddBoolToObject(body, "validation_enabled", on);
 	if ((path = panel_item_path(p, id)) != NULL &&
 	    (r = tui_submit(p->tui, p, TUI_REQ_UPDATE, "PATCH", path,
 	    body)) != NULL) {
 		r->id = xstrdup(id);
-		r->before = rec;
-		rec = NULL;
+		r->count = count;
+		r->sub = count > 0 ? USCHEMA_MARKED : 0;
+		if ((i = rows_find(p->rows, id)) >= 0)
+			r->before = rows_record(p->rows, (size_t)i);
 	}
 	free(path);
 	cJSON_Delete(body);
+}
+
+/* Whether listed schema id validates: 1, 0, or -1 when not listed. */
+static int
+uschema_enabled(struct panel *p, const char *id)
+{
+	cJSON	*rec;
+	long	 i;
+	int	 on;
+
+	if ((i = rows_find(p->rows, id)) < 0 ||
+	    (rec = rows_record(p->rows, (size_t)i)) == NULL)
+		return (-1);
+	on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec,
+	    "validation_enabled"));
 	cJSON_Delete(rec);
+	return (on);
+}
+
+/* The marked schemas, all one way, once the question is answered. */
+struct uschema_marked {
+	struct panel	*p;
+	char		**ids;
+	size_t		  n;
+	int		  on;
+};
+
+static void
+uschema_marked_free(void *arg)
+{
+	struct uschema_marked	*m = arg;
+	size_t			 i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->ids[i]);
+	free(m->ids);
+	free(m);
+}
+
+static void
+uschema_marked_yes(struct tui *t, void *arg, const char *answer)
+{
+	struct uschema_marked	*m = arg;
+	size_t			 i, send = 0;
+
+	(void)t;
+	(void)answer;
+	for (i = 0; i < m->n; i++)
+		if (uschema_enabled(m->p, m->ids[i]) != m->on)
+			send++;
+	for (i = 0; i < m->n; i++)
+		if (uschema_enabled(m->p, m->ids[i]) != m->on)
+			uschema_validation_send(m->p, m->ids[i], m->on, send);
+	rows_mark_all(m->p->rows, 0);
+}
+
+/*
+ * t on marked schemas: validation on for all of them when any is off,
+ * else off for all (not on the classic API, which cannot), after a
+ * question naming them.
+ */
+static void
+uschema_validation_marked(struct panel *p, const char **ids, size_t n)
+{
+	struct uschema_marked	*m;
+	struct buf		 q;
+	size_t			 i, on = 0;
+
+	for (i = 0; i < n; i++)
+		if (uschema_enabled(p, ids[i]) == 1)
+			on++;
+	if (on == n && uschema_classic(p)) {
+		tui_message(p->tui, TUI_MSG_WARN, "validation is on for all "
+		    "of them; the API cannot turn it off: delete a schema (d) "
+		    "to stop validating with it");
+		return;
+	}
+	m = xcalloc(1, sizeof *m);
+	m->p = p;
+	m->on = on < n;
+	m->n = n;
+	m->ids = xcalloc(n, sizeof *m->ids);
+	for (i = 0; i < n; i++)
+		m->ids[i] = xstrdup(ids[i]);
+	buf_init(&q);
+	buf_addf(&q, "Turn validation %s for %zu %s%s (%s)? %zu on, %zu off "
+	    "now.", m->on ? "on" : "off", n, panel_noun(p), n == 1 ? "" : "s",
+	    panel_marks_note(p), on, n - on);
+	panel_name_targets(p, (const char *const *)m->ids, n, &q);
+	buf_adds(&q, " (y/n)");
+	dialog_confirm(p->tui, m->on ? "validation on" : "validation off",
+	    buf_str(&q), uschema_marked_yes, m, uschema_marked_free);
+	buf_free(&q);
+}
+
+/* t: the marked schemas, else the one under the cursor flipped. */
+static void
+uschema_validation(struct panel *p)
+{
+	const char	**ids;
+	size_t		  n;
+	int		  on;
+
+	if (tui_refuse_readonly(p->tui, "validation on/off"))
+		return;
+	if ((ids = panel_targets(p, &n)) == NULL || n == 0) {
+		free(ids);
+		return;
+	}
+	if (rows_mark_count(p->rows) > 0)
+		uschema_validation_marked(p, ids, n);
+	else if ((on = uschema_enabled(p, ids[0])) == 1 &&
+	    uschema_classic(p))
+		tui_message(p->tui, TUI_MSG_WARN, "validation is on; the API "
+		    "cannot turn it off: delete the schema (d) to stop "
+		    "validating with it");
+	else if (on >= 0)
+		uschema_validation_send(p, ids[0], !on, 0);
+	free(ids);
+}
+
+/*
+ * The answer for one of the marked schemas: into its row, and one
+ * message after the last.
+ */
+static int
+uschema_validation_done(struct panel *p, struct tui_req *r,
+    struct jobs_event *ev)
+{
+	struct tui_req	*o;
+
+	if (r->sub != USCHEMA_MARKED || ev->kind != JOBS_EVENT_DONE)
+		return (0);
+	tui_journal(p->tui, r, ev->http_status, ev->result);
+	if (panel_merge(p, r->id, ev->result) != 0)
+		panel_load(p);
+	panel_after_change(p);
+	for (o = p->tui->reqs; o != NULL; o = o->next)
+		if (o != r && o->panel == p && o->type == TUI_REQ_UPDATE &&
+		    o->sub == USCHEMA_MARKED)
+			return (1);
+	tui_message(p->tui, TUI_MSG_OK, "validation %s for %zu %s%s",
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev->result,
+	    "validation_enabled")) ? "on" : "off", r->count, panel_noun(p),
+	    r->count == 1 ? "" : "s");
+	return (1);
 }
 
 /* The delete in flight: the schema and what the question says. */
@@ -496,6 +635,8 @@ uschema_event(struct panel *p, struct tui_req *r, struct jobs_event *ev)
 		uschema_fall_back(p);
 		return (1);
 	}
+	if (r->type == TUI_REQ_UPDATE)
+		return (uschema_validation_done(p, r, ev));
 	if (r->type != TUI_REQ_OTHER)
 		return (0);
 	if (r->sub == USCHEMA_OPS) {

@@ -2,8 +2,8 @@
  * The videos list's operations beyond the generic panel: L asks for a URL
  * and a name and has the server copy the video (the tray watches it until
  * ready or error), C opens a start/end form and makes a clip, D asks which
- * download (the MP4 or the audio M4A), and in the details the embed
- * snippet is fetched and copied.
+ * download (the MP4 or the audio M4A) of the video or of the marked ones,
+ * and in the details the embed snippet is fetched and copied.
  */
 #include "config.h"
 
@@ -181,33 +181,56 @@ static const char *const vidops_dl_items[] = {
 	"default: the MP4 video", "audio: the M4A audio only"
 };
 
-/* The cursor cannot move while the picker is up: it is still the video. */
+/*
+ * The cursor and the marks cannot change while the picker is up: the
+ * targets are still the marked videos, else the one under the cursor.
+ */
 static void
 vidops_download_picked(struct tui *t, void *arg, size_t i, int other)
 {
 	struct panel	*p = arg;
-	const char	*id = panel_current_id(p);
+	const char	**ids;
 	const cJSON	*name;
 	cJSON		*rec;
+	size_t		 n, k;
+	long		 at;
 
 	(void)other;
-	if (id == NULL || i >= nitems(vidops_dl_items))
+	if (i >= nitems(vidops_dl_items) ||
+	    (ids = panel_targets(p, &n)) == NULL)
 		return;
-	rec = panel_current_record(p);
-	name = kind_json_get(rec, "meta.name");
-	transfers_download(t, id, cJSON_IsString(name) ? name->valuestring :
-	    NULL, streamrules_download_types[i]);
-	cJSON_Delete(rec);
+	for (k = 0; k < n; k++) {
+		rec = (at = rows_find(p->rows, ids[k])) >= 0 ?
+		    rows_record(p->rows, (size_t)at) : NULL;
+		name = kind_json_get(rec, "meta.name");
+		transfers_download(t, ids[k], cJSON_IsString(name) ?
+		    name->valuestring : NULL, streamrules_download_types[i]);
+		cJSON_Delete(rec);
+	}
+	if (n > 1) {
+		tui_message(t, TUI_MSG_INFO, "%s downloads of %zu videos "
+		    "requested (T shows transfers)", i == 0 ? "MP4" :
+		    "audio (M4A)", n);
+		rows_mark_all(p->rows, 0);
+	}
+	free(ids);
 }
 
+/* D: a download of the marked videos, else of the one under the cursor. */
 void
 vidops_download(struct panel *p)
 {
+	size_t	n = rows_mark_count(p->rows);
+	char	*title;
+
 	if (panel_current_id(p) == NULL ||
 	    tui_refuse_readonly(p->tui, "download request"))
 		return;
-	picker_open(p->tui, "which download", vidops_dl_items,
-	    nitems(vidops_dl_items), 0, vidops_download_picked, p);
+	title = n > 0 ? xprintf("which download of the %zu marked video%s",
+	    n, n == 1 ? "" : "s") : xstrdup("which download");
+	picker_open(p->tui, title, vidops_dl_items, nitems(vidops_dl_items),
+	    0, vidops_download_picked, p);
+	free(title);
 }
 
 /* ---- the embed snippet --------------------------------------------------- */

@@ -265,10 +265,48 @@ dialog_draw(struct tui *t, struct dialog *d)
 	free(hrows);
 }
 
+/* The dialog's own keys on the last line, in place of the list's. */
+static void
+dialog_keys(const struct dialog *d, struct buf *b)
+{
+	const char	*k;
+
+	switch (d->type) {
+	case DIALOG_CONFIRM:
+		buf_adds(b, "y yes  n no  Esc cancel");
+		break;
+	case DIALOG_CHOICE:
+		for (k = d->expect; *k != '\0'; k++)
+			buf_addf(b, "%s%c", k == d->expect ? "" : "/", *k);
+		buf_adds(b, " choose (as above)  Esc cancel");
+		break;
+	case DIALOG_TYPED:
+		buf_adds(b, "type the answer  Enter confirm  Esc cancel");
+		break;
+	case DIALOG_PROMPT:
+		buf_adds(b, d->files ? "Enter ok  Tab complete the path  Esc "
+		    "cancel" : "Enter ok  Esc cancel");
+		break;
+	case DIALOG_WAIT:
+		buf_adds(b, "Esc cancel");
+		break;
+	case DIALOG_NOTICE:
+		buf_adds(b, "Enter close");
+		break;
+	}
+}
+
 static void
 dialog_draw_modal(struct tui *t, struct modal *m)
 {
-	dialog_draw(t, (struct dialog *)m);
+	struct dialog	*d = (struct dialog *)m;
+	struct buf	 b;
+
+	dialog_draw(t, d);
+	buf_init(&b);
+	dialog_keys(d, &b);
+	status_draw_keys(t, -1, buf_str(&b));
+	buf_free(&b);
 }
 
 static struct dialog *

@@ -201,8 +201,10 @@ exprview_error_span(const struct exprview *v, size_t *es, size_t *ee)
 /* ---- layout -------------------------------------------------------------- */
 
 /*
- * The rows of the text wrapped to w columns, with the caret row under the
- * one the error starts in; *cur is the row of the cursor. Caller frees.
+ * The rows of the text wrapped to w columns, after a space or a '/' where
+ * the row has one (a word is cut only when longer than a row), with the
+ * caret row under the one the error starts in; *cur is the row of the
+ * cursor. Caller frees.
  */
 static struct exprview_row *
 exprview_layout(const struct exprview *v, int w, size_t *n, size_t *cur)
@@ -210,7 +212,7 @@ exprview_layout(const struct exprview *v, int w, size_t *n, size_t *cur)
 	const char		*s = v->t.buf;
 	struct exprview_row	*rows = NULL;
 	size_t			 nrows = 0, cap = 0, i, k, es = 0, ee = 0;
-	size_t			 start = 0;
+	size_t			 start = 0, end, after = 0;
 	int			 col = 0, cw, span, caret_done = 0;
 
 	span = exprview_error_span(v, &es, &ee);
@@ -220,38 +222,37 @@ exprview_layout(const struct exprview *v, int w, size_t *n, size_t *cur)
 
 		cw = brk ? 0 : exprview_char(s + i, v->t.len - i, &k);
 		if (brk || (col + cw > w && i > start)) {
+			/* Full: back to after the row's last space or '/'. */
+			end = !brk && after > start ? after : i;
 			if (nrows + 2 >= cap) {
 				cap = cap == 0 ? 16 : cap * 2;
 				rows = xreallocarray(rows, cap, sizeof *rows);
 			}
 			rows[nrows].start = start;
-			rows[nrows].end = i;
+			rows[nrows].end = end;
 			rows[nrows++].caret = 0;
 			/* The cursor at a wrap belongs to the next row. */
-			if (v->t.pos >= start && (v->t.pos < i ||
-			    (v->t.pos == i && brk)))
+			if (v->t.pos >= start && (v->t.pos < end ||
+			    (v->t.pos == end && brk)))
 				*cur = nrows - 1;
 			if (span && !caret_done && es >= start &&
-			    (es < i || (es == i && brk))) {
+			    (es < end || (es == end && brk))) {
 				rows[nrows].start = start;
-				rows[nrows].end = i;
+				rows[nrows].end = end;
 				rows[nrows++].caret = 1;
 				caret_done = 1;
 			}
 			if (s[i] == '\0')
 				break;
-			if (brk) {
-				i++;
-				start = i;
-				col = 0;
-				continue;
-			}
-			start = i;
+			i = brk ? i + 1 : end;
+			start = after = i;
 			col = 0;
 			continue;
 		}
 		col += cw;
 		i += k;
+		if (s[i - k] == ' ' || s[i - k] == '/')
+			after = i;
 	}
 	*n = nrows;
 	return (rows);

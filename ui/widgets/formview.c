@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "form_model.h"
 #include "screen.h"
 #include "text.h"
@@ -302,6 +303,20 @@ formview_error_rows(struct tui *t, const struct formview *v, char **rows,
 	return (status_wrap_message(t, e, (size_t)COLS - 2, rows, max));
 }
 
+/*
+ * A line under the title for a kind whose API the cloud has retired (the
+ * legacy rate limits): the form would make a record only a server that
+ * still serves the API takes.
+ */
+static const char *
+formview_note(const struct formview *v)
+{
+	if (api_gone_message(v->f->kind->list_path) == NULL)
+		return (NULL);
+	return ("Legacy API, retired on the cloud (HTTP 410 Gone): :rules "
+	    "replaces it.");
+}
+
 static void
 formview_draw(struct tui *t, struct modal *m)
 {
@@ -316,6 +331,8 @@ formview_draw(struct tui *t, struct modal *m)
 
 	/* A long status message keeps its rows, as over a list. */
 	bottom = LINES - status_height(t);
+	if (formview_note(v) != NULL)
+		y0++;
 	label = MINIMUM(formview_label(v), COLS / 3);
 	/*
 	 * The focused field's help, on up to FORMVIEW_HELP_ROWS rows (a key
@@ -342,6 +359,9 @@ formview_draw(struct tui *t, struct modal *m)
 		screen_fill(y, 0, COLS, na);
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
 	screen_put(1, 1, COLS - 2, v->title, screen_role(THEME_ROLE_TITLE));
+	if (formview_note(v) != NULL)
+		screen_put(2, 1, COLS - 2, formview_note(v),
+		    screen_role(THEME_ROLE_WARNING));
 	if (v->focus < v->top)
 		v->top = v->focus;
 	if (h > 0 && v->focus >= v->top + (size_t)h)

@@ -130,12 +130,21 @@ line_key(struct line *l, int key)
 	case KEY_BACKSPACE:
 	case 0x7f:
 	case 'H' & 0x1f:
+		/* Over a selection, it goes whole (a filter cleared). */
+		if (was && l->len > 0) {
+			line_cut(l, 0, l->len);
+			return (LINE_CHANGED);
+		}
 		if (l->pos == 0)
 			return (LINE_MOVED);
 		line_cut(l, line_prev(l, l->pos), l->pos);
 		return (LINE_CHANGED);
 	case KEY_DC:
 	case 'D' & 0x1f:
+		if (was && l->len > 0) {
+			line_cut(l, 0, l->len);
+			return (LINE_CHANGED);
+		}
 		if (l->pos == l->len)
 			return (LINE_MOVED);
 		line_cut(l, l->pos, line_next(l, l->pos));

@@ -20,7 +20,8 @@ struct line {
 void	 line_set(struct line *, const char *);
 /*
  * Select the whole text (a pre-filled answer): the first character typed
- * replaces it; a movement, Backspace or another editing key keeps it.
+ * replaces it, Backspace or Delete clears it; a movement or another
+ * editing key keeps it.
  */
 void	 line_select(struct line *);
 /* An editing key: LINE_CHANGED, LINE_MOVED, or 0 when not one. */

@@ -64,15 +64,25 @@ textview_set(struct textview *tv, const char *title, const char *text)
 	tv->cur = n > 0 && cur < n ? cur : 0;
 }
 
-/* s cut to cols columns, one character at least: its bytes. */
+/*
+ * s cut to cols columns, one character at least: its bytes. A word wider
+ * than the row (a URL, a path) is cut after a '/' in the row's second
+ * half when it has one, so "thumbnail.jpg" stays whole.
+ */
 static size_t
 textview_cut(const char *s, int cols)
 {
-	char	*cut = xstrdup(s);
+	char	*cut = xstrdup(s), *slash;
 	size_t	 k;
 
 	text_cut(cut, (size_t)cols);
 	k = MAXIMUM(strlen(cut), 1);
+	if (s[k] != '\0' && s[k] != ' ' && (slash = strrchr(cut, '/')) !=
+	    NULL && slash[1] != '\0') {
+		slash[1] = '\0';
+		if ((int)text_width(cut) * 2 >= cols)
+			k = strlen(cut);
+	}
 	free(cut);
 	return (k);
 }
@@ -97,7 +107,8 @@ textview_wrap_words(const char *s, int cols, size_t k)
 
 /*
  * The bytes of s on its first row of cols columns: at a space, unless that
- * leaves most of the row empty (a key before a long URL), then cut.
+ * leaves most of the row empty (a key before a long URL), then cut (after
+ * a '/' where it can).
  */
 static size_t
 textview_wrap(const struct textview *tv, const char *s, int cols)
@@ -107,15 +118,14 @@ textview_wrap(const struct textview *tv, const char *s, int cols)
 
 	if (tv->hang > 0)
 		return (textview_wrap_words(s, cols, k));
-	if (s[k] == '\0' || s[k - 1] != ' ')
+	if (s[k] == '\0')
 		return (k);
+	/* No space in the row: a word longer than it, cut. */
+	if (s[k - 1] != ' ')
+		return (textview_cut(s, cols));
 	cut = xstrndup(s, k);
-	if ((int)text_width(cut) * 2 < cols) {
-		free(cut);
-		cut = xstrdup(s);
-		text_cut(cut, (size_t)cols);
-		k = MAXIMUM(strlen(cut), 1);
-	}
+	if ((int)text_width(cut) * 2 < cols)
+		k = textview_cut(s, cols);
 	free(cut);
 	return (k);
 }
