@@ -22,6 +22,7 @@
 #include "text.h"
 #include "transfers.h"
 #include "tui.h"
+#include "widgets/listview.h"
 #include "xferrate.h"
 #include "xmalloc.h"
 
@@ -238,7 +239,7 @@ transfers_upload(struct tui *t, const char *file,
 {
 	struct xfer	*x;
 	struct stat	 sb;
-	char		*copy, *cause = NULL;
+	char		*copy, *cause = NULL, note[64];
 
 	if (tui_refuse_readonly(t, "upload"))
 		return;
@@ -271,9 +272,11 @@ transfers_upload(struct tui *t, const char *file,
 		free(cause);
 	}
 	xfer_upload_start(t, x);
-	if (x->state == XFER_RUNNING)
-		tui_message(t, TUI_MSG_INFO, "uploading %s (T shows "
-		    "transfers)", x->title);
+	if (x->state == XFER_RUNNING) {
+		status_key_note(t, KEYMAP_GLOBAL, ACTION_TRANSFERS,
+		    "shows transfers", note, sizeof note);
+		tui_message(t, TUI_MSG_INFO, "uploading %s%s", x->title, note);
+	}
 }
 
 void
@@ -408,7 +411,7 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 {
 	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
-	char		*path, *post, *cause = NULL, *clean;
+	char		*path, *post, *cause = NULL, *clean, note[64];
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
@@ -441,9 +444,10 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 	else
 		x->job = x->req->job;
 	free(post);
-	tui_message(t, TUI_MSG_INFO, "%s download of %s requested (T shows "
-	    "transfers)", strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4",
-	    x->title);
+	status_key_note(t, KEYMAP_GLOBAL, ACTION_TRANSFERS, "shows transfers",
+	    note, sizeof note);
+	tui_message(t, TUI_MSG_INFO, "%s download of %s requested%s",
+	    strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4", x->title, note);
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -476,9 +480,26 @@ xfer_videos_reload(struct tui *t)
 			panel_load(t->panels[i]);
 }
 
+/* "Enter in the tray (T)": what resumes an upload, from the keymap. */
+static void
+xfer_resume_where(struct tui *t, char *out, size_t len)
+{
+	char	tray[KEYMAP_KEY_NAME_MAX], resume[KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) == NULL)
+		snprintf(out, len, "the transfers tray");
+	else if (status_key_name(t, KEYMAP_GLOBAL, ACTION_TRANSFERS,
+	    tray) == NULL)
+		snprintf(out, len, "%s in the transfers tray", resume);
+	else
+		snprintf(out, len, "%s in the tray (%s)", resume, tray);
+}
+
 static void
 xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
 {
+	char	where[2 * KEYMAP_KEY_NAME_MAX + 32];
+
 	/* The thread is over: its result is the UI thread's now. */
 	if (x->res.uid != NULL && *x->res.uid != '\0') {
 		free(x->uid);
@@ -497,9 +518,10 @@ xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
 	if (x->res.status == STATUS_CANCELLED || ev->status ==
 	    STATUS_CANCELLED) {
 		x->state = XFER_CANCELLED;
+		xfer_resume_where(t, where, sizeof where);
 		tui_message(t, TUI_MSG_INFO, "upload of %s cancelled at %d%%; "
-		    "Enter in the tray (T) resumes it", x->title,
-		    x->total > 0 ? (int)(x->done * 100 / x->total) : 0);
+		    "%s resumes it", x->title, x->total > 0 ?
+		    (int)(x->done * 100 / x->total) : 0, where);
 		return;
 	}
 	xfer_fail(t, x, ev->cause != NULL ? ev->cause :
@@ -805,9 +827,8 @@ xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
 /* ---- the tray ------------------------------------------------------------------ */
 
 struct tray {
-	struct modal	 m;
-	size_t		 sel;
-	size_t		 top;
+	struct tui	*t;
+	char		*empty;		/* what the empty tray says */
 };
 
 /* What Enter does to this row: resume (or retry) an upload. */
@@ -821,10 +842,18 @@ xfer_resumable(const struct xfer *x)
 static void
 tray_resume(struct tui *t, struct xfer *x)
 {
+	char	key[KEYMAP_KEY_NAME_MAX];
+
+	if (!xfer_resumable(x) && x->state == XFER_RUNNING && x->stop) {
+		if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, key) != NULL)
+			tui_message(t, TUI_MSG_INFO, "still cancelling: %s "
+			    "resumes once it says cancelled", key);
+		else
+			tui_message(t, TUI_MSG_INFO, "still cancelling");
+		return;
+	}
 	if (!xfer_resumable(x)) {
-		tui_message(t, TUI_MSG_INFO, x->state == XFER_RUNNING &&
-		    x->stop ? "still cancelling: Enter resumes once it says "
-		    "cancelled" : "nothing to resume there");
+		tui_message(t, TUI_MSG_INFO, "nothing to resume there");
 		return;
 	}
 	xfer_upload_start(t, x);
@@ -959,174 +988,199 @@ tray_delete(struct tui *t, struct xfer *x)
 	free(q);
 }
 
-static void
-tray_copy(struct tui *t, const struct xfer *x)
+/* ---- the tray as a list view ----------------------------------------------- */
+
+static size_t
+tray_count(struct listview *lv)
 {
-	if (x->url != NULL)
-		tui_copy(t, "the download URL", x->url);
-	else if (x->uid != NULL)
-		tui_copy(t, "the video id", x->uid);
-	else
-		tui_message(t, TUI_MSG_INFO, "nothing to copy yet: the server "
-		    "has not named the video");
+	return (((struct tray *)listview_arg(lv))->t->nxfers);
 }
 
-static const char tray_help[] =
-    "The transfers tray lists every upload, MP4 download request and\n"
-    "processing watch of this session, and the unfinished uploads of\n"
-    "earlier ones. They go on while other lists are shown.\n\n"
-    "  Enter, r   resume an unfinished or cancelled upload (from the\n"
-    "             offset the server holds), retry a failed one\n"
-    "  d          cancel what runs (an upload stays resumable);\n"
-    "             clear a row that is over (an unfinished upload asks\n"
-    "             first: clearing forgets its resume)\n"
-    "  y          copy the download URL, else the video id (OSC 52)\n"
-    "  j, k       down, up; also the arrows\n"
-    "  g, G       first, last; also Home, End\n"
-    "  PgUp, PgDn a page up, down\n"
-    "  q, Esc, T  close\n";
+/*
+ * A row; failed ones in the error role. Errors and phases are the
+ * server's text.
+ */
+static attr_t
+tray_row(struct listview *lv, size_t i, int cols, struct buf *b)
+{
+	struct tui	*t = ((struct tray *)listview_arg(lv))->t;
+	struct buf	 line = BUF_INITIALIZER;
+	size_t		 namew = COLS >= 140 ? 32 : COLS >= XFER_WIDE ? 24 : 18;
+	int		 barw = COLS >= XFER_WIDE ? 20 : 0;
+	char		*clean;
+
+	(void)cols;
+	xfer_line(t->xfers[i], &line, namew, barw);
+	clean = text_clean(buf_str(&line));
+	buf_adds(b, clean);
+	free(clean);
+	buf_free(&line);
+	return (screen_role(t->xfers[i]->state == XFER_FAILED ?
+	    THEME_ROLE_STATE_ERROR : THEME_ROLE_NORMAL));
+}
+
+static uint64_t
+tray_key(struct listview *lv, size_t i)
+{
+	struct tui	*t = ((struct tray *)listview_arg(lv))->t;
+
+	return ((uint64_t)(uintptr_t)t->xfers[i]);
+}
+
+static const char *const tray_sorts[] = {
+	"kind", "name", "state", "percent", NULL
+};
 
 static int
-tray_key(struct tui *t, struct modal *m, int key)
+tray_compare(struct listview *lv, size_t a, size_t b, int sort)
 {
-	struct tray	*tr = (struct tray *)m;
-	struct xfer	*x;
-	enum action	 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
-	size_t		 page = LINES > 4 ? (size_t)LINES - 3 : 1;
+	struct tui	*t = ((struct tray *)listview_arg(lv))->t;
+	struct xfer	*xa = t->xfers[a], *xb = t->xfers[b];
 
-	if (key == 033 || a == ACTION_QUIT || a == ACTION_TRANSFERS) {
-		tui_pop(t);
-		return (TUI_HANDLED);
-	}
-	/* A key clears the last message (errors stay), as in the lists. */
-	if (t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
-		free(t->msg);
-		t->msg = NULL;
-	}
-	if (tr->sel >= t->nxfers)
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-	x = tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL;
-	switch (a) {
-	case ACTION_UP:
-		if (tr->sel > 0)
-			tr->sel--;
-		break;
-	case ACTION_DOWN:
-		if (tr->sel + 1 < t->nxfers)
-			tr->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		tr->sel = tr->sel > page ? tr->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		tr->sel = tr->sel + page < t->nxfers ? tr->sel + page :
-		    t->nxfers > 0 ? t->nxfers - 1 : 0;
-		break;
-	case ACTION_BOTTOM:
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-		break;
-	case ACTION_TOP:
-		tr->sel = 0;
-		break;
-	case ACTION_DETAILS:		/* Enter: resume or retry */
-	case ACTION_REFRESH:
-		if (x != NULL)
-			tray_resume(t, x);
-		break;
-	case ACTION_DELETE:		/* d: cancel, or clear */
-		if (x != NULL)
-			tray_delete(t, x);
-		break;
-	case ACTION_COPY:
-		if (x != NULL)
-			tray_copy(t, x);
-		break;
-	case ACTION_HELP:
-		tui_push(t, textview_modal("transfers: keys", tray_help));
-		break;
+	switch (sort) {
+	case 0:
+		return ((int)xa->kind - (int)xb->kind);
+	case 1:
+		return (strcmp(xa->title, xb->title));
+	case 2:
+		return (strcmp(xfer_state_name(xa), xfer_state_name(xb)));
 	default:
-		break;
+		return (xfer_percent(xa) - xfer_percent(xb));
 	}
-	return (TUI_HANDLED);
+}
+
+/* y: the download URL, else the video id. */
+static int
+tray_copy(struct listview *lv, size_t i, struct buf *b, const char **what)
+{
+	struct tui		*t = ((struct tray *)listview_arg(lv))->t;
+	const struct xfer	*x = t->xfers[i];
+
+	if (x->url != NULL) {
+		buf_adds(b, x->url);
+		*what = "the download URL";
+	} else if (x->uid != NULL) {
+		buf_adds(b, x->uid);
+		*what = "the video id";
+	} else {
+		tui_message(t, TUI_MSG_INFO, "nothing to copy yet: the server "
+		    "has not named the video");
+		return (-1);
+	}
+	return (0);
+}
+
+static int
+tray_action(struct listview *lv, enum action a)
+{
+	struct tui	*t = ((struct tray *)listview_arg(lv))->t;
+	size_t		 i;
+
+	switch (a) {
+	case ACTION_RESUME:		/* Enter, r: resume or retry */
+		if (listview_current(lv, &i) == 0)
+			tray_resume(t, t->xfers[i]);
+		return (TUI_HANDLED);
+	case ACTION_STOP:		/* d: cancel, or clear */
+		if (listview_current(lv, &i) == 0)
+			tray_delete(t, t->xfers[i]);
+		return (TUI_HANDLED);
+	case ACTION_TRANSFERS:
+		listview_close(lv);
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
+}
+
+/* Where transfers come from, with the keys that start them. */
+static const char *
+tray_empty(struct listview *lv, enum theme_role *role)
+{
+	struct tray	*tr = listview_arg(lv);
+	char		 up[KEYMAP_KEY_NAME_MAX], dl[KEYMAP_KEY_NAME_MAX];
+	enum keymap_context ctx = keymap_list_context("videos");
+
+	(void)role;
+	free(tr->empty);
+	if (status_key_name(tr->t, ctx, ACTION_UPLOAD, up) != NULL &&
+	    status_key_name(tr->t, ctx, ACTION_DOWNLOAD, dl) != NULL)
+		tr->empty = xprintf("No transfers yet: %s uploads a file from "
+		    "the videos list, %s asks for a download.", up, dl);
+	else
+		tr->empty = xstrdup("No transfers yet: uploads and downloads "
+		    "start from the videos list.");
+	return (tr->empty);
+}
+
+static void
+tray_title(struct listview *lv, struct buf *b)
+{
+	(void)lv;
+	buf_adds(b, "transfers");
 }
 
 /* The keys that do something on the selected row, as they do it. */
 static void
-tray_legend(struct tui *t, const struct xfer *x, struct buf *b)
+tray_footer(struct listview *lv, struct buf *b)
 {
-	buf_adds(b, " ");
-	/* A resume is an upload: read-only mode refuses it. */
-	if (x != NULL && xfer_resumable(x) && tui_readonly(t) == NULL)
-		buf_adds(b, x->state == XFER_FAILED ? "Enter retry  " :
-		    "Enter resume  ");
+	struct tui	*t = ((struct tray *)listview_arg(lv))->t;
+	struct xfer	*x = NULL;
+	size_t		 i;
+
+	if (listview_current(lv, &i) == 0)
+		x = t->xfers[i];
+	/* A resume is an upload: read-only mode refuses it (no hint). */
+	if (x != NULL && xfer_resumable(x))
+		listview_hint(lv, b, ACTION_RESUME, x->state == XFER_FAILED ?
+		    "retry" : "resume");
 	if (x != NULL && !(x->state == XFER_RUNNING && x->stop))
-		buf_adds(b, x->state == XFER_RUNNING ? "d cancel  " :
-		    "d clear  ");
+		listview_hint(lv, b, ACTION_STOP, x->state == XFER_RUNNING ?
+		    "cancel" : "clear");
 	if (x != NULL && x->url != NULL)
-		buf_adds(b, "y copy URL  ");
+		listview_hint(lv, b, ACTION_COPY, "copy URL");
 	else if (x != NULL && x->uid != NULL)
-		buf_adds(b, "y copy id  ");
-	buf_adds(b, "g/G first/last  ? help  q close");
+		listview_hint(lv, b, ACTION_COPY, "copy id");
+	status_hint_pair(t, b, KEYMAP_TRAY, ACTION_TOP, ACTION_BOTTOM,
+	    "first/last");
+	listview_hint(lv, b, ACTION_HELP, "help");
+	listview_hint(lv, b, ACTION_QUIT, "close");
 }
 
 static void
-tray_draw(struct tui *t, struct modal *m)
+tray_free(void *arg)
 {
-	struct tray	*tr = (struct tray *)m;
-	struct buf	 b;
-	size_t		 i, rows = LINES > 3 ? (size_t)LINES - 3 : 1;
-	size_t		 namew = COLS >= 140 ? 32 : COLS >= XFER_WIDE ? 24 : 18;
-	int		 y, barw = COLS >= XFER_WIDE ? 20 : 0;
-	char		*line;
-	attr_t		 a;
+	struct tray	*tr = arg;
 
-	if (tr->sel >= t->nxfers)
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-	if (tr->sel < tr->top)
-		tr->top = tr->sel;
-	else if (tr->sel >= tr->top + rows)
-		tr->top = tr->sel - rows + 1;
-	for (y = 1; y < LINES - 1; y++)
-		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
-	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	screen_put(1, 1, COLS - 1, "transfers", screen_role(THEME_ROLE_TITLE));
-	if (t->nxfers == 0)
-		screen_put(3, 2, COLS - 2, "No transfers yet: u uploads a "
-		    "file from the videos list, D asks for a download.",
-		    screen_role(THEME_ROLE_DIM));
-	buf_init(&b);
-	for (i = tr->top, y = 2; i < t->nxfers && y < LINES - 1; i++, y++) {
-		buf_reset(&b);
-		buf_adds(&b, i == tr->sel ? "> " : "  ");
-		xfer_line(t->xfers[i], &b, namew, barw);
-		a = i == tr->sel ? screen_role(THEME_ROLE_ROW_SELECTED) :
-		    t->xfers[i]->state == XFER_FAILED ?
-		    screen_role(THEME_ROLE_STATE_ERROR) :
-		    screen_role(THEME_ROLE_NORMAL);
-		if (i == tr->sel)
-			screen_fill(y, 0, COLS, a);
-		/* Errors and phases are the server's text. */
-		line = text_clean(buf_str(&b));
-		screen_put(y, 0, COLS, line, a);
-		free(line);
-	}
-	/* A message (unfinished uploads, a refusal) keeps the status line. */
-	if (!status_draw_message(t)) {
-		buf_reset(&b);
-		tray_legend(t, tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
-		    &b);
-		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-		screen_put(LINES - 1, 0, COLS, buf_str(&b),
-		    screen_role(THEME_ROLE_DIM));
-	}
-	buf_free(&b);
+	free(tr->empty);
+	free(tr);
 }
 
-static void
-tray_free(struct modal *m)
-{
-	free(m);
-}
+static const struct listview_ops tray_ops = {
+	.name = "transfers",
+	.context = KEYMAP_TRAY,
+	.flags = LISTVIEW_ARROW | LISTVIEW_KEY_CLEARS,
+	.keys = (const struct listview_key[]){
+		{ ACTION_RESUME, NULL },
+		{ ACTION_STOP, NULL },
+		{ ACTION_TRANSFERS, "close the tray" },
+		{ ACTION_NONE, NULL }
+	},
+	.help = "The transfers tray lists every upload, MP4 download request "
+	    "and\nprocessing watch of this session, and the unfinished uploads "
+	    "of\nearlier ones. They go on while other lists are shown.\n",
+	.sorts = tray_sorts,
+	.count = tray_count,
+	.row = tray_row,
+	.key = tray_key,
+	.compare = tray_compare,
+	.action = tray_action,
+	.copy = tray_copy,
+	.empty = tray_empty,
+	.title = tray_title,
+	.footer = tray_footer,
+	.free = tray_free,
+};
 
 void
 transfers_open(struct tui *t)
@@ -1134,11 +1188,8 @@ transfers_open(struct tui *t)
 	struct tray	*tr;
 
 	tr = xcalloc(1, sizeof *tr);
-	tr->m.key = tray_key;
-	tr->m.draw = tray_draw;
-	tr->m.free = tray_free;
-	tr->m.flags = MODAL_VIEW;
-	tui_push(t, &tr->m);
+	tr->t = t;
+	listview_open(t, &tray_ops, tr);
 }
 
 /*

@@ -546,6 +546,20 @@ tui_global(struct tui *t, enum action a)
 	}
 }
 
+/* Esc in the last list: how to quit instead, with the key that does. */
+static void
+tui_back_nowhere(struct tui *t, enum keymap_context ctx)
+{
+	char	key[KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_name(t, ctx, ACTION_QUIT, key) != NULL)
+		tui_message(t, TUI_MSG_INFO, "nothing to go back to: %s or :q "
+		    "quits", key);
+	else
+		tui_message(t, TUI_MSG_INFO, "nothing to go back to: :q quits");
+	t->dirty = 1;
+}
+
 static void
 tui_key(struct tui *t, int key)
 {
@@ -595,9 +609,7 @@ tui_key(struct tui *t, int key)
 		    p->kind->shape != KIND_SHAPE_OBJECT))
 			a = ACTION_QUIT;
 		else {
-			tui_message(t, TUI_MSG_INFO, "nothing to go back to: q "
-			    "or :q quits");
-			t->dirty = 1;
+			tui_back_nowhere(t, ctx);
 			return;
 		}
 	}
@@ -833,6 +845,23 @@ tui_free(struct tui *t)
 		config_free(t->cfg);
 }
 
+/* Uploads left unfinished by an earlier run: the tray, and its keys. */
+static void
+tui_paused(struct tui *t, size_t n)
+{
+	char	resume[KEYMAP_KEY_NAME_MAX], quit[KEYMAP_KEY_NAME_MAX];
+
+	transfers_open(t);
+	if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) != NULL &&
+	    status_key_name(t, KEYMAP_TRAY, ACTION_QUIT, quit) != NULL)
+		tui_message(t, TUI_MSG_WARN, "%zu unfinished upload%s from "
+		    "before: %s resumes the one selected, %s closes", n,
+		    n == 1 ? "" : "s", resume, quit);
+	else
+		tui_message(t, TUI_MSG_WARN, "%zu unfinished upload%s from "
+		    "before, in the transfers tray", n, n == 1 ? "" : "s");
+}
+
 /*
  * The first-run screen, then the demo's session: 1 to go on to the
  * console, 0 to quit. A demo that does not start says why on the screen.
@@ -936,12 +965,8 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		    nprobs, nprobs == 1 ? "" : "s");
 	session_open_first(&t);
 	transfers_init(&t);
-	if ((nprobs = transfers_paused(&t)) > 0) {
-		transfers_open(&t);
-		tui_message(&t, TUI_MSG_WARN, "%zu unfinished upload%s from "
-		    "before: Enter resumes the one selected, q closes", nprobs,
-		    nprobs == 1 ? "" : "s");
-	}
+	if ((nprobs = transfers_paused(&t)) > 0)
+		tui_paused(&t, nprobs);
 	t.dirty = 1;
 	tui_loop(&t);
 

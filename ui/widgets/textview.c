@@ -397,7 +397,7 @@ textview_text(const struct textview *tv, size_t from, size_t to)
  * text to a new file of mode 0600, never over another; a line break ends
  * it unless it has one (a PEM has its own).
  */
-static int
+int
 textview_write(const char *file, const char *text, char **cause)
 {
 	size_t	len = strlen(text);
