@@ -210,17 +210,29 @@ void
 status_hint_pair(struct tui *t, struct buf *b, enum keymap_context ctx,
     enum action a1, enum action a2, const char *label)
 {
+	char	keys[2 * KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_pair(t, ctx, a1, a2, keys) != NULL)
+		buf_addf(b, "  %s %s", keys, label);
+}
+
+const char *
+status_key_pair(struct tui *t, enum keymap_context ctx, enum action a1,
+    enum action a2, char *keys)
+{
 	char	n1[KEYMAP_KEY_NAME_MAX], n2[KEYMAP_KEY_NAME_MAX];
 
 	if (a1 == ACTION_UP && a2 == ACTION_DOWN &&
 	    keymap_lookup(t->keymap, ctx, KEY_UP) == ACTION_UP &&
 	    keymap_lookup(t->keymap, ctx, KEY_DOWN) == ACTION_DOWN) {
-		buf_addf(b, "  arrows %s", label);
-		return;
+		snprintf(keys, 2 * KEYMAP_KEY_NAME_MAX, "arrows");
+		return (keys);
 	}
-	if (status_key_name(t, ctx, a1, n1) != NULL &&
-	    status_key_name(t, ctx, a2, n2) != NULL)
-		buf_addf(b, "  %s/%s %s", n1, n2, label);
+	if (status_key_name(t, ctx, a1, n1) == NULL ||
+	    status_key_name(t, ctx, a2, n2) == NULL)
+		return (NULL);
+	snprintf(keys, 2 * KEYMAP_KEY_NAME_MAX, "%s/%s", n1, n2);
+	return (keys);
 }
 
 /* " (KEY what)" when a key does a in ctx, else "": for a message. */

@@ -442,6 +442,7 @@ tui_help_modal(struct tui *t)
 {
 	struct buf	 b;
 	struct modal	*m;
+	char		 quit[KEYMAP_KEY_NAME_MAX], back[KEYMAP_KEY_NAME_MAX];
 
 	buf_init(&b);
 	buf_adds(&b, "Keys (from the live keymap; change them under keymap: "
@@ -449,10 +450,12 @@ tui_help_modal(struct tui *t)
 	keymap_help(t->keymap, &b);
 	buf_adds(&b, "\nCommands (:)\n\n");
 	commands_help(&b);
+	if (status_key_name(t, KEYMAP_GLOBAL, ACTION_QUIT, quit) != NULL &&
+	    status_key_name(t, KEYMAP_GLOBAL, ACTION_BACK, back) != NULL)
+		buf_addf(&b, "\n%s and %s go back: details, then the list it "
+		    "was opened from or the one\n  shown before; %s in the last "
+		    "list quits (%s never does).\n", quit, back, quit, back);
 	buf_adds(&b,
-	    "\nq and Esc go back: details, then the list it was opened from "
-	    "or the one\n  shown before; q in the last list quits (Esc never "
-	    "does).\n"
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
 	    "choice,\n  Enter submits, Esc cancels.\n" KEYMAP_RULE_FORM_HELP);
 	m = textview_modal("help", buf_str(&b));
@@ -872,8 +875,8 @@ tui_first_run(struct tui *t, const struct cli_opts *o)
 	char	*cause = NULL, *error = NULL;
 
 	for (;;) {
-		if (firstrun_run(t->cfg, o->profile, error, &tui_signalled) !=
-		    FIRSTRUN_DEMO) {
+		if (firstrun_run(t->cfg, o->profile, error, t->keymap,
+		    &tui_signalled) != FIRSTRUN_DEMO) {
 			free(error);
 			return (0);
 		}

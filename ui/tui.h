@@ -393,6 +393,9 @@ void		 status_draw_hints(struct tui *, struct buf *, enum theme_role);
  * NULL; " (KEY what)" for a message, or "" when no key does it. */
 const char	*status_key_name(struct tui *, enum keymap_context,
 		     enum action, char *);
+/* "K1/K2", or "arrows" (2 * KEYMAP_KEY_NAME_MAX); NULL unless both. */
+const char	*status_key_pair(struct tui *, enum keymap_context,
+		     enum action, enum action, char *);
 void		 status_key_note(struct tui *, enum keymap_context, enum action,
 		     const char *, char *, size_t);
 
