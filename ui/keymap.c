@@ -809,7 +809,7 @@ keymap_help(const struct keymap *km, struct buf *b)
 	}
 }
 
-void
+size_t
 keymap_help_view(const struct keymap *km, enum keymap_context context,
     const enum action *actions, const char *const *helps, size_t n,
     struct buf *b)
@@ -839,6 +839,7 @@ keymap_help_view(const struct keymap *km, enum keymap_context context,
 		buf_free(&keys[i]);
 	}
 	free(keys);
+	return (2 + kw + 2 + nw + 2);
 }
 
 void

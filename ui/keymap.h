@@ -249,8 +249,9 @@ void		 keymap_help(const struct keymap *, struct buf *);
 /*
  * The help of one view: a line for each action of actions (n of them)
  * that a key does in the context, its help that of helps[i] when not NULL.
+ * Returns the column the help texts start at.
  */
-void		 keymap_help_view(const struct keymap *, enum keymap_context,
+size_t		 keymap_help_view(const struct keymap *, enum keymap_context,
 		     const enum action *, const char *const *, size_t,
 		     struct buf *);
 /* The keys of the rate limiting rule form and the expression editor,

@@ -108,6 +108,9 @@ requestlog_entry_key(struct tui *t, struct modal *m, int key)
 	a = keymap_lookup(t->keymap, KEYMAP_TEXT, key);
 	if (keymap_lookup(t->keymap, KEYMAP_LOG, key) == ACTION_COPY_CURL)
 		a = ACTION_COPY_CURL;
+	/* The footer shows what the last key did (copied, found), or keys. */
+	free(t->msg);
+	t->msg = NULL;
 	if (a == ACTION_QUIT || a == ACTION_BACK) {
 		tui_pop(t);
 		return (TUI_HANDLED);

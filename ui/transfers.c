@@ -1159,7 +1159,7 @@ tray_free(void *arg)
 static const struct listview_ops tray_ops = {
 	.name = "transfers",
 	.context = KEYMAP_TRAY,
-	.flags = LISTVIEW_ARROW | LISTVIEW_KEY_CLEARS,
+	.flags = LISTVIEW_ARROW,
 	.keys = (const struct listview_key[]){
 		{ ACTION_RESUME, NULL },
 		{ ACTION_STOP, NULL },

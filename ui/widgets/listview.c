@@ -648,7 +648,8 @@ listview_help(struct listview *lv)
 	const char	*helps[64];
 	struct buf	 b = BUF_INITIALIZER;
 	const struct listview_key *k;
-	size_t		 n = 0, i;
+	struct modal	*m;
+	size_t		 n = 0, i, col;
 	char		*title;
 
 	for (k = lv->ops->keys; k != NULL && k->action != ACTION_NONE &&
@@ -674,9 +675,13 @@ listview_help(struct listview *lv)
 		buf_addf(&b, "%s\n", lv->ops->help);
 	buf_addf(&b, "Keys (from the live keymap: keymap: %s: in "
 	    "config.yaml)\n\n", keymap_context_name(lv->ops->context));
-	keymap_help_view(lv->t->keymap, lv->ops->context, acts, helps, n, &b);
+	col = keymap_help_view(lv->t->keymap, lv->ops->context, acts, helps, n,
+	    &b);
 	title = xprintf("%s: keys", lv->ops->name);
-	tui_push(lv->t, textview_modal(title, buf_str(&b)));
+	m = textview_modal(title, buf_str(&b));
+	/* A long help wraps under its own column. */
+	textview_modal_hang(m, (int)col);
+	tui_push(lv->t, m);
 	free(title);
 	buf_free(&b);
 }
@@ -778,8 +783,8 @@ listview_modal_key(struct tui *t, struct modal *m, int key)
 	struct listview	*lv = (struct listview *)m;
 	enum action	 a = keymap_lookup(t->keymap, lv->ops->context, key);
 
-	if ((lv->ops->flags & LISTVIEW_KEY_CLEARS) && t->msg != NULL &&
-	    t->msg_class != TUI_MSG_ERROR) {
+	/* A key clears the last message (errors stay), as in the lists. */
+	if (t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
 		free(t->msg);
 		t->msg = NULL;
 	}

@@ -24,7 +24,6 @@ struct listview;
 /* ops->flags */
 #define LISTVIEW_ARROW		0x1	/* '>' marks the cursor's row */
 #define LISTVIEW_PICK		0x2	/* a choice: no marks, sort, y or w */
-#define LISTVIEW_KEY_CLEARS	0x4	/* a key clears a message (not errors) */
 
 /*
  * An action a view offers beside the generic ones: ? lists it with help
@@ -108,7 +107,8 @@ void		 listview_hint(struct listview *, struct buf *, enum action,
 
 /*
  * A view of its own over the panels: the title at the top, the list, the
- * footer; q closes it, Esc clears the filter first.
+ * footer; q closes it, Esc clears the filter first; a key clears the last
+ * message unless it is an error, as in the lists.
  */
 struct listview	*listview_open(struct tui *, const struct listview_ops *,
 		     void *);
