@@ -116,7 +116,7 @@ journalview_reread(struct tui *t, struct journalview *v)
 	path = xprintf("%s/%s", dir, JOURNAL_FILE);
 	if (stat(path, &sb) == 0 && (sb.st_size != v->size ||
 	    sb.st_mtime != v->mtime)) {
-		/* The newest, the change just made, is where the cursor goes. */
+		/* The cursor goes to the newest: the change just made. */
 		journalview_read(t, v);
 		listview_top(v->lv);
 	}

@@ -452,9 +452,10 @@ tui_help_modal(struct tui *t)
 	commands_help(&b);
 	if (status_key_name(t, KEYMAP_GLOBAL, ACTION_QUIT, quit) != NULL &&
 	    status_key_name(t, KEYMAP_GLOBAL, ACTION_BACK, back) != NULL)
-		buf_addf(&b, "\n%s and %s go back: details, then the list it "
-		    "was opened from or the one\n  shown before; %s in the last "
-		    "list quits (%s never does).\n", quit, back, quit, back);
+		buf_addf(&b, "\n%s and %s go back: details, then the list "
+		    "it was opened from or the one\n  shown before; %s in the "
+		    "last list quits (%s never does).\n", quit, back, quit,
+		    back);
 	buf_adds(&b,
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
 	    "choice,\n  Enter submits, Esc cancels.\n" KEYMAP_RULE_FORM_HELP);

@@ -96,7 +96,8 @@ e2e_wait_match "^ request log: [0-9]+ requests"
 # In the list, C copies the request under the cursor.
 _e2e_tmux set-buffer "nothing yet" >/dev/null
 e2e_keys C
-_e2e_poll "$E2E_TIMEOUT" "C to copy" eval '[ "$(e2e_clipboard)" != "nothing yet" ]'
+_e2e_poll "$E2E_TIMEOUT" "C to copy" \
+    eval '[ "$(e2e_clipboard)" != "nothing yet" ]'
 case $(e2e_clipboard) in
 "curl -sS "*"'$CLOUDFLARE_BASE_URL/"*) ;;
 *) e2e_fail "C copied: $(e2e_clipboard)" ;;

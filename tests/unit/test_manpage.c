@@ -222,8 +222,8 @@ test_every_keymap_context_is_documented(void **state)
 	for (c = 0; c < KEYMAP_NCONTEXTS; c++) {
 		name = keymap_context_name(c);
 		if (!manpage_has_word(para, name))
-			fail_msg("edgetui.1: the keymap context %s is not in the "
-			    "paragraph on rebinding keys", name);
+			fail_msg("edgetui.1: the keymap context %s is not in "
+			    "the paragraph on rebinding keys", name);
 	}
 	/* The check can fail: a name that is not there, or only in part. */
 	assert_false(manpage_has_word(para, "no-such-context"));

@@ -757,8 +757,8 @@ rltest_footer(struct rltest *s, struct buf *b)
 
 	if (s->focus >= 0) {
 		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-		screen_put(LINES - 1, 0, COLS, " Enter test  Tab/arrows fields  "
-		    "Esc close", screen_role(THEME_ROLE_DIM));
+		screen_put(LINES - 1, 0, COLS, " Enter test  Tab/arrows "
+		    "fields  Esc close", screen_role(THEME_ROLE_DIM));
 		return;
 	}
 	status_hint(t, b, KEYMAP_TESTER, ACTION_DETAILS, "explain the rule");

@@ -75,8 +75,8 @@ keys_show(struct panel *p, const cJSON *result)
 	if (status_key_name(p->tui, KEYMAP_TEXT, ACTION_COPY, copy) != NULL &&
 	    status_key_name(p->tui, KEYMAP_TEXT, ACTION_SAVE_FILE,
 	    save) != NULL)
-		buf_addf(&b, ": %s copies the PEM,\n%s saves it to a file, then "
-		    "%s again the JWK", copy, save, save);
+		buf_addf(&b, ": %s copies the PEM,\n%s saves it to a file, "
+		    "then %s again the JWK", copy, save, save);
 	buf_addf(&b, ".\n%s\nPEM:\n%s\n\nJWK:\n%s\n", buf_str(&notes),
 	    pem != NULL ? pem : "(none sent)",
 	    jwk != NULL ? jwk : "(none sent)");

@@ -194,8 +194,9 @@ signurl_show(struct tui *t, const cJSON *video, const char *uid,
 	    uid, (secs + 59) / 60, how);
 	if (status_key_name(t, KEYMAP_TEXT, ACTION_COPY, copy) != NULL &&
 	    status_key_name(t, KEYMAP_TEXT, ACTION_SAVE_FILE, save) != NULL)
-		buf_addf(&shown, "%s copies a URL or the token (it asks which), "
-		    "%s saves every URL to a file (0600).\n", copy, save);
+		buf_addf(&shown, "%s copies a URL or the token (it asks "
+		    "which), %s saves every URL to a file (0600).\n", copy,
+		    save);
 	buf_addf(&shown, "\n%-10s %s\n", "token", shortened);
 	buf_addf(&full, "token %s\n", token);
 	for (i = 0; i < n; i++) {
