@@ -307,10 +307,6 @@ requestlog_action(struct listview *lv, enum action a)
 	switch (a) {
 	case ACTION_COPY_CURL:
 		return (listview_action(lv, ACTION_COPY));
-	case ACTION_LOG:
-		/* The key that opened it closes it. */
-		listview_close(lv);
-		return (TUI_HANDLED);
 	default:
 		return (0);
 	}
@@ -361,6 +357,7 @@ requestlog_free(void *arg)
 static const struct listview_ops requestlog_ops = {
 	.name = "request log",
 	.context = KEYMAP_LOG,
+	.closes = ACTION_LOG,
 	.keys = (const struct listview_key[]){
 		{ ACTION_COPY_CURL, NULL },
 		{ ACTION_LOG, "close the log" },

@@ -1085,9 +1085,6 @@ tray_action(struct listview *lv, enum action a)
 		if (listview_current(lv, &i) == 0)
 			tray_delete(t, t->xfers[i]);
 		return (TUI_HANDLED);
-	case ACTION_TRANSFERS:
-		listview_close(lv);
-		return (TUI_HANDLED);
 	default:
 		return (0);
 	}
@@ -1160,6 +1157,7 @@ static const struct listview_ops tray_ops = {
 	.name = "transfers",
 	.context = KEYMAP_TRAY,
 	.flags = LISTVIEW_ARROW,
+	.closes = ACTION_TRANSFERS,
 	.keys = (const struct listview_key[]){
 		{ ACTION_RESUME, NULL },
 		{ ACTION_STOP, NULL },

@@ -782,17 +782,23 @@ listview_modal_key(struct tui *t, struct modal *m, int key)
 {
 	struct listview	*lv = (struct listview *)m;
 	enum action	 a = keymap_lookup(t->keymap, lv->ops->context, key);
+	int		 closes;
 
-	/* A key clears the last message (errors stay), as in the lists. */
-	if (t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
+	if (a == ACTION_BACK && listview_back(lv))
+		return (TUI_HANDLED);
+	closes = a == ACTION_QUIT || a == ACTION_BACK ||
+	    (a != ACTION_NONE && a == lv->ops->closes);
+	/*
+	 * Another key clears the last message (errors stay), as in the
+	 * lists; closing leaves it for the list below.
+	 */
+	if (!closes && t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
 		free(t->msg);
 		t->msg = NULL;
 	}
-	if (a == ACTION_BACK && listview_back(lv))
+	if (!closes && listview_action(lv, a) != 0)
 		return (TUI_HANDLED);
-	if (listview_action(lv, a) != 0)
-		return (TUI_HANDLED);
-	if (a == ACTION_QUIT || a == ACTION_BACK)
+	if (closes)
 		listview_close(lv);
 	return (TUI_HANDLED);
 }

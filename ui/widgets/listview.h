@@ -38,6 +38,8 @@ struct listview_ops {
 	const char		*name;		/* "journal": ?'s title */
 	enum keymap_context	 context;	/* where keys are looked up */
 	int			 flags;
+	enum action		 closes;	/* as q does (the key that opened
+						   it), or ACTION_NONE */
 	/* What the view's own keys do and what Enter does there, for ?. */
 	const struct listview_key *keys;	/* ends with ACTION_NONE */
 	const char		*enter_help;	/* NULL: Enter opens nothing */
