@@ -33,6 +33,7 @@
 #include "text.h"
 #include "theme.h"
 #include "transfers.h"
+#include "tray.h"
 #include "tui.h"
 #include "xmalloc.h"
 #include "yamljson.h"
@@ -543,7 +544,7 @@ tui_global(struct tui *t, enum action a)
 		tui_messages(t);
 		return (TUI_REDRAW);
 	case ACTION_TRANSFERS:
-		transfers_open(t);
+		tray_open(t);
 		return (TUI_REDRAW);
 	default:
 		return (0);
@@ -855,7 +856,7 @@ tui_paused(struct tui *t, size_t n)
 {
 	char	resume[KEYMAP_KEY_NAME_MAX], quit[KEYMAP_KEY_NAME_MAX];
 
-	transfers_open(t);
+	tray_open(t);
 	if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) != NULL &&
 	    status_key_name(t, KEYMAP_TRAY, ACTION_QUIT, quit) != NULL)
 		tui_message(t, TUI_MSG_WARN, "%zu unfinished upload%s from "

@@ -377,7 +377,7 @@ listview_hint(struct listview *lv, struct buf *b, enum action a,
 	status_hint(lv->t, b, lv->ops->context, a, label);
 }
 
-/* ---- the filter: / -------------------------------------------------------- */
+/* ---- the filter: / ------------------------------------------------------ */
 
 struct listview_filter {
 	struct modal	 m;
@@ -458,7 +458,7 @@ listview_back(struct listview *lv)
 	return (1);
 }
 
-/* ---- sorting: o, O --------------------------------------------------------- */
+/* ---- sorting: o, O ------------------------------------------------------ */
 
 static void
 listview_sort_chosen(struct tui *t, void *arg, size_t item, int reverse)
@@ -500,7 +500,7 @@ listview_sort_pick(struct listview *lv)
 	free(items);
 }
 
-/* ---- marks: Space, C-a, C-u ------------------------------------------------ */
+/* ---- marks: Space, C-a, C-u --------------------------------------------- */
 
 static void
 listview_mark(struct listview *lv, size_t i, int on)
@@ -545,7 +545,7 @@ listview_targets(struct listview *lv, int all, size_t *n)
 	return (v);
 }
 
-/* ---- y and w --------------------------------------------------------------- */
+/* ---- y and w ------------------------------------------------------------ */
 
 static void
 listview_copy(struct listview *lv)
@@ -610,7 +610,7 @@ listview_write_answer(struct tui *t, void *arg, const char *file)
 	free(v);
 }
 
-/* ---- ?: the view's keys ---------------------------------------------------- */
+/* ---- ?: the view's keys ------------------------------------------------- */
 
 /* The actions every list view has, after the view's own. */
 static const enum action listview_generic[] = {
@@ -686,7 +686,7 @@ listview_help(struct listview *lv)
 	buf_free(&b);
 }
 
-/* ---- actions --------------------------------------------------------------- */
+/* ---- actions ------------------------------------------------------------ */
 
 static int
 listview_marks(struct listview *lv, enum action a)
@@ -775,7 +775,7 @@ listview_action(struct listview *lv, enum action a)
 	}
 }
 
-/* ---- a view of its own ----------------------------------------------------- */
+/* ---- a view of its own -------------------------------------------------- */
 
 static int
 listview_modal_key(struct tui *t, struct modal *m, int key)
