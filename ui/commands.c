@@ -239,9 +239,9 @@ commands_test(struct tui *t, const char *arg)
 static const struct command commands_table[] = {
 	{ "help", COMMAND_ARG_NONE, NULL, "this help", commands_help_run },
 	{ "journal", COMMAND_ARG_NONE, NULL,
-	    "this profile's changes (u undoes one)", commands_journal },
+	    "this profile's changes, each one to undo", commands_journal },
 	{ "log", COMMAND_ARG_NONE, NULL,
-	    "the request log (Enter shows, c copies)", commands_log },
+	    "the requests sent, with their answers", commands_log },
 	{ "messages", COMMAND_ARG_NONE, NULL,
 	    "the last 50 messages, with their times", commands_messages },
 	{ "problems", COMMAND_ARG_NONE, NULL,

@@ -1,7 +1,8 @@
 /*
  * The console's first run: with no API token configured, a screen that
- * says what is missing, the three ways to set it, and offers the demo
- * (d) or to quit (q) rather than an error on the way out.
+ * says what is missing, the three ways to set it, and offers the demo or
+ * to quit (the first-run keys of the keymap) rather than an error on the
+ * way out.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include "common.h"
 #include "config_env.h"
 #include "configfile.h"
+#include "keymap.h"
 #include "screen.h"
 #include "text.h"
 #include "xmalloc.h"
@@ -67,6 +69,8 @@ struct firstrun_line {
 struct firstrun_text {
 	struct firstrun_line	*lines;
 	size_t			 n;
+	char			 demo[KEYMAP_KEY_NAME_MAX]; /* or "" */
+	char			 quit[KEYMAP_KEY_NAME_MAX];
 };
 
 /* The screen's rows for a width: text (to free) and role. */
@@ -110,6 +114,36 @@ firstrun_way(struct firstrun_text *ft, const char *label, const char *value)
 	    value));
 	l->indent = 2;
 	l->hang = 23;
+}
+
+/* "  d  what it does", under the text: the keys go first when short. */
+static void
+firstrun_key(struct firstrun_text *ft, const char *key, const char *what)
+{
+	struct firstrun_line	*l;
+	int			 w = MAXIMUM((int)strlen(ft->demo),
+				     (int)strlen(ft->quit));
+
+	if (*key == '\0')
+		return;
+	l = firstrun_add(ft, THEME_ROLE_KEY, xprintf("  %-*s  %s", w, key,
+	    what));
+	l->drop = FIRSTRUN_DROP_KEYS;
+	l->hang = w + 4;
+}
+
+/* The first key of each choice, "" when none does it. */
+static void
+firstrun_keys(struct firstrun_text *ft, const struct keymap *km)
+{
+	int	k;
+
+	*ft->demo = *ft->quit = '\0';
+	if ((k = keymap_key_of(km, KEYMAP_FIRST_RUN, ACTION_DEMO)) != -1)
+		keymap_key_name(k, ft->demo, sizeof ft->demo);
+	if ((k = keymap_key_of(km, KEYMAP_FIRST_RUN, ACTION_QUIT)) != -1 ||
+	    (k = keymap_key_of(km, KEYMAP_FIRST_RUN, ACTION_BACK)) != -1)
+		keymap_key_name(k, ft->quit, sizeof ft->quit);
 }
 
 static void
@@ -161,12 +195,9 @@ firstrun_text(struct firstrun_text *ft, const struct config *cfg,
 	}
 	l = firstrun_add(ft, THEME_ROLE_NORMAL, xstrdup(""));
 	l->drop = FIRSTRUN_DROP_KEYS;
-	l = firstrun_add(ft, THEME_ROLE_KEY, xstrdup("  d  try the console "
-	    "on demo data (--demo: a local edgemu)"));
-	l->drop = FIRSTRUN_DROP_KEYS;
-	l->hang = 5;
-	l = firstrun_add(ft, THEME_ROLE_KEY, xstrdup("  q  quit"));
-	l->drop = FIRSTRUN_DROP_KEYS;
+	firstrun_key(ft, ft->demo, "try the console on demo data (--demo: a "
+	    "local edgemu)");
+	firstrun_key(ft, ft->quit, "quit");
 	free(file);
 }
 
@@ -242,7 +273,7 @@ firstrun_draw(const struct firstrun_text *ft)
 {
 	struct firstrun_row	*rows;
 	size_t			 i, n = 0;
-	int			 y;
+	int			 y, x = 0;
 
 	erase();
 	screen_put(0, 0, COLS, " edgetui", screen_role(THEME_ROLE_HEADER));
@@ -254,22 +285,45 @@ firstrun_draw(const struct firstrun_text *ft)
 		screen_put(y, 2, COLS - 2, rows[i].text,
 		    screen_role(rows[i].role));
 	firstrun_rows_free(rows, n);
-	screen_put(LINES - 1, 0, COLS, "d: demo  q: quit",
-	    screen_role(THEME_ROLE_STATUS));
-	screen_fill(LINES - 1, 16, COLS - 16, screen_role(THEME_ROLE_STATUS));
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	if (*ft->demo != '\0')
+		x = screen_put(LINES - 1, 0, COLS, ft->demo,
+		    screen_role(THEME_ROLE_STATUS));
+	if (*ft->demo != '\0')
+		x += screen_put(LINES - 1, x, COLS - x, ": demo  ",
+		    screen_role(THEME_ROLE_STATUS));
+	if (*ft->quit != '\0')
+		x += screen_put(LINES - 1, x, COLS - x, ft->quit,
+		    screen_role(THEME_ROLE_STATUS));
+	if (*ft->quit != '\0')
+		screen_put(LINES - 1, x, COLS - x, ": quit",
+		    screen_role(THEME_ROLE_STATUS));
 	wnoutrefresh(stdscr);
 	doupdate();
 }
 
+/* A key, as the console reads them: a character, or a curses key code. */
+static int
+firstrun_read(void)
+{
+	wint_t	wc;
+	int	r;
+
+	if ((r = get_wch(&wc)) == ERR)
+		return (ERR);
+	return (r == OK ? keymap_key_char(wc) : (int)wc);
+}
+
 enum firstrun_choice
 firstrun_run(const struct config *cfg, const char *name, const char *error,
-    volatile sig_atomic_t *signalled)
+    const struct keymap *km, volatile sig_atomic_t *signalled)
 {
-	struct firstrun_text	ft = { NULL, 0 };
+	struct firstrun_text	ft = { NULL, 0, "", "" };
 	enum firstrun_choice	choice = FIRSTRUN_QUIT;
 	size_t			i;
 	int			key, done = 0;
 
+	firstrun_keys(&ft, km);
 	firstrun_text(&ft, cfg, name);
 	if (error != NULL) {
 		firstrun_add(&ft, THEME_ROLE_NORMAL, xstrdup(""));
@@ -278,20 +332,19 @@ firstrun_run(const struct config *cfg, const char *name, const char *error,
 	timeout(FIRSTRUN_POLL_MS);
 	firstrun_draw(&ft);
 	while (!done && !*signalled) {
-		switch ((key = getch())) {
-		case ERR:
-			break;
-		case KEY_RESIZE:
+		if ((key = firstrun_read()) == ERR)
+			continue;
+		if (key == KEY_RESIZE) {
 			firstrun_draw(&ft);
-			break;
-		case 'd':
-		case 'D':
+			continue;
+		}
+		switch (keymap_lookup(km, KEYMAP_FIRST_RUN, key)) {
+		case ACTION_DEMO:
 			choice = FIRSTRUN_DEMO;
 			done = 1;
 			break;
-		case 'q':
-		case 'Q':
-		case 27:	/* Esc */
+		case ACTION_QUIT:
+		case ACTION_BACK:
 			done = 1;
 			break;
 		default:

@@ -9,6 +9,7 @@
 #include <signal.h>
 
 struct config;
+struct keymap;
 
 enum firstrun_choice {
 	FIRSTRUN_QUIT,
@@ -22,11 +23,11 @@ enum firstrun_choice {
  */
 int	firstrun_needed(const struct config *, const char *);
 /*
- * The screen, on a terminal screen_init has set up, until a key chooses;
- * a signal (*signalled set) quits. error (or NULL) is why the demo did
- * not start the last time d was pressed.
+ * The screen, on a terminal screen_init has set up, until a key chooses
+ * (the keymap's first-run keys); a signal (*signalled set) quits. error
+ * (or NULL) is why the demo did not start the last time it was chosen.
  */
 enum firstrun_choice firstrun_run(const struct config *, const char *,
-	    const char *, volatile sig_atomic_t *);
+	    const char *, const struct keymap *, volatile sig_atomic_t *);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * The journal view: the change journal read from its end, this profile's
- * records only. Undo goes through the kind's panel, so the request, its
- * answer, the list and the journal entry of the undo are the ones any
- * change gets; updates reuse the diff and confirmation of E.
+ * records only, in a list view. Undo goes through the kind's panel, so the
+ * request, its answer, the list and the journal entry of the undo are the
+ * ones any change gets; updates reuse the diff and confirmation of E.
  */
 #include "config.h"
 
@@ -25,22 +25,34 @@
 #include "redact.h"
 #include "screen.h"
 #include "tui.h"
+#include "widgets/listview.h"
 #include "xmalloc.h"
 #include "yamljson.h"
 
 /* Records read from the journal's end; this profile's are among them. */
 #define JOURNALVIEW_READ	1000
 
+/* A record's columns, as the row shows them and o sorts them. */
+struct journalview_row {
+	char			 when[32];
+	const char		*kind;
+	char			*id;
+	char			*what;
+};
+
 struct journalview {
-	struct modal		 m;
+	struct tui		*t;
 	struct journal_record	*r;		/* newest first */
+	struct journalview_row	*rows;		/* one a record */
 	size_t			 n;
-	size_t			 sel;
-	size_t			 top;
 	char			*error;
 	off_t			 size;		/* the journal's, when read */
 	time_t			 mtime;
+	struct listview		*lv;
 };
+
+static void	journalview_rows(struct journalview *);
+static void	journalview_rows_free(struct journalview *);
 
 /* ---- reading ------------------------------------------------------------------ */
 
@@ -60,6 +72,7 @@ journalview_read(struct tui *t, struct journalview *v)
 	char			*dir, *path, *cause = NULL;
 	size_t			 n = 0, i;
 
+	journalview_rows_free(v);
 	journal_records_free(v->r, v->n);
 	v->r = NULL;
 	v->n = 0;
@@ -86,8 +99,7 @@ journalview_read(struct tui *t, struct journalview *v)
 		memset(&all[i], 0, sizeof all[i]);
 	}
 	journal_records_free(all, n);
-	if (v->sel >= v->n)
-		v->sel = v->n > 0 ? v->n - 1 : 0;
+	journalview_rows(v);
 }
 
 /* Read again when the journal grew (an undo, a change elsewhere). */
@@ -104,9 +116,9 @@ journalview_reread(struct tui *t, struct journalview *v)
 	path = xprintf("%s/%s", dir, JOURNAL_FILE);
 	if (stat(path, &sb) == 0 && (sb.st_size != v->size ||
 	    sb.st_mtime != v->mtime)) {
-		v->sel = 0;
-		v->top = 0;
+		/* The cursor goes to the newest: the change just made. */
 		journalview_read(t, v);
+		listview_top(v->lv);
 	}
 	free(path);
 	free(dir);
@@ -128,16 +140,18 @@ journalview_time(const char *rfc3339, char *out, size_t size)
 	strftime(out, size, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* A record's columns, read once: the list draws, filters and sorts them. */
 static void
-journalview_line(const struct journal_record *r, struct buf *b)
+journalview_row(const struct journal_record *r, struct journalview_row *row)
 {
 	struct journal_target	 tg;
-	const char		*id = NULL, *kind = "?";
-	char			 when[32], *what;
+	const char		*id = NULL;
+	char			*what;
 
-	journalview_time(r->time, when, sizeof when);
+	journalview_time(r->time, row->when, sizeof row->when);
+	row->kind = "?";
 	if (journal_target(r->path, &tg) == 0) {
-		kind = tg.kind->name;
+		row->kind = tg.kind->name;
 		id = tg.id;
 		if (id == NULL && r->after != NULL)
 			id = kind_record_id(tg.kind, r->after);
@@ -145,13 +159,37 @@ journalview_line(const struct journal_record *r, struct buf *b)
 		if (id == NULL && !tg.list)
 			id = tg.video;
 	}
+	row->id = xstrdup(id != NULL ? id : "-");
 	what = journal_change_text(r);
-	buf_addf(b, "%-19s  %-15.15s %-32.32s  %s", when, kind,
-	    id != NULL ? id : "-", what);
 	if (r->status < 200 || r->status > 299)
-		buf_addf(b, " (failed: HTTP %d)", r->status);
+		row->what = xprintf("%s (failed: HTTP %d)", what, r->status);
+	else
+		row->what = xstrdup(what);
 	free(what);
 	journal_target_free(&tg);
+}
+
+static void
+journalview_rows(struct journalview *v)
+{
+	size_t	i;
+
+	v->rows = xcalloc(v->n + 1, sizeof *v->rows);
+	for (i = 0; i < v->n; i++)
+		journalview_row(&v->r[i], &v->rows[i]);
+}
+
+static void
+journalview_rows_free(struct journalview *v)
+{
+	size_t	i;
+
+	for (i = 0; v->rows != NULL && i < v->n; i++) {
+		free(v->rows[i].id);
+		free(v->rows[i].what);
+	}
+	free(v->rows);
+	v->rows = NULL;
 }
 
 /* ---- one record --------------------------------------------------------------- */
@@ -416,114 +454,176 @@ out:
 
 /* ---- the list ----------------------------------------------------------------- */
 
+static size_t
+journalview_count(struct listview *lv)
+{
+	return (((struct journalview *)listview_arg(lv))->n);
+}
+
+static attr_t
+journalview_list_row(struct listview *lv, size_t i, int cols, struct buf *b)
+{
+	struct journalview	*v = listview_arg(lv);
+	const struct journalview_row *r = &v->rows[i];
+
+	(void)cols;
+	buf_addf(b, "%-19s  %-15.15s %-32.32s  %s", r->when, r->kind, r->id,
+	    r->what);
+	return (screen_role(THEME_ROLE_NORMAL));
+}
+
+static void
+journalview_header(struct listview *lv, int cols, struct buf *b)
+{
+	(void)lv;
+	(void)cols;
+	buf_addf(b, "%-21s%-16s%-34s%s", "TIME", "KIND", "RECORD", "CHANGE");
+}
+
+/* A record, whatever else the journal gains: when, what and where. */
+static uint64_t
+journalview_key(struct listview *lv, size_t i)
+{
+	struct journalview		*v = listview_arg(lv);
+	const struct journal_record	*r = &v->r[i];
+	const char			*parts[3] = { r->time, r->method,
+					    r->path };
+	uint64_t			 h = 14695981039346656037ULL;
+	size_t				 k;
+	const char			*c;
+
+	for (k = 0; k < nitems(parts); k++) {
+		for (c = parts[k] != NULL ? parts[k] : ""; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return (h);
+}
+
+static const char *const journalview_sorts[] = {
+	"time", "kind", "record", "change", NULL
+};
+
 static int
-journalview_key(struct tui *t, struct modal *m, int key)
+journalview_compare(struct listview *lv, size_t a, size_t b, int sort)
 {
-	struct journalview	*v = (struct journalview *)m;
-	enum action		 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
-	size_t			 page = LINES > 5 ? LINES - 5 : 1;
+	struct journalview		*v = listview_arg(lv);
+	const struct journalview_row	*ra = &v->rows[a], *rb = &v->rows[b];
 
-	if (key == 033 || a == ACTION_QUIT) {
-		tui_pop(t);
-		return (TUI_HANDLED);
-	}
-	if (key == 'u') {
-		if (v->n > 0)
-			journalview_undo(t, &v->r[v->sel]);
-		return (TUI_HANDLED);
-	}
-	switch (a) {
-	case ACTION_UP:
-		if (v->sel > 0)
-			v->sel--;
-		break;
-	case ACTION_DOWN:
-		if (v->sel + 1 < v->n)
-			v->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		v->sel = v->sel > page ? v->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		v->sel = v->n > 0 ? MINIMUM(v->sel + page, v->n - 1) : 0;
-		break;
-	case ACTION_TOP:
-		v->sel = 0;
-		break;
-	case ACTION_BOTTOM:
-		v->sel = v->n > 0 ? v->n - 1 : 0;
-		break;
-	case ACTION_REFRESH:
-		journalview_read(t, v);
-		break;
-	case ACTION_DETAILS:
-		if (v->n > 0)
-			journalview_show(t, &v->r[v->sel]);
-		break;
+	switch (sort) {
+	case 0:
+		return (strcmp(v->r[a].time != NULL ? v->r[a].time : "",
+		    v->r[b].time != NULL ? v->r[b].time : ""));
+	case 1:
+		return (strcmp(ra->kind, rb->kind));
+	case 2:
+		return (strcmp(ra->id, rb->id));
 	default:
-		break;
+		return (strcmp(ra->what, rb->what));
 	}
-	return (TUI_HANDLED);
 }
 
 static void
-journalview_draw(struct tui *t, struct modal *m)
+journalview_enter(struct listview *lv, size_t i)
 {
-	struct journalview	*v = (struct journalview *)m;
-	struct buf		 b = BUF_INITIALIZER;
-	size_t			 i, rows = LINES > 5 ? LINES - 5 : 1;
-	int			 y;
-	attr_t			 a;
+	struct journalview	*v = listview_arg(lv);
 
-	journalview_reread(t, v);
-	for (y = 1; y < LINES - 1; y++)
-		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
-	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	buf_addf(&b, "journal: %zu change%s of profile %s, newest first",
-	    v->n, v->n == 1 ? "" : "s", t->session.profile != NULL ?
-	    t->session.profile : "(none)");
-	screen_put(1, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_TITLE));
-	buf_reset(&b);
-	buf_addf(&b, "%-21s%-16s%-34s%s", "TIME", "KIND", "RECORD", "CHANGE");
-	screen_put(2, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_COLUMN));
-	if (v->sel < v->top)
-		v->top = v->sel;
-	if (v->sel >= v->top + rows)
-		v->top = v->sel - rows + 1;
-	for (i = v->top, y = 3; i < v->n && y < LINES - 1; i++, y++) {
-		buf_reset(&b);
-		journalview_line(&v->r[i], &b);
-		a = screen_role(i == v->sel ? THEME_ROLE_ROW_SELECTED :
-		    THEME_ROLE_NORMAL);
-		if (i == v->sel)
-			screen_fill(y, 0, COLS, a);
-		screen_put(y, 1, COLS - 1, buf_str(&b), a);
+	journalview_show(v->t, &v->r[i]);
+}
+
+static int
+journalview_action(struct listview *lv, enum action a)
+{
+	struct journalview	*v = listview_arg(lv);
+	size_t			 i;
+
+	switch (a) {
+	case ACTION_UNDO:
+		if (listview_current(lv, &i) == 0)
+			journalview_undo(v->t, &v->r[i]);
+		return (TUI_HANDLED);
+	case ACTION_REFRESH:
+		journalview_read(v->t, v);
+		return (TUI_HANDLED);
+	default:
+		return (0);
 	}
-	if (v->error != NULL)
-		screen_put(3, 2, COLS - 2, v->error,
-		    screen_role(THEME_ROLE_ERROR));
-	else if (v->n == 0)
-		screen_put(3, 2, COLS - 2, "No change made with this profile "
-		    "yet.", screen_role(THEME_ROLE_DIM));
-	buf_free(&b);
-	if (status_draw_message(t))
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, tui_readonly(t) != NULL ?
-	    " Enter show  r reload  q close" :
-	    " Enter show  u undo  r reload  q close",
-	    screen_role(THEME_ROLE_DIM));
+}
+
+static const char *
+journalview_empty(struct listview *lv, enum theme_role *role)
+{
+	struct journalview	*v = listview_arg(lv);
+
+	if (v->error != NULL) {
+		*role = THEME_ROLE_ERROR;
+		return (v->error);
+	}
+	return ("No change made with this profile yet.");
 }
 
 static void
-journalview_free(struct modal *m)
+journalview_title(struct listview *lv, struct buf *b)
 {
-	struct journalview	*v = (struct journalview *)m;
+	struct journalview	*v = listview_arg(lv);
 
+	buf_addf(b, "journal: %zu change%s of profile %s, newest first",
+	    v->n, v->n == 1 ? "" : "s", v->t->session.profile != NULL ?
+	    v->t->session.profile : "(none)");
+}
+
+static void
+journalview_footer(struct listview *lv, struct buf *b)
+{
+	listview_hint(lv, b, ACTION_DETAILS, "show");
+	listview_hint(lv, b, ACTION_UNDO, "undo");
+	listview_hint(lv, b, ACTION_REFRESH, "reload");
+	listview_hint(lv, b, ACTION_QUIT, "close");
+}
+
+static void
+journalview_reread_lv(struct listview *lv)
+{
+	struct journalview	*v = listview_arg(lv);
+
+	journalview_reread(v->t, v);
+}
+
+static void
+journalview_free(void *arg)
+{
+	struct journalview	*v = arg;
+
+	journalview_rows_free(v);
 	journal_records_free(v->r, v->n);
 	free(v->error);
 	free(v);
 }
+
+static const struct listview_ops journalview_ops = {
+	.name = "journal",
+	.context = KEYMAP_JOURNAL,
+	.keys = (const struct listview_key[]){
+		{ ACTION_UNDO, NULL },
+		{ ACTION_REFRESH, "read the journal again" },
+		{ ACTION_NONE, NULL }
+	},
+	.enter_help = "the change: its request, what it changed, the "
+	    "record before and after",
+	.sorts = journalview_sorts,
+	.count = journalview_count,
+	.row = journalview_list_row,
+	.header = journalview_header,
+	.key = journalview_key,
+	.compare = journalview_compare,
+	.enter = journalview_enter,
+	.action = journalview_action,
+	.empty = journalview_empty,
+	.title = journalview_title,
+	.footer = journalview_footer,
+	.reread = journalview_reread_lv,
+	.free = journalview_free,
+};
 
 void
 journalview_open(struct tui *t)
@@ -531,10 +631,7 @@ journalview_open(struct tui *t)
 	struct journalview	*v;
 
 	v = xcalloc(1, sizeof *v);
-	v->m.key = journalview_key;
-	v->m.draw = journalview_draw;
-	v->m.free = journalview_free;
-	v->m.flags = MODAL_VIEW;
+	v->t = t;
 	journalview_read(t, v);
-	tui_push(t, &v->m);
+	v->lv = listview_open(t, &journalview_ops, v);
 }

@@ -66,12 +66,14 @@ _Static_assert(nitems(keymap_actions) == KEYMAP_NACTIONS,
 /*
  * A context's name in keymap files, its heading in the help and the
  * context a lookup falls back to (global's is itself: none). A kind's
- * context is named after the kind, whose list it serves.
+ * context is named after the kind, whose list it serves; a view's after
+ * the view (view set), which no kind's list uses.
  */
 static const struct {
 	const char		*name;
 	const char		*heading;
 	enum keymap_context	 parent;
+	int			 view;
 } keymap_contexts[] = {
 	[KEYMAP_GLOBAL] = { "global", "everywhere", KEYMAP_GLOBAL },
 	[KEYMAP_LIST] = { "list", "in lists (then global)", KEYMAP_GLOBAL },
@@ -89,6 +91,27 @@ static const struct {
 	    KEYMAP_LIST },
 	[KEYMAP_RULE_VERSIONS] = { "rule-versions",
 	    "in the rule versions list (then list, then global)", KEYMAP_LIST },
+	/* The views. */
+	[KEYMAP_JOURNAL] = { "journal",
+	    "in the journal, :journal (then list, then global)", KEYMAP_LIST,
+	    1 },
+	[KEYMAP_LOG] = { "log",
+	    "in the request log, :log (then list, then global)", KEYMAP_LIST,
+	    1 },
+	[KEYMAP_TRAY] = { "tray",
+	    "in the transfers tray (then list, then global)", KEYMAP_LIST, 1 },
+	[KEYMAP_TESTER] = { "tester",
+	    "in the rules tester's results and the simulation's report, "
+	    ":test and :simulate (then list, then global)", KEYMAP_LIST, 1 },
+	[KEYMAP_TEXT] = { "text",
+	    "in text views: help, a change, a request, a report (then "
+	    "global)", KEYMAP_GLOBAL, 1 },
+	[KEYMAP_PREVIEW] = { "preview",
+	    "in the migration's preview, M in rate-limits (then text, then "
+	    "global)", KEYMAP_TEXT, 1 },
+	[KEYMAP_FIRST_RUN] = { "first-run",
+	    "on the first-run screen, with no API token (then global)",
+	    KEYMAP_GLOBAL, 1 },
 };
 _Static_assert(nitems(keymap_contexts) == KEYMAP_NCONTEXTS,
     "one row per context");
@@ -195,11 +218,20 @@ keymap_list_context(const char *kind)
 	if (kind == NULL)
 		return (KEYMAP_LIST);
 	for (i = 0; i < nitems(keymap_contexts); i++) {
-		if (keymap_contexts[i].parent == KEYMAP_LIST &&
+		if (keymap_context_kind(i) &&
 		    strcmp(keymap_contexts[i].name, kind) == 0)
 			return ((enum keymap_context)i);
 	}
 	return (KEYMAP_LIST);
+}
+
+int
+keymap_context_kind(enum keymap_context context)
+{
+	if ((unsigned)context >= KEYMAP_NCONTEXTS)
+		return (0);
+	return (keymap_contexts[context].parent == KEYMAP_LIST &&
+	    !keymap_contexts[context].view);
 }
 
 static int
@@ -628,7 +660,8 @@ keymap_apply(struct keymap *km, const cJSON *obj, const char *source)
 		return (0);
 	if (!cJSON_IsObject(obj)) {
 		keymap_problem(km, source, NULL, NULL, "expected a mapping of "
-		    "contexts (global, list, detail, or a kind), not %s",
+		    "contexts (global, list, detail, a kind or a view), "
+		    "not %s",
 		    keymap_json_kind(obj));
 		return (km->nproblems - before);
 	}
@@ -774,6 +807,39 @@ keymap_help(const struct keymap *km, struct buf *b)
 		for (a = 1; a < KEYMAP_NACTIONS; a++)
 			buf_free(&keys[c][a]);
 	}
+}
+
+size_t
+keymap_help_view(const struct keymap *km, enum keymap_context context,
+    const enum action *actions, const char *const *helps, size_t n,
+    struct buf *b)
+{
+	struct buf	*keys;
+	const char	*help;
+	size_t		 i, kw = 0, nw = 0;
+
+	keys = xcalloc(n, sizeof *keys);
+	for (i = 0; i < n; i++) {
+		keymap_keys_of(km, context, actions[i], &keys[i]);
+		if (keys[i].len == 0)
+			continue;
+		kw = MAXIMUM(kw, keymap_width(buf_str(&keys[i])));
+		nw = MAXIMUM(nw, strlen(keymap_actions[actions[i]].name));
+	}
+	for (i = 0; i < n; i++) {
+		if (keys[i].len != 0) {
+			help = helps != NULL && helps[i] != NULL ? helps[i] :
+			    keymap_actions[actions[i]].help;
+			buf_adds(b, "  ");
+			keymap_pad(b, buf_str(&keys[i]), kw);
+			buf_adds(b, "  ");
+			keymap_pad(b, keymap_actions[actions[i]].name, nw);
+			buf_addf(b, "  %s\n", help);
+		}
+		buf_free(&keys[i]);
+	}
+	free(keys);
+	return (2 + kw + 2 + nw + 2);
 }
 
 void

@@ -27,6 +27,17 @@ enum keymap_context {
 	KEYMAP_LIVE_INPUTS,	/* the live-inputs list */
 	KEYMAP_CAPTIONS,	/* a video's captions list */
 	KEYMAP_RULE_VERSIONS,	/* the rule-versions list */
+	/*
+	 * The views over the panels, each named after its view: the list
+	 * views fall back to list, the text views to text, then global.
+	 */
+	KEYMAP_JOURNAL,		/* the change journal (:journal) */
+	KEYMAP_LOG,		/* the request log (L, :log) */
+	KEYMAP_TRAY,		/* the transfers tray (T) */
+	KEYMAP_TESTER,		/* the tester's results, the simulation's */
+	KEYMAP_TEXT,		/* text to read: help, a record, a report */
+	KEYMAP_PREVIEW,		/* the migration's preview (M) */
+	KEYMAP_FIRST_RUN,	/* the first-run screen (no token yet) */
 	KEYMAP_NCONTEXTS
 };
 
@@ -147,7 +158,27 @@ enum keymap_context {
 	X(ACTION_VERSION_DIFF, "diff", KEYMAP_RULE_VERSIONS, \
 	    "what changed from the version to the current rules") \
 	X(ACTION_VERSION_RESTORE, "restore", KEYMAP_RULE_VERSIONS, \
-	    "make the version's rules the current ones (asks first)")
+	    "make the version's rules the current ones (asks first)") \
+	/* the views' own */ \
+	X(ACTION_UNDO, "undo", KEYMAP_JOURNAL, \
+	    "undo the change (shows what it will do, asks first)") \
+	X(ACTION_COPY_CURL, "copy-curl", KEYMAP_LOG, \
+	    "copy the request as a curl command (OSC 52)") \
+	X(ACTION_RESUME, "resume", KEYMAP_TRAY, \
+	    "resume an unfinished or cancelled upload (from the offset " \
+	    "the server holds), retry a failed one") \
+	X(ACTION_STOP, "stop", KEYMAP_TRAY, \
+	    "cancel what runs (an upload stays resumable); clear a row " \
+	    "that is over (an unfinished upload asks first: clearing " \
+	    "forgets its resume)") \
+	X(ACTION_APPLY, "apply", KEYMAP_PREVIEW, \
+	    "add the rules shown") \
+	X(ACTION_APPLY_DISABLE, "apply-disable", KEYMAP_PREVIEW, \
+	    "add the rules shown and disable the legacy ones") \
+	X(ACTION_CANCEL, "cancel", KEYMAP_PREVIEW, \
+	    "leave it: nothing is sent") \
+	X(ACTION_DEMO, "demo", KEYMAP_FIRST_RUN, \
+	    "try the console on demo data (--demo: a local edgemu)")
 
 enum action {
 	ACTION_NONE = 0,	/* "none": an unbound key */
@@ -199,6 +230,8 @@ enum action	 keymap_lookup(const struct keymap *, enum keymap_context,
 		     int);
 /* The context of a kind's list: its own, or KEYMAP_LIST when it has none. */
 enum keymap_context keymap_list_context(const char *);
+/* Whether a context is a kind's list's (not a view's, list or global). */
+int		 keymap_context_kind(enum keymap_context);
 /* Keys that do an action in a context ("j, Down"), appended to buf. */
 void		 keymap_keys_of(const struct keymap *, enum keymap_context,
 		     enum action, struct buf *);
@@ -213,6 +246,14 @@ int		 keymap_key_of(const struct keymap *, enum keymap_context,
  * line "  KEYS  action  help" for each action with a key there.
  */
 void		 keymap_help(const struct keymap *, struct buf *);
+/*
+ * The help of one view: a line for each action of actions (n of them)
+ * that a key does in the context, its help that of helps[i] when not NULL.
+ * Returns the column the help texts start at.
+ */
+size_t		 keymap_help_view(const struct keymap *, enum keymap_context,
+		     const enum action *, const char *const *, size_t,
+		     struct buf *);
 /* The keys of the rate limiting rule form and the expression editor,
  * which are fixed (the help screen and --help-keys end with them). */
 #define KEYMAP_RULE_FORM_HELP \

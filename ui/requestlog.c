@@ -1,7 +1,7 @@
 /*
- * The request log: a list over http.c's ring, read again at every draw so
- * uploads that run meanwhile show up. What the ring keeps is already
- * without the token and the records' secrets (src/redact.c).
+ * The request log: a list view over http.c's ring, read again at every
+ * draw so uploads that run meanwhile show up. What the ring keeps is
+ * already without the token and the records' secrets (src/redact.c).
  */
 #include "config.h"
 
@@ -18,18 +18,17 @@
 #include "status.h"
 #include "text.h"
 #include "tui.h"
+#include "widgets/listview.h"
 #include "xmalloc.h"
 
 #define REQUESTLOG_PATH_MIN	16	/* the path's least, past the notes */
 
+/* The list's item i is the entry i rows from the newest. */
 struct requestlog {
-	struct modal		 m;
+	struct tui		*t;
 	struct http_log_entry	*e;		/* oldest first */
 	size_t			 n;
 	unsigned long		 total;
-	unsigned long		 seq;		/* the selected entry's */
-	size_t			 sel;		/* rows from the newest */
-	size_t			 top;
 };
 
 /* One entry's view: its request, its answer; c copies the command. */
@@ -42,25 +41,13 @@ struct requestlog_entry {
 static void
 requestlog_read(struct tui *t, struct requestlog *l)
 {
-	size_t	i;
-
 	l->n = http_log_snapshot(t->http, l->e, HTTP_LOG_DEFAULT, &l->total);
-	/* The selection stays on its entry while new ones arrive. */
-	for (i = 0; i < l->n; i++) {
-		if (l->e[l->n - 1 - i].seq == l->seq) {
-			l->sel = i;
-			return;
-		}
-	}
-	if (l->sel >= l->n)
-		l->sel = l->n > 0 ? l->n - 1 : 0;
-	l->seq = l->n > 0 ? l->e[l->n - 1 - l->sel].seq : 0;
 }
 
 static const struct http_log_entry *
-requestlog_selected(struct requestlog *l)
+requestlog_entry(struct requestlog *l, size_t i)
 {
-	return (l->n > 0 ? &l->e[l->n - 1 - l->sel] : NULL);
+	return (&l->e[l->n - 1 - i]);
 }
 
 /*
@@ -111,22 +98,29 @@ requestlog_line(const struct http_log_entry *e, struct buf *b, int cols)
 
 /* ---- one entry -------------------------------------------------------------- */
 
+/* A text view, and the log's key that copies the request. */
 static int
 requestlog_entry_key(struct tui *t, struct modal *m, int key)
 {
 	struct requestlog_entry	*v = (struct requestlog_entry *)m;
 	enum action		 a;
 
-	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
-	if (key == 033 || a == ACTION_QUIT) {
+	a = keymap_lookup(t->keymap, KEYMAP_TEXT, key);
+	if (keymap_lookup(t->keymap, KEYMAP_LOG, key) == ACTION_COPY_CURL)
+		a = ACTION_COPY_CURL;
+	/* The footer shows what the last key did (copied, found), or keys. */
+	free(t->msg);
+	t->msg = NULL;
+	if (a == ACTION_QUIT || a == ACTION_BACK) {
 		tui_pop(t);
 		return (TUI_HANDLED);
 	}
-	if (key == 'c' || a == ACTION_COPY) {
+	if (a == ACTION_COPY_CURL || a == ACTION_COPY) {
 		tui_copy(t, "the curl command", v->curl);
 		return (TUI_HANDLED);
 	}
-	textview_action(&v->tv, a, LINES - 4);
+	if (!textview_common(t, &v->tv, a))
+		textview_action(&v->tv, a, LINES - 4);
 	return (TUI_HANDLED);
 }
 
@@ -134,6 +128,7 @@ static void
 requestlog_entry_draw(struct tui *t, struct modal *m)
 {
 	struct requestlog_entry	*v = (struct requestlog_entry *)m;
+	struct buf		 b = BUF_INITIALIZER;
 	int			 y;
 
 	for (y = 1; y < LINES - 1; y++)
@@ -143,9 +138,11 @@ requestlog_entry_draw(struct tui *t, struct modal *m)
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	if (status_draw_message(t))
 		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " c copy as curl  arrows scroll  q "
-	    "back", screen_role(THEME_ROLE_DIM));
+	status_hint(t, &b, KEYMAP_LOG, ACTION_COPY_CURL, "copy as curl");
+	status_hint_pair(t, &b, KEYMAP_TEXT, ACTION_UP, ACTION_DOWN, "scroll");
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_QUIT, "back");
+	status_draw_hints(t, &b, THEME_ROLE_DIM);
+	buf_free(&b);
 }
 
 static void
@@ -220,122 +217,168 @@ requestlog_show(struct tui *t, const struct http_log_entry *e)
 
 /* ---- the list ----------------------------------------------------------------- */
 
-static void
-requestlog_copy(struct tui *t, const struct http_log_entry *e)
+static size_t
+requestlog_count(struct listview *lv)
 {
-	char	*curl, *body;
+	return (((struct requestlog *)listview_arg(lv))->n);
+}
 
-	if (http_log_detail(t->http, e->seq, &curl, &body) != 0) {
-		tui_message(t, TUI_MSG_WARN, "that request has left the log");
-		return;
+static attr_t
+requestlog_row(struct listview *lv, size_t i, int cols, struct buf *b)
+{
+	requestlog_line(requestlog_entry(listview_arg(lv), i), b, cols);
+	return (screen_role(THEME_ROLE_NORMAL));
+}
+
+static void
+requestlog_header(struct listview *lv, int cols, struct buf *b)
+{
+	(void)lv;
+	(void)cols;
+	buf_addf(b, "%-10s%-8s%-4s%9s  %5s  %s", "TIME", "METHOD", "ST",
+	    "LATENCY", "LEFT", "PATH");
+}
+
+/* An entry is its number: the cursor stays on it as others arrive. */
+static uint64_t
+requestlog_key(struct listview *lv, size_t i)
+{
+	return (requestlog_entry(listview_arg(lv), i)->seq);
+}
+
+static const char *const requestlog_sorts[] = {
+	"time", "method", "status", "latency", "path", NULL
+};
+
+static int
+requestlog_compare(struct listview *lv, size_t a, size_t b, int sort)
+{
+	const struct http_log_entry	*ea, *eb;
+
+	ea = requestlog_entry(listview_arg(lv), a);
+	eb = requestlog_entry(listview_arg(lv), b);
+	switch (sort) {
+	case 0:
+		return ((ea->seq > eb->seq) - (ea->seq < eb->seq));
+	case 1:
+		return (strcmp(ea->method, eb->method));
+	case 2:
+		return ((ea->http_status > eb->http_status) -
+		    (ea->http_status < eb->http_status));
+	case 3:
+		return ((ea->latency_ms > eb->latency_ms) -
+		    (ea->latency_ms < eb->latency_ms));
+	default:
+		return (strcmp(ea->path, eb->path));
 	}
-	tui_copy(t, "the curl command", curl);
-	free(curl);
-	free(body);
+}
+
+static void
+requestlog_enter(struct listview *lv, size_t i)
+{
+	struct requestlog	*l = listview_arg(lv);
+
+	requestlog_show(l->t, requestlog_entry(l, i));
 }
 
 static int
-requestlog_key(struct tui *t, struct modal *m, int key)
+requestlog_copy(struct listview *lv, size_t i, struct buf *b,
+    const char **what)
 {
-	struct requestlog		*l = (struct requestlog *)m;
-	const struct http_log_entry	*e = requestlog_selected(l);
-	enum action			 a = keymap_lookup(t->keymap,
-					     KEYMAP_LIST, key);
-	size_t				 page = LINES > 5 ? LINES - 5 : 1;
+	struct requestlog	*l = listview_arg(lv);
+	char			*curl, *body;
 
-	if (key == 033 || a == ACTION_QUIT || a == ACTION_LOG) {
-		tui_pop(t);
-		return (TUI_HANDLED);
+	if (http_log_detail(l->t->http, requestlog_entry(l, i)->seq, &curl,
+	    &body) != 0) {
+		tui_message(l->t, TUI_MSG_WARN, "that request has left the "
+		    "log");
+		return (-1);
 	}
-	if (key == 'c' || a == ACTION_COPY) {
-		if (e != NULL)
-			requestlog_copy(t, e);
-		return (TUI_HANDLED);
-	}
+	buf_adds(b, curl);
+	*what = "the curl command";
+	free(curl);
+	free(body);
+	return (0);
+}
+
+static int
+requestlog_action(struct listview *lv, enum action a)
+{
 	switch (a) {
-	case ACTION_UP:
-		if (l->sel > 0)
-			l->sel--;
-		break;
-	case ACTION_DOWN:
-		if (l->sel + 1 < l->n)
-			l->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		l->sel = l->sel > page ? l->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		l->sel = l->n > 0 ? MINIMUM(l->sel + page, l->n - 1) : 0;
-		break;
-	case ACTION_TOP:
-		l->sel = 0;
-		break;
-	case ACTION_BOTTOM:
-		l->sel = l->n > 0 ? l->n - 1 : 0;
-		break;
-	case ACTION_DETAILS:
-		if (e != NULL)
-			requestlog_show(t, e);
-		return (TUI_HANDLED);
+	case ACTION_COPY_CURL:
+		return (listview_action(lv, ACTION_COPY));
 	default:
-		return (TUI_HANDLED);
+		return (0);
 	}
-	l->seq = l->n > 0 ? l->e[l->n - 1 - l->sel].seq : 0;
-	return (TUI_HANDLED);
+}
+
+static const char *
+requestlog_empty(struct listview *lv, enum theme_role *role)
+{
+	(void)lv;
+	(void)role;
+	return ("No request yet.");
 }
 
 static void
-requestlog_draw(struct tui *t, struct modal *m)
+requestlog_title(struct listview *lv, struct buf *b)
 {
-	struct requestlog	*l = (struct requestlog *)m;
-	struct buf		 b = BUF_INITIALIZER;
-	size_t			 i, rows = LINES > 5 ? LINES - 5 : 1;
-	int			 y;
-	attr_t			 a;
+	struct requestlog	*l = listview_arg(lv);
 
-	requestlog_read(t, l);
-	for (y = 1; y < LINES - 1; y++)
-		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
-	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	buf_addf(&b, "request log: %lu requests in this session, newest "
-	    "first; budget left %ld", l->total, http_budget_left(t->http));
-	screen_put(1, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_TITLE));
-	buf_reset(&b);
-	buf_addf(&b, "%-10s%-8s%-4s%9s  %5s  %s", "TIME", "METHOD", "ST",
-	    "LATENCY", "LEFT", "PATH");
-	screen_put(2, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_COLUMN));
-	if (l->sel < l->top)
-		l->top = l->sel;
-	if (l->sel >= l->top + rows)
-		l->top = l->sel - rows + 1;
-	for (i = l->top, y = 3; i < l->n && y < LINES - 1; i++, y++) {
-		buf_reset(&b);
-		requestlog_line(&l->e[l->n - 1 - i], &b, COLS - 1);
-		a = screen_role(i == l->sel ? THEME_ROLE_ROW_SELECTED :
-		    THEME_ROLE_NORMAL);
-		if (i == l->sel)
-			screen_fill(y, 0, COLS, a);
-		screen_put(y, 1, COLS - 1, buf_str(&b), a);
-	}
-	if (l->n == 0)
-		screen_put(3, 2, COLS - 2, "No request yet.",
-		    screen_role(THEME_ROLE_DIM));
-	buf_free(&b);
-	if (status_draw_message(t))
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " Enter show  c copy as curl  q close",
-	    screen_role(THEME_ROLE_DIM));
+	buf_addf(b, "request log: %lu requests in this session, newest "
+	    "first; budget left %ld", l->total, http_budget_left(l->t->http));
 }
 
 static void
-requestlog_free(struct modal *m)
+requestlog_footer(struct listview *lv, struct buf *b)
 {
-	struct requestlog	*l = (struct requestlog *)m;
+	listview_hint(lv, b, ACTION_DETAILS, "show");
+	listview_hint(lv, b, ACTION_COPY_CURL, "copy as curl");
+	listview_hint(lv, b, ACTION_QUIT, "close");
+}
+
+static void
+requestlog_reread(struct listview *lv)
+{
+	struct requestlog	*l = listview_arg(lv);
+
+	requestlog_read(l->t, l);
+}
+
+static void
+requestlog_free(void *arg)
+{
+	struct requestlog	*l = arg;
 
 	free(l->e);
 	free(l);
 }
+
+static const struct listview_ops requestlog_ops = {
+	.name = "request log",
+	.context = KEYMAP_LOG,
+	.closes = ACTION_LOG,
+	.keys = (const struct listview_key[]){
+		{ ACTION_COPY_CURL, NULL },
+		{ ACTION_LOG, "close the log" },
+		{ ACTION_NONE, NULL }
+	},
+	.enter_help = "the request with its answer (secrets masked)",
+	.sorts = requestlog_sorts,
+	.count = requestlog_count,
+	.row = requestlog_row,
+	.header = requestlog_header,
+	.key = requestlog_key,
+	.compare = requestlog_compare,
+	.enter = requestlog_enter,
+	.action = requestlog_action,
+	.copy = requestlog_copy,
+	.empty = requestlog_empty,
+	.title = requestlog_title,
+	.footer = requestlog_footer,
+	.reread = requestlog_reread,
+	.free = requestlog_free,
+};
 
 void
 requestlog_open(struct tui *t)
@@ -343,11 +386,8 @@ requestlog_open(struct tui *t)
 	struct requestlog	*l;
 
 	l = xcalloc(1, sizeof *l);
-	l->m.key = requestlog_key;
-	l->m.draw = requestlog_draw;
-	l->m.flags = MODAL_VIEW;
-	l->m.free = requestlog_free;
+	l->t = t;
 	l->e = xcalloc(HTTP_LOG_DEFAULT, sizeof *l->e);
 	requestlog_read(t, l);
-	tui_push(t, &l->m);
+	listview_open(t, &requestlog_ops, l);
 }

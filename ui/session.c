@@ -122,6 +122,21 @@ session_demo_stop(void)
 }
 
 /* :profile NAME: the session of another profile, its first list. */
+/* "profile work: 1 unfinished upload (T, Enter resumes)", from the keymap. */
+static void
+session_paused(struct tui *t, const char *name)
+{
+	char	tray[KEYMAP_KEY_NAME_MAX], resume[KEYMAP_KEY_NAME_MAX];
+	char	how[2 * KEYMAP_KEY_NAME_MAX + 16] = "";
+	size_t	n = transfers_paused(t);
+
+	if (status_key_name(t, KEYMAP_GLOBAL, ACTION_TRANSFERS, tray) != NULL &&
+	    status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) != NULL)
+		snprintf(how, sizeof how, " (%s, %s resumes)", tray, resume);
+	tui_message(t, TUI_MSG_WARN, "profile %s: %zu unfinished upload%s%s",
+	    name, n, n == 1 ? "" : "s", how);
+}
+
 int
 session_switch(struct tui *t, const char *name)
 {
@@ -146,8 +161,6 @@ session_switch(struct tui *t, const char *name)
 	/* This server's and account's unfinished uploads, if any. */
 	transfers_init(t);
 	if (transfers_paused(t) > 0)
-		tui_message(t, TUI_MSG_WARN, "profile %s: %zu unfinished "
-		    "upload%s (T, Enter resumes)", name, transfers_paused(t),
-		    transfers_paused(t) == 1 ? "" : "s");
+		session_paused(t, name);
 	return (0);
 }

@@ -156,7 +156,8 @@ static const enum action status_changes[] = {
 	ACTION_SET_VALIDATION, ACTION_BULK_CREATE, ACTION_UPLOAD,
 	ACTION_DIRECT_UPLOAD, ACTION_DOWNLOAD, ACTION_UPLOAD_FROM_URL,
 	ACTION_CLIP, ACTION_GENERATE, ACTION_MOVE_UP, ACTION_MOVE_DOWN,
-	ACTION_VERSION_RESTORE
+	ACTION_VERSION_RESTORE, ACTION_UNDO, ACTION_RESUME, ACTION_APPLY,
+	ACTION_APPLY_DISABLE
 };
 
 static int
@@ -176,18 +177,75 @@ status_refused(struct tui *t, enum action a)
  * "  KEY label", or nothing when no key does the action there or when
  * read-only mode refuses it (the key still says so).
  */
-static void
+void
 status_hint(struct tui *t, struct buf *b, enum keymap_context ctx,
     enum action a, const char *label)
 {
 	char	name[KEYMAP_KEY_NAME_MAX];
-	int	key;
 
 	if (status_refused(t, a) ||
-	    (key = keymap_key_of(t->keymap, ctx, a)) == -1)
+	    status_key_name(t, ctx, a, name) == NULL)
 		return;
-	keymap_key_name(key, name, sizeof name);
 	buf_addf(b, "  %s %s", name, label);
+}
+
+const char *
+status_key_name(struct tui *t, enum keymap_context ctx, enum action a,
+    char *name)
+{
+	int	key;
+
+	if ((key = keymap_key_of(t->keymap, ctx, a)) == -1)
+		return (NULL);
+	keymap_key_name(key, name, KEYMAP_KEY_NAME_MAX);
+	return (name);
+}
+
+/*
+ * "  K1/K2 label" for two actions that go together (g/G first/last), or
+ * "  arrows label" where the arrow keys move up and down; nothing unless
+ * both have a key.
+ */
+void
+status_hint_pair(struct tui *t, struct buf *b, enum keymap_context ctx,
+    enum action a1, enum action a2, const char *label)
+{
+	char	keys[2 * KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_pair(t, ctx, a1, a2, keys) != NULL)
+		buf_addf(b, "  %s %s", keys, label);
+}
+
+const char *
+status_key_pair(struct tui *t, enum keymap_context ctx, enum action a1,
+    enum action a2, char *keys)
+{
+	char	n1[KEYMAP_KEY_NAME_MAX], n2[KEYMAP_KEY_NAME_MAX];
+
+	if (a1 == ACTION_UP && a2 == ACTION_DOWN &&
+	    keymap_lookup(t->keymap, ctx, KEY_UP) == ACTION_UP &&
+	    keymap_lookup(t->keymap, ctx, KEY_DOWN) == ACTION_DOWN) {
+		snprintf(keys, 2 * KEYMAP_KEY_NAME_MAX, "arrows");
+		return (keys);
+	}
+	if (status_key_name(t, ctx, a1, n1) == NULL ||
+	    status_key_name(t, ctx, a2, n2) == NULL)
+		return (NULL);
+	snprintf(keys, 2 * KEYMAP_KEY_NAME_MAX, "%s/%s", n1, n2);
+	return (keys);
+}
+
+/* " (KEY what)" when a key does a in ctx, else "": for a message. */
+void
+status_key_note(struct tui *t, enum keymap_context ctx, enum action a,
+    const char *what, char *out, size_t len)
+{
+	char	name[KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_name(t, ctx, a, name) != NULL)
+		snprintf(out, len, " (%s %s)", name, what);
+	else if (len > 0)
+		*out = '\0';
 }
 
 static int
@@ -317,6 +375,17 @@ status_fit(struct buf *b, size_t cols)
 		return;
 	*end = '\0';
 	b->len = (size_t)(end - s);
+}
+
+void
+status_draw_hints(struct tui *t, struct buf *b, enum theme_role role)
+{
+	(void)t;
+	/* Each hint opens with two spaces: the line with one. */
+	status_fit(b, (size_t)COLS + 1);
+	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+	screen_put(LINES - 1, 0, COLS, b->len > 0 ? buf_str(b) + 1 : "",
+	    screen_role(role));
 }
 
 /* A row of s, its first len bytes without the blanks that end it. */

@@ -1,8 +1,9 @@
 /*
- * The transfers tray: every upload, download request and processing watch
- * is a job of the worker with its bytes, rate, ETA and state. Uploads run
- * tusc_upload on a thread of their own with a client of their own (sharing
- * the budget); they resume from the journal after a crash or a lost link.
+ * The transfers: every upload, download request and processing watch is
+ * a job of the worker with its bytes, rate, ETA and state (the tray shows
+ * them: ui/tray.c). Uploads run tusc_upload on a thread of their own with
+ * a client of their own (sharing the budget); they resume from the
+ * journal after a crash or a lost link.
  */
 #include "config.h"
 
@@ -22,49 +23,11 @@
 #include "text.h"
 #include "transfers.h"
 #include "tui.h"
-#include "xferrate.h"
+#include "xfer.h"
 #include "xmalloc.h"
 
 #define XFER_PROGRESS_S	0.1
-#define XFER_STATE_W	11	/* "cancelling", "inprogress" */
-#define XFER_WIDE	110	/* columns from which rows have a bar */
 
-struct xfer {
-	enum xfer_kind		 kind;
-	enum xfer_state		 state;
-	char			*title;		/* the video's name, a file's */
-	char			*uid;		/* the video, once known */
-	char			*url;		/* a download's, when ready */
-	char			*error;
-	char			*phase;		/* the server's state */
-	long long		 done;
-	long long		 total;
-	double			 pct;		/* processing, downloads */
-	const char		*dl_type;	/* downloads: default, audio */
-	char			*dl_path;	/* downloads: what is polled */
-	struct xferrate		 xr;		/* this run's rate */
-	double			 rate;		/* bytes per second */
-	unsigned long		 job;
-	struct tui_req		*req;
-
-	/* Uploads: what the thread owns while it runs. */
-	char			*file;
-	char			*name;
-	char			*creator;
-	int			 require_signed;
-	char			*state_dir;
-	struct http_client	*http;
-	struct tusc_options	 opts;
-	struct tusc_result	 res;
-	unsigned long		 run_id;	/* set by the thread */
-	char			*notice;	/* the thread's, swapped atomically */
-	char			*note;		/* shown on the row while running */
-	int			 stop;		/* d: the thread ends at once */
-	double			 posted;	/* the thread's last report */
-	long long		 done_sent;	/* and what it said */
-	long long		 total_sent;
-	struct jobs		*jobs;
-};
 
 static double
 xfer_now(void)
@@ -75,7 +38,7 @@ xfer_now(void)
 	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
 }
 
-static void
+void
 xfer_free(struct xfer *x)
 {
 	free(__atomic_exchange_n(&x->notice, NULL, __ATOMIC_ACQ_REL));
@@ -177,7 +140,7 @@ xfer_upload_run(struct jobs *j, unsigned long id, void *arg, cJSON **result,
 	return (tusc_upload(x->http, &x->opts, &x->res, cause));
 }
 
-static void
+void
 xfer_upload_start(struct tui *t, struct xfer *x)
 {
 	struct http_options	 ho;
@@ -238,7 +201,7 @@ transfers_upload(struct tui *t, const char *file,
 {
 	struct xfer	*x;
 	struct stat	 sb;
-	char		*copy, *cause = NULL;
+	char		*copy, *cause = NULL, note[64];
 
 	if (tui_refuse_readonly(t, "upload"))
 		return;
@@ -271,9 +234,11 @@ transfers_upload(struct tui *t, const char *file,
 		free(cause);
 	}
 	xfer_upload_start(t, x);
-	if (x->state == XFER_RUNNING)
-		tui_message(t, TUI_MSG_INFO, "uploading %s (T shows "
-		    "transfers)", x->title);
+	if (x->state == XFER_RUNNING) {
+		status_key_note(t, KEYMAP_GLOBAL, ACTION_TRANSFERS,
+		    "shows transfers", note, sizeof note);
+		tui_message(t, TUI_MSG_INFO, "uploading %s%s", x->title, note);
+	}
 }
 
 void
@@ -408,7 +373,7 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 {
 	struct api_var	 vars[EDGE_SCOPE_NVARS];
 	struct xfer	*x;
-	char		*path, *post, *cause = NULL, *clean;
+	char		*path, *post, *cause = NULL, *clean, note[64];
 
 	if (tui_refuse_readonly(t, "download request"))
 		return;
@@ -441,9 +406,10 @@ transfers_download(struct tui *t, const char *uid, const char *name,
 	else
 		x->job = x->req->job;
 	free(post);
-	tui_message(t, TUI_MSG_INFO, "%s download of %s requested (T shows "
-	    "transfers)", strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4",
-	    x->title);
+	status_key_note(t, KEYMAP_GLOBAL, ACTION_TRANSFERS, "shows transfers",
+	    note, sizeof note);
+	tui_message(t, TUI_MSG_INFO, "%s download of %s requested%s",
+	    strcmp(type, "audio") == 0 ? "audio (M4A)" : "MP4", x->title, note);
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -476,9 +442,26 @@ xfer_videos_reload(struct tui *t)
 			panel_load(t->panels[i]);
 }
 
+/* "Enter in the tray (T)": what resumes an upload, from the keymap. */
+static void
+xfer_resume_where(struct tui *t, char *out, size_t len)
+{
+	char	tray[KEYMAP_KEY_NAME_MAX], resume[KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) == NULL)
+		snprintf(out, len, "the transfers tray");
+	else if (status_key_name(t, KEYMAP_GLOBAL, ACTION_TRANSFERS,
+	    tray) == NULL)
+		snprintf(out, len, "%s in the transfers tray", resume);
+	else
+		snprintf(out, len, "%s in the tray (%s)", resume, tray);
+}
+
 static void
 xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
 {
+	char	where[2 * KEYMAP_KEY_NAME_MAX + 32];
+
 	/* The thread is over: its result is the UI thread's now. */
 	if (x->res.uid != NULL && *x->res.uid != '\0') {
 		free(x->uid);
@@ -497,9 +480,10 @@ xfer_upload_over(struct tui *t, struct xfer *x, struct jobs_event *ev)
 	if (x->res.status == STATUS_CANCELLED || ev->status ==
 	    STATUS_CANCELLED) {
 		x->state = XFER_CANCELLED;
+		xfer_resume_where(t, where, sizeof where);
 		tui_message(t, TUI_MSG_INFO, "upload of %s cancelled at %d%%; "
-		    "Enter in the tray (T) resumes it", x->title,
-		    x->total > 0 ? (int)(x->done * 100 / x->total) : 0);
+		    "%s resumes it", x->title, x->total > 0 ?
+		    (int)(x->done * 100 / x->total) : 0, where);
 		return;
 	}
 	xfer_fail(t, x, ev->cause != NULL ? ev->cause :
@@ -657,9 +641,9 @@ transfers_uploading(struct tui *t, const char *uid)
 	return (0);
 }
 
-/* ---- drawing ------------------------------------------------------------------ */
+/* ---- sizes, and the header's summary ------------------------------------ */
 
-static void
+void
 xfer_size(char *out, size_t len, double v)
 {
 	if (v >= 1e9)
@@ -672,7 +656,7 @@ xfer_size(char *out, size_t len, double v)
 		snprintf(out, len, "%.0f B", v);
 }
 
-static int
+int
 xfer_percent(const struct xfer *x)
 {
 	if (x->kind == XFER_UPLOAD)
@@ -707,438 +691,6 @@ transfers_summary(struct tui *t, struct buf *b)
 	}
 	if (other > 0)
 		buf_addf(b, "%swatching %zu", up > 0 ? ", " : "", other);
-}
-
-static const char *
-xfer_state_name(const struct xfer *x)
-{
-	switch (x->state) {
-	case XFER_PAUSED:	return ("unfinished");
-	case XFER_RUNNING:	if (x->stop)
-					return ("cancelling");
-				return (x->phase != NULL ? x->phase :
-				    x->kind == XFER_UPLOAD ? "uploading" :
-				    "waiting");
-	case XFER_DONE:		return (x->kind == XFER_UPLOAD ? "uploaded" :
-				    "ready");
-	case XFER_FAILED:	return ("failed");
-	case XFER_CANCELLED:	return ("cancelled");
-	}
-	return ("");
-}
-
-/* s in exactly cols columns: cut without splitting a character, or padded. */
-static void
-xfer_pad(struct buf *b, const char *s, size_t cols)
-{
-	char	*copy = xstrdup(s);
-	size_t	 w = text_cut(copy, cols);
-
-	buf_adds(b, copy);
-	for (; w < cols; w++)
-		buf_addc(b, ' ');
-	free(copy);
-}
-
-/* "94.4/209.7 MB", or "512 kB/209.7 MB" when the units differ. */
-static void
-xfer_amount(struct buf *b, long long done, long long total)
-{
-	char	d[32], t[32], *du, *tu;
-
-	xfer_size(d, sizeof d, (double)done);
-	xfer_size(t, sizeof t, (double)total);
-	du = strrchr(d, ' ');
-	tu = strrchr(t, ' ');
-	if (du != NULL && tu != NULL && strcmp(du, tu) == 0)
-		*du = '\0';
-	buf_addf(b, " %s/%s", d, t);
-}
-
-/*
- * One row: kind, name, state and percentage first, so that they stay on
- * an 80-column screen; then the bar (wide screens), the bytes, the rate
- * and what is left, then the id, URL or error (cut at the edge).
- */
-static void
-xfer_line(const struct xfer *x, struct buf *b, size_t namew, int barw)
-{
-	static const char *kinds[] = { "upload  ", "download", "process " };
-	char		 rate[32];
-	int		 pct = xfer_percent(x), i, fill;
-	double		 left;
-
-	/* The audio download's row says so where the kind is. */
-	buf_addf(b, "%s  ", x->dl_type != NULL && strcmp(x->dl_type,
-	    "audio") == 0 ? "audio dl" : kinds[x->kind]);
-	xfer_pad(b, x->title, namew);
-	buf_adds(b, "  ");
-	xfer_pad(b, xfer_state_name(x), XFER_STATE_W);
-	buf_addf(b, " %3d%%", pct);
-	if (barw > 0) {
-		buf_adds(b, " [");
-		fill = barw * pct / 100;
-		for (i = 0; i < barw; i++)
-			buf_addc(b, i < fill ? '#' : '.');
-		buf_adds(b, "]");
-	}
-	if (x->kind == XFER_UPLOAD) {
-		xfer_amount(b, x->done, x->total);
-		if (x->state == XFER_RUNNING && !x->stop && x->rate > 0 &&
-		    x->note == NULL) {
-			xfer_size(rate, sizeof rate, x->rate);
-			left = (double)(x->total - x->done) / x->rate;
-			buf_addf(b, " %s/s ETA %d:%02d", rate, (int)left / 60,
-			    (int)left % 60);
-		}
-	}
-	if (x->error != NULL)
-		buf_addf(b, "  %s", x->error);
-	else if (x->note != NULL && x->state == XFER_RUNNING)
-		buf_addf(b, "  %s", x->note);
-	if (x->url != NULL)
-		buf_addf(b, "  %s", x->url);
-	else if (x->uid != NULL)
-		buf_addf(b, "  %s", x->uid);
-}
-
-/* ---- the tray ------------------------------------------------------------------ */
-
-struct tray {
-	struct modal	 m;
-	size_t		 sel;
-	size_t		 top;
-};
-
-/* What Enter does to this row: resume (or retry) an upload. */
-static int
-xfer_resumable(const struct xfer *x)
-{
-	return (x->kind == XFER_UPLOAD && (x->state == XFER_PAUSED ||
-	    x->state == XFER_CANCELLED || x->state == XFER_FAILED));
-}
-
-static void
-tray_resume(struct tui *t, struct xfer *x)
-{
-	if (!xfer_resumable(x)) {
-		tui_message(t, TUI_MSG_INFO, x->state == XFER_RUNNING &&
-		    x->stop ? "still cancelling: Enter resumes once it says "
-		    "cancelled" : "nothing to resume there");
-		return;
-	}
-	xfer_upload_start(t, x);
-	if (x->state == XFER_RUNNING)
-		tui_message(t, TUI_MSG_INFO, "resuming %s", x->title);
-}
-
-/* Take a row out of the tray (nothing of it runs any more). */
-static void
-xfer_clear(struct tui *t, struct xfer *x)
-{
-	size_t	i;
-
-	for (i = 0; i < t->nxfers && t->xfers[i] != x; i++)
-		;
-	if (i == t->nxfers)
-		return;
-	tui_message(t, TUI_MSG_INFO, "cleared %s from the tray", x->title);
-	xfer_free(x);
-	memmove(t->xfers + i, t->xfers + i + 1,
-	    (t->nxfers - i - 1) * sizeof *t->xfers);
-	t->nxfers--;
-	t->dirty = 1;
-}
-
-/* The resume journal's key for an unfinished upload, or NULL. */
-static char *
-xfer_journal_key(struct tui *t, const struct xfer *x)
-{
-	struct tusc_entry	*e = NULL;
-	char			*cause = NULL, *key = NULL;
-	size_t			 n = 0, i;
-
-	if (x->kind != XFER_UPLOAD || x->state_dir == NULL ||
-	    x->file == NULL)
-		return (NULL);
-	if (tusc_journal_list(x->state_dir, &e, &n, &cause) != 0) {
-		tui_message(t, TUI_MSG_WARN, "upload journal: %s", cause);
-		free(cause);
-		return (NULL);
-	}
-	for (i = 0; i < n && key == NULL; i++) {
-		if (e[i].file != NULL && strcmp(e[i].file, x->file) == 0 &&
-		    e[i].base_url != NULL && e[i].account != NULL &&
-		    strcmp(e[i].base_url, t->session.base_url) == 0 &&
-		    strcmp(e[i].account, t->session.scope.account) == 0)
-			key = xstrdup(e[i].key);
-	}
-	tusc_entries_free(e, n);
-	return (key);
-}
-
-struct tray_forget {
-	struct xfer	*x;
-	char		*key;
-};
-
-static void
-tray_forget_free(void *arg)
-{
-	struct tray_forget	*f = arg;
-
-	free(f->key);
-	free(f);
-}
-
-static void
-tray_forget_yes(struct tui *t, void *arg, const char *answer)
-{
-	struct tray_forget	*f = arg;
-	char			*cause = NULL;
-	size_t			 i;
-
-	(void)answer;
-	for (i = 0; i < t->nxfers && t->xfers[i] != f->x; i++)
-		;
-	if (i == t->nxfers || f->x->state == XFER_RUNNING)
-		return;
-	if (tusc_journal_remove(f->x->state_dir, f->key, &cause) != 0) {
-		tui_message(t, TUI_MSG_ERROR, "upload journal: %s; %s stays",
-		    cause, f->x->title);
-		free(cause);
-		return;
-	}
-	xfer_clear(t, f->x);
-}
-
-/*
- * d: cancel what runs; clear what is over. An upload stops at its next
- * progress report and keeps its journal entry: Enter resumes it. Clearing
- * an unfinished upload would forget that, so it asks first.
- */
-static void
-tray_delete(struct tui *t, struct xfer *x)
-{
-	struct tray_forget	*f;
-	char			*key, *q;
-
-	if (x->state == XFER_RUNNING && x->kind == XFER_UPLOAD) {
-		if (x->stop) {
-			tui_message(t, TUI_MSG_INFO, "the upload of %s is "
-			    "already cancelling", x->title);
-			return;
-		}
-		__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
-		tui_message(t, TUI_MSG_INFO, "cancelling the upload of %s",
-		    x->title);
-		return;
-	}
-	if (x->state == XFER_RUNNING) {
-		if (x->req != NULL)
-			tui_cancel_req(t, x->req);
-		x->req = NULL;
-		x->state = XFER_CANCELLED;
-		tui_message(t, TUI_MSG_INFO, "stopped watching %s",
-		    x->title);
-		return;
-	}
-	if ((key = xfer_journal_key(t, x)) == NULL) {
-		xfer_clear(t, x);
-		return;
-	}
-	f = xcalloc(1, sizeof *f);
-	f->x = x;
-	f->key = key;
-	q = xprintf("Clear %s and forget its resume?\nIts upload stopped at "
-	    "%d%%: once cleared it cannot\ncontinue, not even after a "
-	    "restart (the server drops\nthe partial video when it expires). "
-	    "(y/n)", x->title, xfer_percent(x));
-	dialog_confirm(t, "clear an unfinished upload", q, tray_forget_yes, f,
-	    tray_forget_free);
-	free(q);
-}
-
-static void
-tray_copy(struct tui *t, const struct xfer *x)
-{
-	if (x->url != NULL)
-		tui_copy(t, "the download URL", x->url);
-	else if (x->uid != NULL)
-		tui_copy(t, "the video id", x->uid);
-	else
-		tui_message(t, TUI_MSG_INFO, "nothing to copy yet: the server "
-		    "has not named the video");
-}
-
-static const char tray_help[] =
-    "The transfers tray lists every upload, MP4 download request and\n"
-    "processing watch of this session, and the unfinished uploads of\n"
-    "earlier ones. They go on while other lists are shown.\n\n"
-    "  Enter, r   resume an unfinished or cancelled upload (from the\n"
-    "             offset the server holds), retry a failed one\n"
-    "  d          cancel what runs (an upload stays resumable);\n"
-    "             clear a row that is over (an unfinished upload asks\n"
-    "             first: clearing forgets its resume)\n"
-    "  y          copy the download URL, else the video id (OSC 52)\n"
-    "  j, k       down, up; also the arrows\n"
-    "  g, G       first, last; also Home, End\n"
-    "  PgUp, PgDn a page up, down\n"
-    "  q, Esc, T  close\n";
-
-static int
-tray_key(struct tui *t, struct modal *m, int key)
-{
-	struct tray	*tr = (struct tray *)m;
-	struct xfer	*x;
-	enum action	 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
-	size_t		 page = LINES > 4 ? (size_t)LINES - 3 : 1;
-
-	if (key == 033 || a == ACTION_QUIT || a == ACTION_TRANSFERS) {
-		tui_pop(t);
-		return (TUI_HANDLED);
-	}
-	/* A key clears the last message (errors stay), as in the lists. */
-	if (t->msg != NULL && t->msg_class != TUI_MSG_ERROR) {
-		free(t->msg);
-		t->msg = NULL;
-	}
-	if (tr->sel >= t->nxfers)
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-	x = tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL;
-	switch (a) {
-	case ACTION_UP:
-		if (tr->sel > 0)
-			tr->sel--;
-		break;
-	case ACTION_DOWN:
-		if (tr->sel + 1 < t->nxfers)
-			tr->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		tr->sel = tr->sel > page ? tr->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		tr->sel = tr->sel + page < t->nxfers ? tr->sel + page :
-		    t->nxfers > 0 ? t->nxfers - 1 : 0;
-		break;
-	case ACTION_BOTTOM:
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-		break;
-	case ACTION_TOP:
-		tr->sel = 0;
-		break;
-	case ACTION_DETAILS:		/* Enter: resume or retry */
-	case ACTION_REFRESH:
-		if (x != NULL)
-			tray_resume(t, x);
-		break;
-	case ACTION_DELETE:		/* d: cancel, or clear */
-		if (x != NULL)
-			tray_delete(t, x);
-		break;
-	case ACTION_COPY:
-		if (x != NULL)
-			tray_copy(t, x);
-		break;
-	case ACTION_HELP:
-		tui_push(t, textview_modal("transfers: keys", tray_help));
-		break;
-	default:
-		break;
-	}
-	return (TUI_HANDLED);
-}
-
-/* The keys that do something on the selected row, as they do it. */
-static void
-tray_legend(struct tui *t, const struct xfer *x, struct buf *b)
-{
-	buf_adds(b, " ");
-	/* A resume is an upload: read-only mode refuses it. */
-	if (x != NULL && xfer_resumable(x) && tui_readonly(t) == NULL)
-		buf_adds(b, x->state == XFER_FAILED ? "Enter retry  " :
-		    "Enter resume  ");
-	if (x != NULL && !(x->state == XFER_RUNNING && x->stop))
-		buf_adds(b, x->state == XFER_RUNNING ? "d cancel  " :
-		    "d clear  ");
-	if (x != NULL && x->url != NULL)
-		buf_adds(b, "y copy URL  ");
-	else if (x != NULL && x->uid != NULL)
-		buf_adds(b, "y copy id  ");
-	buf_adds(b, "g/G first/last  ? help  q close");
-}
-
-static void
-tray_draw(struct tui *t, struct modal *m)
-{
-	struct tray	*tr = (struct tray *)m;
-	struct buf	 b;
-	size_t		 i, rows = LINES > 3 ? (size_t)LINES - 3 : 1;
-	size_t		 namew = COLS >= 140 ? 32 : COLS >= XFER_WIDE ? 24 : 18;
-	int		 y, barw = COLS >= XFER_WIDE ? 20 : 0;
-	char		*line;
-	attr_t		 a;
-
-	if (tr->sel >= t->nxfers)
-		tr->sel = t->nxfers > 0 ? t->nxfers - 1 : 0;
-	if (tr->sel < tr->top)
-		tr->top = tr->sel;
-	else if (tr->sel >= tr->top + rows)
-		tr->top = tr->sel - rows + 1;
-	for (y = 1; y < LINES - 1; y++)
-		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
-	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	screen_put(1, 1, COLS - 1, "transfers", screen_role(THEME_ROLE_TITLE));
-	if (t->nxfers == 0)
-		screen_put(3, 2, COLS - 2, "No transfers yet: u uploads a "
-		    "file from the videos list, D asks for a download.",
-		    screen_role(THEME_ROLE_DIM));
-	buf_init(&b);
-	for (i = tr->top, y = 2; i < t->nxfers && y < LINES - 1; i++, y++) {
-		buf_reset(&b);
-		buf_adds(&b, i == tr->sel ? "> " : "  ");
-		xfer_line(t->xfers[i], &b, namew, barw);
-		a = i == tr->sel ? screen_role(THEME_ROLE_ROW_SELECTED) :
-		    t->xfers[i]->state == XFER_FAILED ?
-		    screen_role(THEME_ROLE_STATE_ERROR) :
-		    screen_role(THEME_ROLE_NORMAL);
-		if (i == tr->sel)
-			screen_fill(y, 0, COLS, a);
-		/* Errors and phases are the server's text. */
-		line = text_clean(buf_str(&b));
-		screen_put(y, 0, COLS, line, a);
-		free(line);
-	}
-	/* A message (unfinished uploads, a refusal) keeps the status line. */
-	if (!status_draw_message(t)) {
-		buf_reset(&b);
-		tray_legend(t, tr->sel < t->nxfers ? t->xfers[tr->sel] : NULL,
-		    &b);
-		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-		screen_put(LINES - 1, 0, COLS, buf_str(&b),
-		    screen_role(THEME_ROLE_DIM));
-	}
-	buf_free(&b);
-}
-
-static void
-tray_free(struct modal *m)
-{
-	free(m);
-}
-
-void
-transfers_open(struct tui *t)
-{
-	struct tray	*tr;
-
-	tr = xcalloc(1, sizeof *tr);
-	tr->m.key = tray_key;
-	tr->m.draw = tray_draw;
-	tr->m.free = tray_free;
-	tr->m.flags = MODAL_VIEW;
-	tui_push(t, &tr->m);
 }
 
 /*

@@ -1,8 +1,8 @@
 /*
- * The transfers tray: uploads (TUS, resumable across sessions), MP4
- * download requests and processing watches, each a job of the worker
- * that keeps running while the user works in other panels. d cancels
- * (an upload stays resumable) or clears a row that is over.
+ * The transfers: uploads (TUS, resumable across sessions), MP4 download
+ * requests and processing watches, each a job of the worker that keeps
+ * running while the user works in other panels; the tray (ui/tray.h)
+ * shows them.
  */
 #ifndef EDGE_TRANSFERS_H
 #define EDGE_TRANSFERS_H
@@ -61,7 +61,5 @@ size_t	 transfers_paused(struct tui *);
 size_t	 transfers_unfinished(struct tui *, struct buf *);
 /* 1 while this session uploads the video with this uid. */
 int	 transfers_uploading(struct tui *, const char *);
-/* The tray (T). */
-void	 transfers_open(struct tui *);
 
 #endif

@@ -33,6 +33,7 @@
 #include "text.h"
 #include "theme.h"
 #include "transfers.h"
+#include "tray.h"
 #include "tui.h"
 #include "xmalloc.h"
 #include "yamljson.h"
@@ -442,6 +443,7 @@ tui_help_modal(struct tui *t)
 {
 	struct buf	 b;
 	struct modal	*m;
+	char		 quit[KEYMAP_KEY_NAME_MAX], back[KEYMAP_KEY_NAME_MAX];
 
 	buf_init(&b);
 	buf_adds(&b, "Keys (from the live keymap; change them under keymap: "
@@ -449,10 +451,13 @@ tui_help_modal(struct tui *t)
 	keymap_help(t->keymap, &b);
 	buf_adds(&b, "\nCommands (:)\n\n");
 	commands_help(&b);
+	if (status_key_name(t, KEYMAP_GLOBAL, ACTION_QUIT, quit) != NULL &&
+	    status_key_name(t, KEYMAP_GLOBAL, ACTION_BACK, back) != NULL)
+		buf_addf(&b, "\n%s and %s go back: details, then the list "
+		    "it was opened from or the one\n  shown before; %s in the "
+		    "last list quits (%s never does).\n", quit, back, quit,
+		    back);
 	buf_adds(&b,
-	    "\nq and Esc go back: details, then the list it was opened from "
-	    "or the one\n  shown before; q in the last list quits (Esc never "
-	    "does).\n"
 	    "\nIn forms: Tab/S-Tab or Up/Down move, Left/Right change a "
 	    "choice,\n  Enter submits, Esc cancels.\n" KEYMAP_RULE_FORM_HELP);
 	m = textview_modal("help", buf_str(&b));
@@ -539,11 +544,25 @@ tui_global(struct tui *t, enum action a)
 		tui_messages(t);
 		return (TUI_REDRAW);
 	case ACTION_TRANSFERS:
-		transfers_open(t);
+		tray_open(t);
 		return (TUI_REDRAW);
 	default:
 		return (0);
 	}
+}
+
+/* Esc in the last list: how to quit instead, with the key that does. */
+static void
+tui_back_nowhere(struct tui *t, enum keymap_context ctx)
+{
+	char	key[KEYMAP_KEY_NAME_MAX];
+
+	if (status_key_name(t, ctx, ACTION_QUIT, key) != NULL)
+		tui_message(t, TUI_MSG_INFO, "nothing to go back to: %s or :q "
+		    "quits", key);
+	else
+		tui_message(t, TUI_MSG_INFO, "nothing to go back to: :q quits");
+	t->dirty = 1;
 }
 
 static void
@@ -595,9 +614,7 @@ tui_key(struct tui *t, int key)
 		    p->kind->shape != KIND_SHAPE_OBJECT))
 			a = ACTION_QUIT;
 		else {
-			tui_message(t, TUI_MSG_INFO, "nothing to go back to: q "
-			    "or :q quits");
-			t->dirty = 1;
+			tui_back_nowhere(t, ctx);
 			return;
 		}
 	}
@@ -833,6 +850,23 @@ tui_free(struct tui *t)
 		config_free(t->cfg);
 }
 
+/* Uploads left unfinished by an earlier run: the tray, and its keys. */
+static void
+tui_paused(struct tui *t, size_t n)
+{
+	char	resume[KEYMAP_KEY_NAME_MAX], quit[KEYMAP_KEY_NAME_MAX];
+
+	tray_open(t);
+	if (status_key_name(t, KEYMAP_TRAY, ACTION_RESUME, resume) != NULL &&
+	    status_key_name(t, KEYMAP_TRAY, ACTION_QUIT, quit) != NULL)
+		tui_message(t, TUI_MSG_WARN, "%zu unfinished upload%s from "
+		    "before: %s resumes the one selected, %s closes", n,
+		    n == 1 ? "" : "s", resume, quit);
+	else
+		tui_message(t, TUI_MSG_WARN, "%zu unfinished upload%s from "
+		    "before, in the transfers tray", n, n == 1 ? "" : "s");
+}
+
 /*
  * The first-run screen, then the demo's session: 1 to go on to the
  * console, 0 to quit. A demo that does not start says why on the screen.
@@ -843,8 +877,8 @@ tui_first_run(struct tui *t, const struct cli_opts *o)
 	char	*cause = NULL, *error = NULL;
 
 	for (;;) {
-		if (firstrun_run(t->cfg, o->profile, error, &tui_signalled) !=
-		    FIRSTRUN_DEMO) {
+		if (firstrun_run(t->cfg, o->profile, error, t->keymap,
+		    &tui_signalled) != FIRSTRUN_DEMO) {
 			free(error);
 			return (0);
 		}
@@ -936,12 +970,8 @@ tui_main(const struct cli_opts *o, int demo, const char *theme)
 		    nprobs, nprobs == 1 ? "" : "s");
 	session_open_first(&t);
 	transfers_init(&t);
-	if ((nprobs = transfers_paused(&t)) > 0) {
-		transfers_open(&t);
-		tui_message(&t, TUI_MSG_WARN, "%zu unfinished upload%s from "
-		    "before: Enter resumes the one selected, q closes", nprobs,
-		    nprobs == 1 ? "" : "s");
-	}
+	if ((nprobs = transfers_paused(&t)) > 0)
+		tui_paused(&t, nprobs);
 	t.dirty = 1;
 	tui_loop(&t);
 

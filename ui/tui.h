@@ -18,6 +18,7 @@
 #include "keymap.h"
 #include "kind.h"
 #include "rows.h"
+#include "theme.h"
 
 /* What a handler asks of the loop. */
 #define TUI_HANDLED	0x1
@@ -377,6 +378,26 @@ int		 status_height(struct tui *);
 int		 status_draw_message(struct tui *);
 /* A form's keys on the last line, or on its row y under a message. */
 void		 status_draw_keys(struct tui *, int, const char *);
+/*
+ * A view's footer from the keymap: "  KEY label" hints (none when no key
+ * does the action, or read-only mode refuses it), a pair "  g/G label"
+ * ("arrows" for the arrow keys), drawn on the last line as many as fit.
+ */
+void		 status_hint(struct tui *, struct buf *, enum keymap_context,
+		     enum action, const char *);
+void		 status_hint_pair(struct tui *, struct buf *,
+		     enum keymap_context, enum action, enum action,
+		     const char *);
+void		 status_draw_hints(struct tui *, struct buf *, enum theme_role);
+/* The name of the first key doing an action (KEYMAP_KEY_NAME_MAX), or
+ * NULL; " (KEY what)" for a message, or "" when no key does it. */
+const char	*status_key_name(struct tui *, enum keymap_context,
+		     enum action, char *);
+/* "K1/K2", or "arrows" (2 * KEYMAP_KEY_NAME_MAX); NULL unless both. */
+const char	*status_key_pair(struct tui *, enum keymap_context,
+		     enum action, enum action, char *);
+void		 status_key_note(struct tui *, enum keymap_context, enum action,
+		     const char *, char *, size_t);
 
 /* ui/panels/panels.c: the registry. */
 const struct panel_ops *panel_ops_for(const struct kind *);
@@ -428,6 +449,8 @@ int		 textview_search(struct tui *, struct textview *, int);
 int		 textview_common(struct tui *, struct textview *, enum action);
 /* All the lines to a new file of mode 0600; never over another. */
 int		 textview_save(const struct textview *, const char *, char **);
+/* Text to a new file of mode 0600, never over another. */
+int		 textview_write(const char *, const char *, char **);
 /* The text of lines from..to-1, joined by newlines (allocated). */
 char		*textview_text(const struct textview *, size_t, size_t);
 struct modal	*textview_modal(const char *, const char *);

@@ -2,10 +2,12 @@
  * doc/edgetui.1 documents the config file from its options table: every
  * option of src/config_options.c has an item (.It Ic NAME) in the
  * CONFIGURATION section, top-level ones in its first list and profile keys
- * in its second, and the item states the option's default.
+ * in its second, and the item states the option's default; and its keymap
+ * paragraph names every context of ui/keymap.c's table.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include "buf.h"
 #include "common.h"
 #include "config_options.h"
+#include "keymap.h"
 #include "xmalloc.h"
 
 /* The man page's text (TOP_SRCDIR when set, else the configured one). */
@@ -174,12 +177,68 @@ test_sections_and_a_missing_option(void **state)
 	free(text);
 }
 
+/* The paragraph on rebinding keys: from its first words to the next .Pp. */
+static char *
+manpage_keymap_paragraph(const char *text)
+{
+	const char	*start, *end;
+
+	start = strstr(text, "Every key can be rebound or unbound under");
+	if (start == NULL)
+		fail_msg("edgetui.1 has no paragraph on rebinding keys");
+	if ((end = strstr(start, "\n.Pp\n")) == NULL)
+		end = start + strlen(start);
+	return (xstrndup(start, (size_t)(end - start)));
+}
+
+/* Whether text has word, not as a part of a longer name ("list-items"). */
+static int
+manpage_has_word(const char *text, const char *word)
+{
+	const char	*at;
+	size_t		 n = strlen(word);
+
+	for (at = strstr(text, word); at != NULL; at = strstr(at + 1, word)) {
+		if (at > text && (isalnum((unsigned char)at[-1]) ||
+		    at[-1] == '-'))
+			continue;
+		if (isalnum((unsigned char)at[n]) || at[n] == '-')
+			continue;
+		return (1);
+	}
+	return (0);
+}
+
+static void
+test_every_keymap_context_is_documented(void **state)
+{
+	char		*text, *para;
+	const char	*name;
+	int		 c;
+
+	(void)state;
+	text = manpage_read();
+	para = manpage_keymap_paragraph(text);
+	for (c = 0; c < KEYMAP_NCONTEXTS; c++) {
+		name = keymap_context_name(c);
+		if (!manpage_has_word(para, name))
+			fail_msg("edgetui.1: the keymap context %s is not in "
+			    "the paragraph on rebinding keys", name);
+	}
+	/* The check can fail: a name that is not there, or only in part. */
+	assert_false(manpage_has_word(para, "no-such-context"));
+	assert_false(manpage_has_word(para, "first"));
+	free(para);
+	free(text);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_option_is_documented),
 		cmocka_unit_test(test_sections_and_a_missing_option),
+		cmocka_unit_test(test_every_keymap_context_is_documented),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

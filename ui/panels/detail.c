@@ -163,6 +163,7 @@ void
 panel_detail_copy(struct panel *p)
 {
 	char	*v, *key, *k, *colon;
+	char	 reveal[KEYMAP_KEY_NAME_MAX], copy[KEYMAP_KEY_NAME_MAX];
 
 	if ((v = panel_line_value(p, p->detail.cur)) == NULL) {
 		tui_message(p->tui, TUI_MSG_WARN, "no value on this line to "
@@ -170,8 +171,14 @@ panel_detail_copy(struct panel *p)
 		return;
 	}
 	if (!p->reveal && strcmp(v, PANEL_SECRET_MASK) == 0) {
-		tui_message(p->tui, TUI_MSG_WARN, "a secret: x shows it, then "
-		    "y copies it");
+		if (status_key_name(p->tui, KEYMAP_DETAIL, ACTION_REVEAL,
+		    reveal) != NULL && status_key_name(p->tui, KEYMAP_DETAIL,
+		    ACTION_COPY, copy) != NULL)
+			tui_message(p->tui, TUI_MSG_WARN, "a secret: %s shows "
+			    "it, then %s copies it", reveal, copy);
+		else
+			tui_message(p->tui, TUI_MSG_WARN, "a secret: shown "
+			    "masked, it is not copied");
 		free(v);
 		return;
 	}

@@ -28,7 +28,7 @@ struct rlmigrate {
 	struct migrate_apply	*apply;
 };
 
-/* The preview: text to scroll, y or d to apply, q to leave it. */
+/* The preview: text to scroll, then apply it (y, d) or leave it (q). */
 struct rlmigrate_view {
 	struct modal	 m;
 	struct textview	 tv;
@@ -150,25 +150,24 @@ rlmigrate_view_key(struct tui *t, struct modal *m, int key)
 	struct panel		*p = v->p;
 	enum action		 a;
 
-	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
-	if (t->msg != NULL && keymap_lookup(t->keymap, KEYMAP_GLOBAL, key) ==
-	    ACTION_MESSAGES) {
+	a = keymap_lookup(t->keymap, KEYMAP_PREVIEW, key);
+	if (t->msg != NULL && a == ACTION_MESSAGES) {
 		tui_messages(t);
 		return (TUI_HANDLED);
 	}
 	/* The footer shows what the last key did (found, saved), or keys. */
 	free(t->msg);
 	t->msg = NULL;
-	if (key == 'y' || key == 'd') {
+	if (a == ACTION_APPLY || a == ACTION_APPLY_DISABLE) {
 		tui_pop(t);
 		if (tui_refuse_readonly(t, "migrate")) {
 			rlmigrate_free_state(p);
 			return (TUI_HANDLED);
 		}
-		rlmigrate_apply(p, key == 'd');
+		rlmigrate_apply(p, a == ACTION_APPLY_DISABLE);
 		return (TUI_HANDLED);
 	}
-	if (key == 033 || key == 'n' || a == ACTION_QUIT) {
+	if (a == ACTION_CANCEL || a == ACTION_QUIT || a == ACTION_BACK) {
 		tui_pop(t);
 		rlmigrate_free_state(p);
 		tui_message(t, TUI_MSG_INFO, "migration: nothing was sent");
@@ -183,6 +182,7 @@ static void
 rlmigrate_view_draw(struct tui *t, struct modal *m)
 {
 	struct rlmigrate_view	*v = (struct rlmigrate_view *)m;
+	struct buf		 b = BUF_INITIALIZER;
 	int			 y;
 
 	for (y = 1; y < LINES - 1; y++)
@@ -192,16 +192,21 @@ rlmigrate_view_draw(struct tui *t, struct modal *m)
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	if (status_draw_message(t))
 		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	/* Short enough for 80 columns; read-only offers no y or d. */
-	if (tui_readonly(t) != NULL)
-		screen_put(LINES - 1, 0, COLS, " read-only: a preview, nothing "
-		    "can be added  q close  arrows scroll",
-		    screen_role(THEME_ROLE_DIM));
-	else
-		screen_put(LINES - 1, 0, COLS, " y add them  d add them, "
-		    "disable the legacy rules  q cancel  arrows scroll",
-		    screen_role(THEME_ROLE_WARNING));
+	if (tui_readonly(t) != NULL) {
+		buf_adds(&b, "  read-only: a preview, nothing can be added");
+		status_hint(t, &b, KEYMAP_PREVIEW, ACTION_QUIT, "close");
+	} else {
+		status_hint(t, &b, KEYMAP_PREVIEW, ACTION_APPLY, "add them");
+		status_hint(t, &b, KEYMAP_PREVIEW, ACTION_APPLY_DISABLE,
+		    "add them, disable the legacy rules");
+		status_hint(t, &b, KEYMAP_PREVIEW, ACTION_QUIT, "cancel");
+	}
+	status_hint_pair(t, &b, KEYMAP_PREVIEW, ACTION_UP, ACTION_DOWN,
+	    "scroll");
+	status_draw_hints(t, &b, tui_readonly(t) != NULL ? THEME_ROLE_DIM :
+	    THEME_ROLE_WARNING);
+	buf_free(&b);
 }
 
 static void

@@ -2,7 +2,7 @@
  * :simulate FILE: an access log run through the zone's rate limiting rules
  * (src/simulate.h), or through them with a rule being edited, on a thread
  * of the worker with a progress bar that Esc or q cancels; then the report
- * as a list (Enter: a rule's top clients). The numbers are those of
+ * as a list view (Enter: a rule's top clients). The numbers are those of
  * `edgetui rules simulate -o json`: the same report object.
  */
 #include "config.h"
@@ -26,6 +26,7 @@
 #include "simulate.h"
 #include "text.h"
 #include "tui.h"
+#include "widgets/listview.h"
 #include "xmalloc.h"
 
 #include "panels/rltest.h"
@@ -51,8 +52,7 @@ struct rlsim {
 	long long		 done;		/* bytes read, or lines */
 	long long		 total;		/* the file's size; -1: lines */
 	cJSON			*result;	/* the run's (rlsim_result) */
-	size_t			 sel;
-	size_t			 top;
+	struct listview		*lv;		/* the report's rules */
 };
 
 /* What the thread owns: freed by it however it ends. */
@@ -64,6 +64,8 @@ struct rlsim_job {
 	struct accesslog *log;
 	uint64_t	 shown;		/* lines the bar said while waiting */
 };
+
+static const struct listview_ops rlsim_ops;
 
 /* The last log simulated: the prompt offers it. */
 static char	*rlsim_last;
@@ -244,6 +246,7 @@ rlsim_event(struct tui *t, struct tui_req *r, struct jobs_event *ev)
 	s->result = ev->result;
 	ev->result = NULL;
 	s->phase = RLSIM_DONE;
+	s->lv = listview_new(t, &rlsim_ops, s);
 	rep = cJSON_GetObjectItemCaseSensitive(s->result, "report");
 	tui_message(t, TUI_MSG_OK, "simulated %s: %.0f lines, %.0f mitigated "
 	    "by at least one rule", s->path, cJSON_GetNumberValue(
@@ -323,16 +326,16 @@ rlsim_str(const cJSON *o, const char *key)
 
 /* Enter on a rule: its top clients. */
 static void
-rlsim_top(struct rlsim *s)
+rlsim_top(struct listview *lv, size_t i)
 {
+	struct rlsim	*s = listview_arg(lv);
 	const cJSON	*r, *c;
 	struct buf	 b = BUF_INITIALIZER;
 	char		*title;
 
-	if ((r = cJSON_GetArrayItem(rlsim_rules_report(s),
-	    (int)s->sel)) == NULL)
+	if ((r = cJSON_GetArrayItem(rlsim_rules_report(s), (int)i)) == NULL)
 		return;
-	title = xprintf("rule #%zu %s: top clients (%s)", s->sel + 1,
+	title = xprintf("rule #%zu %s: top clients (%s)", i + 1,
 	    *rlsim_str(r, "description") != '\0' ? rlsim_str(r,
 	    "description") : rlsim_str(r, "id"), s->path);
 	if (rlsim_num(r, "unknown") > 0)
@@ -356,53 +359,23 @@ static int
 rlsim_key(struct tui *t, struct modal *m, int key)
 {
 	struct rlsim	*s = (struct rlsim *)m;
-	enum action	 a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
-	size_t		 n, page = LINES > 16 ? (size_t)LINES - 15 : 1;
+	enum action	 a = keymap_lookup(t->keymap, KEYMAP_TESTER, key);
 
 	if (s->phase != RLSIM_DONE) {
 		/* Other keys wait: the run goes on. */
-		if (key == 033 || key == 'q' || a == ACTION_QUIT ||
-		    a == ACTION_BACK) {
+		if (a == ACTION_QUIT || a == ACTION_BACK) {
 			tui_message(t, TUI_MSG_INFO, "simulate %s: cancelled; "
 			    "nothing was kept", s->path);
 			tui_pop(t);
 		}
 		return (TUI_HANDLED);
 	}
-	if (key == 033 || key == 'q' || a == ACTION_QUIT ||
-	    a == ACTION_BACK) {
+	if (a == ACTION_BACK && listview_back(s->lv))
+		return (TUI_HANDLED);
+	if (listview_action(s->lv, a) != 0)
+		return (TUI_HANDLED);
+	if (a == ACTION_QUIT || a == ACTION_BACK)
 		tui_pop(t);
-		return (TUI_HANDLED);
-	}
-	if (key == '\r' || a == ACTION_DETAILS) {
-		rlsim_top(s);
-		return (TUI_HANDLED);
-	}
-	n = (size_t)cJSON_GetArraySize(rlsim_rules_report(s));
-	switch (a) {
-	case ACTION_UP:
-		if (s->sel > 0)
-			s->sel--;
-		break;
-	case ACTION_DOWN:
-		if (s->sel + 1 < n)
-			s->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		s->sel = s->sel > page ? s->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		s->sel = n > 0 ? MINIMUM(s->sel + page, n - 1) : 0;
-		break;
-	case ACTION_TOP:
-		s->sel = 0;
-		break;
-	case ACTION_BOTTOM:
-		s->sel = n > 0 ? n - 1 : 0;
-		break;
-	default:
-		break;
-	}
 	return (TUI_HANDLED);
 }
 
@@ -421,6 +394,23 @@ rlsim_size(struct buf *b, long long n)
 	for (v /= 1024; v >= 1024 && u + 1 < nitems(units); v /= 1024)
 		u++;
 	buf_addf(b, "%.1f %s", v, units[u]);
+}
+
+/* "Esc or q cancels the run.": the keys that go back, from the keymap. */
+static void
+rlsim_cancel_keys(struct tui *t, struct buf *b)
+{
+	char	back[KEYMAP_KEY_NAME_MAX], quit[KEYMAP_KEY_NAME_MAX];
+	int	nb, nq;
+
+	nb = status_key_name(t, KEYMAP_TESTER, ACTION_BACK, back) != NULL;
+	nq = status_key_name(t, KEYMAP_TESTER, ACTION_QUIT, quit) != NULL;
+	if (nb && nq)
+		buf_addf(b, "%s or %s cancels the run.", back, quit);
+	else if (nb || nq)
+		buf_addf(b, "%s cancels the run.", nb ? back : quit);
+	else
+		buf_adds(b, "Quitting the console cancels the run.");
 }
 
 static void
@@ -455,8 +445,9 @@ rlsim_draw_progress(struct rlsim *s)
 	}
 	screen_put(3, 2, COLS - 2, buf_str(&b),
 	    screen_role(THEME_ROLE_PROGRESS));
-	screen_put(5, 2, COLS - 2, "Esc or q cancels the run.",
-	    screen_role(THEME_ROLE_DIM));
+	buf_reset(&b);
+	rlsim_cancel_keys(s->t, &b);
+	screen_put(5, 2, COLS - 2, buf_str(&b), screen_role(THEME_ROLE_DIM));
 	buf_free(&b);
 }
 
@@ -477,35 +468,87 @@ rlsim_row_text(struct buf *b, const cJSON *r, size_t i, const char *name,
 	    marks);
 }
 
-static void
-rlsim_row(struct rlsim *s, const cJSON *r, size_t i, int y)
+static attr_t
+rlsim_row(struct listview *lv, size_t i, int cols, struct buf *b)
 {
-	struct buf	 b = BUF_INITIALIZER;
+	struct rlsim	*s = listview_arg(lv);
+	const cJSON	*r = cJSON_GetArrayItem(rlsim_rules_report(s), (int)i);
 	const cJSON	*rule = cJSON_GetArrayItem(s->rules, (int)i);
 	const char	*name;
 	char		 marks[32], *named;
-	attr_t		 a = screen_role(THEME_ROLE_NORMAL);
 
 	name = *rlsim_str(r, "description") != '\0' ?
 	    rlsim_str(r, "description") : rlsim_str(r, "id");
 	snprintf(marks, sizeof marks, "%s%s",
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rule, "enabled")) ?
 	    " (disabled)" : "", (int)i == s->edited_at ? " (edited)" : "");
-	rlsim_row_text(&b, r, i, name, marks);
+	rlsim_row_text(b, r, i, name, marks);
 	/* Too narrow for the marks at the end: they lead the name instead. */
-	if (*marks != '\0' && text_width(buf_str(&b)) > (size_t)COLS - 1) {
+	if (*marks != '\0' && text_width(buf_str(b)) > (size_t)cols) {
 		named = xprintf("%s %s", marks + 1, name);
-		rlsim_row_text(&b, r, i, named, "");
+		rlsim_row_text(b, r, i, named, "");
 		free(named);
 	}
-	if (i == s->sel) {
-		a = screen_role(THEME_ROLE_ROW_SELECTED);
-		screen_fill(y, 0, COLS, a);
-	} else if (rlsim_num(r, "requests_mitigated") > 0)
-		a = screen_role(THEME_ROLE_WARNING);
-	screen_put(y, 1, COLS - 1, buf_str(&b), a);
-	buf_free(&b);
+	return (screen_role(rlsim_num(r, "requests_mitigated") > 0 ?
+	    THEME_ROLE_WARNING : THEME_ROLE_NORMAL));
 }
+
+static size_t
+rlsim_count(struct listview *lv)
+{
+	struct rlsim	*s = listview_arg(lv);
+
+	return ((size_t)cJSON_GetArraySize(rlsim_rules_report(s)));
+}
+
+static void
+rlsim_header(struct listview *lv, int cols, struct buf *b)
+{
+	(void)lv;
+	(void)cols;
+	buf_addf(b, "%-3s %-24s %9s %9s %8s %9s %10s  %s", "#", "RULE",
+	    "MATCHED", "COUNTED", "CLIENTS", "CLIENTS_M", "MITIGATED",
+	    "FIRST MITIGATION");
+}
+
+static const char *const rlsim_sorts[] = {
+	"rule", "matched", "counted", "clients", "clients mitigated",
+	"requests mitigated", "first mitigation", NULL
+};
+
+static int
+rlsim_compare(struct listview *lv, size_t a, size_t b, int sort)
+{
+	static const char *const keys[] = {
+		NULL, "matched", "counted", "clients", "clients_mitigated",
+		"requests_mitigated"
+	};
+	struct rlsim	*s = listview_arg(lv);
+	const cJSON	*ra = cJSON_GetArrayItem(rlsim_rules_report(s), (int)a);
+	const cJSON	*rb = cJSON_GetArrayItem(rlsim_rules_report(s), (int)b);
+	double		 va, vb;
+
+	if (sort <= 0)
+		return ((a > b) - (a < b));
+	if ((size_t)sort >= nitems(keys))
+		return (strcmp(rlsim_str(ra, "first_mitigation"),
+		    rlsim_str(rb, "first_mitigation")));
+	va = rlsim_num(ra, keys[sort]);
+	vb = rlsim_num(rb, keys[sort]);
+	return ((va > vb) - (va < vb));
+}
+
+static const struct listview_ops rlsim_ops = {
+	.name = "simulation",
+	.context = KEYMAP_TESTER,
+	.enter_help = "the rule's top clients",
+	.sorts = rlsim_sorts,
+	.count = rlsim_count,
+	.row = rlsim_row,
+	.header = rlsim_header,
+	.compare = rlsim_compare,
+	.enter = rlsim_top,
+};
 
 /*
  * text from row y, wrapped (the rest indented) above row end, not cut at
@@ -533,10 +576,9 @@ rlsim_draw_report(struct rlsim *s)
 {
 	const cJSON	*rep = cJSON_GetObjectItemCaseSensitive(s->result,
 			    "report");
-	const cJSON	*r, *v;
+	const cJSON	*v;
 	struct buf	 b = BUF_INITIALIZER;
-	size_t		 i, n;
-	int		 y = 2, rows;
+	int		 y = 2;
 
 	buf_addf(&b, "%.0f lines (%s), %.0f bad, %.0f requests; %.0f "
 	    "mitigated by at least one rule", rlsim_num(rep, "lines"),
@@ -566,51 +608,41 @@ rlsim_draw_report(struct rlsim *s)
 		    screen_role(THEME_ROLE_ERROR));
 	}
 	y++;
-	buf_reset(&b);
-	buf_addf(&b, "%-3s %-24s %9s %9s %8s %9s %10s  %s", "#", "RULE",
-	    "MATCHED", "COUNTED", "CLIENTS", "CLIENTS_M", "MITIGATED",
-	    "FIRST MITIGATION");
-	if (y < LINES - 1)
-		screen_put(y++, 1, COLS - 1, buf_str(&b),
-		    screen_role(THEME_ROLE_COLUMN));
 	buf_free(&b);
-	n = (size_t)cJSON_GetArraySize(rlsim_rules_report(s));
-	if ((rows = LINES - 1 - y) <= 0)
-		return;
-	if (s->sel < s->top)
-		s->top = s->sel;
-	if (s->sel >= s->top + (size_t)rows)
-		s->top = s->sel - (size_t)rows + 1;
-	for (i = s->top; i < n && y < LINES - 1; i++, y++) {
-		r = cJSON_GetArrayItem(rlsim_rules_report(s), (int)i);
-		rlsim_row(s, r, i, y);
-	}
+	listview_draw(s->lv, y, 0, LINES - 1 - y, COLS);
 }
 
 static void
 rlsim_draw(struct tui *t, struct modal *m)
 {
 	struct rlsim	*s = (struct rlsim *)m;
-	char		*title;
+	struct buf	 b = BUF_INITIALIZER;
 	int		 y;
 
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	title = xprintf("simulate %s on the zone's rate limiting rules%s",
+	buf_addf(&b, "simulate %s on the zone's rate limiting rules%s",
 	    s->path, s->edited != NULL ? ", with the rule being edited" : "");
-	screen_put(1, 1, COLS - 1, title, screen_role(THEME_ROLE_TITLE));
-	free(title);
+	if (s->lv != NULL)
+		listview_title_state(s->lv, &b);
+	screen_put(1, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_TITLE));
+	buf_reset(&b);
 	if (s->phase == RLSIM_DONE)
 		rlsim_draw_report(s);
 	else
 		rlsim_draw_progress(s);
-	if (status_draw_message(t))
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, s->phase == RLSIM_DONE ?
-	    " Enter top clients  q close" : " Esc/q cancel",
-	    screen_role(THEME_ROLE_DIM));
+	if (!status_draw_message(t)) {
+		if (s->phase == RLSIM_DONE) {
+			status_hint(t, &b, KEYMAP_TESTER, ACTION_DETAILS,
+			    "top clients");
+			status_hint(t, &b, KEYMAP_TESTER, ACTION_QUIT, "close");
+		} else
+			status_hint_pair(t, &b, KEYMAP_TESTER, ACTION_BACK,
+			    ACTION_QUIT, "cancel");
+		status_draw_hints(t, &b, THEME_ROLE_DIM);
+	}
+	buf_free(&b);
 }
 
 static void
@@ -620,6 +652,7 @@ rlsim_free(struct modal *m)
 
 	/* A run still going is told to stop; its thread frees its own. */
 	rlsim_cancel_req(s);
+	listview_free(s->lv);
 	cJSON_Delete(s->result);
 	cJSON_Delete(s->rules);
 	cJSON_Delete(s->edited);

@@ -2,7 +2,8 @@
  * The rules tester (:test, C-t in the rules panel, and the rule form): a
  * request built in a small form, tried on each rule of the zone's entry
  * point in evaluation order (src/ruletest.h), fetched through the worker
- * at each run; Enter on a rule shows its explained tree. A rule being
+ * at each run, the verdicts in a list view; Enter on a rule shows its
+ * explained tree. A rule being
  * edited is tested in place of the server's copy. The form's values are
  * kept for the next tester of the session.
  */
@@ -20,6 +21,7 @@
 #include "text.h"
 #include "tui.h"
 #include "widgets/line.h"
+#include "widgets/listview.h"
 #include "xmalloc.h"
 
 #include "panels/rltest.h"
@@ -59,8 +61,7 @@ struct rltest {
 	int			 acts;		/* acts first, or -1 */
 	int			 ran;
 	char			*error;		/* the fetch's failure */
-	size_t			 sel;
-	size_t			 top;
+	struct listview		*lv;		/* the verdicts */
 };
 
 /* A rule's explained tree. */
@@ -75,6 +76,7 @@ struct rltest_explain {
 };
 
 static const char	*rltest_word(const struct rltest *, size_t);
+static const struct listview_ops rltest_ops;
 
 static const char *
 rltest_str(const cJSON *o, const char *key)
@@ -233,8 +235,7 @@ rltest_judge(struct rltest *s, const cJSON *rules)
 	/* The cursor on the rule that acts first, else the first counting. */
 	for (i = 0; i < s->n && s->res[i].count == RULETEST_NOT_COUNTED; i++)
 		;
-	s->sel = s->acts >= 0 ? (size_t)s->acts : i < s->n ? i : 0;
-	s->top = 0;
+	listview_select(s->lv, s->acts >= 0 ? (size_t)s->acts : i);
 	if (s->n > 0)
 		s->focus = -1;
 	if (s->n == 0) {
@@ -359,17 +360,15 @@ static int
 rltest_explain_key(struct tui *t, struct modal *m, int key)
 {
 	struct rltest_explain	*x = (struct rltest_explain *)m;
-	enum action		 a = keymap_lookup(t->keymap, KEYMAP_DETAIL,
-				     key);
+	enum action		 a = keymap_lookup(t->keymap, KEYMAP_TEXT, key);
 	size_t			 total = x->nhead + x->n;
 	size_t			 page = LINES > 6 ? (size_t)LINES - 5 : 1;
 
-	if (key == 033 || key == 'q' || a == ACTION_QUIT ||
-	    a == ACTION_BACK) {
-		tui_pop(t);
-		return (TUI_HANDLED);
-	}
 	switch (a) {
+	case ACTION_QUIT:
+	case ACTION_BACK:
+		tui_pop(t);
+		break;
 	case ACTION_UP:
 		if (x->top > 0)
 			x->top--;
@@ -387,6 +386,9 @@ rltest_explain_key(struct tui *t, struct modal *m, int key)
 		break;
 	case ACTION_TOP:
 		x->top = 0;
+		break;
+	case ACTION_BOTTOM:
+		x->top = total > page ? total - page : 0;
 		break;
 	default:
 		break;
@@ -443,12 +445,15 @@ rltest_explain_draw(struct tui *t, struct modal *m)
 		    st->value == EXPR_TRUE ? screen_role(THEME_ROLE_NORMAL) :
 		    rltest_value_role(st->value));
 	}
+	buf_reset(&b);
+	if (!status_draw_message(t)) {
+		status_hint_pair(t, &b, KEYMAP_TEXT, ACTION_UP, ACTION_DOWN,
+		    "scroll");
+		status_hint(t, &b, KEYMAP_TEXT, ACTION_QUIT,
+		    "back to the tester");
+		status_draw_hints(t, &b, THEME_ROLE_DIM);
+	}
 	buf_free(&b);
-	if (status_draw_message(t))
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, " arrows scroll  q back to the tester",
-	    screen_role(THEME_ROLE_DIM));
 }
 
 static void
@@ -484,9 +489,9 @@ rltest_explain_line(struct rltest_explain *x, const char *text)
 }
 
 static void
-rltest_explain_open(struct rltest *s)
+rltest_explain_open(struct rltest *s, size_t sel)
 {
-	const struct ruletest_result	*res = &s->res[s->sel];
+	const struct ruletest_result	*res = &s->res[sel];
 	struct rltest_explain		*x;
 	struct expr_error		 err;
 	char				*line;
@@ -497,11 +502,11 @@ rltest_explain_open(struct rltest *s)
 	x->m.free = rltest_explain_free;
 	x->m.flags = MODAL_VIEW;
 	x->title = xprintf("rule #%d %s: %s", res->position,
-	    rltest_rule_name(res->rule), rltest_word(s, s->sel));
+	    rltest_rule_name(res->rule), rltest_word(s, sel));
 	line = xprintf("request: %s", s->asked);
 	rltest_explain_line(x, line);
 	free(line);
-	if ((int)s->sel == s->edited_at)
+	if ((int)sel == s->edited_at)
 		rltest_explain_line(x, "(the rule being edited, not saved)");
 	if (res->verdict == RULETEST_DISABLED)
 		rltest_explain_line(x, "disabled: not evaluated; were it "
@@ -524,45 +529,14 @@ rltest_explain_open(struct rltest *s)
 static int
 rltest_list_key(struct tui *t, struct rltest *s, int key)
 {
-	enum action	a = keymap_lookup(t->keymap, KEYMAP_LIST, key);
-	size_t		page = LINES > 16 ? (size_t)LINES - 15 : 1;
+	enum action	a = keymap_lookup(t->keymap, KEYMAP_TESTER, key);
 
-	if (key == '\r' || a == ACTION_DETAILS) {
-		if (s->n > 0)
-			rltest_explain_open(s);
+	if (a == ACTION_BACK && listview_back(s->lv))
 		return (TUI_HANDLED);
-	}
-	if (key == 'q' || a == ACTION_QUIT || a == ACTION_BACK) {
+	if (listview_action(s->lv, a) != 0)
+		return (TUI_HANDLED);
+	if (a == ACTION_QUIT || a == ACTION_BACK)
 		tui_pop(t);
-		return (TUI_HANDLED);
-	}
-	switch (a) {
-	case ACTION_UP:
-		if (s->sel > 0)
-			s->sel--;
-		break;
-	case ACTION_DOWN:
-		if (s->sel + 1 < s->n)
-			s->sel++;
-		break;
-	case ACTION_PAGE_UP:
-		s->sel = s->sel > page ? s->sel - page : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		s->sel = s->n > 0 ? MINIMUM(s->sel + page, s->n - 1) : 0;
-		break;
-	case ACTION_TOP:
-		s->sel = 0;
-		break;
-	case ACTION_BOTTOM:
-		s->sel = s->n > 0 ? s->n - 1 : 0;
-		break;
-	case ACTION_REFRESH:
-		rltest_run(s);
-		break;
-	default:
-		break;
-	}
 	return (TUI_HANDLED);
 }
 
@@ -571,6 +545,8 @@ rltest_key(struct tui *t, struct modal *m, int key)
 {
 	struct rltest	*s = (struct rltest *)m;
 
+	if (s->focus < 0)
+		return (rltest_list_key(t, s, key));
 	if (key == 033) {
 		tui_pop(t);
 		return (TUI_HANDLED);
@@ -579,8 +555,6 @@ rltest_key(struct tui *t, struct modal *m, int key)
 		rltest_move(s, key == '\t' ? 1 : -1);
 		return (TUI_HANDLED);
 	}
-	if (s->focus < 0)
-		return (rltest_list_key(t, s, key));
 	switch (key) {
 	case '\r':
 		rltest_run(s);
@@ -644,26 +618,37 @@ rltest_word(const struct rltest *s, size_t i)
 	return (ruletest_verdict_name(r->verdict));
 }
 
-static void
-rltest_row(const struct rltest *s, size_t i, int y)
+/*
+ * A verdict's row; the expression is cut with an ellipsis: Enter explains
+ * it whole.
+ */
+static attr_t
+rltest_row(struct listview *lv, size_t i, int cols, struct buf *b)
 {
+	struct rltest			*s = listview_arg(lv);
 	const struct ruletest_result	*r = &s->res[i];
-	struct buf			 b = BUF_INITIALIZER;
 	enum theme_role			 role = THEME_ROLE_NORMAL;
 	attr_t				 a;
-	char				*name;
+	char				*name, *cut;
 
-	buf_addf(&b, "%-3d %-12s ", r->position, rltest_word(s, i));
-	rltest_cell(&b, rltest_str(r->rule, "action"), 17);
-	buf_addc(&b, ' ');
+	buf_addf(b, "%-3d %-12s ", r->position, rltest_word(s, i));
+	rltest_cell(b, rltest_str(r->rule, "action"), 17);
+	buf_addc(b, ' ');
 	name = (int)i == s->edited_at ? xprintf("%s (edited)",
 	    rltest_rule_name(r->rule)) : xstrdup(rltest_rule_name(r->rule));
-	rltest_cell(&b, name, RLTEST_NAME);
+	rltest_cell(b, name, RLTEST_NAME);
 	free(name);
 	if (*r->why != '\0')
-		buf_addf(&b, "  %s", r->why);
+		buf_addf(b, "  %s", r->why);
 	else
-		buf_addf(&b, "  %s", rltest_str(r->rule, "expression"));
+		buf_addf(b, "  %s", rltest_str(r->rule, "expression"));
+	if (text_width(buf_str(b)) > (size_t)cols) {
+		cut = text_ellipsize(buf_str(b), (size_t)cols,
+		    screen_ellipsis());
+		buf_reset(b);
+		buf_adds(b, cut);
+		free(cut);
+	}
 	if (r->count == RULETEST_COUNTED)
 		role = THEME_ROLE_OK;
 	else if (r->verdict == RULETEST_INVALID)
@@ -673,14 +658,114 @@ rltest_row(const struct rltest *s, size_t i, int y)
 	else if (r->verdict != RULETEST_MATCH)
 		role = THEME_ROLE_DIM;
 	a = screen_role(role);
-	if (i == s->sel && s->focus < 0) {
-		a = screen_role(THEME_ROLE_ROW_SELECTED);
-		screen_fill(y, 0, COLS, a);
-	} else if ((int)i == s->acts)
+	if ((int)i == s->acts)
 		a |= A_BOLD;
-	/* The expression is cut with an ellipsis: Enter explains it whole. */
-	screen_cell(y, 1, COLS - 1, buf_str(&b), a);
-	buf_free(&b);
+	return (a);
+}
+
+static size_t
+rltest_count(struct listview *lv)
+{
+	return (((struct rltest *)listview_arg(lv))->n);
+}
+
+static void
+rltest_header(struct listview *lv, int cols, struct buf *b)
+{
+	struct rltest	*s = listview_arg(lv);
+
+	(void)cols;
+	if (s->n > 0)
+		buf_addf(b, "%-3s %-12s %-17s %-*s  %s", "#", "VERDICT",
+		    "ACTION", RLTEST_NAME, "RULE", "EXPRESSION");
+}
+
+static const char *const rltest_sorts[] = {
+	"position", "verdict", "action", "rule", NULL
+};
+
+static int
+rltest_compare(struct listview *lv, size_t a, size_t b, int sort)
+{
+	struct rltest			*s = listview_arg(lv);
+	const struct ruletest_result	*ra = &s->res[a], *rb = &s->res[b];
+
+	switch (sort) {
+	case 0:
+		return (ra->position - rb->position);
+	case 1:
+		return (strcmp(rltest_word(s, a), rltest_word(s, b)));
+	case 2:
+		return (strcmp(rltest_str(ra->rule, "action"),
+		    rltest_str(rb->rule, "action")));
+	default:
+		return (strcmp(rltest_rule_name(ra->rule),
+		    rltest_rule_name(rb->rule)));
+	}
+}
+
+static void
+rltest_enter(struct listview *lv, size_t i)
+{
+	rltest_explain_open(listview_arg(lv), i);
+}
+
+/* Tab and S-Tab go to the form (its first field, its last); r runs. */
+static int
+rltest_list_action(struct listview *lv, enum action a)
+{
+	struct rltest	*s = listview_arg(lv);
+
+	switch (a) {
+	case ACTION_NEXT_PANEL:
+	case ACTION_PREV_PANEL:
+		rltest_move(s, a == ACTION_NEXT_PANEL ? 1 : -1);
+		return (TUI_HANDLED);
+	case ACTION_REFRESH:
+		rltest_run(s);
+		return (TUI_HANDLED);
+	default:
+		return (0);
+	}
+}
+
+static const struct listview_ops rltest_ops = {
+	.name = "tester",
+	.context = KEYMAP_TESTER,
+	.keys = (const struct listview_key[]){
+		{ ACTION_REFRESH, "fetch the rules, test the request again" },
+		{ ACTION_NEXT_PANEL, "the request's form, at its first field" },
+		{ ACTION_PREV_PANEL, "the request's form, at its last field" },
+		{ ACTION_NONE, NULL }
+	},
+	.enter_help = "the rule's explained tree: each part of its "
+	    "expression, with what the request gave it",
+	.sorts = rltest_sorts,
+	.count = rltest_count,
+	.row = rltest_row,
+	.header = rltest_header,
+	.compare = rltest_compare,
+	.enter = rltest_enter,
+	.action = rltest_list_action,
+};
+
+/* The form's keys, or the verdicts' from the keymap. */
+static void
+rltest_footer(struct rltest *s, struct buf *b)
+{
+	struct tui	*t = s->t;
+
+	if (s->focus >= 0) {
+		screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
+		screen_put(LINES - 1, 0, COLS, " Enter test  Tab/arrows "
+		    "fields  Esc close", screen_role(THEME_ROLE_DIM));
+		return;
+	}
+	status_hint(t, b, KEYMAP_TESTER, ACTION_DETAILS, "explain the rule");
+	status_hint(t, b, KEYMAP_TESTER, ACTION_REFRESH, "test again");
+	status_hint(t, b, KEYMAP_TESTER, ACTION_NEXT_PANEL, "the form");
+	status_hint(t, b, KEYMAP_TESTER, ACTION_QUIT, "close");
+	status_draw_hints(t, b, THEME_ROLE_DIM);
 }
 
 static void
@@ -689,16 +774,19 @@ rltest_draw(struct tui *t, struct modal *m)
 	struct rltest	*s = (struct rltest *)m;
 	struct buf	 b = BUF_INITIALIZER;
 	enum theme_role	 role;
-	int		 fields[RLTEST_NFIELDS], y, w, rows;
+	int		 fields[RLTEST_NFIELDS], y, w;
 	size_t		 n, i;
 
 	for (y = 1; y < LINES - 1; y++)
 		screen_fill(y, 0, COLS, screen_role(THEME_ROLE_NORMAL));
 	screen_fill(1, 0, COLS, screen_role(THEME_ROLE_TITLE));
-	screen_put(1, 1, COLS - 1, s->edited == NULL ? "rules tester: a "
-	    "request on the zone's rate limiting rules" : "rules tester: a "
-	    "request on the zone's rules, with the rule being edited",
-	    screen_role(THEME_ROLE_TITLE));
+	buf_adds(&b, s->edited == NULL ? "rules tester: a request on the "
+	    "zone's rate limiting rules" : "rules tester: a request on the "
+	    "zone's rules, with the rule being edited");
+	if (s->n > 0)
+		listview_title_state(s->lv, &b);
+	screen_put(1, 1, COLS - 1, buf_str(&b), screen_role(THEME_ROLE_TITLE));
+	buf_reset(&b);
 	n = rltest_visible(s, fields);
 	w = COLS - RLTEST_LABEL - 2;
 	for (i = 0, y = 2; i < n && y < LINES - 2; i++, y++) {
@@ -714,30 +802,14 @@ rltest_draw(struct tui *t, struct modal *m)
 	rltest_summary(s, &b, &role);
 	if (y < LINES - 1)
 		screen_put(y++, 1, COLS - 1, buf_str(&b), screen_role(role));
-	buf_free(&b);
+	buf_reset(&b);
 	if (s->n > 0 && y < LINES - 1) {
-		buf_init(&b);
-		buf_addf(&b, "%-3s %-12s %-17s %-*s  %s", "#", "VERDICT",
-		    "ACTION", RLTEST_NAME, "RULE", "EXPRESSION");
-		screen_put(y++, 1, COLS - 1, buf_str(&b),
-		    screen_role(THEME_ROLE_COLUMN));
-		buf_free(&b);
-		rows = LINES - 1 - y;
-		if (rows > 0) {
-			if (s->sel < s->top)
-				s->top = s->sel;
-			if (s->sel >= s->top + (size_t)rows)
-				s->top = s->sel - (size_t)rows + 1;
-			for (i = s->top; i < s->n && y < LINES - 1; i++, y++)
-				rltest_row(s, i, y);
-		}
+		listview_focus(s->lv, s->focus < 0);
+		listview_draw(s->lv, y, 0, LINES - 1 - y, COLS);
 	}
-	if (status_draw_message(t))
-		return;
-	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
-	screen_put(LINES - 1, 0, COLS, s->focus >= 0 ? " Enter test  "
-	    "Tab/arrows fields  Esc close" : " Enter explain the rule  r test "
-	    "again  Tab the form  q close", screen_role(THEME_ROLE_DIM));
+	if (!status_draw_message(t))
+		rltest_footer(s, &b);
+	buf_free(&b);
 }
 
 static void
@@ -748,6 +820,7 @@ rltest_free(struct modal *m)
 	rltest_keep(s);
 	rltest_cancel_fetch(s);
 	rltest_clear_run(s);
+	listview_free(s->lv);
 	expr_request_free(s->rq);
 	free(s->asked);
 	cJSON_Delete(s->edited);
@@ -767,6 +840,7 @@ rltest_open(struct tui *t, const cJSON *edited_rule)
 	s->t = t;
 	s->acts = -1;
 	s->edited_at = -1;
+	s->lv = listview_new(t, &rltest_ops, s);
 	if (edited_rule != NULL)
 		s->edited = cJSON_Duplicate(edited_rule, 1);
 	for (i = 0; i < RLTEST_NFIELDS; i++)

@@ -62,6 +62,7 @@ keys_show(struct panel *p, const cJSON *result)
 	struct buf	 b, notes;
 	struct modal	*m;
 	char		*pem, *jwk, *name;
+	char		 copy[KEYMAP_KEY_NAME_MAX], save[KEYMAP_KEY_NAME_MAX];
 
 	buf_init(&notes);
 	pem = keys_decoded(cJSON_GetObjectItemCaseSensitive(result, "pem"),
@@ -70,10 +71,14 @@ keys_show(struct panel *p, const cJSON *result)
 	    "JWK", &notes);
 	buf_init(&b);
 	buf_addf(&b, "New signing key %s.\n\nThe private key is shown only "
-	    "now: y copies the PEM,\nw saves it to a file, then w again the "
-	    "JWK.\n%s\nPEM:\n%s\n\nJWK:\n%s\n",
-	    cJSON_IsString(id) ? id->valuestring : "?",
-	    buf_str(&notes), pem != NULL ? pem : "(none sent)",
+	    "now", cJSON_IsString(id) ? id->valuestring : "?");
+	if (status_key_name(p->tui, KEYMAP_TEXT, ACTION_COPY, copy) != NULL &&
+	    status_key_name(p->tui, KEYMAP_TEXT, ACTION_SAVE_FILE,
+	    save) != NULL)
+		buf_addf(&b, ": %s copies the PEM,\n%s saves it to a file, "
+		    "then %s again the JWK", copy, save, save);
+	buf_addf(&b, ".\n%s\nPEM:\n%s\n\nJWK:\n%s\n", buf_str(&notes),
+	    pem != NULL ? pem : "(none sent)",
 	    jwk != NULL ? jwk : "(none sent)");
 	m = textview_result("signing key (shown once)", buf_str(&b), "the PEM",
 	    pem != NULL ? pem : "", 1);

@@ -181,6 +181,8 @@ signurl_show(struct tui *t, const cJSON *video, const char *uid,
 	struct buf		 shown, full;
 	struct modal		*m;
 	char			*shortened, *name;
+	char			 copy[KEYMAP_KEY_NAME_MAX];
+	char			 save[KEYMAP_KEY_NAME_MAX];
 	size_t			 i, n;
 
 	shortened = streamsign_token_short(token);
@@ -188,10 +190,14 @@ signurl_show(struct tui *t, const cJSON *video, const char *uid,
 	buf_init(&shown);
 	buf_init(&full);
 	buf_addf(&shown, "Signed URLs for video %s, valid %ld min.\n%s.\n"
-	    "The token is a bearer credential: it is shortened here.\n"
-	    "y copies a URL or the token (it asks which), w saves every URL "
-	    "to a file (0600).\n\n%-10s %s\n", uid, (secs + 59) / 60, how,
-	    "token", shortened);
+	    "The token is a bearer credential: it is shortened here.\n",
+	    uid, (secs + 59) / 60, how);
+	if (status_key_name(t, KEYMAP_TEXT, ACTION_COPY, copy) != NULL &&
+	    status_key_name(t, KEYMAP_TEXT, ACTION_SAVE_FILE, save) != NULL)
+		buf_addf(&shown, "%s copies a URL or the token (it asks "
+		    "which), %s saves every URL to a file (0600).\n", copy,
+		    save);
+	buf_addf(&shown, "\n%-10s %s\n", "token", shortened);
 	buf_addf(&full, "token %s\n", token);
 	for (i = 0; i < n; i++) {
 		buf_addf(&full, "%s %s\n", urls[i].name, urls[i].url);

@@ -194,6 +194,7 @@ vidops_download_picked(struct tui *t, void *arg, size_t i, int other)
 	cJSON		*rec;
 	size_t		 n, k;
 	long		 at;
+	char		 note[64];
 
 	(void)other;
 	if (i >= nitems(vidops_dl_items) ||
@@ -208,9 +209,10 @@ vidops_download_picked(struct tui *t, void *arg, size_t i, int other)
 		cJSON_Delete(rec);
 	}
 	if (n > 1) {
+		status_key_note(t, KEYMAP_GLOBAL, ACTION_TRANSFERS,
+		    "shows transfers", note, sizeof note);
 		tui_message(t, TUI_MSG_INFO, "%s downloads of %zu videos "
-		    "requested (T shows transfers)", i == 0 ? "MP4" :
-		    "audio (M4A)", n);
+		    "requested%s", i == 0 ? "MP4" : "audio (M4A)", n, note);
 		rows_mark_all(p->rows, 0);
 	}
 	free(ids);

@@ -397,7 +397,7 @@ textview_text(const struct textview *tv, size_t from, size_t to)
  * text to a new file of mode 0600, never over another; a line break ends
  * it unless it has one (a PEM has its own).
  */
-static int
+int
 textview_write(const char *file, const char *text, char **cause)
 {
 	size_t	len = strlen(text);
@@ -479,11 +479,11 @@ textview_modal_key(struct tui *t, struct modal *m, int key)
 	struct textview_modal	*v = (struct textview_modal *)m;
 	enum action		 a;
 
-	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	a = keymap_lookup(t->keymap, KEYMAP_TEXT, key);
 	/* The footer shows what the last key did (found, saved), or keys. */
 	free(t->msg);
 	t->msg = NULL;
-	if (key == 033 || a == ACTION_QUIT || a == ACTION_HELP) {
+	if (a == ACTION_QUIT || a == ACTION_BACK || a == ACTION_HELP) {
 		tui_pop(t);
 		return (TUI_HANDLED);
 	}
@@ -491,6 +491,44 @@ textview_modal_key(struct tui *t, struct modal *m, int key)
 		return (TUI_HANDLED);
 	textview_action(&v->tv, a, LINES - 4);
 	return (TUI_HANDLED);
+}
+
+/* How the view closes, then how it scrolls ("arrows, PgUp/PgDn"). */
+static void
+textview_footer_move(struct tui *t, struct buf *b)
+{
+	char	q[KEYMAP_KEY_NAME_MAX], esc[KEYMAP_KEY_NAME_MAX];
+	char	lines[2 * KEYMAP_KEY_NAME_MAX], pages[2 * KEYMAP_KEY_NAME_MAX];
+	int	hq, he, hl, hp;
+
+	hq = status_key_name(t, KEYMAP_TEXT, ACTION_QUIT, q) != NULL;
+	he = status_key_name(t, KEYMAP_TEXT, ACTION_BACK, esc) != NULL;
+	if (hq && he)
+		buf_addf(b, "  %s or %s closes;", q, esc);
+	else if (hq || he)
+		buf_addf(b, "  %s closes;", hq ? q : esc);
+	hl = status_key_pair(t, KEYMAP_TEXT, ACTION_UP, ACTION_DOWN,
+	    lines) != NULL;
+	hp = status_key_pair(t, KEYMAP_TEXT, ACTION_PAGE_UP, ACTION_PAGE_DOWN,
+	    pages) != NULL;
+	if (hl || hp)
+		buf_addf(b, "%s%s%s%s scroll", hq || he ? " " : "  ",
+		    hl ? lines : "", hl && hp ? ", " : "", hp ? pages : "");
+}
+
+/* The footer of a text view: closing, moving, finding and saving. */
+static void
+textview_footer(struct tui *t)
+{
+	struct buf	b = BUF_INITIALIZER;
+
+	textview_footer_move(t, &b);
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_SEARCH, "find");
+	status_hint_pair(t, &b, KEYMAP_TEXT, ACTION_SEARCH_NEXT,
+	    ACTION_SEARCH_PREV, "next/previous");
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_SAVE_FILE, "save");
+	status_draw_hints(t, &b, THEME_ROLE_DIM);
+	buf_free(&b);
 }
 
 static void
@@ -507,9 +545,7 @@ textview_modal_draw(struct tui *t, struct modal *m)
 	textview_draw(t, &v->tv, 2, 0, LINES - 3, COLS);
 	screen_fill(LINES - 1, 0, COLS, screen_role(THEME_ROLE_STATUS));
 	if (!status_draw_message(t))
-		screen_put(LINES - 1, 0, COLS, " q or Esc closes; arrows, "
-		    "PgUp/PgDn scroll  / find  n/N next/previous  w save",
-		    screen_role(THEME_ROLE_DIM));
+		textview_footer(t);
 }
 
 /* Continued rows start at column hang, under the text after a prefix. */
@@ -593,7 +629,7 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 {
 	struct textview_secret	*s = arg;
 	const char		*what = s->what, *content = s->copy;
-	char			*cause = NULL;
+	char			*cause = NULL, key[KEYMAP_KEY_NAME_MAX];
 
 	if (*file == '\0')
 		return;
@@ -610,9 +646,10 @@ textview_secret_save(struct tui *t, void *arg, const char *file)
 	s->saved = 1;
 	if (s->nfiles > 0)
 		s->next = (s->next + 1) % s->nfiles;
-	if (s->nfiles > 1 && s->next != 0)
-		tui_message(t, TUI_MSG_OK, "saved %s (mode 0600) to %s; w "
-		    "saves %s", what, file, s->files[s->next].what);
+	if (s->nfiles > 1 && s->next != 0 && status_key_name(t, KEYMAP_TEXT,
+	    ACTION_SAVE_FILE, key) != NULL)
+		tui_message(t, TUI_MSG_OK, "saved %s (mode 0600) to %s; %s "
+		    "saves %s", what, file, key, s->files[s->next].what);
 	else
 		tui_message(t, TUI_MSG_OK, "saved %s (mode 0600) to %s", what,
 		    file);
@@ -653,10 +690,10 @@ textview_secret_key(struct tui *t, struct modal *m, int key)
 	enum action		 a;
 	char			*q;
 
-	a = keymap_lookup(t->keymap, KEYMAP_DETAIL, key);
+	a = keymap_lookup(t->keymap, KEYMAP_TEXT, key);
 	s->told = 0;
 	s->msg_seq = t->msg_seq;
-	if (key == 033 || a == ACTION_QUIT) {
+	if (a == ACTION_QUIT || a == ACTION_BACK) {
 		if (s->once && !s->saved)
 			dialog_confirm(t, "close", "This will not be shown "
 			    "again. Close it? (y/n)", textview_secret_close, m,
@@ -695,7 +732,8 @@ static void
 textview_secret_draw(struct tui *t, struct modal *m)
 {
 	struct textview_secret	*s = (struct textview_secret *)m;
-	char			*hint;
+	struct buf		 b = BUF_INITIALIZER;
+	char			*save;
 
 	/* The message there was when the view opened is not shown. */
 	if (!s->drawn) {
@@ -710,20 +748,18 @@ textview_secret_draw(struct tui *t, struct modal *m)
 	 */
 	if ((s->told || t->msg_seq != s->msg_seq) && status_draw_message(t))
 		return;
-	if (s->nfiles > 0) {
-		/* Which file w saves now. */
-		hint = xprintf(" y copy%s  w save %s (0600)  q close%s",
-		    s->ncopies > 0 ? " (choose)" : "", s->files[s->next].what,
-		    s->once ? ": shown only this once" : "");
-		screen_put(LINES - 1, 0, COLS, hint, screen_role(s->once ?
-		    THEME_ROLE_WARNING : THEME_ROLE_DIM));
-		free(hint);
-		return;
-	}
-	screen_put(LINES - 1, 0, COLS, s->once ? " y copy  w save to a file "
-	    "(0600)  q close: shown only this once" : " y copy  w save to a "
-	    "file (0600)  q close", screen_role(s->once ? THEME_ROLE_WARNING :
-	    THEME_ROLE_DIM));
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_COPY, s->ncopies > 0 ?
+	    "copy (choose)" : "copy");
+	/* Which file w saves now. */
+	save = s->nfiles > 0 ? xprintf("save %s (0600)",
+	    s->files[s->next].what) : xstrdup("save to a file (0600)");
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_SAVE_FILE, save);
+	status_hint(t, &b, KEYMAP_TEXT, ACTION_QUIT, s->once ?
+	    "close: shown only this once" : "close");
+	status_draw_hints(t, &b, s->once ? THEME_ROLE_WARNING :
+	    THEME_ROLE_DIM);
+	free(save);
+	buf_free(&b);
 }
 
 static void
